@@ -1,0 +1,37 @@
+# make run   — build and start Yui (installs the build packages when missing)
+# make test  — go vet, go test -race, the fuzzers briefly, and the end-to-end tests under Xvfb
+# make bench — the benchmarks and the pet-vs-bare-window resource report
+
+GO ?= go
+BIN := bin
+
+.PHONY: run test bench deps test-deps build vet unit fuzz e2e
+
+deps:
+	@scripts/deps.sh build
+
+test-deps:
+	@scripts/deps.sh test
+
+build: deps
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+run: build
+	$(BIN)/yui $(ARGS)
+
+vet: deps
+	$(GO) vet ./...
+
+unit: deps
+	$(GO) test -race -count=1 ./...
+
+fuzz: deps
+	@scripts/fuzz.sh
+
+e2e: test-deps build
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./e2e/...
+
+test: vet unit fuzz e2e
+
+bench: test-deps build
+	$(GO) test -run '^$$' -bench . -benchmem ./...

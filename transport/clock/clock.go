@@ -1,0 +1,152 @@
+// Package clock abstracts time so that protocol and playback logic can be
+// tested with a fake clock: a 240 s frame wait or a 30 s reconnect backoff
+// passes in microseconds.
+package clock
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// Clock tells the time and schedules callbacks.
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f in its own goroutine (real clock) or in the goroutine
+	// that advances the fake clock, once d has passed.
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a scheduled callback.
+type Timer interface {
+	// Stop prevents the callback from running; it reports whether it stopped it.
+	Stop() bool
+}
+
+// Real is the wall clock.
+type Real struct{}
+
+func (Real) Now() time.Time { return time.Now() }
+
+func (Real) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// Fake is a manual clock for tests. Timers fire, in deadline order, inside
+// Advance, on the goroutine that calls Advance.
+type Fake struct {
+	mu     sync.Mutex
+	now    time.Time
+	seq    int
+	timers []*fakeTimer
+	added  chan struct{}
+}
+
+// NewFake returns a fake clock reading t.
+func NewFake(t time.Time) *Fake {
+	return &Fake{now: t, added: make(chan struct{}, 1)}
+}
+
+type fakeTimer struct {
+	c    *Fake
+	at   time.Time
+	seq  int
+	f    func()
+	done bool
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	if t.done {
+		return false
+	}
+	t.done = true
+	t.c.remove(t)
+	return true
+}
+
+// Now returns the fake time.
+func (c *Fake) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// AfterFunc schedules f at Now()+d. A d <= 0 fires on the next Advance (even Advance(0)).
+func (c *Fake) AfterFunc(d time.Duration, f func()) Timer {
+	c.mu.Lock()
+	c.seq++
+	t := &fakeTimer{c: c, at: c.now.Add(d), seq: c.seq, f: f}
+	c.timers = append(c.timers, t)
+	c.mu.Unlock()
+	select {
+	case c.added <- struct{}{}:
+	default:
+	}
+	return t
+}
+
+func (c *Fake) remove(t *fakeTimer) {
+	for i, x := range c.timers {
+		if x == t {
+			c.timers = append(c.timers[:i], c.timers[i+1:]...)
+			return
+		}
+	}
+}
+
+// Advance moves the clock forward by d, firing every timer that falls due,
+// in deadline order, with Now() reading each timer's deadline as it fires.
+func (c *Fake) Advance(d time.Duration) {
+	c.mu.Lock()
+	end := c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		sort.SliceStable(c.timers, func(i, j int) bool {
+			if c.timers[i].at.Equal(c.timers[j].at) {
+				return c.timers[i].seq < c.timers[j].seq
+			}
+			return c.timers[i].at.Before(c.timers[j].at)
+		})
+		if len(c.timers) == 0 || c.timers[0].at.After(end) {
+			c.now = end
+			c.mu.Unlock()
+			return
+		}
+		t := c.timers[0]
+		c.timers = c.timers[1:]
+		t.done = true
+		if t.at.After(c.now) {
+			c.now = t.at
+		}
+		c.mu.Unlock()
+		t.f()
+	}
+}
+
+// Pending reports how many timers are scheduled and not yet fired or stopped.
+func (c *Fake) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.timers)
+}
+
+// WaitPending blocks until at least n timers are scheduled or the real-time
+// limit passes; it reports whether n were reached. Tests use it to wait for a
+// goroutine under test to arm its timer before advancing.
+func (c *Fake) WaitPending(n int, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for {
+		if c.Pending() >= n {
+			return true
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		select {
+		case <-c.added:
+		case <-time.After(min(left, 10*time.Millisecond)):
+		}
+	}
+}
