@@ -8,10 +8,10 @@ BIN := bin
 .PHONY: run test bench deps test-deps build vet unit fuzz e2e
 
 deps:
-	@scripts/deps.sh build
+	@.ci/deps.sh build
 
 test-deps:
-	@scripts/deps.sh test
+	@.ci/deps.sh test
 
 build: deps
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -26,10 +26,10 @@ unit: deps
 	$(GO) test -race -count=1 ./...
 
 fuzz: deps
-	@scripts/fuzz.sh
+	@.ci/fuzz.sh
 
 e2e: test-deps build
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./e2e/...
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/...
 
 test: vet unit fuzz e2e
 

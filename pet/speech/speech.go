@@ -3,12 +3,26 @@
 // (system, openai) come later behind the same interface.
 package speech
 
-import "context"
+import (
+	"context"
+	"time"
+	"unicode/utf8"
+
+	"yui/transport/clock"
+)
 
 // Engine synthesises sentences. Prepare may be called for the next sentence
 // while the current one plays.
+//
+// Prepare must return promptly: the playback queue calls it for the next
+// sentence while the current one plays, so an engine that synthesises slowly
+// (a process, a network request) starts the work in the background and lets
+// the clip's Play wait for it. An error from Prepare, or from Play, marks the
+// turn's playback as failed; the queue then paces the sentence by reading
+// speed so cue boundaries still fall in order.
 type Engine interface {
 	// Prepare starts synthesising text and returns the clip to play.
+	// Cancelling ctx abandons the synthesis.
 	Prepare(ctx context.Context, text string) (Clip, error)
 }
 
@@ -16,4 +30,78 @@ type Engine interface {
 type Clip interface {
 	// Play blocks until the clip has played or ctx ends.
 	Play(ctx context.Context) error
+}
+
+// Starter is implemented by clips that can play without a goroutine of their
+// own. The playback queue prefers Start over Play: with a fake clock the
+// whole queue then advances inside clock.Fake.Advance, which keeps tests
+// deterministic.
+type Starter interface {
+	// Start begins playback and returns at once. done runs once, never
+	// inside Start, when the clip has played (nil) or failed. stop ends
+	// playback; done is not called after a stop that won the race with the
+	// clip's end, and callers must tolerate one that lost it.
+	Start(done func(error)) (stop func())
+}
+
+// Reading pace of the "none" engine: the bubble stays up as long as a
+// reader needs, within bounds so one word still shows and a paragraph does
+// not hold the queue for a minute.
+const (
+	ReadingCharsPerSecond = 15
+	MinReadingTime        = 1200 * time.Millisecond
+	MaxReadingTime        = 10 * time.Second
+)
+
+// ReadingTime is how long the "none" engine shows text: 15 characters a
+// second, at least 1.2 s and at most 10 s.
+func ReadingTime(text string) time.Duration {
+	n := utf8.RuneCountInString(text)
+	d := time.Duration(n) * time.Second / ReadingCharsPerSecond
+	return min(max(d, MinReadingTime), MaxReadingTime)
+}
+
+// None is the "none" engine: no sound, each clip lasts its ReadingTime on
+// the clock.
+type None struct {
+	clock clock.Clock
+}
+
+// NewNone returns the "none" engine pacing clips on c (nil means the wall clock).
+func NewNone(c clock.Clock) *None {
+	if c == nil {
+		c = clock.Real{}
+	}
+	return &None{clock: c}
+}
+
+// Prepare returns a silent clip lasting ReadingTime(text). It never fails.
+func (n *None) Prepare(ctx context.Context, text string) (Clip, error) {
+	return &silentClip{clock: n.clock, d: ReadingTime(text)}, nil
+}
+
+// silentClip "plays" by waiting its duration.
+type silentClip struct {
+	clock clock.Clock
+	d     time.Duration
+}
+
+// Duration is how long the clip plays.
+func (c *silentClip) Duration() time.Duration { return c.d }
+
+func (c *silentClip) Start(done func(error)) (stop func()) {
+	t := c.clock.AfterFunc(c.d, func() { done(nil) })
+	return func() { t.Stop() }
+}
+
+func (c *silentClip) Play(ctx context.Context) error {
+	finished := make(chan struct{})
+	stop := c.Start(func(error) { close(finished) })
+	select {
+	case <-finished:
+		return nil
+	case <-ctx.Done():
+		stop()
+		return ctx.Err()
+	}
 }

@@ -1,0 +1,256 @@
+//go:build e2e
+
+// Package e2e drives the real yui binary under Xvfb against yui-sim on
+// loopback, as a person would: xdotool clicks and types, screenshots and
+// the app log say what happened. Run with `make e2e`.
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// binDir holds yui and yui-sim, built by `make build`.
+func binDir(t testing.TB) string {
+	t.Helper()
+	d := os.Getenv("YUI_E2E_BIN")
+	if d == "" {
+		t.Skip("YUI_E2E_BIN not set; run `make e2e`")
+	}
+	return d
+}
+
+// display is one Xvfb server.
+type display struct {
+	name string
+	cmd  *exec.Cmd
+}
+
+// startXvfb starts Xvfb on a free display number with a plain background
+// colour, so screenshots can tell the pet's pixels from the root window's.
+func startXvfb(t testing.TB, w, h int) *display {
+	t.Helper()
+	for n := 90; n < 140; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
+		name := fmt.Sprintf(":%d", n)
+		cmd := exec.Command("Xvfb", name, "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("start Xvfb: %v", err)
+		}
+		d := &display{name: name, cmd: cmd}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		d.run(t, "xsetroot", "-solid", "#3c6e71")
+		return d
+	}
+	t.Fatal("no free X display")
+	return nil
+}
+
+func (d *display) env() []string { return append(os.Environ(), "DISPLAY="+d.name) }
+
+// run runs a command on the display and returns its output.
+func (d *display) run(t testing.TB, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = d.env()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// screenshot saves the root window as a PNG in the test's artifact folder
+// and returns it decoded.
+func (d *display) screenshot(t testing.TB, name string) image.Image {
+	t.Helper()
+	path := filepath.Join(artifacts(t), name+".png")
+	d.run(t, "import", "-window", "root", path)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decode %s: %v", path, err)
+	}
+	return img
+}
+
+func artifacts(t testing.TB) string {
+	dir := os.Getenv("YUI_E2E_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "yui-e2e")
+	}
+	dir = filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// proc is a started process whose output is kept for the failure report.
+type proc struct {
+	cmd *exec.Cmd
+	mu  sync.Mutex
+	out bytes.Buffer
+}
+
+func (p *proc) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.Write(b)
+}
+
+func (p *proc) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
+}
+
+func start(t testing.TB, env []string, name string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(name, args...)}
+	p.cmd.Env = env
+	p.cmd.Stdout = p
+	p.cmd.Stderr = p
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		p.stop()
+		if t.Failed() {
+			t.Logf("%s output:\n%s", filepath.Base(name), tail(p.output(), 4000))
+		}
+	})
+	return p
+}
+
+func (p *proc) stop() {
+	if p.cmd.ProcessState != nil {
+		return
+	}
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _, _ = p.cmd.Process.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// freePort returns a loopback port nobody listens on.
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// record is one JSON line of a slog log.
+type record map[string]any
+
+func (r record) str(k string) string {
+	v, _ := r[k].(string)
+	return v
+}
+
+// readLog reads every JSON record of the log files under dir.
+func readLog(t testing.TB, dir string) []record {
+	t.Helper()
+	var recs []record
+	files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	more, _ := filepath.Glob(filepath.Join(dir, "*", "*.log"))
+	files = append(files, more...)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var r record
+			if json.Unmarshal(sc.Bytes(), &r) == nil {
+				recs = append(recs, r)
+			}
+		}
+	}
+	return recs
+}
+
+// waitFor polls cond until it holds or limit passes.
+func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("timed out after %s waiting for %s", limit, what)
+}
+
+// findRecord returns the first record named msg that matches all fields.
+func findRecord(recs []record, msg string, fields map[string]string) (record, bool) {
+	for _, r := range recs {
+		if r.str("msg") != msg {
+			continue
+		}
+		ok := true
+		for k, v := range fields {
+			if fmt.Sprint(r[k]) != v {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(strings.TrimSpace(s)); return n }

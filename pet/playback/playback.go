@@ -1,0 +1,707 @@
+// Package playback is the playback queue: it turns a transport's render and
+// speech events into cues and spoken sentences, in the order and at the
+// boundaries push-transport.md prescribes, and keeps the playback record the
+// next turn's "previous turn:" line is built from.
+//
+// The rules it implements:
+//
+//   - The speech frames of a turn open one utterance; the next render of that
+//     turn plays its segments and closes it (a silent render included). The
+//     turn's end, the socket leaving ready and a frame of another turn close
+//     it too. Sentences already spoken or queued in a turn's utterance are
+//     not spoken again when a speech frame or the render repeats them.
+//   - Segments play in order: each segment's cues render, then its speech
+//     goes to the engine and the bubble. Empty or [SILENT] speech is silence.
+//   - A render plays after the speech already queued, in arrival order.
+//   - A cue on a silent segment renders as it arrives when nothing is
+//     playing, and at the next playback boundary when speech is still owed;
+//     every cue waiting on a boundary fires at the first one playback reaches.
+//   - A cue that arrives while the thinking motion of another running turn
+//     plays lands when that motion ends.
+//   - A turn the client sent plays the thinking motion and speaks a filler
+//     line until its first render; a turn that fails speaks a failure line.
+//   - Interrupt (the three speech-stopping user actions) stops everything at
+//     once and records what was still owed.
+package playback
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"yui/pet/speech"
+	"yui/transport"
+	"yui/transport/clock"
+)
+
+// Options wires a Queue. The On* hooks are called in the order the effects
+// happen, one at a time, never with the queue's lock held: a hook may call
+// back into the queue.
+type Options struct {
+	// Engine speaks sentences; nil means the "none" engine on Clock.
+	Engine speech.Engine
+	Clock  clock.Clock  // nil means the wall clock
+	Logger *slog.Logger // nil discards
+	// FillerLines and FailureLines are the pack's lines.
+	FillerLines  []string
+	FailureLines []string
+	// Rand picks a line: it returns a number in [0, n). Nil is math/rand/v2.IntN.
+	Rand func(n int) int
+
+	// OnCue renders one cue of turnID.
+	OnCue func(turnID string, cue transport.Cue)
+	// OnSpeech reports the sentence starting to play; text "" means
+	// playback went idle.
+	OnSpeech func(turnID, text string)
+	// OnThinking reports whether the thinking motion plays: true from a
+	// turn the client sent until its first render or its end, while any
+	// such turn is waiting.
+	OnThinking func(thinking bool)
+	// ReportFailed is called with the id of a turn the client sent whose
+	// playback record was saved as failed (push sends a playback frame).
+	ReportFailed func(turnID string)
+}
+
+// kind tells reply speech from the lines the client adds on its own; only
+// reply speech counts in playback records.
+type kind int
+
+const (
+	kindReply kind = iota
+	kindFiller
+	kindFailure
+)
+
+// item is one step of playback: cues, then a sentence ("" for cues only).
+type item struct {
+	turn     string
+	kind     kind
+	cues     []transport.Cue
+	text     string
+	clip     speech.Clip // prepared ahead while the previous sentence plays
+	err      error       // the Prepare error, if any
+	fallback bool        // playing the reading-speed clip after a failure
+}
+
+// heldCue is a cue waiting for a boundary or for the thinking motion to end.
+type heldCue struct {
+	turn string
+	cue  transport.Cue
+}
+
+// turnState is what the queue remembers of one turn.
+type turnState struct {
+	own      bool
+	thinking bool
+	// open is true while an utterance opened by speech frames is open.
+	open bool
+	// spoken holds the keys of sentences spoken or queued for the turn's
+	// utterance; its render or end forgets them.
+	spoken map[string]bool
+	// pending is true while a playback record is owed for the turn.
+	pending bool
+	// failed is the reason speech failed, "" when it did not.
+	failed string
+	// done is true once the turn ended or its render closed its utterance.
+	done bool
+}
+
+// Queue is the playback queue of one pet. All methods are safe for
+// concurrent use.
+type Queue struct {
+	opts     Options
+	engine   speech.Engine
+	fallback *speech.None
+	log      *slog.Logger
+	rand     func(int) int
+
+	mu       sync.Mutex
+	closed   bool
+	ctx      context.Context // cancelled by Interrupt and Close: abandons synthesis
+	cancel   context.CancelFunc
+	gen      int // identifies the playing clip; a stale done is ignored
+	stopClip func()
+	wg       sync.WaitGroup // goroutines playing blocking clips
+
+	cur       *item // playing
+	items     []*item
+	boundary  []heldCue // cues waiting for the next playback boundary
+	held      []heldCue // cues waiting for the thinking motion to end
+	turns     map[string]*turnState
+	thinkingN int    // turns playing the thinking motion
+	open      string // turn whose utterance is open, "" when none
+	speaking  bool
+	last      transport.PlaybackRecord
+
+	out        []func() // effects to deliver, in order
+	delivering bool
+}
+
+// New returns an idle queue.
+func New(opts Options) *Queue {
+	c := opts.Clock
+	if c == nil {
+		c = clock.Real{}
+	}
+	q := &Queue{
+		opts:     opts,
+		engine:   opts.Engine,
+		fallback: speech.NewNone(c),
+		log:      opts.Logger,
+		rand:     opts.Rand,
+		turns:    make(map[string]*turnState),
+	}
+	if q.engine == nil {
+		q.engine = q.fallback
+	}
+	if q.log == nil {
+		q.log = slog.New(slog.DiscardHandler)
+	}
+	if q.rand == nil {
+		q.rand = rand.IntN
+	}
+	q.ctx, q.cancel = context.WithCancel(context.Background())
+	return q
+}
+
+// do runs f under the lock (unless closed) and then delivers its effects.
+func (q *Queue) do(f func()) {
+	q.mu.Lock()
+	if !q.closed {
+		f()
+	}
+	q.mu.Unlock()
+	q.deliver()
+}
+
+// deliver runs queued effects outside the lock. One goroutine delivers at a
+// time, so effects keep their order even when a timer and an event race;
+// effects queued meanwhile (also from hooks calling back in) are delivered
+// by the goroutine already delivering.
+func (q *Queue) deliver() {
+	q.mu.Lock()
+	if q.delivering {
+		q.mu.Unlock()
+		return
+	}
+	q.delivering = true
+	for len(q.out) > 0 {
+		fs := q.out
+		q.out = nil
+		q.mu.Unlock()
+		for _, f := range fs {
+			f()
+		}
+		q.mu.Lock()
+	}
+	q.delivering = false
+	q.mu.Unlock()
+}
+
+func (q *Queue) emitCue(turn string, c transport.Cue) {
+	if f := q.opts.OnCue; f != nil {
+		q.out = append(q.out, func() { f(turn, c) })
+	}
+}
+
+func (q *Queue) emitSpeech(turn, text string) {
+	if f := q.opts.OnSpeech; f != nil {
+		q.out = append(q.out, func() { f(turn, text) })
+	}
+}
+
+func (q *Queue) emitThinking(on bool) {
+	if f := q.opts.OnThinking; f != nil {
+		q.out = append(q.out, func() { f(on) })
+	}
+}
+
+func (q *Queue) emitFailed(turn string) {
+	if f := q.opts.ReportFailed; f != nil {
+		q.out = append(q.out, func() { f(turn) })
+	}
+}
+
+// turn returns the state of id, creating it.
+func (q *Queue) turn(id string, own bool) *turnState {
+	t := q.turns[id]
+	if t == nil {
+		t = &turnState{}
+		q.turns[id] = t
+	}
+	t.own = t.own || own
+	return t
+}
+
+// TurnStarted tells the queue the client sent turn id: the thinking motion
+// plays and a filler line is spoken until its first render.
+func (q *Queue) TurnStarted(id string) {
+	q.do(func() {
+		t := q.turn(id, true)
+		if t.thinking {
+			return
+		}
+		t.thinking = true
+		q.thinkingN++
+		if q.thinkingN == 1 {
+			q.emitThinking(true)
+		}
+		if line := q.pick(q.opts.FillerLines); line != "" {
+			q.items = append(q.items, &item{turn: id, kind: kindFiller, text: line})
+			q.advance()
+		}
+	})
+}
+
+func (q *Queue) pick(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return lines[q.rand(len(lines))]
+}
+
+// Render plays a render or speech event.
+func (q *Queue) Render(ev *transport.RenderEvent) {
+	q.do(func() { q.render(ev) })
+}
+
+func (q *Queue) render(ev *transport.RenderEvent) {
+	id := ev.TurnID
+	if q.open != "" && q.open != id {
+		q.closeUtterance(q.open)
+	}
+	t := q.turn(id, ev.OwnTurn)
+	if t.thinking {
+		q.endThinking(id, t)
+	}
+	t.pending = true
+	t.done = false
+	if t.spoken == nil {
+		t.spoken = make(map[string]bool)
+	}
+
+	// Sentences of this frame count as spoken only after the frame: a
+	// reply may say the same short sentence twice on purpose ("No. No.").
+	var keys []string
+	var carry []transport.Cue // silent-segment cues placed before the next sentence
+	queued := false
+	for _, seg := range ev.Segments {
+		var fresh []string
+		if !seg.Silent() {
+			for _, s := range splitSentences(seg.Speech) {
+				k := sentenceKey(s)
+				if t.spoken[k] {
+					continue
+				}
+				keys = append(keys, k)
+				fresh = append(fresh, s)
+			}
+		}
+		if len(fresh) == 0 {
+			switch {
+			case queued:
+				// After speech of this same frame: its boundary is the
+				// end of that speech, which keeps the segments in order.
+				carry = append(carry, seg.Cues...)
+			case q.owed():
+				for _, c := range seg.Cues {
+					q.boundary = append(q.boundary, heldCue{id, c})
+				}
+			default:
+				for _, c := range seg.Cues {
+					q.fire(id, c)
+				}
+			}
+			continue
+		}
+		cues := append(carry, seg.Cues...)
+		carry = nil
+		for i, s := range fresh {
+			it := &item{turn: id, kind: kindReply, text: s}
+			if i == 0 {
+				it.cues = cues
+			}
+			q.items = append(q.items, it)
+		}
+		queued = true
+	}
+	if len(carry) > 0 {
+		q.items = append(q.items, &item{turn: id, kind: kindReply, cues: carry})
+	}
+	for _, k := range keys {
+		t.spoken[k] = true
+	}
+
+	if ev.Kind == transport.KindSpeech {
+		t.open = true
+		q.open = id
+	} else {
+		t.open = false
+		if q.open == id {
+			q.open = ""
+		}
+		t.spoken = nil
+		t.done = true
+	}
+	q.advance()
+	q.settle(id)
+}
+
+// TurnEnded closes the turn's utterance and ends its thinking motion; a
+// failed turn the client sent speaks the failure line.
+func (q *Queue) TurnEnded(ev *transport.TurnEndEvent) {
+	q.do(func() {
+		id := ev.TurnID
+		if t := q.turns[id]; t != nil {
+			if t.thinking {
+				q.endThinking(id, t)
+			}
+			if t.open {
+				q.closeUtterance(id)
+			}
+			t.spoken = nil
+			t.done = true
+		}
+		if ev.OwnTurn && ev.Outcome == transport.TurnFailed {
+			if line := q.pick(q.opts.FailureLines); line != "" {
+				q.items = append(q.items, &item{turn: id, kind: kindFailure, text: line})
+				q.advance()
+			}
+		}
+		q.settle(id)
+	})
+}
+
+// CloseUtterances closes the open utterance: the socket left ready, so no
+// more frames come for it. Sentences already queued finish playing.
+func (q *Queue) CloseUtterances() {
+	q.do(func() {
+		if q.open != "" {
+			q.closeUtterance(q.open)
+		}
+	})
+}
+
+func (q *Queue) closeUtterance(id string) {
+	if t := q.turns[id]; t != nil {
+		t.open = false
+	}
+	if q.open == id {
+		q.open = ""
+	}
+	q.settle(id)
+}
+
+// endThinking ends turn id's thinking motion: its filler line is dropped
+// unless it already plays, and when no other turn thinks, the cues held
+// for the motion land.
+func (q *Queue) endThinking(id string, t *turnState) {
+	t.thinking = false
+	q.thinkingN--
+	kept := q.items[:0]
+	for _, it := range q.items {
+		if it.turn == id && it.kind == kindFiller {
+			continue
+		}
+		kept = append(kept, it)
+	}
+	clear(q.items[len(kept):])
+	q.items = kept
+	if q.thinkingN > 0 {
+		return
+	}
+	q.emitThinking(false)
+	held := q.held
+	q.held = nil
+	for _, h := range held {
+		q.fire(h.turn, h.cue)
+	}
+}
+
+// fire renders a cue, unless the thinking motion plays: then it lands when
+// the motion ends. Only a turn the client sent thinks, and its own first
+// frame ends its thinking before its cues fire, so any cue seen here while
+// thinking belongs to another turn.
+func (q *Queue) fire(turn string, c transport.Cue) {
+	if q.thinkingN > 0 {
+		q.held = append(q.held, heldCue{turn, c})
+		return
+	}
+	q.emitCue(turn, c)
+}
+
+// owed reports whether speech is playing or queued.
+func (q *Queue) owed() bool { return q.cur != nil || len(q.items) > 0 }
+
+// owes reports whether reply playback of turn id is still to come.
+func (q *Queue) owes(id string) bool {
+	if q.cur != nil && q.cur.turn == id && q.cur.kind == kindReply {
+		return true
+	}
+	for _, it := range q.items {
+		if it.turn == id && it.kind == kindReply {
+			return true
+		}
+	}
+	return false
+}
+
+// settle saves turn id's playback record once its utterance is closed and
+// its speech has played, and forgets a turn that has nothing left.
+func (q *Queue) settle(id string) {
+	t := q.turns[id]
+	if t == nil {
+		return
+	}
+	if t.pending && !t.open && !q.owes(id) {
+		rec := transport.PlaybackRecord{TurnID: id}
+		if t.failed != "" {
+			rec.Outcome = transport.PlaybackFailed
+			rec.Reason = t.failed
+			if t.own {
+				q.emitFailed(id)
+			}
+		}
+		q.last = rec
+		t.pending = false
+		t.failed = ""
+	}
+	if t.done && !t.pending && !t.thinking && !t.open {
+		delete(q.turns, id)
+	}
+}
+
+// advance starts the next sentence when nothing plays. Reaching it is a
+// playback boundary: the cues waiting on one fire first.
+func (q *Queue) advance() {
+	for q.cur == nil {
+		bound := q.boundary
+		q.boundary = nil
+		for _, h := range bound {
+			q.fire(h.turn, h.cue)
+		}
+		if len(q.items) == 0 {
+			if q.speaking {
+				q.speaking = false
+				q.emitSpeech("", "")
+			}
+			return
+		}
+		it := q.items[0]
+		q.items[0] = nil
+		q.items = q.items[1:]
+		for _, c := range it.cues {
+			q.fire(it.turn, c)
+		}
+		if it.text == "" {
+			q.settle(it.turn)
+			continue
+		}
+		q.start(it)
+	}
+}
+
+// start plays it and prepares the sentence after it.
+func (q *Queue) start(it *item) {
+	q.cur = it
+	q.speaking = true
+	q.emitSpeech(it.turn, it.text)
+	clip, err := it.clip, it.err
+	if clip == nil && err == nil {
+		clip, err = q.engine.Prepare(q.ctx, it.text)
+	}
+	if err != nil {
+		q.failed(it, err)
+		it.fallback = true
+		clip, _ = q.fallback.Prepare(q.ctx, it.text)
+	}
+	q.play(clip)
+	for _, next := range q.items {
+		if next.text == "" {
+			continue
+		}
+		if next.clip == nil && next.err == nil {
+			next.clip, next.err = q.engine.Prepare(q.ctx, next.text)
+		}
+		break
+	}
+}
+
+// play starts clip as the current one.
+func (q *Queue) play(clip speech.Clip) {
+	q.gen++
+	gen := q.gen
+	done := func(err error) { q.clipDone(gen, err) }
+	if s, ok := clip.(speech.Starter); ok {
+		q.stopClip = s.Start(done)
+		return
+	}
+	ctx, cancel := context.WithCancel(q.ctx)
+	q.stopClip = cancel
+	q.wg.Add(1)
+	go func() {
+		defer q.wg.Done()
+		done(clip.Play(ctx))
+	}()
+}
+
+// clipDone ends the clip of generation gen. A failed clip marks its turn
+// failed and the sentence is paced by reading speed instead, so the bubble
+// and the cue boundaries keep their order.
+func (q *Queue) clipDone(gen int, err error) {
+	q.do(func() {
+		if gen != q.gen || q.cur == nil {
+			return
+		}
+		it := q.cur
+		if err != nil && !it.fallback {
+			q.failed(it, err)
+			it.fallback = true
+			clip, _ := q.fallback.Prepare(q.ctx, it.text)
+			q.play(clip)
+			return
+		}
+		q.cur = nil
+		q.stopClip = nil
+		q.advance()
+		q.settle(it.turn)
+	})
+}
+
+// failed records that speech of it could not play.
+func (q *Queue) failed(it *item, err error) {
+	q.log.Warn("speech_failed", "turn_id", it.turn, "err", err.Error())
+	if it.kind != kindReply {
+		return
+	}
+	if t := q.turns[it.turn]; t != nil && t.failed == "" {
+		t.failed = shortReason(err)
+	}
+}
+
+// shortReason cuts an error to a line the previous-turn line can carry.
+func shortReason(err error) string {
+	s := strings.Join(strings.Fields(err.Error()), " ")
+	const max = 120
+	if utf8.RuneCountInString(s) > max {
+		s = string([]rune(s)[:max-1]) + "…"
+	}
+	return s
+}
+
+// Interrupt is what the three speech-stopping user actions do: playback
+// stops at once, every queued sentence and waiting cue is dropped, the
+// thinking motion ends, and the turns the queue knew are forgotten. When
+// reply speech was still owed it saves and returns an interrupted record
+// naming the cut utterance's turn, with everything still owed as Unspoken
+// (a failed record instead when that turn's speech had already failed).
+func (q *Queue) Interrupt() (rec transport.PlaybackRecord, ok bool) {
+	q.do(func() {
+		var owed []string
+		var id string
+		collect := func(it *item) {
+			if it.kind != kindReply || it.text == "" {
+				return
+			}
+			if id == "" {
+				id = it.turn
+			}
+			owed = append(owed, it.text)
+		}
+		if q.cur != nil {
+			collect(q.cur)
+		}
+		for _, it := range q.items {
+			collect(it)
+		}
+		if id != "" {
+			rec = transport.PlaybackRecord{TurnID: id, Outcome: transport.PlaybackInterrupted, Unspoken: strings.Join(owed, " ")}
+			if t := q.turns[id]; t != nil && t.failed != "" {
+				rec = transport.PlaybackRecord{TurnID: id, Outcome: transport.PlaybackFailed, Reason: t.failed}
+				if t.own {
+					q.emitFailed(id)
+				}
+			}
+			q.last = rec
+			ok = true
+		}
+		q.stopLocked()
+		q.turns = make(map[string]*turnState)
+		q.open = ""
+		if q.thinkingN > 0 {
+			q.thinkingN = 0
+			q.emitThinking(false)
+		}
+		if q.speaking {
+			q.speaking = false
+			q.emitSpeech("", "")
+		}
+	})
+	return rec, ok
+}
+
+// stopLocked stops the playing clip, abandons synthesis and drops
+// everything queued or waiting.
+func (q *Queue) stopLocked() {
+	if q.stopClip != nil {
+		q.stopClip()
+		q.stopClip = nil
+	}
+	q.gen++
+	q.cancel()
+	q.ctx, q.cancel = context.WithCancel(context.Background())
+	q.cur = nil
+	q.items = nil
+	q.boundary = nil
+	q.held = nil
+}
+
+// Owed reports whether speech is still owed: a sentence playing or queued.
+// The push transport logs it with each render (Options.SpeechOwed).
+func (q *Queue) Owed() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.owed()
+}
+
+// Thinking reports whether the thinking motion plays.
+func (q *Queue) Thinking() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.thinkingN > 0
+}
+
+// LastRecord is the last saved playback record; the zero value (complete)
+// before any.
+func (q *Queue) LastRecord() transport.PlaybackRecord {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.last
+}
+
+// TakeRecord returns the last saved playback record for the next turn's
+// "previous turn:" line and resets it to complete, so that the outcome is
+// reported once.
+func (q *Queue) TakeRecord() transport.PlaybackRecord {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	rec := q.last
+	q.last = transport.PlaybackRecord{}
+	return rec
+}
+
+// Close stops playback and waits for the goroutines playing clips. The
+// queue ignores every call after it.
+func (q *Queue) Close() {
+	q.mu.Lock()
+	if !q.closed {
+		q.closed = true
+		q.stopLocked()
+		q.cancel()
+	}
+	q.mu.Unlock()
+	q.wg.Wait()
+}
