@@ -1,0 +1,322 @@
+// Package chatcompletions is the chat_completions transport: POST
+// {chat_base_url}/chat/completions, streamed with usage, the card as the
+// first system message and the conversation held on the client
+// (product.md §5, push-transport.md "What each chat transport carries").
+//
+// It reads the extra delta fields compatible servers send (reasoning_content
+// from vLLM and DeepSeek, reasoning from Ollama and OpenRouter), and the
+// chunk shapes of OpenAI, vLLM and Ollama.
+package chatcompletions
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"yui/transport"
+	"yui/transport/request"
+)
+
+// New returns a Chat Completions transport. It fails on a chat_base_url
+// that is not an http(s) URL and on a declared tool whose schema does not
+// compile.
+func New(opts transport.Options) (transport.Transport, error) {
+	return request.New(&dialect{}, opts)
+}
+
+// dialect holds the client transcript.
+type dialect struct {
+	mu         sync.Mutex
+	transcript []message
+	epoch      int // bumped by Reset
+}
+
+func (*dialect) Name() string        { return "chat_completions" }
+func (*dialect) Path() string        { return "/chat/completions" }
+func (*dialect) RunningStatus() bool { return false }
+
+// Reset is the transcript boundary: the next turn starts a new conversation.
+func (d *dialect) Reset() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.transcript = nil
+	d.epoch++
+}
+
+func (d *dialect) Begin(in request.Input) request.Exchange {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	user := message{Role: "user", Content: textContent(in.Text)}
+	if len(in.Images) > 0 {
+		parts := []part{{Type: "text", Text: in.Text}}
+		for _, u := range in.Images {
+			parts = append(parts, part{Type: "image_url", ImageURL: &imageURL{URL: u}})
+		}
+		user.Content = mustJSON(parts)
+	}
+	return &exchange{
+		d:     d,
+		epoch: d.epoch,
+		base:  d.transcript[:len(d.transcript):len(d.transcript)],
+		turn:  []message{user},
+	}
+}
+
+// message is one Chat Completions message.
+type message struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content,omitempty"`
+	ToolCalls  []toolCall      `json:"tool_calls,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+}
+
+type part struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *imageURL `json:"image_url,omitempty"`
+}
+
+type imageURL struct {
+	URL string `json:"url"`
+}
+
+type toolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function functionCall `json:"function"`
+}
+
+type functionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type tool struct {
+	Type     string       `json:"type"`
+	Function toolFunction `json:"function"`
+}
+
+type toolFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+}
+
+type body struct {
+	Model           string        `json:"model"`
+	Messages        []message     `json:"messages"`
+	Tools           []tool        `json:"tools,omitempty"`
+	Stream          bool          `json:"stream"`
+	StreamOptions   streamOptions `json:"stream_options"`
+	ReasoningEffort string        `json:"reasoning_effort,omitempty"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+func textContent(s string) json.RawMessage { return mustJSON(s) }
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("chatcompletions: marshal %T: %v", v, err)) // strings and plain structs only
+	}
+	return b
+}
+
+// exchange is one turn: the transcript it started from, the messages the
+// turn added so far, and the round being streamed.
+type exchange struct {
+	d     *dialect
+	epoch int
+	base  []message
+	turn  []message
+
+	// The current round.
+	text     strings.Builder
+	calls    []*toolCall
+	finished bool
+}
+
+func (x *exchange) Body(p request.Params) ([]byte, error) {
+	x.text.Reset()
+	x.calls = nil
+	x.finished = false
+	msgs := make([]message, 0, 1+len(x.base)+len(x.turn))
+	msgs = append(msgs, message{Role: "system", Content: textContent(p.Instructions)})
+	msgs = append(msgs, x.base...)
+	msgs = append(msgs, x.turn...)
+	b := body{
+		Model:           p.Model,
+		Messages:        msgs,
+		Stream:          true,
+		StreamOptions:   streamOptions{IncludeUsage: true},
+		ReasoningEffort: p.ReasoningEffort,
+	}
+	for _, t := range p.Tools {
+		b.Tools = append(b.Tools, tool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: t.Parameters}})
+	}
+	return json.Marshal(b)
+}
+
+// chunk is a chat.completion.chunk, with the extra fields compatible
+// servers add to the delta.
+type chunk struct {
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Content          *string `json:"content"`
+			ReasoningContent *string `json:"reasoning_content"`
+			Reasoning        *string `json:"reasoning"`
+			ToolCalls        []struct {
+				Index    *int   `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+		TotalTokens      int64 `json:"total_tokens"`
+	} `json:"usage"`
+	// Error is an error raised while streaming (vLLM, OpenRouter, LiteLLM).
+	Error json.RawMessage `json:"error"`
+}
+
+func (x *exchange) Event(name string, data []byte, s request.Sink) error {
+	var c chunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		return fmt.Errorf("%w: %v", request.ErrMalformed, err)
+	}
+	if len(c.Error) > 0 && string(c.Error) != "null" {
+		text, status := request.ServerText(data)
+		return &request.StatusError{Status: status, Text: text}
+	}
+	for _, ch := range c.Choices {
+		if ch.Index != 0 {
+			continue // n is 1; other choices are not ours
+		}
+		d := &ch.Delta
+		if d.ReasoningContent != nil {
+			s.Reasoning(*d.ReasoningContent)
+		} else if d.Reasoning != nil {
+			s.Reasoning(*d.Reasoning)
+		}
+		if d.Content != nil && *d.Content != "" {
+			x.text.WriteString(*d.Content)
+			s.Text(*d.Content)
+		}
+		for _, tc := range d.ToolCalls {
+			x.callFor(tc.Index, tc.ID).merge(tc.ID, tc.Function.Name, tc.Function.Arguments)
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			x.finished = true
+		}
+	}
+	if c.Usage != nil {
+		s.Usage(transport.Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens, TotalTokens: c.Usage.TotalTokens})
+	}
+	return nil
+}
+
+// callFor finds the call a tool-call delta continues. OpenAI and vLLM
+// number calls by index; older Ollama sends whole calls without one.
+func (x *exchange) callFor(index *int, id string) *toolCall {
+	if index != nil && *index >= 0 && *index < 128 {
+		for len(x.calls) <= *index {
+			x.calls = append(x.calls, &toolCall{Type: "function"})
+		}
+		return x.calls[*index]
+	}
+	if id != "" {
+		for _, c := range x.calls {
+			if c.ID == id {
+				return c
+			}
+		}
+	}
+	if id != "" || len(x.calls) == 0 {
+		x.calls = append(x.calls, &toolCall{Type: "function"})
+	}
+	return x.calls[len(x.calls)-1]
+}
+
+func (c *toolCall) merge(id, name, args string) {
+	if id != "" {
+		c.ID = id
+	}
+	if name != "" {
+		c.Function.Name = name
+	}
+	c.Function.Arguments += args
+}
+
+func (x *exchange) Finished() bool { return x.finished }
+
+func (x *exchange) Calls() []request.Call {
+	var out []request.Call
+	for i, c := range x.calls {
+		if c.Function.Name == "" {
+			continue // a gap in the indexes: nothing to run
+		}
+		if c.ID == "" {
+			c.ID = fmt.Sprintf("call_%d", i)
+		}
+		out = append(out, request.Call{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+	}
+	return out
+}
+
+// Answer adds the round's assistant message with its calls, a tool message
+// per result, and the results' images in one user message after them
+// (tool messages carry text only).
+func (x *exchange) Answer(results []request.Result) {
+	a := message{Role: "assistant"}
+	if x.text.Len() > 0 {
+		a.Content = textContent(x.text.String())
+	}
+	for _, r := range results {
+		a.ToolCalls = append(a.ToolCalls, toolCall{ID: r.Call.ID, Type: "function", Function: functionCall{Name: r.Call.Name, Arguments: r.Call.Arguments}})
+	}
+	x.turn = append(x.turn, a)
+	var images []part
+	for _, r := range results {
+		x.turn = append(x.turn, message{Role: "tool", ToolCallID: r.Call.ID, Content: textContent(r.Text)})
+		if len(r.Images) > 0 {
+			images = append(images, part{Type: "text", Text: fmt.Sprintf("Images of the %s result (call %s):", r.Call.Name, r.Call.ID)})
+			for _, u := range r.Images {
+				images = append(images, part{Type: "image_url", ImageURL: &imageURL{URL: u}})
+			}
+		}
+	}
+	if len(images) > 0 {
+		x.turn = append(x.turn, message{Role: "user", Content: mustJSON(images)})
+	}
+	x.text.Reset()
+	x.calls = nil
+}
+
+// Commit appends the turn to the transcript: the user message, the
+// answered rounds, and the last round's text. Calls left unanswered are
+// dropped, since a transcript with an unanswered call is refused.
+func (x *exchange) Commit(complete bool) {
+	msgs := x.turn
+	if x.text.Len() > 0 {
+		msgs = append(msgs, message{Role: "assistant", Content: textContent(x.text.String())})
+	} else if complete {
+		msgs = append(msgs, message{Role: "assistant", Content: textContent("")})
+	}
+	x.d.mu.Lock()
+	defer x.d.mu.Unlock()
+	if x.epoch != x.d.epoch {
+		return
+	}
+	x.d.transcript = append(x.d.transcript, msgs...)
+}

@@ -1,0 +1,154 @@
+package request
+
+import (
+	"strings"
+	"sync"
+
+	"yui/transport"
+)
+
+// reply turns one turn's stream into render events: sentences as speech,
+// cues before the sentence that follows them, reasoning deltas, usage. It
+// is the Sink of the turn's exchange and is used from the engine's worker
+// goroutine only.
+type reply struct {
+	e         *Engine
+	t         *turn
+	sp        Splitter
+	cues      []transport.Cue // waiting for the next sentence
+	reasoning strings.Builder
+	usage     *transport.Usage
+}
+
+func (r *reply) Text(delta string) {
+	for _, s := range r.sp.Push(delta) {
+		r.speak(s)
+	}
+}
+
+func (r *reply) Reasoning(delta string) {
+	if delta == "" {
+		return
+	}
+	r.reasoning.WriteString(delta)
+	r.e.emit(r.t, &transport.ReasoningEvent{TurnID: r.t.id, Delta: delta})
+}
+
+func (r *reply) Usage(u transport.Usage) {
+	if u.TotalTokens == 0 {
+		u.TotalTokens = u.InputTokens + u.OutputTokens
+	}
+	r.usage = &u
+	r.e.emit(r.t, &transport.UsageEvent{TurnID: r.t.id, Usage: u})
+}
+
+func (r *reply) ToolStatus(state, toolID string) { r.toolStatus(true, state, toolID) }
+
+func (r *reply) toolStatus(show bool, state, toolID string) {
+	if show {
+		r.e.emit(r.t, &transport.ToolStatusEvent{TurnID: r.t.id, OwnTurn: true, State: state, ToolID: toolID})
+	}
+}
+
+// cue queues a cue for the next sentence. Text already streamed belongs
+// before the cue, so it is cut off as a sentence of its own.
+func (r *reply) cue(c transport.Cue) {
+	r.flush()
+	r.cues = append(r.cues, c)
+}
+
+// flush sends the text not yet cut into a sentence as a sentence.
+func (r *reply) flush() {
+	if s := r.sp.Flush(); s != "" {
+		r.speak(s)
+	}
+}
+
+// speak sends one sentence as a speech event with the cues waiting for it.
+func (r *reply) speak(s string) {
+	seg := transport.Segment{Cues: r.cues, Speech: s}
+	r.cues = nil
+	r.e.emit(r.t, &transport.RenderEvent{
+		Kind:     transport.KindSpeech,
+		TurnID:   r.t.id,
+		Source:   r.e.d.Name(),
+		Segments: []transport.Segment{seg},
+		OwnTurn:  true,
+	})
+}
+
+// finish sends the closing render: the rest of the text and the cues still
+// unplaced, or nothing (a silent render) when nothing is left.
+func (r *reply) finish() {
+	ev := &transport.RenderEvent{Kind: transport.KindRender, TurnID: r.t.id, Source: r.e.d.Name(), OwnTurn: true}
+	if rest := r.sp.Flush(); rest != "" || len(r.cues) > 0 {
+		ev.Segments = []transport.Segment{{Cues: r.cues, Speech: rest}}
+		r.cues = nil
+	}
+	if r.reasoning.Len() > 0 {
+		s := r.reasoning.String()
+		ev.Reasoning = &s
+	}
+	r.e.emit(r.t, ev)
+}
+
+// outbox is an unbounded ordered event queue in front of the Events
+// channel, so that no producer ever blocks on a slow reader.
+type outbox struct {
+	ch   chan transport.Event
+	wake chan struct{}
+	done chan struct{}
+
+	mu    sync.Mutex
+	queue []transport.Event
+	shut  bool
+}
+
+func newOutbox() *outbox {
+	return &outbox{ch: make(chan transport.Event), wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+func (o *outbox) push(ev transport.Event) {
+	o.mu.Lock()
+	if !o.shut {
+		o.queue = append(o.queue, ev)
+	}
+	o.mu.Unlock()
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run delivers events until close; it closes the channel on return.
+func (o *outbox) run() {
+	defer close(o.ch)
+	for {
+		o.mu.Lock()
+		q := o.queue
+		o.queue = nil
+		o.mu.Unlock()
+		for _, ev := range q {
+			select {
+			case o.ch <- ev:
+			case <-o.done:
+				return
+			}
+		}
+		select {
+		case <-o.wake:
+		case <-o.done:
+			return
+		}
+	}
+}
+
+// close stops delivery; events not yet delivered are dropped.
+func (o *outbox) close() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.shut {
+		o.shut = true
+		close(o.done)
+	}
+}

@@ -1,0 +1,128 @@
+package request
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"yui/transport"
+)
+
+func split(parts ...string) (sentences []string, rest string) {
+	var s Splitter
+	for _, p := range parts {
+		sentences = append(sentences, s.Push(p)...)
+	}
+	return sentences, s.Flush()
+}
+
+func TestSplitter(t *testing.T) {
+	cases := []struct {
+		in   []string
+		want []string
+		rest string
+	}{
+		{[]string{"Hello there. How are", " you? Fine"}, []string{"Hello there.", "How are you?"}, "Fine"},
+		{[]string{"Wow!", " Really?!", " Yes"}, []string{"Wow!", "Really?!"}, "Yes"},
+		{[]string{"Use e.g. this one. Ok"}, []string{"Use e.g. this one."}, "Ok"},
+		{[]string{"Pi is 3.14 today. Ok"}, []string{"Pi is 3.14 today."}, "Ok"},
+		{[]string{"See example.com/a.b for it. Ok"}, []string{"See example.com/a.b for it."}, "Ok"},
+		{[]string{"Dr. Smith is in. Ok"}, []string{"Dr. Smith is in."}, "Ok"},
+		{[]string{"Visit example.com. Then"}, []string{"Visit example.com."}, "Then"},
+		{[]string{"Well… I see. Ok"}, []string{"Well…", "I see."}, "Ok"},
+		{[]string{"こんにちは。元気", "ですか？はい"}, []string{"こんにちは。", "元気ですか？"}, "はい"},
+		{[]string{"一行目\n二行目\n\n- item"}, []string{"一行目", "二行目"}, "- item"},
+		{[]string{`He said "hi." Then`}, []string{`He said "hi."`}, "Then"},
+		{[]string{"It costs approx. five. Ok"}, []string{"It costs approx. five."}, "Ok"},
+		{[]string{"Done.", ""}, nil, "Done."},
+		{[]string{"[SILENT]"}, nil, "[SILENT]"},
+	}
+	for _, c := range cases {
+		got, rest := split(c.in...)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") || rest != c.rest {
+			t.Errorf("%q: got %q rest %q, want %q rest %q", c.in, got, rest, c.want, c.rest)
+		}
+	}
+}
+
+// Splitting never loses or invents text, whatever the chunking.
+func FuzzSplitter(f *testing.F) {
+	f.Add("Hello there. How are you? Fine", 3)
+	f.Add("e.g. 3.14… 。！？\n\n\"x.\" y", 1)
+	f.Fuzz(func(t *testing.T, s string, step int) {
+		if step <= 0 || step > 64 {
+			step = 7
+		}
+		var sp Splitter
+		var out []string
+		for i := 0; i < len(s); i += step {
+			out = append(out, sp.Push(s[i:min(i+step, len(s))])...)
+		}
+		out = append(out, sp.Flush())
+		if strings.Join(strings.Fields(strings.Join(out, " ")), "") != strings.Join(strings.Fields(s), "") {
+			t.Fatalf("%q split as %q", s, out)
+		}
+	})
+}
+
+func TestErrorText(t *testing.T) {
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{&StatusError{Status: 429, Text: "rate limit reached", HTTP: true}, "429 Too Many Requests: rate limit reached"},
+		{&StatusError{Status: 401, Text: "bad key", HTTP: true}, ""},
+		{&StatusError{Status: 403, Text: "no", HTTP: true}, ""},
+		{&StatusError{Status: 503, Text: "overloaded"}, "503 Service Unavailable: overloaded"},
+		{&StatusError{Text: "no status"}, ""},
+		{&StatusError{Kind: "response.failed", Status: 500, Text: "x"}, ""},
+		{&StatusError{Status: 599, HTTP: true}, "599"},
+		{errors.New("dial"), ""},
+	}
+	for _, c := range cases {
+		if got := ErrorText(c.err); got != c.want {
+			t.Errorf("ErrorText(%v) = %q, want %q", c.err, got, c.want)
+		}
+	}
+	if got := FormatStatus(500, strings.Repeat("é", 300)); len([]rune(got)) != MaxErrorText || !strings.HasSuffix(got, "…") {
+		t.Errorf("cut: %q", got)
+	}
+}
+
+func TestServerText(t *testing.T) {
+	cases := []struct {
+		body   string
+		text   string
+		status int
+	}{
+		{`{"error":{"message":"rate limit","code":"rate_limit_exceeded"}}`, "rate limit", 0},
+		{`{"error":{"message":"overloaded","code":503}}`, "overloaded", 503},
+		{`{"error":"model not found"}`, "model not found", 0},
+		{`{"detail":"Not Found"}`, "Not Found", 0},
+		{`{"object":"error","message":"bad","code":400}`, "bad", 400},
+		{"<html>\n Bad gateway\n</html>", "<html> Bad gateway </html>", 0},
+	}
+	for _, c := range cases {
+		text, status := ServerText([]byte(c.body))
+		if text != c.text || status != c.status {
+			t.Errorf("ServerText(%s) = %q %d", c.body, text, status)
+		}
+	}
+}
+
+func TestExpressSchema(t *testing.T) {
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	raw := ExpressSchema(transport.Vocabulary{EmotionIDs: []string{"happy"}, EmotionTextMode: "enum", EmotionTextMap: map[string]string{"b": "", "a": ""}})
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Properties["motion_id"]; ok {
+		t.Errorf("empty motion list declared: %s", raw)
+	}
+	if e := s.Properties["emotion_text"]["enum"].([]any); e[0] != "a" || e[1] != "b" {
+		t.Errorf("emotion_text enum %v", e)
+	}
+}

@@ -1,0 +1,364 @@
+// Package responses is the responses transport: POST
+// {chat_base_url}/responses, streamed, the card as instructions and the
+// conversation held by the backend, chained by previous_response_id
+// (product.md §5, push-transport.md "What each chat transport carries").
+package responses
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"yui/transport"
+	"yui/transport/request"
+)
+
+// New returns a Responses transport. It fails on a chat_base_url that is
+// not an http(s) URL and on a declared tool whose schema does not compile.
+//
+// Client tools go in tools[] of every request, as they do while
+// broker_base_url is unset: this client has no broker.
+func New(opts transport.Options) (transport.Transport, error) {
+	return request.New(&dialect{}, opts)
+}
+
+// dialect holds the id of the last completed response.
+type dialect struct {
+	mu     sync.Mutex
+	prevID string
+	epoch  int
+}
+
+func (*dialect) Name() string        { return "responses" }
+func (*dialect) Path() string        { return "/responses" }
+func (*dialect) RunningStatus() bool { return true }
+
+// Reset clears the stored response id: the next turn starts a new chain.
+func (d *dialect) Reset() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.prevID = ""
+	d.epoch++
+}
+
+func (d *dialect) Begin(in request.Input) request.Exchange {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	content := []inputPart{{Type: "input_text", Text: in.Text}}
+	for _, u := range in.Images {
+		content = append(content, inputPart{Type: "input_image", ImageURL: u, Detail: "auto"})
+	}
+	return &exchange{
+		d:     d,
+		epoch: d.epoch,
+		prev:  d.prevID,
+		input: []any{inputMessage{Type: "message", Role: "user", Content: content}},
+	}
+}
+
+type inputMessage struct {
+	Type    string      `json:"type"`
+	Role    string      `json:"role"`
+	Content []inputPart `json:"content"`
+}
+
+type inputPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL string `json:"image_url,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+type callOutput struct {
+	Type   string `json:"type"`
+	CallID string `json:"call_id"`
+	Output any    `json:"output"` // a string, or parts when images come with it
+}
+
+type tool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	// Strict is sent false: the declared schemas have optional fields,
+	// which strict mode (the Responses default) refuses.
+	Strict bool `json:"strict"`
+}
+
+type reasoning struct {
+	Effort  string `json:"effort"`
+	Summary string `json:"summary,omitempty"`
+}
+
+type body struct {
+	Model              string     `json:"model"`
+	Instructions       string     `json:"instructions,omitempty"`
+	Input              []any      `json:"input"`
+	Tools              []tool     `json:"tools,omitempty"`
+	PreviousResponseID string     `json:"previous_response_id,omitempty"`
+	Reasoning          *reasoning `json:"reasoning,omitempty"`
+	Stream             bool       `json:"stream"`
+}
+
+// exchange is one turn: the response it chains from, the input of the next
+// request, and the round being streamed.
+type exchange struct {
+	d     *dialect
+	epoch int
+	prev  string
+	input []any
+
+	// The current round.
+	respID   string
+	calls    []*fnCall
+	finished bool
+	// unsent is true while answered outputs wait for the next request.
+	unsent bool
+}
+
+type fnCall struct {
+	itemID, callID, name string
+	args                 strings.Builder
+	done                 bool // the full arguments arrived
+}
+
+func (x *exchange) Body(p request.Params) ([]byte, error) {
+	x.respID, x.calls, x.finished, x.unsent = "", nil, false, false
+	b := body{
+		Model:              p.Model,
+		Instructions:       p.Instructions,
+		Input:              x.input,
+		PreviousResponseID: x.prev,
+		Stream:             true,
+	}
+	if p.ReasoningEffort != "" {
+		b.Reasoning = &reasoning{Effort: p.ReasoningEffort, Summary: "auto"}
+	}
+	for _, t := range p.Tools {
+		b.Tools = append(b.Tools, tool{Type: "function", Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+	}
+	return json.Marshal(b)
+}
+
+// item is an output item of a response (the fields read here).
+type item struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+	Status    string `json:"status"`
+	// ServerLabel names an MCP server's tool.
+	ServerLabel string `json:"server_label"`
+}
+
+// event is one Responses stream event (the fields read here).
+type event struct {
+	Type     string `json:"type"`
+	Delta    string `json:"delta"`
+	ItemID   string `json:"item_id"`
+	Args     string `json:"arguments"`
+	Item     *item  `json:"item"`
+	Response *struct {
+		ID     string `json:"id"`
+		Output []item `json:"output"`
+		Usage  *struct {
+			InputTokens  int64 `json:"input_tokens"`
+			OutputTokens int64 `json:"output_tokens"`
+			TotalTokens  int64 `json:"total_tokens"`
+		} `json:"usage"`
+		Error             json.RawMessage `json:"error"`
+		IncompleteDetails json.RawMessage `json:"incomplete_details"`
+	} `json:"response"`
+	Message string          `json:"message"`
+	Code    json.RawMessage `json:"code"`
+	// Error is an error object a proxy may stream in place of an event.
+	Error json.RawMessage `json:"error"`
+}
+
+func (x *exchange) Event(name string, data []byte, s request.Sink) error {
+	var ev event
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return fmt.Errorf("%w: %v", request.ErrMalformed, err)
+	}
+	typ := ev.Type
+	if typ == "" {
+		typ = name
+	}
+	switch typ {
+	case "response.output_text.delta":
+		s.Text(ev.Delta)
+	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta",
+		"response.reasoning.delta", "response.reasoning_summary.delta":
+		s.Reasoning(ev.Delta)
+	case "response.created", "response.in_progress":
+		if ev.Response != nil && ev.Response.ID != "" {
+			x.respID = ev.Response.ID
+		}
+	case "response.output_item.added":
+		if ev.Item == nil {
+			return nil
+		}
+		if ev.Item.Type == "function_call" {
+			x.call(ev.Item.ID, ev.Item.CallID, ev.Item.Name)
+		} else if id := serverTool(ev.Item); id != "" {
+			s.ToolStatus("running", id)
+		}
+	case "response.function_call_arguments.delta":
+		if c := x.call(ev.ItemID, "", ""); !c.done {
+			c.args.WriteString(ev.Delta)
+		}
+	case "response.function_call_arguments.done":
+		c := x.call(ev.ItemID, "", "")
+		c.args.Reset()
+		c.args.WriteString(ev.Args)
+		c.done = true
+	case "response.output_item.done":
+		if ev.Item == nil {
+			return nil
+		}
+		if ev.Item.Type == "function_call" {
+			c := x.call(ev.Item.ID, ev.Item.CallID, ev.Item.Name)
+			c.args.Reset()
+			c.args.WriteString(ev.Item.Arguments)
+			c.done = true
+		} else if id := serverTool(ev.Item); id != "" {
+			state := "done"
+			if ev.Item.Status == "failed" {
+				state = "failed"
+			}
+			s.ToolStatus(state, id)
+		}
+	case "response.completed":
+		x.finished = true
+		if r := ev.Response; r != nil {
+			if r.ID != "" {
+				x.respID = r.ID
+			}
+			if len(x.calls) == 0 {
+				// A server that sends no item events: take the calls
+				// from the finished response.
+				for _, it := range r.Output {
+					if it.Type == "function_call" {
+						c := x.call(it.ID, it.CallID, it.Name)
+						c.args.WriteString(it.Arguments)
+						c.done = true
+					}
+				}
+			}
+			if u := r.Usage; u != nil {
+				s.Usage(transport.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens})
+			}
+		}
+	case "response.failed", "response.incomplete":
+		// Generic failure text (push-transport.md); the detail goes to the log.
+		detail := ""
+		if r := ev.Response; r != nil {
+			detail = string(r.Error)
+			if typ == "response.incomplete" {
+				detail = string(r.IncompleteDetails)
+			}
+		}
+		return &request.StatusError{Kind: typ, Text: detail}
+	case "error":
+		return &request.StatusError{Kind: "error", Text: strings.TrimSpace(ev.Message + " " + string(ev.Code))}
+	default:
+		if ev.Type == "" && len(ev.Error) > 0 && string(ev.Error) != "null" {
+			// An error raised while reading the stream, not an event:
+			// its status, when it has one, is shown.
+			text, status := request.ServerText(data)
+			return &request.StatusError{Status: status, Text: text}
+		}
+		// Other events (content_part, annotations, refusal, ...) carry
+		// nothing shown.
+	}
+	return nil
+}
+
+// serverTool names an output item that is a tool the backend runs itself
+// (web_search_call, mcp_call, ...), "" for other items.
+func serverTool(it *item) string {
+	switch it.Type {
+	case "function_call", "message", "reasoning", "":
+		return ""
+	case "mcp_call":
+		if it.Name != "" {
+			return it.Name
+		}
+	}
+	if t, ok := strings.CutSuffix(it.Type, "_call"); ok {
+		return t
+	}
+	return ""
+}
+
+// call finds or adds the function call of an output item.
+func (x *exchange) call(itemID, callID, name string) *fnCall {
+	for _, c := range x.calls {
+		if itemID != "" && c.itemID == itemID || itemID == "" && callID != "" && c.callID == callID {
+			if callID != "" {
+				c.callID = callID
+			}
+			if name != "" {
+				c.name = name
+			}
+			return c
+		}
+	}
+	c := &fnCall{itemID: itemID, callID: callID, name: name}
+	x.calls = append(x.calls, c)
+	return c
+}
+
+func (x *exchange) Finished() bool { return x.finished }
+
+func (x *exchange) Calls() []request.Call {
+	var out []request.Call
+	for i, c := range x.calls {
+		if c.name == "" {
+			continue
+		}
+		if c.callID == "" {
+			c.callID = c.itemID
+			if c.callID == "" {
+				c.callID = fmt.Sprintf("call_%d", i)
+			}
+		}
+		out = append(out, request.Call{ID: c.callID, Name: c.name, Arguments: c.args.String()})
+	}
+	return out
+}
+
+// Answer makes the results the next request's input, chained to this
+// round's response.
+func (x *exchange) Answer(results []request.Result) {
+	x.input = x.input[:0:0]
+	for _, r := range results {
+		o := callOutput{Type: "function_call_output", CallID: r.Call.ID, Output: r.Text}
+		if len(r.Images) > 0 {
+			parts := []inputPart{{Type: "input_text", Text: r.Text}}
+			for _, u := range r.Images {
+				parts = append(parts, inputPart{Type: "input_image", ImageURL: u, Detail: "auto"})
+			}
+			o.Output = parts
+		}
+		x.input = append(x.input, o)
+	}
+	x.prev = x.respID
+	x.calls = nil
+	x.unsent = true
+}
+
+// Commit stores the last response's id for the next turn, when the turn
+// completed and its last response has no unanswered call.
+func (x *exchange) Commit(complete bool) {
+	if !complete || !x.finished || x.unsent || len(x.calls) > 0 || x.respID == "" {
+		return
+	}
+	x.d.mu.Lock()
+	defer x.d.mu.Unlock()
+	if x.epoch == x.d.epoch {
+		x.d.prevID = x.respID
+	}
+}
