@@ -1,0 +1,5 @@
+//go:build !race
+
+package imagefit
+
+const raceEnabled = false
