@@ -6,8 +6,21 @@ package pushtest
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
+
+// CloseKeyRejected is the close code of a wrong key.
+const CloseKeyRejected = 4401
+
+// helloWait bounds how long a connection may take to send its hello.
+const helloWait = 10 * time.Second
 
 // Options configures a Server.
 type Options struct {
@@ -31,16 +44,179 @@ type Options struct {
 type Server struct {
 	// URL is "http://127.0.0.1:<port>", usable as chat_base_url.
 	URL string
+
+	opts     Options
+	ln       net.Listener
+	srv      *http.Server
+	conns    chan *Conn
+	upgrader websocket.Upgrader
+	wg       sync.WaitGroup
+	done     chan struct{}
+
+	mu       sync.Mutex
+	live     map[*Conn]struct{}
+	closed   bool
+	rejected int
+	hellos   int
 }
 
 // Start listens and serves /ws.
-func Start(opts Options) (*Server, error) { panic("TODO") }
+func Start(opts Options) (*Server, error) {
+	addr := opts.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("pushtest: address %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("pushtest: address %q is not a loopback address", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("pushtest: listen: %w", err)
+	}
+	s := &Server{
+		URL:   "http://" + ln.Addr().String(),
+		opts:  opts,
+		ln:    ln,
+		conns: make(chan *Conn, 1024),
+		live:  make(map[*Conn]struct{}),
+		done:  make(chan struct{}),
+		upgrader: websocket.Upgrader{
+			CheckOrigin: func(*http.Request) bool { return true },
+		},
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ws", s.serveWS)
+	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.srv.Serve(ln)
+	}()
+	return s, nil
+}
 
 // Conns delivers each accepted connection (after hello), in order.
-func (s *Server) Conns() <-chan *Conn { panic("TODO") }
+func (s *Server) Conns() <-chan *Conn { return s.conns }
+
+// Rejected reports how many connections were closed with 4401.
+func (s *Server) Rejected() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rejected
+}
+
+// Hellos reports how many hello frames arrived, rejected ones included.
+func (s *Server) Hellos() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hellos
+}
 
 // Close closes every connection and the listener.
-func (s *Server) Close() error { panic("TODO") }
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.done)
+	live := make([]*Conn, 0, len(s.live))
+	for c := range s.live {
+		live = append(live, c)
+	}
+	s.mu.Unlock()
+	err := s.srv.Close() // closes the listener; hijacked sockets are ours
+	for _, c := range live {
+		c.ws.Close()
+	}
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	ws, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	c := &Conn{ws: ws, done: make(chan struct{}), more: make(chan struct{}), server: s}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ws.Close()
+		return
+	}
+	s.live[c] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer s.wg.Done()
+	defer func() {
+		s.mu.Lock()
+		delete(s.live, c)
+		s.mu.Unlock()
+	}()
+
+	ws.SetReadDeadline(time.Now().Add(helloWait))
+	_, data, err := ws.ReadMessage()
+	if err != nil {
+		ws.Close()
+		close(c.done)
+		return
+	}
+	ws.SetReadDeadline(time.Time{})
+	var h Hello
+	var typ struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &typ) != nil || typ.Type != "hello" || json.Unmarshal(data, &h) != nil {
+		c.CloseWith(websocket.CloseProtocolError, "hello expected")
+		close(c.done)
+		return
+	}
+	h.Raw = append(json.RawMessage(nil), data...)
+	c.Hello = h
+	s.mu.Lock()
+	s.hellos++
+	if s.opts.Key != "" && h.Key != s.opts.Key {
+		s.rejected++
+		s.mu.Unlock()
+		c.CloseWith(CloseKeyRejected, "")
+		close(c.done)
+		return
+	}
+	s.mu.Unlock()
+
+	if !s.opts.NoReady {
+		ready := map[string]any{"type": "ready", "chat_id": h.ChatID}
+		if s.opts.MaxTurnBytes > 0 {
+			ready["max_turn_bytes"] = s.opts.MaxTurnBytes
+		}
+		if err := c.Send(ready); err != nil {
+			ws.Close()
+			close(c.done)
+			return
+		}
+	}
+
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		c.readLoop()
+	}()
+	select {
+	case s.conns <- c:
+	default: // nobody is reading Conns; the connection still records
+	}
+	if s.opts.OnConn != nil {
+		s.opts.OnConn(c)
+		c.CloseWith(websocket.CloseNormalClosure, "")
+	}
+	<-readDone
+}
 
 // Hello is the client's hello frame as received.
 type Hello struct {
@@ -65,26 +241,144 @@ func (f Frame) Decode(v any) error { return json.Unmarshal(f.Raw, v) }
 // Conn is one client connection.
 type Conn struct {
 	Hello Hello
+
+	ws     *websocket.Conn
+	server *Server
+	wmu    sync.Mutex
+	done   chan struct{}
+
+	mu        sync.Mutex
+	frames    []Frame
+	next      int           // cursor of Next
+	more      chan struct{} // closed and replaced when a frame arrives
+	closeCode int
+	closeErr  error
+}
+
+// ErrClosed is returned by Next once the connection has closed and every
+// received frame was read.
+var ErrClosed = errors.New("pushtest: connection closed")
+
+func (c *Conn) readLoop() {
+	defer close(c.done)
+	defer c.ws.Close()
+	for {
+		_, data, err := c.ws.ReadMessage()
+		if err != nil {
+			c.mu.Lock()
+			c.closeErr = err
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) {
+				c.closeCode = ce.Code
+			}
+			close(c.more)
+			c.more = make(chan struct{})
+			c.mu.Unlock()
+			return
+		}
+		var typ struct {
+			Type string `json:"type"`
+		}
+		json.Unmarshal(data, &typ)
+		c.mu.Lock()
+		c.frames = append(c.frames, Frame{Type: typ.Type, Raw: data, At: time.Now()})
+		close(c.more)
+		c.more = make(chan struct{})
+		c.mu.Unlock()
+	}
 }
 
 // Send marshals frame as JSON and writes it as one text message.
-func (c *Conn) Send(frame any) error { panic("TODO") }
+func (c *Conn) Send(frame any) error {
+	b, err := json.Marshal(frame)
+	if err != nil {
+		return fmt.Errorf("pushtest: encoding frame: %w", err)
+	}
+	return c.SendRaw(b)
+}
 
 // SendRaw writes data as one text message, unchecked (for malformed and
 // oversize frames).
-func (c *Conn) SendRaw(data []byte) error { panic("TODO") }
+func (c *Conn) SendRaw(data []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	if err := c.ws.WriteMessage(websocket.TextMessage, data); err != nil {
+		return fmt.Errorf("pushtest: write: %w", err)
+	}
+	return nil
+}
+
+// SendBinary writes data as one binary message.
+func (c *Conn) SendBinary(data []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	if err := c.ws.WriteMessage(websocket.BinaryMessage, data); err != nil {
+		return fmt.Errorf("pushtest: write: %w", err)
+	}
+	return nil
+}
 
 // Next returns the next frame the client sent after hello, waiting until ctx ends.
-func (c *Conn) Next(ctx context.Context) (Frame, error) { panic("TODO") }
+func (c *Conn) Next(ctx context.Context) (Frame, error) {
+	for {
+		c.mu.Lock()
+		if c.next < len(c.frames) {
+			f := c.frames[c.next]
+			c.next++
+			c.mu.Unlock()
+			return f, nil
+		}
+		more := c.more
+		closed := c.closeErr != nil
+		c.mu.Unlock()
+		if closed {
+			return Frame{}, ErrClosed
+		}
+		select {
+		case <-more:
+		case <-ctx.Done():
+			return Frame{}, ctx.Err()
+		}
+	}
+}
 
 // NextOfType skips frames until one of type typ arrives.
-func (c *Conn) NextOfType(ctx context.Context, typ string) (Frame, error) { panic("TODO") }
+func (c *Conn) NextOfType(ctx context.Context, typ string) (Frame, error) {
+	for {
+		f, err := c.Next(ctx)
+		if err != nil {
+			return Frame{}, err
+		}
+		if f.Type == typ {
+			return f, nil
+		}
+	}
+}
 
 // Received returns every frame received so far, hello excluded.
-func (c *Conn) Received() []Frame { panic("TODO") }
+func (c *Conn) Received() []Frame {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Frame(nil), c.frames...)
+}
 
 // CloseWith sends a close frame with code and reason and closes the socket.
-func (c *Conn) CloseWith(code int, reason string) { panic("TODO") }
+func (c *Conn) CloseWith(code int, reason string) {
+	c.wmu.Lock()
+	c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
+	c.wmu.Unlock()
+	c.ws.Close()
+}
+
+// ClientCloseCode is the close code the client sent, 0 when it sent none
+// or the connection is still open.
+func (c *Conn) ClientCloseCode() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closeCode
+}
 
 // Done is closed when the connection has closed.
-func (c *Conn) Done() <-chan struct{} { panic("TODO") }
+func (c *Conn) Done() <-chan struct{} { return c.done }

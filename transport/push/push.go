@@ -1,0 +1,536 @@
+// Package push is the push chat transport (push-transport.md): one WebSocket
+// per pet window to the backend, carrying turns out and finished replies in.
+//
+// A Client owns three kinds of goroutine, all stopped by Close: the
+// connection supervisor (dial, read loop, reconnect backoff), one writer per
+// live socket, and the event pump that feeds Events. Frame waits, the hello
+// wait and the reconnect delay run on the injected clock, so tests drive
+// them with clock.Fake instead of sleeping.
+package push
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"yui/transport"
+	"yui/transport/clock"
+	"yui/transport/delegation"
+	"yui/transport/toolcall"
+)
+
+// Limits of push-transport.md.
+const (
+	// TextFrameLimit caps every frame in either direction but turn frames
+	// and tool_result frames with images.
+	TextFrameLimit = 256 << 10
+	// HelloWait is how long a hello waits for ready before the socket closes.
+	HelloWait = 10 * time.Second
+	// FrameWait is the per-turn wait, restarted by every frame of the turn.
+	FrameWait = 240 * time.Second
+	// ReconnectFirst is the first reconnect delay; it doubles per failed
+	// attempt up to ReconnectCap and resets after a ready.
+	ReconnectFirst = 1 * time.Second
+	ReconnectCap   = 30 * time.Second
+	// CloseKeyRejected is the close code of a wrong key: no retry.
+	CloseKeyRejected = 4401
+	// ErrorTextMax is how many characters of an error frame's message a
+	// failed turn shows.
+	ErrorTextMax = 200
+)
+
+// Bounds that keep a misbehaving backend from growing client memory.
+const (
+	maxHeldTurns   = 256 // turns held while waiting for their turn_end
+	maxForgotten   = 128 // closed turns remembered for First on late renders
+	maxQueuedOut   = 512 // frames queued on one socket's writer
+	writeWait      = 10 * time.Second
+	handshakeWait  = 10 * time.Second
+	dialFailedCode = websocket.CloseAbnormalClosure
+)
+
+// Client is the push transport of one pet window. It implements
+// transport.Transport.
+type Client struct {
+	opts      transport.Options
+	clk       clock.Clock
+	log       *slog.Logger
+	loc       *time.Location
+	url       string
+	urlErr    error
+	tools     json.RawMessage // hello.tools; nil when none are declared
+	runner    *toolcall.Runner
+	hasBrowse bool // browser is declared: its tool_status leaves the pill alone
+	dialer    websocket.Dialer
+	hist      *delegation.History
+	events    *eventQueue
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	kick   chan struct{} // Reconnect: connect now
+
+	mu            sync.Mutex
+	started       bool
+	closed        bool
+	state         transport.StateEvent
+	cn            *conn              // the live socket, nil between attempts
+	attemptCancel context.CancelFunc // ends the current dial or socket
+	vocab         transport.Vocabulary
+	idBase        int64 // first turn id of this run
+	idNext        int64 // next turn id
+	turns         map[string]*turn
+	order         []*turn // held turns, oldest first
+	stoppedN      int     // stopped turns still waiting for their turn_end
+	forgotten     forgottenRing
+	reasoningTurn string // the turn whose reasoning frames are streaming
+	delegItems    []transport.Delegation
+	delegTimer    clock.Timer
+	turnSeq       uint64
+}
+
+var _ transport.Transport = (*Client)(nil)
+
+// New returns a push transport for opts. It does not connect until Start.
+// A chat_base_url that cannot work is not an error here: Start reports it as
+// StateInvalid, like every other connection state. New fails only when a
+// declared tool's schema does not compile.
+func New(opts transport.Options) (*Client, error) {
+	c := &Client{
+		opts:   opts,
+		clk:    opts.Clock,
+		log:    opts.Logger,
+		loc:    opts.Location,
+		turns:  make(map[string]*turn),
+		kick:   make(chan struct{}, 1),
+		vocab:  cloneVocabulary(opts.Vocabulary),
+		events: newEventQueue(),
+	}
+	if c.clk == nil {
+		c.clk = clock.Real{}
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.loc == nil {
+		c.loc = time.Local
+	}
+	c.url, c.urlErr = WebSocketURL(opts.ChatBaseURL)
+
+	tools, err := helloTools(opts.Tools)
+	if err != nil {
+		return nil, err
+	}
+	c.tools = tools
+	for _, t := range opts.Tools {
+		if t.Name == "browser" {
+			c.hasBrowse = true
+		}
+	}
+	c.runner, err = toolcall.NewRunner(opts.Tools, c.clk, c.log)
+	if err != nil {
+		return nil, fmt.Errorf("push: %w", err)
+	}
+	c.hist = delegation.NewHistory(opts.Delegations)
+	c.dialer = websocket.Dialer{
+		Proxy:            http.ProxyFromEnvironment,
+		HandshakeTimeout: handshakeWait,
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.idBase = c.clk.Now().UnixMilli()
+	c.idNext = c.idBase
+	c.state = transport.StateEvent{State: transport.StateIdle}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		c.events.pump()
+	}()
+	return c, nil
+}
+
+// WebSocketURL maps a chat_base_url to the socket address: http becomes ws,
+// https becomes wss, ws and wss stay, and /ws is appended to any base path.
+func WebSocketURL(base string) (string, error) {
+	if strings.TrimSpace(base) == "" {
+		return "", errors.New("push: chat_base_url is empty")
+	}
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil {
+		return "", fmt.Errorf("push: chat_base_url does not parse: %w", err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "ws":
+		u.Scheme = "ws"
+	case "https", "wss":
+		u.Scheme = "wss"
+	default:
+		return "", fmt.Errorf("push: chat_base_url %q: scheme must be http, https, ws or wss", redactURL(u))
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("push: chat_base_url %q has no host", redactURL(u))
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + "/ws"
+	u.RawPath = ""
+	u.RawQuery = ""
+	u.Fragment = ""
+	return u.String(), nil
+}
+
+// redactURL keeps credentials a user pasted into the URL out of errors.
+func redactURL(u *url.URL) string {
+	v := *u
+	if v.User != nil {
+		v.User = url.User("xxx")
+	}
+	return v.String()
+}
+
+// helloTools renders the declared tools in the OpenAI function-tool shape.
+func helloTools(tools []transport.Tool) (json.RawMessage, error) {
+	if len(tools) == 0 {
+		return nil, nil
+	}
+	type function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}
+	type tool struct {
+		Type     string   `json:"type"`
+		Function function `json:"function"`
+	}
+	out := make([]tool, 0, len(tools))
+	for _, t := range tools {
+		params := t.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		if !json.Valid(params) {
+			return nil, fmt.Errorf("push: tool %q: parameters are not valid JSON", t.Name)
+		}
+		out = append(out, tool{Type: "function", Function: function{Name: t.Name, Description: t.Description, Parameters: params}})
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("push: encoding tools: %w", err)
+	}
+	return b, nil
+}
+
+// Start begins connecting. Calling it again does nothing.
+func (c *Client) Start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.startLocked()
+}
+
+func (c *Client) startLocked() {
+	if c.started || c.closed {
+		return
+	}
+	c.started = true
+	if c.urlErr != nil {
+		c.setStateLocked(transport.StateEvent{State: transport.StateInvalid, Err: c.urlErr})
+		c.log.Warn("push.invalid_settings", "err", c.urlErr.Error())
+		return
+	}
+	c.wg.Add(1)
+	go c.supervise()
+}
+
+// Reconnect drops the socket or the failed state and connects again now.
+func (c *Client) Reconnect() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	if !c.started {
+		c.startLocked()
+		return
+	}
+	if c.urlErr != nil {
+		return
+	}
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+	if c.attemptCancel != nil {
+		c.attemptCancel()
+	}
+}
+
+// Events is the ordered stream of everything the transport reports.
+func (c *Client) Events() <-chan transport.Event { return c.events.out }
+
+// State is the current connection state.
+func (c *Client) State() transport.StateEvent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state
+}
+
+// Close stops every goroutine and closes Events. It is safe to call twice.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.state = transport.StateEvent{State: transport.StateClosed}
+	for _, tr := range c.order {
+		if tr.timer != nil {
+			tr.timer.Stop()
+		}
+	}
+	if c.delegTimer != nil {
+		c.delegTimer.Stop()
+	}
+	c.mu.Unlock()
+
+	c.cancel() // ends the dial, the socket (closed with 1000) and the backoff wait
+	c.runner.Close()
+	c.events.close()
+	c.wg.Wait()
+	return nil
+}
+
+// setStateLocked records and reports a connection state.
+func (c *Client) setStateLocked(st transport.StateEvent) {
+	if c.closed {
+		return
+	}
+	c.state = st
+	ev := st
+	c.emit(&ev)
+}
+
+func (c *Client) emit(ev transport.Event) {
+	if c.closed {
+		return
+	}
+	c.events.push(ev)
+}
+
+// SetVocabulary replaces what the client renders and tells a connected
+// backend when the set changed.
+func (c *Client) SetVocabulary(v transport.Vocabulary) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v = cloneVocabulary(v)
+	if vocabularyEqual(c.vocab, v) {
+		return
+	}
+	c.vocab = v
+	if cn := c.cn; cn != nil && cn.ready {
+		c.sendLocked(cn, "vocabulary", vocabularyFrame{Type: "vocabulary", Vocabulary: vocabJSON(v)})
+	}
+}
+
+// Reset asks the backend for a new conversation under the same chat_id.
+// It is sent only while ready; otherwise it is logged and dropped.
+func (c *Client) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cn := c.cn; cn != nil && cn.ready {
+		c.sendLocked(cn, "reset", typeOnly{Type: "reset"})
+		return
+	}
+	c.log.Info("push.reset", "dropped", "not_ready")
+}
+
+// ReportPlaybackFailed sends a playback frame for turnID while connected;
+// a report made while disconnected is dropped, never replayed.
+func (c *Client) ReportPlaybackFailed(turnID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if turnID == "" {
+		return
+	}
+	if cn := c.cn; cn != nil && cn.ready {
+		c.sendLocked(cn, "playback", playbackFrame{Type: "playback", TurnID: turnID, Ended: "failed"})
+		return
+	}
+	c.log.Info("push.playback", "turn_id", turnID, "dropped", "not_ready")
+}
+
+// sendLocked encodes a text frame and queues it on cn, unless it is over
+// the text frame size, in which case it is logged and never sent.
+func (c *Client) sendLocked(cn *conn, typ string, frame any) bool {
+	b, err := marshal(frame)
+	if err != nil {
+		c.log.Error("push.encode", "type", typ, "err", err.Error())
+		return false
+	}
+	if len(b) > TextFrameLimit {
+		c.logOversize("out", typ, int64(len(b)))
+		return false
+	}
+	return c.queueLocked(cn, typ, b)
+}
+
+func (c *Client) queueLocked(cn *conn, typ string, b []byte) bool {
+	if !cn.enqueue(b) {
+		c.log.Warn("push.send_dropped", "type", typ, "reason", "write queue full")
+		return false
+	}
+	return true
+}
+
+func (c *Client) logOversize(direction, typ string, n int64) {
+	attrs := []any{"direction", direction}
+	if typ != "" {
+		attrs = append(attrs, "type", typ)
+	}
+	attrs = append(attrs, "bytes", n)
+	c.log.Warn("frame_oversize", attrs...)
+}
+
+// Outgoing frames.
+type (
+	typeOnly struct {
+		Type string `json:"type"`
+	}
+	helloFrame struct {
+		Type       string          `json:"type"`
+		Key        string          `json:"key"`
+		ChatID     string          `json:"chat_id"`
+		Accepts    []string        `json:"accepts"`
+		Vocabulary vocabularyJSON  `json:"vocabulary"`
+		Tools      json.RawMessage `json:"tools,omitempty"`
+	}
+	vocabularyFrame struct {
+		Type       string         `json:"type"`
+		Vocabulary vocabularyJSON `json:"vocabulary"`
+	}
+	stopFrame struct {
+		Type    string   `json:"type"`
+		TurnIDs []string `json:"turn_ids"`
+	}
+	playbackFrame struct {
+		Type   string `json:"type"`
+		TurnID string `json:"turn_id"`
+		Ended  string `json:"ended"`
+	}
+	turnFrame struct {
+		Type          string `json:"type"`
+		TurnID        string `json:"turn_id"`
+		ClientContext string `json:"client_context"`
+		Text          string `json:"text"`
+	}
+	toolResultFrame struct {
+		Type   string `json:"type"`
+		ID     string `json:"id"`
+		TurnID string `json:"turn_id"`
+		Result string `json:"result"`
+	}
+)
+
+// vocabularyJSON is a Vocabulary whose lists and map encode as [] and {}
+// rather than null.
+type vocabularyJSON struct {
+	EmotionIDs      []string          `json:"emotion_ids"`
+	MotionIDs       []string          `json:"motion_ids"`
+	EmotionTextMode string            `json:"emotion_text_mode"`
+	EmotionTextMap  map[string]string `json:"emotion_text_map"`
+}
+
+func vocabJSON(v transport.Vocabulary) vocabularyJSON {
+	j := vocabularyJSON{EmotionIDs: v.EmotionIDs, MotionIDs: v.MotionIDs, EmotionTextMode: v.EmotionTextMode, EmotionTextMap: v.EmotionTextMap}
+	if j.EmotionIDs == nil {
+		j.EmotionIDs = []string{}
+	}
+	if j.MotionIDs == nil {
+		j.MotionIDs = []string{}
+	}
+	if j.EmotionTextMap == nil {
+		j.EmotionTextMap = map[string]string{}
+	}
+	if j.EmotionTextMode == "" {
+		j.EmotionTextMode = "free"
+	}
+	return j
+}
+
+// cloneVocabulary copies v so a caller mutating its slices later cannot
+// change what the transport compares against.
+func cloneVocabulary(v transport.Vocabulary) transport.Vocabulary {
+	out := transport.Vocabulary{EmotionTextMode: v.EmotionTextMode}
+	out.EmotionIDs = append([]string(nil), v.EmotionIDs...)
+	out.MotionIDs = append([]string(nil), v.MotionIDs...)
+	if v.EmotionTextMap != nil {
+		out.EmotionTextMap = make(map[string]string, len(v.EmotionTextMap))
+		for k, x := range v.EmotionTextMap {
+			out.EmotionTextMap[k] = x
+		}
+	}
+	return out
+}
+
+func vocabularyEqual(a, b transport.Vocabulary) bool {
+	if a.EmotionTextMode != b.EmotionTextMode || len(a.EmotionIDs) != len(b.EmotionIDs) ||
+		len(a.MotionIDs) != len(b.MotionIDs) || len(a.EmotionTextMap) != len(b.EmotionTextMap) {
+		return false
+	}
+	for i := range a.EmotionIDs {
+		if a.EmotionIDs[i] != b.EmotionIDs[i] {
+			return false
+		}
+	}
+	for i := range a.MotionIDs {
+		if a.MotionIDs[i] != b.MotionIDs[i] {
+			return false
+		}
+	}
+	for k, x := range a.EmotionTextMap {
+		if y, ok := b.EmotionTextMap[k]; !ok || x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// oneLine folds a backend message to one line cut at max characters.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i]
+		}
+		n++
+	}
+	return s
+}
+
+// isOwnID reports whether id is one this run issued.
+func (c *Client) isOwnID(id string) bool {
+	n, err := strconv.ParseInt(id, 10, 64)
+	return err == nil && n >= c.idBase && n < c.idNext && strconv.FormatInt(n, 10) == id
+}
+
+// marshal encodes a frame as compact JSON without encoding/json's HTML
+// escaping, so "<client_context>" goes out as written and sizes are exact.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	return b[:len(b)-1], nil // Encode adds a newline
+}
