@@ -35,18 +35,27 @@ const (
 // carried no server text.
 const GenericFailureText = "The request failed."
 
+// OfflineText is the pill's connection text while the backend cannot be
+// reached (product.md §2: the pet says so in its status pill).
+const OfflineText = "offline: the backend cannot be reached"
+
+// ErrorTextMax is where a failed turn's server text is cut, in characters
+// (push-transport.md error: "one line cut at 200 characters").
+const ErrorTextMax = 200
+
 // Pill is the status pill's content.
 type Pill struct {
 	// Conn is the connection state text: "connecting", "ready",
-	// "reconnecting in 4 s", "key rejected", "offline", or the reason of an
-	// invalid setting.
+	// "reconnecting in 4 s", "key rejected", OfflineText, or the reason of
+	// an invalid setting.
 	Conn string
 	// ConnState is the state behind Conn.
 	ConnState transport.ConnState
 	// Tool is the tool segment ("read_file running", "read_file done"), ""
 	// when clear. done/failed are held 1.5 s before clearing.
 	Tool string
-	// Voice is "listening", "transcribing" or a transcription error; "" when idle.
+	// Voice is "listening", "transcribing", a transcription error or the
+	// server text of a failed spoken turn; "" when idle.
 	Voice string
 }
 
@@ -144,9 +153,15 @@ type Controller struct {
 	// stopped holds turns a user action stopped; their frames already in
 	// flight are dropped until their turn end.
 	stopped *idSet
-	// early holds turn ends that arrived before Send returned their id.
-	early      map[string]*transport.TurnEndEvent
-	earlyOrder []string
+	// sending counts Sends that have not returned; sent holds the turns
+	// registered since. A frame of a turn the client sent that names no
+	// registered turn while a Send is under way belongs to that Send: it
+	// waits in early, in arrival order, until the turn is registered, so
+	// the turn starts running (thinking, filler) before its render or
+	// turn end plays, however fast the backend answers.
+	sending int
+	sent    *idSet
+	early   []transport.Event
 
 	thinking  bool
 	speaking  bool
@@ -188,7 +203,7 @@ func New(opts Options) *Controller {
 		done:     make(chan struct{}),
 		running:  make(map[string]transport.Trigger),
 		stopped:  newIDSet(maxRemembered),
-		early:    make(map[string]*transport.TurnEndEvent),
+		sent:     newIDSet(maxRemembered),
 	}
 	if c.pack == nil {
 		c.pack = &character.Pack{}
@@ -263,6 +278,49 @@ func (c *Controller) Run() {
 func (c *Controller) handle(ev transport.Event) {
 	c.lockFlow()
 	defer c.unlockFlow()
+	if c.stashEarly(ev) {
+		return
+	}
+	c.dispatch(ev)
+}
+
+// stashEarly holds back a frame of a turn whose Send has not returned.
+func (c *Controller) stashEarly(ev transport.Event) bool {
+	id := ownTurnOf(ev)
+	if id == "" {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sending == 0 || c.sent.has(id) || c.stopped.has(id) {
+		return false
+	}
+	c.early = append(c.early, ev)
+	return true
+}
+
+// ownTurnOf is the turn a render, turn end or tool status of a turn the
+// client sent names; "" for any other event.
+func ownTurnOf(ev transport.Event) string {
+	switch e := ev.(type) {
+	case *transport.RenderEvent:
+		if e.OwnTurn {
+			return e.TurnID
+		}
+	case *transport.TurnEndEvent:
+		if e.OwnTurn {
+			return e.TurnID
+		}
+	case *transport.ToolStatusEvent:
+		if e.OwnTurn {
+			return e.TurnID
+		}
+	}
+	return ""
+}
+
+// dispatch applies one transport event; flow is held.
+func (c *Controller) dispatch(ev transport.Event) {
 	switch e := ev.(type) {
 	case *transport.StateEvent:
 		c.onState(e)
@@ -406,6 +464,8 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 		if e.Err != nil {
 			c.view.Pill.Conn = e.Err.Error()
 		}
+	case transport.StateOffline:
+		c.view.Pill.Conn = OfflineText
 	default:
 		c.view.Pill.Conn = e.State.String()
 	}
@@ -437,6 +497,11 @@ func (c *Controller) onRender(e *transport.RenderEvent) {
 	drop := false
 	c.update(func() {
 		if c.stopped.has(e.TurnID) {
+			// A render dropped for a stopped turn abandons the reasoning
+			// still streaming for it; a text a render finished stays.
+			if c.reasoningStreaming && c.reasoningTurn == e.TurnID {
+				c.clearReasoningLocked()
+			}
 			drop = true
 			return
 		}
@@ -454,33 +519,23 @@ func (c *Controller) onRender(e *transport.RenderEvent) {
 }
 
 func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
-	stash := false
 	c.update(func() {
 		id := e.TurnID
 		trig, own := c.running[id]
-		if !own && e.OwnTurn && !c.stopped.has(id) {
-			// The end of a turn whose Send has not returned yet: it is
-			// applied once the turn is registered.
-			c.stashLocked(e)
-			stash = true
-			return
-		}
 		c.stopped.remove(id)
 		delete(c.running, id)
 		if c.toolRunning && c.toolTurn == id {
 			c.clearToolLocked()
 		}
 		if c.reasoningStreaming && c.reasoningTurn == id {
-			c.view.Reasoning = ""
-			c.reasoningTurn = ""
-			c.reasoningStreaming = false
+			c.clearReasoningLocked()
 		}
 		if e.Usage != nil {
 			u := *e.Usage
 			c.view.Usage = &u
 		}
 		if own && e.Outcome == transport.TurnFailed {
-			text := e.ErrorText
+			text := oneLine(e.ErrorText, ErrorTextMax)
 			if text == "" {
 				text = GenericFailureText
 			}
@@ -492,20 +547,21 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 			}
 		}
 	})
-	if !stash {
-		c.queue.TurnEnded(e)
-	}
+	c.queue.TurnEnded(e)
 }
 
-func (c *Controller) stashLocked(e *transport.TurnEndEvent) {
-	if _, ok := c.early[e.TurnID]; !ok {
-		c.earlyOrder = append(c.earlyOrder, e.TurnID)
+// oneLine folds s to one line cut at max characters, as the error line and
+// the status pill show a failed turn's server text.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i]
+		}
+		n++
 	}
-	c.early[e.TurnID] = e
-	for len(c.earlyOrder) > maxRemembered {
-		delete(c.early, c.earlyOrder[0])
-		c.earlyOrder = c.earlyOrder[1:]
-	}
+	return s
 }
 
 // --- tool segment ---
@@ -549,6 +605,12 @@ func (c *Controller) clearToolLocked() {
 }
 
 // --- reasoning ---
+
+func (c *Controller) clearReasoningLocked() {
+	c.view.Reasoning = ""
+	c.reasoningTurn = ""
+	c.reasoningStreaming = false
+}
 
 func (c *Controller) onReasoning(e *transport.ReasoningEvent) {
 	c.update(func() {
@@ -764,14 +826,10 @@ func (c *Controller) interrupt(notifyBackend bool) {
 	defer c.unlockFlow()
 	c.queue.Interrupt()
 	c.update(func() {
+		// Reasoning still showing stays until the stopped turn's end or
+		// its dropped render ends it.
 		for _, id := range ids {
 			c.stopped.add(id)
-			if c.reasoningStreaming && c.reasoningTurn == id {
-				// A stopped turn abandons the reasoning still streaming.
-				c.view.Reasoning = ""
-				c.reasoningTurn = ""
-				c.reasoningStreaming = false
-			}
 		}
 		// Interrupt stops every outstanding turn: the running state ends
 		// now, not when the stopped turn ends arrive.
@@ -796,19 +854,34 @@ func (c *Controller) send(t transport.Turn) string {
 	if c.place != nil {
 		t.Character.Place = c.place()
 	}
+	c.mu.Lock()
+	c.sending++
+	c.mu.Unlock()
+	// Send may emit events, so flow is not held across it.
 	id := c.t.Send(t)
+	c.lockFlow()
+	defer c.unlockFlow()
 	c.queue.TurnStarted(id)
-	var early *transport.TurnEndEvent
+	var early []transport.Event
 	c.update(func() {
+		c.sending--
+		c.sent.add(id)
 		c.running[id] = t.Trigger
-		if e, ok := c.early[id]; ok {
-			early = e
-			delete(c.early, id)
-			c.earlyOrder = slices.DeleteFunc(c.earlyOrder, func(s string) bool { return s == id })
+		// This turn's held frames play now; once no Send is under way,
+		// so do any others (a late frame of a turn sent long ago).
+		keep := c.early[:0]
+		for _, ev := range c.early {
+			if ownTurnOf(ev) == id || c.sending == 0 {
+				early = append(early, ev)
+			} else {
+				keep = append(keep, ev)
+			}
 		}
+		clear(c.early[len(keep):])
+		c.early = keep
 	})
-	if early != nil {
-		c.onTurnEnd(early)
+	for _, ev := range early {
+		c.dispatch(ev)
 	}
 	return id
 }

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -398,8 +401,9 @@ func TestPillConnectionText(t *testing.T) {
 		{transport.StateEvent{State: transport.StateReady}, "ready"},
 		{transport.StateEvent{State: transport.StateReconnecting, RetryIn: 4 * time.Second}, "reconnecting in 4 s"},
 		{transport.StateEvent{State: transport.StateKeyRejected, CloseCode: 4401}, "key rejected"},
-		{transport.StateEvent{State: transport.StateOffline, Err: errors.New("dial tcp: refused")}, "offline"},
+		{transport.StateEvent{State: transport.StateOffline, Err: errors.New("dial tcp: refused")}, OfflineText},
 		{transport.StateEvent{State: transport.StateInvalid, Err: errors.New("chat_base_url: unsupported scheme \"ftp\"")}, "chat_base_url: unsupported scheme \"ftp\""},
+		{transport.StateEvent{State: transport.StateInvalid}, "invalid settings"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -720,3 +724,279 @@ var _ interface {
 	Poke()
 	Stop()
 } = (*Controller)(nil)
+
+func TestFillerLineIsSpokenUntilTheFirstRenderOfTheTurn(t *testing.T) {
+	tests := []struct {
+		name  string
+		first *transport.RenderEvent
+		want  string
+	}{
+		{"render", render("t1", true, say("Found it.")), "Found it."},
+		{"speech frame", speechEv("t1", say("Found it.")), "Found it."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			e.c.SendText("where is it?", nil)
+			if v := e.view(); v.Bubble != "Hmm, let me think." || v.Motion != "thinking" {
+				t.Fatalf("after send: bubble %q motion %q", v.Bubble, v.Motion)
+			}
+			e.clock.Advance(100 * time.Millisecond) // the filler is mid-sentence
+			e.ev(tt.first)
+			if v := e.view(); v.Bubble != tt.want || v.Motion != "talk" || !v.Running || v.Plate != "thinking" {
+				t.Fatalf("after the first render: bubble %q motion %q running %v plate %q", v.Bubble, v.Motion, v.Running, v.Plate)
+			}
+		})
+	}
+}
+
+func TestFillerLineAndThinkingMotionEndWithATurnEndThatHadNoRender(t *testing.T) {
+	e := newEnv(t, nil)
+	e.c.Poke()
+	e.ev(end("t1", transport.TurnCompleted)) // a turn with nothing to render
+	v := e.view()
+	if v.Motion != "idle" || v.Running || v.Plate != "" {
+		t.Fatalf("after turn end: motion %q running %v plate %q", v.Motion, v.Running, v.Plate)
+	}
+	if e.c.SpeechOwed() {
+		t.Fatal("the filler line still plays after the turn ended")
+	}
+}
+
+func TestFailureLineOnlyForATurnTheClientSentThatFailed(t *testing.T) {
+	const line = "I can't reach my thoughts right now."
+	tests := []struct {
+		name string
+		ev   *transport.TurnEndEvent
+		want bool
+	}{
+		{"failed before the first render", &transport.TurnEndEvent{TurnID: "t1", OwnTurn: true, Outcome: transport.TurnFailed}, true},
+		{"failed on its turn_end after an error frame", &transport.TurnEndEvent{TurnID: "t1", OwnTurn: true, Outcome: transport.TurnFailed, ErrorText: "Provider returned 429: rate limit reached"}, true},
+		{"stalled", &transport.TurnEndEvent{TurnID: "t1", OwnTurn: true, Outcome: transport.TurnStalled}, false},
+		{"stopped", &transport.TurnEndEvent{TurnID: "t1", OwnTurn: true, Outcome: transport.TurnStopped}, false},
+		{"completed", &transport.TurnEndEvent{TurnID: "t1", OwnTurn: true, Outcome: transport.TurnCompleted}, false},
+		{"a turn the client did not send", &transport.TurnEndEvent{TurnID: "b1", Outcome: transport.TurnFailed, ErrorText: "boom"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			e.c.SendText("hello", nil)
+			e.ev(tt.ev)
+			e.clock.Advance(speech.MaxReadingTime)
+			if got := e.sawBubble(line); got != tt.want {
+				t.Fatalf("failure line shown = %v, want %v", got, tt.want)
+			}
+			if tt.ev.TurnID == "b1" {
+				if v := e.view(); v.ErrorLine != "" || v.Pill.Voice != "" {
+					t.Fatalf("a turn the client did not send showed its error: %+v", v)
+				}
+			}
+		})
+	}
+}
+
+func TestErrorMessageShowsAsOneLineCutAt200Characters(t *testing.T) {
+	long := "Provider returned 500:\n" + strings.Repeat("é", 300)
+	want := "Provider returned 500: " + strings.Repeat("é", 200-len([]rune("Provider returned 500: ")))
+	tests := []struct {
+		name  string
+		send  func(c *Controller)
+		field func(v View) string
+	}{
+		{"typed turn: the input's error line", func(c *Controller) { c.SendText("hi", nil) }, func(v View) string { return v.ErrorLine }},
+		{"spoken turn: the status pill", func(c *Controller) { c.VoiceTurn("hi") }, func(v View) string { return v.Pill.Voice }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			tt.send(e.c)
+			e.ev(&transport.TurnEndEvent{TurnID: "t1", OwnTurn: true, Outcome: transport.TurnFailed, ErrorText: long})
+			if got := tt.field(e.view()); got != want {
+				t.Fatalf("shown %q (%d characters), want %q", got, len([]rune(got)), want)
+			}
+			v := e.view()
+			if v.ErrorLine != "" && v.Pill.Voice != "" {
+				t.Fatalf("shown in both places: %+v", v)
+			}
+		})
+	}
+}
+
+func TestPillSaysTheBackendCannotBeReachedWhenOffline(t *testing.T) {
+	e := newEnv(t, nil)
+	e.ev(&transport.StateEvent{State: transport.StateOffline, Err: errors.New("dial tcp 127.0.0.1:11434: connect: connection refused")})
+	got := e.view().Pill.Conn
+	if !strings.HasPrefix(got, "offline") || !strings.Contains(got, "cannot be reached") {
+		t.Fatalf("pill = %q", got)
+	}
+}
+
+func TestFramesOfATurnArrivingBeforeSendReturnsPlayAfterTheTurnStarts(t *testing.T) {
+	e := newEnv(t, nil)
+	e.tr.onSend = func(id string) {
+		// A fast backend: Run handles the reply while Send has not returned.
+		e.ev(&transport.ToolStatusEvent{TurnID: id, OwnTurn: true, State: "running", ToolID: "read_file"},
+			render(id, true, say("Quick answer.", transport.Cue{EmotionID: "happy"})))
+	}
+	e.c.SendText("hello", nil)
+	v := e.view()
+	if v.Motion == "thinking" || v.Bubble != "Quick answer." || v.Emotion != "happy" || !v.Running || v.Pill.Tool != "read_file running" {
+		t.Fatalf("view = motion %q bubble %q emotion %q running %v tool %q", v.Motion, v.Bubble, v.Emotion, v.Running, v.Pill.Tool)
+	}
+	e.ev(end("t1", transport.TurnCompleted))
+	if v := e.view(); v.Running || v.Pill.Tool != "" {
+		t.Fatalf("after turn end: running %v tool %q", v.Running, v.Pill.Tool)
+	}
+}
+
+func TestLateRenderAfterTheWaitEndedTheTurnStillPlays(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.Pack.FillerLines = nil; o.Pack.FailureLines = nil })
+	e.c.SendText("hello", nil)
+	e.ev(speechEv("t1", say("First.")), end("t1", transport.TurnStalled))
+	e.clock.Advance(speech.MaxReadingTime)
+	e.ev(render("t1", true, say("Late.")))
+	if v := e.view(); v.Bubble != "Late." || v.Running {
+		t.Fatalf("late render: bubble %q running %v", v.Bubble, v.Running)
+	}
+}
+
+func TestToolStatusOfATurnTheClientDidNotSendSpeaksNoToolPhrase(t *testing.T) {
+	e := newEnv(t, nil)
+	e.ev(&transport.ToolStatusEvent{TurnID: "b1", State: "running", ToolID: "read_file"})
+	v := e.view()
+	if v.Pill.Tool != "read_file running" || v.Bubble != "" || e.c.SpeechOwed() || v.Running || v.Motion != "idle" {
+		t.Fatalf("view = %+v, owed %v", v, e.c.SpeechOwed())
+	}
+}
+
+func TestToolStatusLeavesRunningThinkingAndSpeechAsTheyAre(t *testing.T) {
+	e := newEnv(t, nil)
+	e.c.SendText("hi", nil)
+	before := e.view()
+	e.ev(&transport.ToolStatusEvent{TurnID: "t1", OwnTurn: true, State: "running", ToolID: "read_file"})
+	v := e.view()
+	if v.Running != before.Running || v.Motion != "thinking" || v.Bubble != before.Bubble || v.Plate != "thinking" {
+		t.Fatalf("tool_status changed the turn: before %+v after %+v", before, v)
+	}
+}
+
+func TestReasoningOfAStoppedTurn(t *testing.T) {
+	str := func(s string) *string { return &s }
+	tests := []struct {
+		name   string
+		after  []transport.Event // after the stop
+		middle string            // reasoning right after the stop
+		want   string
+	}{
+		{"its turn_end ends reasoning still showing", []transport.Event{
+			&transport.ReasoningEvent{TurnID: "t1", Delta: " dropped"},
+			end("t1", transport.TurnStopped),
+		}, "Streaming", ""},
+		{"a dropped render abandons the reasoning still streaming", []transport.Event{
+			&transport.RenderEvent{Kind: transport.KindRender, TurnID: "t1", OwnTurn: true, Reasoning: str("Whole text.")},
+		}, "Streaming", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			e.c.SendText("hi", nil)
+			e.ev(&transport.ReasoningEvent{TurnID: "t1", Delta: "Streaming"})
+			e.c.Stop()
+			if got := e.view().Reasoning; got != tt.middle {
+				t.Fatalf("after stop: reasoning %q, want %q", got, tt.middle)
+			}
+			e.ev(tt.after...)
+			if got := e.view().Reasoning; got != tt.want {
+				t.Fatalf("reasoning = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTextAnEarlierRenderFinishedStaysWhenTheTurnIsStopped(t *testing.T) {
+	str := func(s string) *string { return &s }
+	e := newEnv(t, nil)
+	e.c.SendText("hi", nil)
+	e.ev(&transport.RenderEvent{Kind: transport.KindSpeech, TurnID: "t1", OwnTurn: true, Reasoning: str("Finished."), Segments: []transport.Segment{say("One.")}})
+	e.c.Stop()
+	e.ev(render("t1", true, say("Dropped.")), end("t1", transport.TurnStopped))
+	if got := e.view().Reasoning; got != "Finished." {
+		t.Fatalf("reasoning = %q", got)
+	}
+}
+
+func TestDeterministicUnderTheFakeClock(t *testing.T) {
+	run := func() []View {
+		e := newEnv(t, nil)
+		e.c.SendText("How did the tests go?", nil)
+		e.ev(&transport.ToolStatusEvent{TurnID: "t1", OwnTurn: true, State: "running", ToolID: "go_test"},
+			&transport.ToolStatusEvent{TurnID: "t1", OwnTurn: true, State: "done", ToolID: "go_test"},
+			speechEv("t1", say("All green.", transport.Cue{EmotionID: "happy", MotionID: "wave"})),
+			render("t1", true, say("All green."), say("", transport.Cue{EmotionID: "curious", Caption: "?"}), say("Want the slow ones listed?")),
+			end("t1", transport.TurnCompleted))
+		for range 20 {
+			e.clock.Advance(500 * time.Millisecond)
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return slices.Clone(e.views)
+	}
+	first := run()
+	for range 3 {
+		if again := run(); !reflect.DeepEqual(first, again) {
+			t.Fatalf("views differ between runs:\n%+v\n%+v", first, again)
+		}
+	}
+	if n := len(first); n < 5 || first[n-1].Bubble != "" || first[n-1].Motion != "idle" || first[n-1].Pill.Tool != "" {
+		t.Fatalf("final view = %+v", first[len(first)-1])
+	}
+}
+
+func TestCloseLeavesNoGoroutineOrTimerBehind(t *testing.T) {
+	before := runtime.NumGoroutine()
+	tr := newFakeTransport()
+	clk := clock.NewFake(time.Time{})
+	eng := blockingEngine{release: make(chan struct{})}
+	toolShown := make(chan struct{})
+	var once sync.Once
+	c := New(Options{Transport: tr, Pack: testPack(), Clock: clk, Speech: eng, OnChange: func(v View) {
+		if v.Pill.Tool != "" {
+			once.Do(func() { close(toolShown) })
+		}
+	}})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.Run()
+	}()
+	// A clip playing on the queue's goroutine and a tool segment held on a timer.
+	tr.events <- render("b1", false, say("A sentence on a goroutine of its own."))
+	tr.events <- &transport.ToolStatusEvent{TurnID: "b1", State: "done", ToolID: "read_file"}
+	<-toolShown
+	c.Close()
+	<-done
+	if n := clk.Pending(); n != 0 {
+		t.Fatalf("%d timers left after Close", n)
+	}
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i > 100000 {
+			t.Fatalf("goroutines: %d before, %d after Close", before, runtime.NumGoroutine())
+		}
+		runtime.Gosched()
+	}
+}
+
+// blockingEngine's clips only play through the blocking Play, on a
+// goroutine the playback queue owns.
+type blockingEngine struct{ release chan struct{} }
+
+func (e blockingEngine) Prepare(context.Context, string) (speech.Clip, error) { return e, nil }
+
+func (e blockingEngine) Play(ctx context.Context) error {
+	select {
+	case <-e.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,16 +1,58 @@
 // Package character loads character packs: character.json plus PNG images
 // (product.md §4), from the embedded default or a user folder.
+//
+// A pack is validated completely before it is used: a broken user pack is
+// refused with a reason the app can show, and the default stays.
 package character
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"image"
+	"image/draw"
+	"image/png"
+	"io"
 	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
 
+	"yui/assets"
 	"yui/transport"
 )
 
 // RequiredMotions every pack must define.
 var RequiredMotions = []string{"idle", "thinking", "talk", "walk", "sit", "fall"}
+
+// DefaultID is the id of the embedded default pack.
+const DefaultID = "yui"
+
+// ManifestName is the pack's description file at the root of its folder.
+const ManifestName = "character.json"
+
+// Limits a pack must keep.
+const (
+	MaxImageSide     = 4096     // pixels, either side
+	MaxImageBytes    = 16 << 20 // bytes per PNG file
+	MaxManifestBytes = 1 << 20  // bytes of character.json
+	MaxTotalPixels   = 64 << 20 // decoded pixels over all images
+	MaxFrames        = 256      // frames per motion
+	MaxImages        = 1024     // distinct image files
+	MinSize          = 16       // logical pixels, either side
+	MaxSize          = 2048     // logical pixels, either side
+	MinFPS           = 0.1
+	MaxFPS           = 60
+	MaxLines         = 64  // filler or failure lines
+	MaxLineLen       = 500 // bytes per line
+	MaxNameLen       = 64  // runes
+)
 
 // Pack is a loaded, validated character.
 type Pack struct {
@@ -18,13 +60,17 @@ type Pack struct {
 	Name string
 	// Size is the character's logical size in pixels (width, height); the
 	// images are drawn at 2x for HiDPI.
-	Size            [2]int
+	Size [2]int
+	// ImageSize is the pixel size shared by every image of the pack.
+	ImageSize image.Point
+	// Emotions and Motions hold *image.NRGBA images.
 	Emotions        map[string]image.Image
 	Motions         map[string]Motion
 	EmotionTextMode string // "free" or "enum"
 	EmotionTextMap  map[string]string
-	FillerLines     []string
-	FailureLines    []string
+	// FillerLines and FailureLines may be empty.
+	FillerLines  []string
+	FailureLines []string
 }
 
 // Motion is an animation.
@@ -34,13 +80,444 @@ type Motion struct {
 	Loop   bool
 }
 
+// manifest is character.json as written.
+type manifest struct {
+	ID              string                     `json:"id"`
+	Name            string                     `json:"name"`
+	Size            []int                      `json:"size"`
+	Emotions        map[string]string          `json:"emotions"`
+	Motions         map[string]*manifestMotion `json:"motions"`
+	EmotionTextMode string                     `json:"emotion_text_mode"`
+	EmotionTextMap  map[string]string          `json:"emotion_text_map"`
+	FillerLines     []string                   `json:"filler_lines"`
+	FailureLines    []string                   `json:"failure_lines"`
+}
+
+type manifestMotion struct {
+	Frames []string `json:"frames"`
+	FPS    *float64 `json:"fps"`
+	Loop   bool     `json:"loop"`
+}
+
+// idPattern is what pack, emotion and motion ids look like. Pack ids name
+// folders, so they must be safe as a path element.
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+// ValidID reports whether id can name a pack (and its folder).
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
 // Load reads and validates the pack in fsys (character.json at its root).
 // Errors say what is wrong: "load pack <id>: ...".
-func Load(fsys fs.FS) (*Pack, error) { panic("TODO") }
+func Load(fsys fs.FS) (*Pack, error) {
+	m, err := readManifest(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("load pack: %w", err)
+	}
+	p, err := m.validate()
+	if err != nil {
+		return nil, fmt.Errorf("load pack %s: %w", packLabel(m.ID), err)
+	}
+	if err := p.loadImages(fsys, m); err != nil {
+		return nil, fmt.Errorf("load pack %s: %w", p.ID, err)
+	}
+	return p, nil
+}
 
-// Default returns the embedded default pack (Yui).
-func Default() *Pack { panic("TODO") }
+// packLabel is how an error names a pack whose id may be bad.
+func packLabel(id string) string {
+	if ValidID(id) {
+		return id
+	}
+	return fmt.Sprintf("%q", id)
+}
+
+// LoadDir loads the pack in the folder dir, for example
+// <config dir>/characters/<id>/.
+func LoadDir(dir string) (*Pack, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load pack from %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("load pack from %s: not a folder", dir)
+	}
+	return Load(os.DirFS(dir))
+}
+
+// Dir is the folder a user pack with this id is read from.
+func Dir(configDir, id string) string {
+	return filepath.Join(configDir, "characters", id)
+}
+
+// Select returns the pack to show for a preset's character id: the user
+// pack in <configDir>/characters/<id>/ when it exists and is valid, else the
+// default. When the default stands in for a pack that was asked for, the
+// error says why (a missing folder, or why the pack was refused) so the app
+// can tell the user; the returned pack is never nil.
+//
+// The id "" and DefaultID with no user folder select the default without an
+// error.
+func Select(configDir, id string) (*Pack, error) {
+	return selectPack(configDir, id, Default)
+}
+
+// selectPack is Select with the default pack supplied by def.
+func selectPack(configDir, id string, def func() *Pack) (*Pack, error) {
+	if id == "" {
+		return def(), nil
+	}
+	if !ValidID(id) {
+		return def(), fmt.Errorf("character %q: not a valid pack id; using the default character", id)
+	}
+	if configDir == "" {
+		if id == DefaultID {
+			return def(), nil
+		}
+		return def(), fmt.Errorf("character %q: no config folder to load it from; using the default character", id)
+	}
+	dir := Dir(configDir, id)
+	if _, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if id == DefaultID {
+				return def(), nil
+			}
+			return def(), fmt.Errorf("character %q: no pack at %s; using the default character", id, dir)
+		}
+		return def(), fmt.Errorf("character %q: %w; using the default character", id, err)
+	}
+	p, err := LoadDir(dir)
+	if err != nil {
+		return def(), fmt.Errorf("character %q refused: %w; using the default character", id, err)
+	}
+	if p.ID != id {
+		return def(), fmt.Errorf("character %q refused: %s says its id is %q; using the default character", id, filepath.Join(dir, ManifestName), p.ID)
+	}
+	return p, nil
+}
+
+// Default returns the embedded default pack (Yui). Each call loads a fresh
+// copy, so callers may keep and change theirs. It panics only if the
+// embedded pack is broken, which a test guards against.
+func Default() *Pack {
+	p, err := Load(assets.DefaultCharacter())
+	if err != nil {
+		panic(fmt.Sprintf("embedded default character is broken: %v", err))
+	}
+	return p
+}
 
 // Vocabulary is what the pack renders: sorted emotion and motion ids and its
 // emotion-text mode and map.
-func (p *Pack) Vocabulary() transport.Vocabulary { panic("TODO") }
+func (p *Pack) Vocabulary() transport.Vocabulary {
+	v := transport.Vocabulary{
+		EmotionIDs:      sortedKeys(p.Emotions),
+		MotionIDs:       sortedKeys(p.Motions),
+		EmotionTextMode: p.EmotionTextMode,
+		EmotionTextMap:  make(map[string]string, len(p.EmotionTextMap)),
+	}
+	for k, val := range p.EmotionTextMap {
+		v.EmotionTextMap[k] = val
+	}
+	return v
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func readManifest(fsys fs.FS) (*manifest, error) {
+	f, err := fsys.Open(ManifestName)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ManifestName, unwrapPath(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxManifestBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ManifestName, unwrapPath(err))
+	}
+	if len(data) > MaxManifestBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes", ManifestName, MaxManifestBytes)
+	}
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%s is not UTF-8 text", ManifestName)
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := position(data, se.Offset)
+			return nil, fmt.Errorf("%s is not valid JSON (line %d, column %d): %w", ManifestName, line, col, err)
+		}
+		return nil, fmt.Errorf("%s: %w", ManifestName, err)
+	}
+	return &m, nil
+}
+
+// position turns a byte offset into a 1-based line and column.
+func position(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// unwrapPath drops the *fs.PathError wrapper whose path repeats what the
+// message already names, keeping the cause.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// validate checks everything but the images and returns the pack without
+// them.
+func (m *manifest) validate() (*Pack, error) {
+	switch {
+	case m.ID == "":
+		return nil, errors.New(`"id" is missing`)
+	case !ValidID(m.ID):
+		return nil, fmt.Errorf(`"id" %q must be 1 to 64 letters, digits, "-" or "_", starting with a letter or digit`, m.ID)
+	}
+	name := strings.TrimSpace(m.Name)
+	switch {
+	case name == "":
+		return nil, errors.New(`"name" is missing`)
+	case utf8.RuneCountInString(name) > MaxNameLen:
+		return nil, fmt.Errorf(`"name" is longer than %d characters`, MaxNameLen)
+	}
+	if len(m.Size) != 2 {
+		return nil, fmt.Errorf(`"size" must be [width, height], got %d numbers`, len(m.Size))
+	}
+	for i, v := range m.Size {
+		if v < MinSize || v > MaxSize {
+			return nil, fmt.Errorf(`"size" %s %d is outside %d..%d`, [2]string{"width", "height"}[i], v, MinSize, MaxSize)
+		}
+	}
+	p := &Pack{
+		ID:              m.ID,
+		Name:            name,
+		Size:            [2]int{m.Size[0], m.Size[1]},
+		Emotions:        map[string]image.Image{},
+		Motions:         map[string]Motion{},
+		EmotionTextMode: m.EmotionTextMode,
+		EmotionTextMap:  map[string]string{},
+	}
+
+	if len(m.Emotions) == 0 {
+		return nil, errors.New(`"emotions" is missing or empty; at least "neutral" is required`)
+	}
+	if _, ok := m.Emotions["neutral"]; !ok {
+		return nil, errors.New(`"emotions" has no "neutral"`)
+	}
+	for _, id := range sortedKeys(m.Emotions) {
+		if !ValidID(id) {
+			return nil, fmt.Errorf(`emotion id %q must be 1 to 64 letters, digits, "-" or "_"`, id)
+		}
+		if err := checkImagePath(m.Emotions[id]); err != nil {
+			return nil, fmt.Errorf("emotion %s: %w", id, err)
+		}
+	}
+
+	for _, id := range RequiredMotions {
+		if mo, ok := m.Motions[id]; !ok || mo == nil {
+			return nil, fmt.Errorf(`"motions" has no %q (required: %s)`, id, strings.Join(RequiredMotions, ", "))
+		}
+	}
+	for _, id := range sortedKeys(m.Motions) {
+		mo := m.Motions[id]
+		if !ValidID(id) {
+			return nil, fmt.Errorf(`motion id %q must be 1 to 64 letters, digits, "-" or "_"`, id)
+		}
+		if mo == nil {
+			return nil, fmt.Errorf("motion %s: is null", id)
+		}
+		switch n := len(mo.Frames); {
+		case n == 0:
+			return nil, fmt.Errorf("motion %s: no frames", id)
+		case n > MaxFrames:
+			return nil, fmt.Errorf("motion %s: %d frames, at most %d", id, n, MaxFrames)
+		}
+		for i, f := range mo.Frames {
+			if err := checkImagePath(f); err != nil {
+				return nil, fmt.Errorf("motion %s frame %d: %w", id, i, err)
+			}
+		}
+		switch {
+		case mo.FPS == nil:
+			return nil, fmt.Errorf(`motion %s: "fps" is missing`, id)
+		case math.IsNaN(*mo.FPS) || *mo.FPS < MinFPS || *mo.FPS > MaxFPS:
+			return nil, fmt.Errorf(`motion %s: "fps" %v is outside %v..%v`, id, *mo.FPS, MinFPS, MaxFPS)
+		}
+	}
+
+	switch p.EmotionTextMode {
+	case "":
+		p.EmotionTextMode = "free"
+	case "free", "enum":
+	default:
+		return nil, fmt.Errorf(`"emotion_text_mode" %q must be "free" or "enum"`, p.EmotionTextMode)
+	}
+	for _, k := range sortedKeys(m.EmotionTextMap) {
+		v := strings.TrimSpace(m.EmotionTextMap[k])
+		if strings.TrimSpace(k) == "" || v == "" {
+			return nil, fmt.Errorf(`"emotion_text_map" has an empty tag or word (%q: %q)`, k, m.EmotionTextMap[k])
+		}
+		p.EmotionTextMap[k] = v
+	}
+	if p.EmotionTextMode == "enum" && len(p.EmotionTextMap) == 0 {
+		return nil, errors.New(`"emotion_text_mode" is "enum" but "emotion_text_map" is empty`)
+	}
+
+	var err error
+	if p.FillerLines, err = checkLines("filler_lines", m.FillerLines); err != nil {
+		return nil, err
+	}
+	if p.FailureLines, err = checkLines("failure_lines", m.FailureLines); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func checkLines(field string, lines []string) ([]string, error) {
+	if len(lines) > MaxLines {
+		return nil, fmt.Errorf("%q has %d lines, at most %d", field, len(lines), MaxLines)
+	}
+	out := make([]string, 0, len(lines))
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "":
+			return nil, fmt.Errorf("%q line %d is empty", field, i+1)
+		case len(l) > MaxLineLen:
+			return nil, fmt.Errorf("%q line %d is longer than %d bytes", field, i+1, MaxLineLen)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// checkImagePath refuses image paths that are empty, leave the pack folder
+// (absolute, "..", drive letters, backslashes) or do not name a PNG.
+func checkImagePath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("image path is empty")
+	case strings.HasPrefix(p, "/") || filepath.IsAbs(p) || strings.Contains(p, `\`) || strings.Contains(p, ":"):
+		return fmt.Errorf("image path %q must be relative to the pack folder", p)
+	case !fs.ValidPath(p) || strings.HasPrefix(p, "./"):
+		return fmt.Errorf("image path %q must stay inside the pack folder (no \"..\" or \".\" elements)", p)
+	case !strings.EqualFold(path.Ext(p), ".png"):
+		return fmt.Errorf("image %q is not a .png file", p)
+	}
+	return nil
+}
+
+// pngMagic starts every PNG file.
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// loadImages decodes every image the manifest names, each file once.
+func (p *Pack) loadImages(fsys fs.FS, m *manifest) error {
+	cache := map[string]image.Image{}
+	var total int64
+	get := func(name string) (image.Image, error) {
+		if img, ok := cache[name]; ok {
+			return img, nil
+		}
+		if len(cache) >= MaxImages {
+			return nil, fmt.Errorf("more than %d image files", MaxImages)
+		}
+		img, err := decodePNG(fsys, name, &total)
+		if err != nil {
+			return nil, err
+		}
+		b := img.Bounds().Size()
+		if len(cache) == 0 {
+			p.ImageSize = b
+		} else if b != p.ImageSize {
+			return nil, fmt.Errorf("image %s is %dx%d, other images are %dx%d; all images must be the same size", name, b.X, b.Y, p.ImageSize.X, p.ImageSize.Y)
+		}
+		cache[name] = img
+		return img, nil
+	}
+	// Sorted order makes the first error the same on every run.
+	for _, id := range sortedKeys(m.Emotions) {
+		img, err := get(m.Emotions[id])
+		if err != nil {
+			return fmt.Errorf("emotion %s: %w", id, err)
+		}
+		p.Emotions[id] = img
+	}
+	for _, id := range sortedKeys(m.Motions) {
+		mo := m.Motions[id]
+		out := Motion{FPS: *mo.FPS, Loop: mo.Loop, Frames: make([]image.Image, 0, len(mo.Frames))}
+		for i, f := range mo.Frames {
+			img, err := get(f)
+			if err != nil {
+				return fmt.Errorf("motion %s frame %d: %w", id, i, err)
+			}
+			out.Frames = append(out.Frames, img)
+		}
+		p.Motions[id] = out
+	}
+	return nil
+}
+
+// decodePNG reads one image, checking its size before decoding it. total
+// counts decoded pixels across the pack.
+func decodePNG(fsys fs.FS, name string, total *int64) (image.Image, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("image %s: %w", name, unwrapPath(err))
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("image %s is a folder", name)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read image %s: %w", name, unwrapPath(err))
+	}
+	if len(data) > MaxImageBytes {
+		return nil, fmt.Errorf("image %s is larger than %d MiB", name, MaxImageBytes>>20)
+	}
+	if !bytes.HasPrefix(data, pngMagic) {
+		return nil, fmt.Errorf("image %s is not a PNG file", name)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("image %s: %w", name, err)
+	}
+	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
+		return nil, fmt.Errorf("image %s is %dx%d; each side must be 1..%d pixels", name, cfg.Width, cfg.Height, MaxImageSide)
+	}
+	*total += int64(cfg.Width) * int64(cfg.Height)
+	if *total > MaxTotalPixels {
+		return nil, fmt.Errorf("images add up to more than %d million pixels", MaxTotalPixels>>20)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("image %s: %w", name, err)
+	}
+	return toNRGBA(img), nil
+}
+
+// toNRGBA returns img as *image.NRGBA with its origin at (0, 0).
+func toNRGBA(img image.Image) *image.NRGBA {
+	if n, ok := img.(*image.NRGBA); ok && n.Rect.Min == (image.Point{}) {
+		return n
+	}
+	b := img.Bounds()
+	n := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(n, n.Rect, img, b.Min, draw.Src)
+	return n
+}

@@ -19,7 +19,9 @@
 //   - A cue that arrives while the thinking motion of another running turn
 //     plays lands when that motion ends.
 //   - A turn the client sent plays the thinking motion and speaks a filler
-//     line until its first render; a turn that fails speaks a failure line.
+//     line until its first render (or its end, when none comes): the filler
+//     is cut there even mid-sentence. A turn that fails speaks a failure line.
+//   - The next sentence is synthesised while the current one plays.
 //   - Interrupt (the three speech-stopping user actions) stops everything at
 //     once and records what was still owed.
 package playback
@@ -84,6 +86,9 @@ type item struct {
 	clip     speech.Clip // prepared ahead while the previous sentence plays
 	err      error       // the Prepare error, if any
 	fallback bool        // playing the reading-speed clip after a failure
+	// cancel abandons the synthesis Prepare started; called once the clip
+	// has played or the item is dropped.
+	cancel context.CancelFunc
 }
 
 // heldCue is a cue waiting for a boundary or for the thinking motion to end.
@@ -135,6 +140,9 @@ type Queue struct {
 	open      string // turn whose utterance is open, "" when none
 	speaking  bool
 	last      transport.PlaybackRecord
+	// lastFail is the speech failure last logged: a missing audio device
+	// fails every sentence, and one log line says so.
+	lastFail string
 
 	out        []func() // effects to deliver, in order
 	delivering bool
@@ -368,9 +376,9 @@ func (q *Queue) TurnEnded(ev *transport.TurnEndEvent) {
 		if ev.OwnTurn && ev.Outcome == transport.TurnFailed {
 			if line := q.pick(q.opts.FailureLines); line != "" {
 				q.items = append(q.items, &item{turn: id, kind: kindFailure, text: line})
-				q.advance()
 			}
 		}
+		q.advance()
 		q.settle(id)
 	})
 }
@@ -395,15 +403,21 @@ func (q *Queue) closeUtterance(id string) {
 	q.settle(id)
 }
 
-// endThinking ends turn id's thinking motion: its filler line is dropped
-// unless it already plays, and when no other turn thinks, the cues held
+// endThinking ends turn id's thinking motion and its filler line, cut
+// mid-sentence when it plays ("speaks the filler line, until the first
+// render"); the caller advances. When no other turn thinks, the cues held
 // for the motion land.
 func (q *Queue) endThinking(id string, t *turnState) {
 	t.thinking = false
 	q.thinkingN--
+	if q.cur != nil && q.cur.turn == id && q.cur.kind == kindFiller {
+		q.stopCur()
+		q.fireBoundary()
+	}
 	kept := q.items[:0]
 	for _, it := range q.items {
 		if it.turn == id && it.kind == kindFiller {
+			release(it)
 			continue
 		}
 		kept = append(kept, it)
@@ -474,15 +488,21 @@ func (q *Queue) settle(id string) {
 	}
 }
 
-// advance starts the next sentence when nothing plays. Reaching it is a
-// playback boundary: the cues waiting on one fire first.
+// fireBoundary fires the cues waiting on a playback boundary.
+func (q *Queue) fireBoundary() {
+	bound := q.boundary
+	q.boundary = nil
+	for _, h := range bound {
+		q.fire(h.turn, h.cue)
+	}
+}
+
+// advance starts the next sentence when nothing plays, and starts
+// synthesising the one after it. Reaching it is a playback boundary: the
+// cues waiting on one fire first.
 func (q *Queue) advance() {
 	for q.cur == nil {
-		bound := q.boundary
-		q.boundary = nil
-		for _, h := range bound {
-			q.fire(h.turn, h.cue)
-		}
+		q.fireBoundary()
 		if len(q.items) == 0 {
 			if q.speaking {
 				q.speaking = false
@@ -502,31 +522,59 @@ func (q *Queue) advance() {
 		}
 		q.start(it)
 	}
+	// A sentence that arrives while another plays is synthesised now, not
+	// when the playing one ends.
+	for _, next := range q.items {
+		if next.text != "" {
+			q.prepare(next)
+			break
+		}
+	}
 }
 
-// start plays it and prepares the sentence after it.
+// prepare starts synthesising it unless that has started.
+func (q *Queue) prepare(it *item) {
+	if it.clip != nil || it.err != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(q.ctx)
+	it.cancel = cancel
+	it.clip, it.err = q.engine.Prepare(ctx, it.text)
+}
+
+// release abandons what is left of the synthesis of it.
+func release(it *item) {
+	if it.cancel != nil {
+		it.cancel()
+		it.cancel = nil
+	}
+}
+
+// start plays it.
 func (q *Queue) start(it *item) {
 	q.cur = it
 	q.speaking = true
 	q.emitSpeech(it.turn, it.text)
-	clip, err := it.clip, it.err
-	if clip == nil && err == nil {
-		clip, err = q.engine.Prepare(q.ctx, it.text)
-	}
-	if err != nil {
-		q.failed(it, err)
+	q.prepare(it)
+	clip := it.clip
+	if it.err != nil {
+		q.failed(it, it.err)
 		it.fallback = true
 		clip, _ = q.fallback.Prepare(q.ctx, it.text)
 	}
 	q.play(clip)
-	for _, next := range q.items {
-		if next.text == "" {
-			continue
-		}
-		if next.clip == nil && next.err == nil {
-			next.clip, next.err = q.engine.Prepare(q.ctx, next.text)
-		}
-		break
+}
+
+// stopCur stops the playing clip; a done it reports later is stale.
+func (q *Queue) stopCur() {
+	if q.stopClip != nil {
+		q.stopClip()
+		q.stopClip = nil
+	}
+	q.gen++
+	if q.cur != nil {
+		release(q.cur)
+		q.cur = nil
 	}
 }
 
@@ -564,6 +612,10 @@ func (q *Queue) clipDone(gen int, err error) {
 			q.play(clip)
 			return
 		}
+		if err == nil && !it.fallback {
+			q.lastFail = ""
+		}
+		release(it)
 		q.cur = nil
 		q.stopClip = nil
 		q.advance()
@@ -571,9 +623,14 @@ func (q *Queue) clipDone(gen int, err error) {
 	})
 }
 
-// failed records that speech of it could not play.
+// failed records that speech of it could not play. A failure that repeats
+// the last one logged (no audio device fails every sentence) is not logged
+// again until a sentence plays.
 func (q *Queue) failed(it *item, err error) {
-	q.log.Warn("speech_failed", "turn_id", it.turn, "err", err.Error())
+	if msg := err.Error(); msg != q.lastFail {
+		q.lastFail = msg
+		q.log.Warn("speech_failed", "turn_id", it.turn, "err", msg)
+	}
 	if it.kind != kindReply {
 		return
 	}
@@ -646,14 +703,10 @@ func (q *Queue) Interrupt() (rec transport.PlaybackRecord, ok bool) {
 // stopLocked stops the playing clip, abandons synthesis and drops
 // everything queued or waiting.
 func (q *Queue) stopLocked() {
-	if q.stopClip != nil {
-		q.stopClip()
-		q.stopClip = nil
-	}
-	q.gen++
+	q.stopCur()
+	// Cancelling the queue's context abandons every synthesis under way.
 	q.cancel()
 	q.ctx, q.cancel = context.WithCancel(context.Background())
-	q.cur = nil
 	q.items = nil
 	q.boundary = nil
 	q.held = nil

@@ -1,9 +1,11 @@
 package playback
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -672,11 +674,145 @@ func TestSplitSentences(t *testing.T) {
 		{"Version 3.5 works...sort of!", []string{"Version 3.5 works...sort of!"}},
 		{"He said \"stop.\" Then left", []string{"He said \"stop.\"", "Then left"}},
 		{"できた。次は？", []string{"できた。", "次は？"}},
+		{"I live in the U.S.A. now.", []string{"I live in the U.S.A.", "now."}},
 		{"  ", nil},
 	}
 	for _, tt := range tests {
 		if got := splitSentences(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("splitSentences(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestFillerLineIsCutByTheFirstRenderOfTheTurn(t *testing.T) {
+	for _, kind := range []transport.RenderKind{transport.KindRender, transport.KindSpeech} {
+		t.Run(fmt.Sprint(kind), func(t *testing.T) {
+			h := newHarness(t, Options{FillerLines: []string{"Hmm, let me think about that."}})
+			h.q.TurnStarted("t1")
+			h.expect("sent", "think on", "say t1 Hmm, let me think about that.")
+			h.clock.Advance(sentence / 2) // mid-sentence
+			h.q.Render(&transport.RenderEvent{Kind: kind, TurnID: "t1", OwnTurn: true, Segments: []transport.Segment{seg("happy", "Found it.")}})
+			h.expect("first render", "think off", "cue t1 happy", "say t1 Found it.")
+			h.clock.Advance(sentence)
+			if kind == transport.KindRender {
+				h.expect("played", "idle")
+			}
+			if h.clock.Pending() != 0 {
+				t.Fatalf("%d timers left: the cut filler's clip still runs", h.clock.Pending())
+			}
+		})
+	}
+}
+
+func TestFillerLineIsCutByTheFirstSilentRenderAndItsCuesRenderAtOnce(t *testing.T) {
+	h := newHarness(t, Options{FillerLines: []string{"Hmm, let me think about that."}})
+	h.q.TurnStarted("t1")
+	h.take()
+	h.q.Render(renderFrame("t1", seg("happy", "[SILENT]")))
+	h.expect("silent first render", "think off", "cue t1 happy", "idle")
+}
+
+func TestFillerLineIsCutByATurnEndWithNoRenderAndTheFailureLineFollows(t *testing.T) {
+	h := newHarness(t, Options{FillerLines: []string{"Hmm, let me think about that."}, FailureLines: []string{"I can't reach my thoughts."}})
+	h.q.TurnStarted("t1")
+	h.take()
+	h.q.TurnEnded(&transport.TurnEndEvent{TurnID: "t1", OwnTurn: true, Outcome: transport.TurnFailed})
+	h.expect("turn failed", "think off", "say t1 I can't reach my thoughts.")
+}
+
+func TestAFillerLineOfAnotherTurnIsNotCut(t *testing.T) {
+	h := newHarness(t, Options{FillerLines: []string{"Hmm."}})
+	h.q.TurnStarted("t1")
+	h.q.TurnStarted("t2")
+	h.expect("two turns", "think on", "say t1 Hmm.")
+	h.q.Render(renderFrame("t2", seg("", "Answer two.")))
+	h.expect("t2 renders while t1 thinks")
+	h.clock.Advance(sentence)
+	h.expect("t1's filler played out", "say t2 Answer two.")
+}
+
+func TestNextSentenceIsSynthesisedWhileTheCurrentOnePlays(t *testing.T) {
+	eng := &failingEngine{}
+	h := newHarness(t, Options{Engine: eng})
+	eng.none = speech.NewNone(h.clock)
+	prepared := func() []string {
+		eng.mu.Lock()
+		defer eng.mu.Unlock()
+		return slices.Clone(eng.prepared)
+	}
+	h.q.Render(speechFrame("t1", seg("", "One.")))
+	h.q.Render(speechFrame("t1", seg("", "Two.")))
+	if got, want := prepared(), []string{"One.", "Two."}; !slices.Equal(got, want) {
+		t.Fatalf("prepared while One plays = %q, want %q", got, want)
+	}
+	h.q.Render(speechFrame("t1", seg("", "Three.")))
+	if got, want := prepared(), []string{"One.", "Two."}; !slices.Equal(got, want) {
+		t.Fatalf("prepared = %q: only the next sentence is synthesised ahead", got)
+	}
+	h.clock.Advance(sentence)
+	if got, want := prepared(), []string{"One.", "Two.", "Three."}; !slices.Equal(got, want) {
+		t.Fatalf("prepared while Two plays = %q, want %q", got, want)
+	}
+}
+
+// ctxEngine records the context each sentence was prepared with.
+type ctxEngine struct {
+	none *speech.None
+	mu   sync.Mutex
+	ctxs map[string]context.Context
+}
+
+func (e *ctxEngine) Prepare(ctx context.Context, text string) (speech.Clip, error) {
+	e.mu.Lock()
+	e.ctxs[text] = ctx
+	e.mu.Unlock()
+	return e.none.Prepare(ctx, text)
+}
+
+func (e *ctxEngine) ctx(text string) context.Context {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.ctxs[text]
+}
+
+func TestSynthesisIsAbandonedWhenItsSentenceIsDroppedOrHasPlayed(t *testing.T) {
+	eng := &ctxEngine{ctxs: make(map[string]context.Context)}
+	h := newHarness(t, Options{Engine: eng, FillerLines: []string{"Hmm."}})
+	eng.none = speech.NewNone(h.clock)
+	h.q.Render(renderFrame("b1", seg("", "Report.")))
+	h.q.TurnStarted("t1") // its filler is synthesised ahead, behind the report
+	if eng.ctx("Hmm.") == nil {
+		t.Fatal("the filler was not prepared ahead")
+	}
+	h.q.Render(renderFrame("t1", seg("", "Answer.")))
+	if eng.ctx("Hmm.").Err() == nil {
+		t.Fatal("the dropped filler's synthesis goes on")
+	}
+	if eng.ctx("Report.").Err() != nil {
+		t.Fatal("the playing sentence's synthesis was abandoned")
+	}
+	h.clock.Advance(sentence)
+	if eng.ctx("Report.").Err() == nil {
+		t.Fatal("a played sentence's synthesis context is still live")
+	}
+}
+
+func TestNoAudioDeviceLogsOneLineAndCarriesOnWithBubblePacing(t *testing.T) {
+	var buf bytes.Buffer
+	eng := &failingEngine{play: map[string]bool{"One.": true, "Two.": true, "Three.": true}}
+	h := newHarness(t, Options{Engine: eng, Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
+	eng.none = speech.NewNone(h.clock)
+	eng.clock = h.clock
+	h.q.Render(renderFrame("t1", seg("", "One. Two.")))
+	h.q.Render(renderFrame("t2", seg("", "Three.")))
+	h.expect("render", "say t1 One.")
+	h.clock.Advance(sentence)
+	h.expect("paced by reading speed", "say t1 Two.")
+	h.clock.Advance(sentence)
+	h.expect("next turn", "say t2 Three.", "failed t1")
+	h.clock.Advance(sentence)
+	h.expect("end", "idle", "failed t2")
+	if n := strings.Count(buf.String(), "speech_failed"); n != 1 {
+		t.Fatalf("%d speech_failed lines, want 1:\n%s", n, buf.String())
 	}
 }

@@ -9,7 +9,8 @@ import (
 // then a space", it cuts where an end mark runs straight into a capital
 // letter: the backend's speech frames may join two lines of the reply with
 // no space between them ("All green.Want the list?"), and the render then
-// repeats them as separate sentences, which dedupe must recognise.
+// repeats them as separate sentences, which dedupe must recognise. A
+// capital before the mark too is an abbreviation ("U.S.A."), not a join.
 func splitSentences(text string) []string {
 	rs := []rune(text)
 	var out []string
@@ -22,7 +23,7 @@ func splitSentences(text string) []string {
 		for j < len(rs) && (isEndMark(rs[j]) || isCloser(rs[j])) {
 			j++
 		}
-		if j == len(rs) || unicode.IsSpace(rs[j]) || isWideEndMark(rs[i]) || unicode.IsUpper(rs[j]) {
+		if j == len(rs) || unicode.IsSpace(rs[j]) || isWideEndMark(rs[i]) || joined(rs, i, j) {
 			if s := strings.TrimSpace(string(rs[start:j])); s != "" {
 				out = append(out, s)
 			}
@@ -34,6 +35,12 @@ func splitSentences(text string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// joined reports whether the end mark at i runs into a capital at j that
+// starts a new line rather than continuing an abbreviation.
+func joined(rs []rune, i, j int) bool {
+	return unicode.IsUpper(rs[j]) && (i == 0 || !unicode.IsUpper(rs[i-1]))
 }
 
 func isEndMark(r rune) bool {
