@@ -1,0 +1,194 @@
+// Command gen draws Yui, the default character pack, and writes it as
+// character.json plus PNG images. It is run by go generate in package
+// assets:
+//
+//	go run ./gen -out characters/yui -sheet ../docs/character/sheet.png
+//
+// Everything is drawn by code with an anti-aliasing vector rasterizer, so the
+// output is the same on every run.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"log"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+func main() {
+	out := flag.String("out", "characters/yui", "directory to write the pack to")
+	sheet := flag.String("sheet", "", "also write a contact sheet PNG here")
+	flag.Parse()
+	if err := run(*out, *sheet); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(out, sheet string) error {
+	files, err := generate()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", out, err)
+	}
+	// Remove stale images so renamed frames do not linger.
+	old, err := filepath.Glob(filepath.Join(out, "*.png"))
+	if err != nil {
+		return err
+	}
+	for _, f := range old {
+		if _, ok := files[filepath.Base(f)]; !ok {
+			if err := os.Remove(f); err != nil {
+				return fmt.Errorf("remove stale %s: %w", f, err)
+			}
+		}
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(out, name), files[name], 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
+	}
+	if sheet != "" {
+		img := contactSheet()
+		b, err := encodePNG(img)
+		if err != nil {
+			return fmt.Errorf("encode sheet: %w", err)
+		}
+		if err := os.MkdirAll(filepath.Dir(sheet), 0o755); err != nil {
+			return fmt.Errorf("create sheet dir: %w", err)
+		}
+		if err := os.WriteFile(sheet, b, 0o644); err != nil {
+			return fmt.Errorf("write sheet: %w", err)
+		}
+	}
+	return nil
+}
+
+// manifest is character.json.
+type manifest struct {
+	ID              string                    `json:"id"`
+	Name            string                    `json:"name"`
+	Size            [2]int                    `json:"size"`
+	Emotions        map[string]string         `json:"emotions"`
+	Motions         map[string]manifestMotion `json:"motions"`
+	EmotionTextMode string                    `json:"emotion_text_mode"`
+	EmotionTextMap  map[string]string         `json:"emotion_text_map"`
+	FillerLines     []string                  `json:"filler_lines"`
+	FailureLines    []string                  `json:"failure_lines"`
+}
+
+type manifestMotion struct {
+	Frames []string `json:"frames"`
+	FPS    float64  `json:"fps"`
+	Loop   bool     `json:"loop"`
+}
+
+// generate renders the whole pack: file name to content.
+func generate() (map[string][]byte, error) {
+	m, poses := plan()
+	files := map[string][]byte{}
+	for name, p := range poses {
+		b, err := encodePNG(render(p))
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", name, err)
+		}
+		files[name] = b
+	}
+	b, err := encodeManifest(m)
+	if err != nil {
+		return nil, err
+	}
+	files["character.json"] = b
+	return files, nil
+}
+
+// plan describes the pack and returns the pose of every image file.
+func plan() (manifest, map[string]pose) {
+	poses := map[string]pose{}
+	m := manifest{
+		ID:              "yui",
+		Name:            "Yui",
+		Size:            [2]int{imgW / 2, imgH / 2},
+		Emotions:        map[string]string{},
+		Motions:         map[string]manifestMotion{},
+		EmotionTextMode: "enum",
+		EmotionTextMap: map[string]string{
+			"😆": "joyfully",
+			"👂": "whisper",
+			"💦": "flustered",
+			"✨": "sparkling",
+			"😤": "huffy",
+			"🥱": "drowsily",
+			"🤔": "pondering",
+			"🎵": "sing-song",
+		},
+		FillerLines: []string{
+			"Hmm, let me think.",
+			"Ooh, good question…",
+			"One moment!",
+			"Let me see…",
+		},
+		FailureLines: []string{
+			"I can't reach my thoughts right now.",
+			"Sorry, my head feels foggy. Try again in a bit?",
+			"Hmm, I lost my train of thought.",
+		},
+	}
+	for _, e := range emotions() {
+		name := e.id + ".png"
+		poses[name] = e.pose
+		m.Emotions[e.id] = name
+	}
+	for _, mo := range motions() {
+		mm := manifestMotion{FPS: mo.fps, Loop: mo.loop}
+		for i, p := range mo.frames {
+			name := fmt.Sprintf("%s-%d.png", mo.file, i)
+			poses[name] = p
+			mm.Frames = append(mm.Frames, name)
+		}
+		m.Motions[mo.id] = mm
+	}
+	return m, poses
+}
+
+func encodeManifest(m manifest) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, fmt.Errorf("encode character.json: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// encodePNG encodes img as a compact 8-bit RGBA PNG.
+func encodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(&buf, toNRGBA(img)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// toNRGBA converts img to non-premultiplied RGBA, which is what PNG stores.
+func toNRGBA(img image.Image) *image.NRGBA {
+	b := img.Bounds()
+	n := image.NewNRGBA(b)
+	draw.Draw(n, b, img, b.Min, draw.Src)
+	return n
+}
