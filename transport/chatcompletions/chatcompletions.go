@@ -9,6 +9,7 @@
 package chatcompletions
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -119,7 +120,7 @@ type streamOptions struct {
 func textContent(s string) json.RawMessage { return mustJSON(s) }
 
 func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
+	b, err := request.MarshalBody(v)
 	if err != nil {
 		panic(fmt.Sprintf("chatcompletions: marshal %T: %v", v, err)) // strings and plain structs only
 	}
@@ -158,7 +159,7 @@ func (x *exchange) Body(p request.Params) ([]byte, error) {
 	for _, t := range p.Tools {
 		b.Tools = append(b.Tools, tool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: t.Parameters}})
 	}
-	return json.Marshal(b)
+	return request.MarshalBody(b)
 }
 
 // chunk is a chat.completion.chunk, with the extra fields compatible
@@ -190,7 +191,13 @@ type chunk struct {
 	Error json.RawMessage `json:"error"`
 }
 
+// done is the data of the event that ends a Chat Completions stream.
+var done = []byte("[DONE]")
+
 func (x *exchange) Event(name string, data []byte, s request.Sink) error {
+	if bytes.Equal(bytes.TrimSpace(data), done) {
+		return request.ErrStreamEnd
+	}
 	var c chunk
 	if err := json.Unmarshal(data, &c); err != nil {
 		return fmt.Errorf("%w: %v", request.ErrMalformed, err)
@@ -204,7 +211,9 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 			continue // n is 1; other choices are not ours
 		}
 		d := &ch.Delta
-		if d.ReasoningContent != nil {
+		// Servers moving from reasoning_content to reasoning (vLLM) may
+		// send both, one of them empty.
+		if d.ReasoningContent != nil && *d.ReasoningContent != "" {
 			s.Reasoning(*d.ReasoningContent)
 		} else if d.Reasoning != nil {
 			s.Reasoning(*d.Reasoning)
@@ -214,7 +223,9 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 			s.Text(*d.Content)
 		}
 		for _, tc := range d.ToolCalls {
-			x.callFor(tc.Index, tc.ID).merge(tc.ID, tc.Function.Name, tc.Function.Arguments)
+			if c := x.callFor(tc.Index, tc.ID); c != nil {
+				c.merge(tc.ID, tc.Function.Name, tc.Function.Arguments)
+			}
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			x.finished = true
@@ -226,14 +237,21 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 	return nil
 }
 
+// maxCalls bounds the tool calls of one round.
+const maxCalls = 128
+
 // callFor finds the call a tool-call delta continues. OpenAI and vLLM
-// number calls by index; older Ollama sends whole calls without one.
+// number calls by index; older Ollama sends whole calls without one, or
+// every call under index 0 with its own id. It returns nil for a call
+// past maxCalls.
 func (x *exchange) callFor(index *int, id string) *toolCall {
-	if index != nil && *index >= 0 && *index < 128 {
+	if index != nil && *index >= 0 && *index < maxCalls {
 		for len(x.calls) <= *index {
 			x.calls = append(x.calls, &toolCall{Type: "function"})
 		}
-		return x.calls[*index]
+		if c := x.calls[*index]; id == "" || c.ID == "" || c.ID == id {
+			return c
+		}
 	}
 	if id != "" {
 		for _, c := range x.calls {
@@ -243,6 +261,9 @@ func (x *exchange) callFor(index *int, id string) *toolCall {
 		}
 	}
 	if id != "" || len(x.calls) == 0 {
+		if len(x.calls) == maxCalls {
+			return nil
+		}
 		x.calls = append(x.calls, &toolCall{Type: "function"})
 	}
 	return x.calls[len(x.calls)-1]

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openai/openai-go/v3/packages/ssestream"
-
 	"yui/transport"
 	"yui/transport/request"
 )
@@ -55,7 +53,7 @@ func BenchmarkChunk(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		resp := &http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(stream))}
-		dec := ssestream.NewDecoder(resp)
+		dec := request.NewDecoder(resp)
 		x := &exchange{d: &dialect{}}
 		s := &splitSink{}
 		for dec.Next() {

@@ -77,8 +77,11 @@ func (r *reply) speak(s string) {
 	})
 }
 
-// finish sends the closing render: the rest of the text and the cues still
-// unplaced, or nothing (a silent render) when nothing is left.
+// finish sends the closing render, as a push render closes the utterance
+// its speech frames opened: the rest of the text and the cues still
+// unplaced, or no segment (a silent render) when nothing is left. A reply
+// with nothing at all to render sends no render, as a push turn with
+// nothing to render sends only its turn_end.
 func (r *reply) finish() {
 	ev := &transport.RenderEvent{Kind: transport.KindRender, TurnID: r.t.id, Source: r.e.d.Name(), OwnTurn: true}
 	if rest := r.sp.Flush(); rest != "" || len(r.cues) > 0 {
@@ -88,6 +91,9 @@ func (r *reply) finish() {
 	if r.reasoning.Len() > 0 {
 		s := r.reasoning.String()
 		ev.Reasoning = &s
+	}
+	if ev.Segments == nil && ev.Reasoning == nil && !r.e.rendered(r.t) {
+		return
 	}
 	r.e.emit(r.t, ev)
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -40,6 +41,11 @@ const (
 	// ResultLimit is the size limit of a tool result, as for a push
 	// tool_result frame without max_turn_bytes.
 	ResultLimit = 256 << 10
+	// MaxEventBytes bounds one stream event, its lines included: a server
+	// that sends an endless line or event fails the turn instead of
+	// taking memory without bound. A Responses response.completed event
+	// repeats the whole reply, so the bound is well above any real event.
+	MaxEventBytes = 4 << 20
 	// maxErrorBody bounds how much of an HTTP error body is read.
 	maxErrorBody = 64 << 10
 )
@@ -91,6 +97,15 @@ type Sink interface {
 // logs and skips it.
 var ErrMalformed = errors.New("malformed stream event")
 
+// ErrStreamEnd marks the event that ends a round's stream (Chat
+// Completions' [DONE], Responses' response.completed): the engine reads
+// no further, so a server that keeps the connection open after it does
+// not hold the turn until the frame wait passes.
+var ErrStreamEnd = errors.New("end of stream")
+
+// ErrEventTooLarge is a stream event over MaxEventBytes.
+var ErrEventTooLarge = fmt.Errorf("stream event over %d bytes", MaxEventBytes)
+
 // Dialect is the wire format of one request API.
 type Dialect interface {
 	// Name is the render source and log name, e.g. "chat_completions".
@@ -113,8 +128,8 @@ type Exchange interface {
 	// Body starts a round and returns its JSON request body.
 	Body(p Params) ([]byte, error)
 	// Event reads one stream event of the round. An error ends the round:
-	// a *StatusError for an error the stream reported, ErrMalformed for an
-	// event to skip.
+	// a *StatusError for an error the stream reported, ErrStreamEnd for
+	// the event that ends the stream, ErrMalformed for an event to skip.
 	Event(name string, data []byte, s Sink) error
 	// Finished reports whether the round's reply ended normally.
 	Finished() bool
@@ -134,6 +149,8 @@ var (
 	errStall   = errors.New("no stream event within the frame wait")
 	// errCut is a stream that ended before its reply did.
 	errCut = errors.New("stream ended before the reply")
+	// errNotStream is a success answer that is not an event stream.
+	errNotStream = errors.New("the server answered without an event stream")
 )
 
 // Engine implements transport.Transport over a Dialect.
@@ -147,8 +164,8 @@ type Engine struct {
 	client *http.Client
 	runner *toolcall.Runner
 
-	ctx    context.Context // ends on Close
-	cancel context.CancelFunc
+	ctx    context.Context // ends on Close, with cause errClosed
+	cancel context.CancelCauseFunc
 	wake   chan struct{}
 	wg     sync.WaitGroup
 	out    *outbox
@@ -166,8 +183,10 @@ type Engine struct {
 
 // turn is one outstanding turn.
 type turn struct {
-	id     string
-	in     transport.Turn
+	id string
+	in transport.Turn
+	// at is when the turn was sent: the client_context time line.
+	at     time.Time
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	// Guarded by Engine.mu.
@@ -177,12 +196,9 @@ type turn struct {
 
 // New returns an engine for d. The base URL must be http or https.
 func New(d Dialect, opts transport.Options) (*Engine, error) {
-	u, err := url.Parse(opts.ChatBaseURL)
+	endpoint, err := Endpoint(opts.ChatBaseURL, d.Path())
 	if err != nil {
-		return nil, fmt.Errorf("%s: chat_base_url: %w", d.Name(), err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("%s: chat_base_url %q: want an http or https URL", d.Name(), opts.ChatBaseURL)
+		return nil, fmt.Errorf("%s: %w", d.Name(), err)
 	}
 	clk := opts.Clock
 	if clk == nil {
@@ -200,17 +216,19 @@ func New(d Dialect, opts transport.Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.Name(), err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	e := &Engine{
 		d:    d,
 		opts: opts,
-		url:  strings.TrimRight(opts.ChatBaseURL, "/") + d.Path(),
+		url:  endpoint,
 		clk:  clk,
 		log:  log.With("transport", d.Name()),
 		loc:  loc,
 		// No client timeout: the frame wait bounds each stream event
-		// instead, and a long reply may stream for minutes.
-		client: &http.Client{},
+		// instead, and a long reply may stream for minutes. The engine
+		// owns its connection pool so that Close leaves no idle
+		// connection (and its goroutines) behind.
+		client: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
 		runner: runner,
 		ctx:    ctx,
 		cancel: cancel,
@@ -225,8 +243,24 @@ func New(d Dialect, opts transport.Options) (*Engine, error) {
 	return e, nil
 }
 
-// SetHTTPClient replaces the HTTP client (tests, proxies). Call it before Start.
-func (e *Engine) SetHTTPClient(c *http.Client) { e.client = c }
+// Endpoint joins chat_base_url and an API path:
+// http://127.0.0.1:11434/v1 and /chat/completions give
+// http://127.0.0.1:11434/v1/chat/completions, with or without a trailing
+// slash on the base. A query on the base (an api-version, say) is kept.
+// The base must be an http or https URL with a host.
+func Endpoint(base, path string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil {
+		return "", fmt.Errorf("chat_base_url: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return "", fmt.Errorf("chat_base_url %q: want an http or https URL", base)
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + path
+	u.RawPath = ""
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), nil
+}
 
 // Start marks the transport usable.
 func (e *Engine) Start() {
@@ -247,7 +281,7 @@ func (e *Engine) Send(t transport.Turn) string {
 	if e.closed {
 		return id
 	}
-	tn := &turn{id: id, in: t}
+	tn := &turn{id: id, in: t, at: e.clk.Now()}
 	tn.ctx, tn.cancel = context.WithCancelCause(e.ctx)
 	e.queue = append(e.queue, tn)
 	select {
@@ -330,10 +364,11 @@ func (e *Engine) Close() error {
 	e.setStateLocked(transport.StateEvent{State: transport.StateClosed})
 	e.queue = nil
 	e.mu.Unlock()
-	e.cancel()
+	e.cancel(errClosed)
 	e.out.close()
 	e.wg.Wait()
 	e.runner.Close()
+	e.client.CloseIdleConnections()
 	return nil
 }
 
@@ -367,8 +402,7 @@ func (e *Engine) emit(t *turn, ev transport.Event) {
 	e.out.push(ev)
 }
 
-// end sends t's TurnEndEvent unless it already ended. It reports whether t
-// had rendered.
+// end sends t's TurnEndEvent unless it already ended.
 func (e *Engine) end(t *turn, ev *transport.TurnEndEvent) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -435,7 +469,7 @@ func (e *Engine) run(t *turn) {
 	if t.ctx.Err() != nil {
 		return
 	}
-	block := clientctx.Build(e.clk.Now(), e.loc, t.in)
+	block := clientctx.Build(t.at, e.loc, t.in)
 	ex := e.d.Begin(Input{Text: clientctx.UserText(block, t.in.Text), Images: turnImages(t.in)})
 	r := &reply{e: e, t: t}
 	for round := 0; ; round++ {
@@ -485,30 +519,52 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 	var se *StatusError
 	var ce *connError
 	switch {
-	case errors.Is(err, errStopped), errors.Is(err, errClosed), errors.Is(err, context.Canceled) && e.ctx.Err() != nil:
+	case errors.Is(err, errStopped), errors.Is(err, errClosed):
 		// Interrupt or Close already ended the turn.
 		ex.Commit(false)
 		return
 	case errors.Is(err, errStall), errors.Is(err, errCut):
-		name := "network_stall"
-		if errors.Is(err, errCut) {
-			name = "network_drop"
+		// The frame wait passing and the stream ending early are push's
+		// wait passing and socket leaving ready: the same outcomes and
+		// log lines.
+		switch {
+		case errors.Is(err, ErrEventTooLarge):
+			e.log.Warn("frame_oversize", "direction", "in", "turn_id", t.id, "limit", MaxEventBytes)
+		case errors.Is(err, errStall):
+			e.log.Warn("network_stall", "turn_id", t.id, "stage", stage)
+		default:
+			e.log.Warn("network_drop", "turn_id", t.id, "stage", stage, "err", e.redact(err.Error()))
 		}
-		e.log.Warn(name, "turn_id", t.id, "stage", stage, "err", err.Error())
 		if rendered {
 			ex.Commit(false)
 			end.Outcome = transport.TurnStalled
 		}
 	case errors.As(err, &ce):
-		e.log.Warn("request_failed", "turn_id", t.id, "err", err.Error())
+		// An unreachable server is push's socket that is not ready: a
+		// network failure, or a delivered turn once something rendered.
+		e.log.Warn("network_drop", "turn_id", t.id, "stage", stage, "err", e.redact(err.Error()))
 		e.setState(transport.StateEvent{State: transport.StateOffline, Err: err})
+		if rendered {
+			ex.Commit(false)
+			end.Outcome = transport.TurnStalled
+		}
 	case errors.As(err, &se):
+		se.Text = e.redact(se.Text)
 		e.log.Warn("request_error", "turn_id", t.id, "status", se.Status, "kind", se.Kind, "err", Cut(se.Error(), 500))
-		end.ErrorText = ErrorText(err)
+		end.ErrorText = ErrorText(se)
 	default:
-		e.log.Warn("request_failed", "turn_id", t.id, "err", err.Error())
+		e.log.Warn("request_failed", "turn_id", t.id, "err", e.redact(err.Error()))
 	}
 	e.end(t, end)
+}
+
+// redact blanks the key out of server text: a server may echo the key it
+// refused, and the key never appears in a log line or on screen.
+func (e *Engine) redact(s string) string {
+	if e.opts.Key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, e.opts.Key, "[key]")
 }
 
 // connError is a request that could not reach the server.
@@ -553,23 +609,31 @@ func (e *Engine) round(t *turn, ex Exchange, r *reply) error {
 		text, _ := ServerText(b)
 		return &StatusError{Status: resp.StatusCode, Text: text, HTTP: true}
 	}
-	w.kick()
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
+		// A server that answers a streamed request with one JSON body
+		// either reports an error in it or does not stream at all.
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		if text, status := ServerText(b); text != "" {
+			return &StatusError{Status: status, Text: text}
+		}
+		return errNotStream
+	}
+	// The response headers are no stream event: the wait armed at the
+	// request keeps running until the first event.
 
-	dec := ssestream.NewDecoder(resp)
+	dec := NewDecoder(resp)
 	defer dec.Close()
 	done := false
 	for !done && dec.Next() {
 		w.kick()
 		ev := dec.Event()
-		if bytes.HasPrefix(bytes.TrimSpace(ev.Data), []byte("[DONE]")) {
+		switch err := ex.Event(ev.Type, ev.Data, r); {
+		case err == nil:
+		case errors.Is(err, ErrStreamEnd):
 			done = true
-			break
-		}
-		if err := ex.Event(ev.Type, ev.Data, r); err != nil {
-			if errors.Is(err, ErrMalformed) {
-				e.log.Warn("stream_malformed", "turn_id", t.id, "event", ev.Type, "err", err.Error())
-				continue
-			}
+		case errors.Is(err, ErrMalformed):
+			e.log.Warn("stream_malformed", "turn_id", t.id, "event", ev.Type, "err", err.Error())
+		default:
 			return err
 		}
 	}
@@ -584,6 +648,53 @@ func (e *Engine) round(t *turn, ex Exchange, r *reply) error {
 	}
 	return nil
 }
+
+// NewDecoder reads the event stream of resp with the SDK's decoder, each
+// event bounded by MaxEventBytes: past it the decoder stops and its Err is
+// ErrEventTooLarge.
+func NewDecoder(resp *http.Response) ssestream.Decoder {
+	resp.Body = &eventLimiter{r: resp.Body, max: MaxEventBytes}
+	return ssestream.NewDecoder(resp)
+}
+
+// eventLimiter fails a server-sent event stream whose current event grows
+// past max bytes. The SDK's decoder buffers a line up to 32 MiB and the
+// data lines of an event without bound; this keeps both under max.
+type eventLimiter struct {
+	r   io.ReadCloser
+	max int
+	n   int  // bytes of the current event so far
+	bol bool // at the beginning of a line: a line break now ends the event
+	err error
+}
+
+func (l *eventLimiter) Read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	n, err := l.r.Read(p)
+	for i, b := range p[:n] {
+		switch b {
+		case '\n':
+			if l.bol {
+				l.n = 0 // a blank line: the event is complete
+				continue
+			}
+			l.bol = true
+		case '\r':
+			// Part of a CRLF line break; it leaves bol as it is.
+		default:
+			l.bol = false
+		}
+		if l.n++; l.n > l.max {
+			l.err = ErrEventTooLarge
+			return i, l.err
+		}
+	}
+	return n, err
+}
+
+func (l *eventLimiter) Close() error { return l.r.Close() }
 
 // runCalls answers a round's calls in order: generate_express here, the
 // declared tools through the runner with their own waits.
@@ -606,16 +717,10 @@ func (e *Engine) runCalls(t *turn, calls []Call, r *reply) []Result {
 		if declared {
 			r.toolStatus(e.d.RunningStatus(), "running", c.Name)
 		}
-		var text string
-		var images []string
-		if json.Valid(args) {
-			out := e.runner.Run(t.ctx, transport.ToolCall{ID: c.ID, TurnID: t.id, Name: c.Name, Arguments: args})
-			text, images = e.fitResult(out)
-		} else if declared {
-			text = toolcall.InvalidField("arguments")
-		} else {
-			text = toolcall.ErrUnknownTool
-		}
+		// The runner answers an unknown tool and arguments that are not
+		// a JSON object (or break the schema) with push's result strings.
+		out := e.runner.Run(t.ctx, transport.ToolCall{ID: c.ID, TurnID: t.id, Name: c.Name, Arguments: args})
+		text, images := e.fitResult(out)
 		if declared {
 			r.toolStatus(true, "done", c.Name)
 		}
@@ -675,6 +780,19 @@ func (e *Engine) fitResult(res transport.ToolResult) (string, []string) {
 		urls = append(urls, u)
 	}
 	return res.Text, urls
+}
+
+// MarshalBody encodes a request body as JSON without escaping <, > and &:
+// the client_context block is full of them, and servers and logs read the
+// body better as written.
+func MarshalBody(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // DataURL encodes an image as a data URL.

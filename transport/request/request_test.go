@@ -3,6 +3,7 @@ package request
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -124,5 +125,45 @@ func TestExpressSchema(t *testing.T) {
 	}
 	if e := s.Properties["emotion_text"]["enum"].([]any); e[0] != "a" || e[1] != "b" {
 		t.Errorf("emotion_text enum %v", e)
+	}
+}
+
+func TestEndpoint(t *testing.T) {
+	cases := []struct{ base, want string }{
+		{"http://127.0.0.1:11434/v1", "http://127.0.0.1:11434/v1/chat/completions"},
+		{"http://127.0.0.1:11434/v1/", "http://127.0.0.1:11434/v1/chat/completions"},
+		{" https://api.openai.com/v1// ", "https://api.openai.com/v1/chat/completions"},
+		{"http://localhost:8000", "http://localhost:8000/chat/completions"},
+		{"https://x.example/openai/v1?api-version=2025-04-01", "https://x.example/openai/v1/chat/completions?api-version=2025-04-01"},
+	}
+	for _, c := range cases {
+		got, err := Endpoint(c.base, "/chat/completions")
+		if err != nil || got != c.want {
+			t.Errorf("Endpoint(%q) = %q, %v; want %q", c.base, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"", "127.0.0.1:11434", "ftp://host/v1", "http://", "://x"} {
+		if got, err := Endpoint(bad, "/responses"); err == nil {
+			t.Errorf("Endpoint(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+func TestEventLimiter(t *testing.T) {
+	read := func(stream string, max int) (string, error) {
+		var b strings.Builder
+		_, err := io.Copy(&b, &eventLimiter{r: io.NopCloser(strings.NewReader(stream)), max: max})
+		return b.String(), err
+	}
+	// Events each under the limit pass whole, whatever the line breaks.
+	ok := "data: 12345\n\ndata: 12345\r\n\r\nevent: x\ndata: 1\n\n"
+	if got, err := read(ok, 20); err != nil || got != ok {
+		t.Errorf("small events: %q, %v", got, err)
+	}
+	// One long line, and one event of many short lines, fail.
+	for _, s := range []string{"data: " + strings.Repeat("x", 100), strings.Repeat("data: x\n", 20)} {
+		if got, err := read(s, 64); !errors.Is(err, ErrEventTooLarge) || len(got) > 64 {
+			t.Errorf("%.20q...: read %d bytes, err %v", s, len(got), err)
+		}
 	}
 }

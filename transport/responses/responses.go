@@ -98,7 +98,11 @@ type body struct {
 	Tools              []tool     `json:"tools,omitempty"`
 	PreviousResponseID string     `json:"previous_response_id,omitempty"`
 	Reasoning          *reasoning `json:"reasoning,omitempty"`
-	Stream             bool       `json:"stream"`
+	// Store is sent true: the chain by previous_response_id needs the
+	// backend to keep each response, whatever a compatible server's
+	// default.
+	Store  bool `json:"store"`
+	Stream bool `json:"stream"`
 }
 
 // exchange is one turn: the response it chains from, the input of the next
@@ -130,6 +134,7 @@ func (x *exchange) Body(p request.Params) ([]byte, error) {
 		Instructions:       p.Instructions,
 		Input:              x.input,
 		PreviousResponseID: x.prev,
+		Store:              true,
 		Stream:             true,
 	}
 	if p.ReasoningEffort != "" {
@@ -138,7 +143,7 @@ func (x *exchange) Body(p request.Params) ([]byte, error) {
 	for _, t := range p.Tools {
 		b.Tools = append(b.Tools, tool{Type: "function", Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
-	return json.Marshal(b)
+	return request.MarshalBody(b)
 }
 
 // item is an output item of a response (the fields read here).
@@ -210,19 +215,13 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 			c.args.WriteString(ev.Delta)
 		}
 	case "response.function_call_arguments.done":
-		c := x.call(ev.ItemID, "", "")
-		c.args.Reset()
-		c.args.WriteString(ev.Args)
-		c.done = true
+		x.call(ev.ItemID, "", "").finish(ev.Args)
 	case "response.output_item.done":
 		if ev.Item == nil {
 			return nil
 		}
 		if ev.Item.Type == "function_call" {
-			c := x.call(ev.Item.ID, ev.Item.CallID, ev.Item.Name)
-			c.args.Reset()
-			c.args.WriteString(ev.Item.Arguments)
-			c.done = true
+			x.call(ev.Item.ID, ev.Item.CallID, ev.Item.Name).finish(ev.Item.Arguments)
 		} else if id := serverTool(ev.Item); id != "" {
 			state := "done"
 			if ev.Item.Status == "failed" {
@@ -241,9 +240,7 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 				// from the finished response.
 				for _, it := range r.Output {
 					if it.Type == "function_call" {
-						c := x.call(it.ID, it.CallID, it.Name)
-						c.args.WriteString(it.Arguments)
-						c.done = true
+						x.call(it.ID, it.CallID, it.Name).finish(it.Arguments)
 					}
 				}
 			}
@@ -251,6 +248,7 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 				s.Usage(transport.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens})
 			}
 		}
+		return request.ErrStreamEnd
 	case "response.failed", "response.incomplete":
 		// Generic failure text (push-transport.md); the detail goes to the log.
 		detail := ""
@@ -293,6 +291,21 @@ func serverTool(it *item) string {
 	return ""
 }
 
+// finish sets the call's full arguments. An empty value keeps the deltas
+// read so far: a compatible server may leave the field out of its done
+// events.
+func (c *fnCall) finish(args string) {
+	if args != "" {
+		c.args.Reset()
+		c.args.WriteString(args)
+	}
+	c.done = true
+}
+
+// maxCalls bounds the function calls of one response; a call past it is
+// read and dropped.
+const maxCalls = 128
+
 // call finds or adds the function call of an output item.
 func (x *exchange) call(itemID, callID, name string) *fnCall {
 	for _, c := range x.calls {
@@ -307,7 +320,9 @@ func (x *exchange) call(itemID, callID, name string) *fnCall {
 		}
 	}
 	c := &fnCall{itemID: itemID, callID: callID, name: name}
-	x.calls = append(x.calls, c)
+	if len(x.calls) < maxCalls {
+		x.calls = append(x.calls, c)
+	}
 	return c
 }
 
