@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
+	"net/http"
 	"sync"
 	"time"
 
@@ -169,7 +171,7 @@ func (c *Client) attempt() (code int, readied, ok bool) {
 	c.setStateLocked(transport.StateEvent{State: transport.StateConnecting})
 	c.mu.Unlock()
 
-	ws, resp, err := c.dialer.DialContext(actx, c.url, nil)
+	ws, resp, err := c.dial(actx)
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
 	}
@@ -211,22 +213,36 @@ func (c *Client) attempt() (code int, readied, ok bool) {
 	}
 	cn.helloTimer = c.clk.AfterFunc(HelloWait, func() {
 		c.mu.Lock()
-		expired := !cn.ready && !cn.closed
-		c.mu.Unlock()
-		if expired {
-			c.log.Warn("ws_ready_timeout", "wait", HelloWait.String())
-			ws.Close()
+		defer c.mu.Unlock()
+		if cn.ready || cn.closed {
+			return
 		}
+		// Marked closed under the lock, so a ready the read loop is
+		// decoding right now cannot make this socket ready after all.
+		cn.closed = true
+		c.log.Warn("ws_ready_timeout", "wait", HelloWait.String())
+		ws.Close()
 	})
 	c.mu.Unlock()
 
 	// Reconnect and Close end the socket with a normal close frame.
+	closing := make(chan struct{})
 	stop := context.AfterFunc(actx, func() {
+		defer close(closing)
 		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
 		ws.Close()
 	})
 	code = c.readLoop(cn)
-	stop()
+	if !stop() {
+		// This side closed the socket: wait for the close frame to go out
+		// so no goroutine outlives Close. Unless the backend's close frame
+		// was read first, report the close sent rather than the read error
+		// it caused.
+		<-closing
+		if code == websocket.CloseAbnormalClosure {
+			code = websocket.CloseNormalClosure
+		}
+	}
 
 	c.mu.Lock()
 	cn.closed = true
@@ -244,6 +260,48 @@ func (c *Client) attempt() (code int, readied, ok bool) {
 	ws.Close()
 	c.log.Info("ws_close", "code", code)
 	return code, readied, c.ctx.Err() == nil
+}
+
+// dial opens the socket. gorilla/websocket honours ctx while it connects
+// but not while it waits for the upgrade response, where only its
+// handshake timeout applies; so the raw connection is closed when ctx
+// ends, and Reconnect and Close never wait out a stalled handshake.
+func (c *Client) dial(ctx context.Context) (*websocket.Conn, *http.Response, error) {
+	var (
+		mu        sync.Mutex
+		raw       net.Conn
+		abandoned bool
+	)
+	d := c.dialer
+	d.NetDialContext = func(dctx context.Context, network, addr string) (net.Conn, error) {
+		nc, err := (&net.Dialer{}).DialContext(dctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if abandoned {
+			nc.Close()
+			return nil, ctx.Err()
+		}
+		raw = nc
+		return nc, nil
+	}
+	watched := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(watched)
+		mu.Lock()
+		defer mu.Unlock()
+		abandoned = true
+		if raw != nil {
+			raw.Close()
+		}
+	})
+	ws, resp, err := d.DialContext(ctx, c.url, nil)
+	if !stop() {
+		<-watched
+	}
+	return ws, resp, err
 }
 
 // readLoop reads messages until the socket fails and returns the close code.

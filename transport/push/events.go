@@ -6,9 +6,14 @@ import (
 	"yui/transport"
 )
 
-// eventQueue is an unbounded FIFO in front of the Events channel, so the
-// read loop and timer callbacks never block on a slow consumer and events
-// keep the order in which they were pushed.
+// eventQueue is an unbounded FIFO in front of the Events channel. Pushing
+// never blocks, so the read loop, timer callbacks and the API methods (which
+// push while holding the Client's lock) never wait on a slow or stuck
+// consumer, and events keep the order in which they were pushed: none is
+// ever dropped while the client is open. The price is memory: events pile
+// up for as long as the app does not read, each at most one inbound frame
+// (256 KiB). Blocking the read loop instead would stall pings, frame waits
+// and tool calls behind the UI; dropping would lose turn ends.
 type eventQueue struct {
 	out  chan transport.Event
 	done chan struct{}

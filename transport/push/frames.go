@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"math"
 	"strconv"
@@ -139,8 +140,11 @@ func (c *Client) decode(typ string, data []byte, v any) bool {
 
 func (c *Client) onReady(cn *conn, data []byte) {
 	c.mu.Lock()
-	repeated := cn.ready || cn.closed
+	repeated, closed := cn.ready, cn.closed
 	c.mu.Unlock()
+	if closed {
+		return // the hello wait passed first: this socket is closing
+	}
 	if repeated {
 		c.malformed("ready", "repeated ready")
 		return
@@ -162,7 +166,7 @@ func (c *Client) onReady(cn *conn, data []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cn.ready || cn.closed {
-		return // only the read loop handles ready, so this cannot happen
+		return // the hello wait passed while the frame was decoded
 	}
 	cn.ready = true
 	cn.gotReady = true
@@ -182,23 +186,28 @@ func (c *Client) onReady(cn *conn, data []byte) {
 	}
 }
 
-// positiveInt reads a JSON number that is a positive integer.
+// positiveInt reads a JSON number that is a positive integer. A value past
+// math.MaxInt32 reads as math.MaxInt32: a backend stating a huge limit
+// ("no limit") still accepts images, and no frame gets near it.
 func positiveInt(raw json.RawMessage) (int, bool) {
 	s := string(bytes.TrimSpace(raw))
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n <= 0 || n > math.MaxInt32 {
+		if n <= 0 {
 			return 0, false
 		}
-		return int(n), true
+		return int(min(n, math.MaxInt32)), true
 	}
 	if len(s) == 0 || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f <= 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false
 	}
-	return int(f), true
+	if f <= 0 || math.IsNaN(f) || f != math.Trunc(f) {
+		return 0, false
+	}
+	return int(min(f, math.MaxInt32)), true
 }
 
 // touchLocked returns the held turn a frame names, holding a turn the
@@ -241,10 +250,15 @@ func (c *Client) onRender(data []byte, kind transport.RenderKind) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	segs := *f.Segments
 	tr, own := c.touchLocked(f.TurnID)
 	if tr != nil && tr.stopped {
-		c.log.LogAttrs(context.Background(), slog.LevelInfo, rec,
-			slog.String("turn_id", f.TurnID), slog.String("dropped", "cut_turn"), slog.Int("stopped_count", c.stoppedN))
+		attrs := []slog.Attr{slog.String("turn_id", f.TurnID), slog.Int("segments", len(segs)),
+			slog.String("dropped", "cut_turn"), slog.Int("stopped_count", c.stoppedN)}
+		if kind == transport.KindRender {
+			attrs = append(attrs, slog.String("source", f.Source))
+		}
+		c.log.LogAttrs(context.Background(), slog.LevelInfo, rec, attrs...)
 		return
 	}
 	first := false
@@ -259,7 +273,6 @@ func (c *Client) onRender(data []byte, kind transport.RenderKind) {
 		first = true
 		c.forgotten.add(f.TurnID, true)
 	}
-	segs := *f.Segments
 	reasoning := f.Reasoning
 	if reasoning != nil && c.reasoningTurn != "" && c.reasoningTurn != f.TurnID {
 		// Another turn's reasoning is streaming: this one is not shown.
@@ -473,17 +486,10 @@ func (c *Client) armDelegationExpiryLocked(now time.Time) {
 		c.delegTimer.Stop()
 		c.delegTimer = nil
 	}
-	var next time.Time
-	for _, it := range delegation.Visible(c.delegItems, now) {
-		if it.State != "done" {
-			continue
-		}
-		at := time.UnixMilli(it.EndedAt).Add(delegation.DoneKept)
-		if at.After(now) && (next.IsZero() || at.Before(next)) {
-			next = at
-		}
-	}
-	if next.IsZero() {
+	// NextExpiry counts a done item without ended_at from its start, as
+	// Visible does, so such an item leaves the chip on time too.
+	next, ok := delegation.NextExpiry(c.delegItems, now)
+	if !ok {
 		return
 	}
 	c.delegTimer = c.clk.AfterFunc(next.Sub(now), func() {
@@ -524,11 +530,19 @@ func (c *Client) onToolCall(cn *conn, data []byte) {
 	call := transport.ToolCall{ID: f.ID, TurnID: f.TurnID, Name: *f.Name, Arguments: args}
 
 	c.mu.Lock()
-	if tr, _ := c.touchLocked(f.TurnID); tr != nil && !tr.stopped {
+	tr, _ := c.touchLocked(f.TurnID)
+	stopped := tr != nil && tr.stopped
+	if tr != nil && !stopped {
 		c.armWaitLocked(tr)
 	}
 	c.mu.Unlock()
 	c.log.Info("push.tool_call", "id", call.ID, "turn_id", call.TurnID, "name", call.Name)
+	if stopped {
+		// The runner remembers only its latest stopped turns; the client
+		// holds a stopped turn until its turn_end, so it tells the runner
+		// again rather than let a call of an older stopped turn run.
+		c.runner.CancelTurn(call.TurnID)
+	}
 
 	// The runner answers unknown tools, bad arguments and stopped turns (it
 	// learns them from CancelTurn in Interrupt) at once, and drops repeated
@@ -545,6 +559,9 @@ func (c *Client) sendToolResult(cn *conn, call transport.ToolCall, res transport
 	c.mu.Unlock()
 
 	frame := c.toolResultFrame(call, res, maxTurn)
+	if frame == nil {
+		return
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -556,6 +573,10 @@ func (c *Client) sendToolResult(cn *conn, call transport.ToolCall, res transport
 	c.log.Info("push.tool_result", "id", call.ID, "turn_id", call.TurnID)
 }
 
+// toolResultFrame encodes the answer to call, or returns nil when not even
+// "error: result too large" fits: ids that filled an inbound frame can
+// outgrow the text frame size once re-encoded, and an oversize frame is
+// never sent, so the backend's own wait answers that call.
 func (c *Client) toolResultFrame(call transport.ToolCall, res transport.ToolResult, maxTurn int) []byte {
 	enc := func(text string) []byte {
 		b, _ := marshal(toolResultFrame{Type: "tool_result", ID: call.ID, TurnID: call.TurnID, Result: text})
@@ -563,7 +584,13 @@ func (c *Client) toolResultFrame(call transport.ToolCall, res transport.ToolResu
 	}
 	tooLarge := func(n int) []byte {
 		c.logOversize("out", "tool_result", int64(n))
-		return enc(toolcall.ErrResultTooLarge)
+		b := enc(toolcall.ErrResultTooLarge)
+		if len(b) > TextFrameLimit {
+			c.logOversize("out", "tool_result", int64(len(b)))
+			c.log.Warn("push.tool_result", "id", call.ID, "turn_id", call.TurnID, "dropped", "oversize")
+			return nil
+		}
+		return b
 	}
 	base := enc(res.Text)
 	if len(res.Images) == 0 {

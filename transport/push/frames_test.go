@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -323,7 +324,10 @@ func TestReadyMaxTurnBytes(t *testing.T) {
 		{`{"type":"ready","max_turn_bytes":1.5}`, 0},
 		{`{"type":"ready","max_turn_bytes":"5000"}`, 0},
 		{`{"type":"ready","max_turn_bytes":null}`, 0},
-		{`{"type":"ready","max_turn_bytes":1e99}`, 0},
+		{`{"type":"ready","max_turn_bytes":1e99}`, math.MaxInt32},
+		{`{"type":"ready","max_turn_bytes":4294967296}`, math.MaxInt32},
+		{`{"type":"ready","max_turn_bytes":99999999999999999999}`, math.MaxInt32},
+		{`{"type":"ready","max_turn_bytes":-1e99}`, 0},
 		{`{"type":"ready"}`, 0},
 	} {
 		h := newHarness(t, setup{server: pushtest.Options{NoReady: true}, noWait: true})

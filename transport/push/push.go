@@ -181,7 +181,10 @@ func WebSocketURL(base string) (string, error) {
 		return "", fmt.Errorf("push: chat_base_url %q has no host", redactURL(u))
 	}
 	u.Path = strings.TrimRight(u.Path, "/") + "/ws"
-	u.RawPath = ""
+	if u.RawPath != "" {
+		// Keep a base path's own escaping (%2F stays %2F).
+		u.RawPath = strings.TrimRight(u.RawPath, "/") + "/ws"
+	}
 	u.RawQuery = ""
 	u.Fragment = ""
 	return u.String(), nil
@@ -272,7 +275,9 @@ func (c *Client) Reconnect() {
 	}
 }
 
-// Events is the ordered stream of everything the transport reports.
+// Events is the ordered stream of everything the transport reports. The
+// transport never blocks on it: events the app has not read yet queue up,
+// in order, without limit, until Close.
 func (c *Client) Events() <-chan transport.Event { return c.events.out }
 
 // State is the current connection state.

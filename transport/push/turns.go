@@ -191,9 +191,9 @@ func (c *Client) Send(t transport.Turn) string {
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !tr.running || tr.stopped || c.turns[id] != tr {
-		// Stopped or disconnected while building: it never went out, so no
-		// turn_end will come for it.
+	if c.closed || !tr.running || tr.stopped || c.turns[id] != tr {
+		// Closed, stopped or disconnected while building: it never went
+		// out, so no turn_end will come for it.
 		c.forgetLocked(tr)
 		return id
 	}
@@ -209,7 +209,16 @@ func (c *Client) Send(t transport.Turn) string {
 		c.emit(&transport.TurnEndEvent{TurnID: id, OwnTurn: true, Outcome: transport.TurnFailed})
 		return id
 	}
-	c.queueLocked(cn, "turn", frame)
+	if !c.queueLocked(cn, "turn", frame) {
+		// The socket's writer is gone or backed up: the turn fails now as a
+		// network failure rather than after a frame wait for a frame that
+		// never left.
+		tr.running = false
+		c.forgetLocked(tr)
+		c.log.Warn("network_drop", "turn_id", id, "stage", "push_wait", "reason", "not sent")
+		c.emit(&transport.TurnEndEvent{TurnID: id, OwnTurn: true, Outcome: transport.TurnFailed})
+		return id
+	}
 	tr.sent = true
 	c.log.Info("turn", "turn_id", id, "trigger", string(t.Trigger), "spoke_text", false)
 	c.armWaitLocked(tr)
@@ -408,21 +417,24 @@ func plainJSON(s string) bool {
 
 // Interrupt stops every outstanding turn: running ones end with
 // TurnStopped now, and frames naming them are dropped until their
-// turn_end. With notifyBackend (the stop button) a stop frame names them,
-// only while ready.
+// turn_end. With notifyBackend (the stop button) a stop frame, only while
+// ready, names every turn outstanding at that moment that the backend
+// knows, those an earlier barge-in or typed turn stopped without a stop
+// frame included: the backend may still be running them. It returns the
+// turns this call newly stopped.
 func (c *Client) Interrupt(notifyBackend bool) []string {
 	c.mu.Lock()
 	var ids, named []string
 	for _, tr := range c.order {
+		if !tr.own || tr.sent {
+			named = append(named, tr.id)
+		}
 		if tr.stopped {
 			continue
 		}
 		tr.stopped = true
 		c.stoppedN++
 		ids = append(ids, tr.id)
-		if !tr.own || tr.sent {
-			named = append(named, tr.id)
-		}
 		if tr.timer != nil {
 			tr.timer.Stop()
 			tr.timer = nil

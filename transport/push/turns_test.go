@@ -381,15 +381,19 @@ func TestInterruptDropsStoppedTurnFrames(t *testing.T) {
 	// a's turn_end made it forgotten: b and b-77 are still waiting.
 	h.logs.waitFor(t, "push.render", "turn_id", b, "dropped", "cut_turn", "stopped_count", 2)
 
-	// A second stop names only turns stopped since (here the sentinel's
-	// backend turns), never the ones already stopped.
-	h.c.Interrupt(true)
+	// A second stop names every turn still outstanding, the ones already
+	// stopped included (b and b-77 wait for their turn_end), but returns
+	// only the turns it newly stopped (here the sentinel's backend turn).
+	newly := h.c.Interrupt(true)
 	h.nextFrame("stop").Decode(&stop)
-	for _, id := range stop.TurnIDs {
-		if !strings.HasPrefix(id, "sentinel-") {
-			t.Fatalf("named again: %v", stop.TurnIDs)
-		}
+	if len(newly) != 1 || !strings.HasPrefix(newly[0], "sentinel-") {
+		t.Fatalf("newly stopped %v", newly)
 	}
+	mustEqual(t, stop.TurnIDs, []string{b, "b-77", newly[0]})
+	h.send(turnEnd(b))
+	h.send(turnEnd("b-77"))
+	h.send(turnEnd(newly[0]))
+	h.logs.waitFor(t, "push.turn_end", "turn_id", newly[0])
 	// Nothing outstanding: no stop frame.
 	mustEqual(t, h.c.Interrupt(true), []string(nil))
 	h.c.Reset()
