@@ -535,7 +535,7 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 			c.view.Usage = &u
 		}
 		if own && e.Outcome == transport.TurnFailed {
-			text := oneLine(e.ErrorText, ErrorTextMax)
+			text := transport.OneLine(e.ErrorText, ErrorTextMax)
 			if text == "" {
 				text = GenericFailureText
 			}
@@ -548,20 +548,6 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 		}
 	})
 	c.queue.TurnEnded(e)
-}
-
-// oneLine folds s to one line cut at max characters, as the error line and
-// the status pill show a failed turn's server text.
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i]
-		}
-		n++
-	}
-	return s
 }
 
 // --- tool segment ---

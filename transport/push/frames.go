@@ -386,7 +386,7 @@ func (c *Client) onError(data []byte) {
 		c.malformed("error", "missing message")
 		return
 	}
-	msg := oneLine(*f.Message, ErrorTextMax)
+	msg := transport.OneLine(*f.Message, ErrorTextMax)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tr, own := c.touchLocked(f.TurnID)

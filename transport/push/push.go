@@ -74,7 +74,7 @@ type Client struct {
 	hasBrowse bool // browser is declared: its tool_status leaves the pill alone
 	dialer    websocket.Dialer
 	hist      *delegation.History
-	events    *eventQueue
+	events    *transport.EventQueue
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -115,7 +115,7 @@ func New(opts transport.Options) (*Client, error) {
 		turns:  make(map[string]*turn),
 		kick:   make(chan struct{}, 1),
 		vocab:  cloneVocabulary(opts.Vocabulary),
-		events: newEventQueue(),
+		events: transport.NewEventQueue(),
 	}
 	if c.clk == nil {
 		c.clk = clock.Real{}
@@ -154,7 +154,7 @@ func New(opts transport.Options) (*Client, error) {
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
-		c.events.pump()
+		c.events.Run()
 	}()
 	return c, nil
 }
@@ -278,7 +278,7 @@ func (c *Client) Reconnect() {
 // Events is the ordered stream of everything the transport reports. The
 // transport never blocks on it: events the app has not read yet queue up,
 // in order, without limit, until Close.
-func (c *Client) Events() <-chan transport.Event { return c.events.out }
+func (c *Client) Events() <-chan transport.Event { return c.events.C() }
 
 // State is the current connection state.
 func (c *Client) State() transport.StateEvent {
@@ -308,7 +308,7 @@ func (c *Client) Close() error {
 
 	c.cancel() // ends the dial, the socket (closed with 1000) and the backoff wait
 	c.runner.Close()
-	c.events.close()
+	c.events.Close()
 	c.wg.Wait()
 	return nil
 }
@@ -327,7 +327,7 @@ func (c *Client) emit(ev transport.Event) {
 	if c.closed {
 		return
 	}
-	c.events.push(ev)
+	c.events.Push(ev)
 }
 
 // SetVocabulary replaces what the client renders and tells a connected
@@ -506,19 +506,6 @@ func vocabularyEqual(a, b transport.Vocabulary) bool {
 		}
 	}
 	return true
-}
-
-// oneLine folds a backend message to one line cut at max characters.
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i]
-		}
-		n++
-	}
-	return s
 }
 
 // isOwnID reports whether id is one this run issued.

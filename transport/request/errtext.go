@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"unicode/utf8"
+
+	"yui/transport"
 )
 
 // MaxErrorText is the longest error text shown for a failed turn, in
@@ -59,7 +60,7 @@ func FormatStatus(status int, text string) string {
 	if st := http.StatusText(status); st != "" {
 		s += " " + st
 	}
-	if text = oneLine(text); text != "" {
+	if text = transport.OneLine(text, 0); text != "" {
 		s += ": " + text
 	}
 	return Cut(s, MaxErrorText)
@@ -74,9 +75,6 @@ func Cut(s string, max int) string {
 	return string(r[:max-1]) + "…"
 }
 
-// oneLine collapses white space runs, line breaks included, to one space.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // ServerText extracts the server's message from an error body: the
 // OpenAI shape {"error":{"message":...}}, {"error":"..."}, {"message":...},
 // {"detail":...}, or the body itself when it is not JSON. It also returns a
@@ -90,7 +88,7 @@ func ServerText(body []byte) (text string, status int) {
 		Status  json.RawMessage `json:"status"`
 	}
 	if err := json.Unmarshal(body, &v); err != nil {
-		return oneLine(string(body)), 0
+		return transport.OneLine(string(body), 0), 0
 	}
 	if len(v.Error) > 0 && v.Error[0] == '{' {
 		var inner struct {
@@ -117,9 +115,9 @@ func stringOf(raw json.RawMessage) string {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return oneLine(s)
+		return transport.OneLine(s, 0)
 	}
-	return oneLine(string(raw))
+	return transport.OneLine(string(raw), 0)
 }
 
 // statusOf returns the first value that is an HTTP status number (100-599),

@@ -2,7 +2,6 @@ package request
 
 import (
 	"strings"
-	"sync"
 
 	"yui/transport"
 )
@@ -96,65 +95,4 @@ func (r *reply) finish() {
 		return
 	}
 	r.e.emit(r.t, ev)
-}
-
-// outbox is an unbounded ordered event queue in front of the Events
-// channel, so that no producer ever blocks on a slow reader.
-type outbox struct {
-	ch   chan transport.Event
-	wake chan struct{}
-	done chan struct{}
-
-	mu    sync.Mutex
-	queue []transport.Event
-	shut  bool
-}
-
-func newOutbox() *outbox {
-	return &outbox{ch: make(chan transport.Event), wake: make(chan struct{}, 1), done: make(chan struct{})}
-}
-
-func (o *outbox) push(ev transport.Event) {
-	o.mu.Lock()
-	if !o.shut {
-		o.queue = append(o.queue, ev)
-	}
-	o.mu.Unlock()
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
-}
-
-// run delivers events until close; it closes the channel on return.
-func (o *outbox) run() {
-	defer close(o.ch)
-	for {
-		o.mu.Lock()
-		q := o.queue
-		o.queue = nil
-		o.mu.Unlock()
-		for _, ev := range q {
-			select {
-			case o.ch <- ev:
-			case <-o.done:
-				return
-			}
-		}
-		select {
-		case <-o.wake:
-		case <-o.done:
-			return
-		}
-	}
-}
-
-// close stops delivery; events not yet delivered are dropped.
-func (o *outbox) close() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if !o.shut {
-		o.shut = true
-		close(o.done)
-	}
 }

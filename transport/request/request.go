@@ -168,7 +168,7 @@ type Engine struct {
 	cancel context.CancelCauseFunc
 	wake   chan struct{}
 	wg     sync.WaitGroup
-	out    *outbox
+	out    *transport.EventQueue
 
 	mu         sync.Mutex
 	state      transport.StateEvent
@@ -233,12 +233,12 @@ func New(d Dialect, opts transport.Options) (*Engine, error) {
 		ctx:    ctx,
 		cancel: cancel,
 		wake:   make(chan struct{}, 1),
-		out:    newOutbox(),
+		out:    transport.NewEventQueue(),
 		nextID: clk.Now().UnixMilli(),
 	}
 	e.setVocabulary(opts.Vocabulary)
 	e.wg.Add(2)
-	go func() { defer e.wg.Done(); e.out.run() }()
+	go func() { defer e.wg.Done(); e.out.Run() }()
 	go func() { defer e.wg.Done(); e.work() }()
 	return e, nil
 }
@@ -344,7 +344,7 @@ func (e *Engine) Reconnect() {
 }
 
 // Events is the ordered stream of everything the transport reports.
-func (e *Engine) Events() <-chan transport.Event { return e.out.ch }
+func (e *Engine) Events() <-chan transport.Event { return e.out.C() }
 
 // State is the current connection state.
 func (e *Engine) State() transport.StateEvent {
@@ -365,7 +365,7 @@ func (e *Engine) Close() error {
 	e.queue = nil
 	e.mu.Unlock()
 	e.cancel(errClosed)
-	e.out.close()
+	e.out.Close()
 	e.wg.Wait()
 	e.runner.Close()
 	e.client.CloseIdleConnections()
@@ -377,7 +377,7 @@ func (e *Engine) setStateLocked(s transport.StateEvent) {
 		return
 	}
 	e.state = s
-	e.out.push(&s)
+	e.out.Push(&s)
 }
 
 func (e *Engine) setState(s transport.StateEvent) {
@@ -399,7 +399,7 @@ func (e *Engine) emit(t *turn, ev transport.Event) {
 		r.First = !t.rendered
 		t.rendered = true
 	}
-	e.out.push(ev)
+	e.out.Push(ev)
 }
 
 // end sends t's TurnEndEvent unless it already ended.
@@ -414,7 +414,7 @@ func (e *Engine) endLocked(t *turn, ev *transport.TurnEndEvent) {
 		return
 	}
 	t.ended = true
-	e.out.push(ev)
+	e.out.Push(ev)
 }
 
 func (e *Engine) rendered(t *turn) bool {

@@ -1,0 +1,454 @@
+// Package settings is Yui's settings store (product.md §2): the presets and
+// the global settings, kept in one versioned JSON file written atomically
+// with mode 0600.
+//
+// The file looks like this (version 1):
+//
+//	{
+//	  "version": 1,
+//	  "active_preset": "p-3f9a0c12",
+//	  "presets": [
+//	    {
+//	      "id": "p-3f9a0c12",
+//	      "name": "Yui",
+//	      "enabled": true,
+//	      "character": "yui",
+//	      "chat_api": "chat_completions",
+//	      "chat_base_url": "http://127.0.0.1:11434/v1",
+//	      "key": "",
+//	      "model": "",
+//	      "reasoning_effort": "",
+//	      "card": "",
+//	      "context_window": 0,
+//	      "chat_id": "yui-0b7e44d1",
+//	      "speech": {"engine": "system", "voice": "", "base_url": "", "key": "", "model": "", "rate": 1},
+//	      "voice": {"mode": "off", "engine": "openai", "base_url": "", "key": "", "model": "", "command": ""},
+//	      "screen_on_turn": "toggle",
+//	      "greeting": false,
+//	      "poke": true,
+//	      "positions": {"1920x1080+0+0": {"x": 1510, "y": 820}},
+//	      "relation": 50
+//	    }
+//	  ],
+//	  "screen_look": "unset",
+//	  "browser_tool": false,
+//	  "log_level": "info",
+//	  "delegation_history": {"p-3f9a0c12": []}
+//	}
+//
+// Fields the file holds that this version does not know, at the top level
+// and inside presets, are kept and written back unchanged.
+package settings
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"yui/transport"
+)
+
+// CurrentVersion is the settings file version this build writes.
+const CurrentVersion = 1
+
+// Chat APIs of a preset.
+const (
+	ChatAPIPush            = "push"
+	ChatAPIChatCompletions = "chat_completions"
+	ChatAPIResponses       = "responses"
+)
+
+// Screen-look permission states (Settings.ScreenLook).
+const (
+	ScreenLookUnset   = "unset"
+	ScreenLookAllowed = "allowed"
+	ScreenLookRefused = "refused"
+)
+
+// Relation score bounds (client-tools.md rate_relation).
+const (
+	RelationMin     = 0
+	RelationMax     = 100
+	RelationDefault = 50
+)
+
+// Defaults of a new preset (product.md §2).
+const (
+	DefaultPresetName  = "Yui"
+	DefaultCharacter   = "yui"
+	DefaultChatAPI     = ChatAPIChatCompletions
+	DefaultChatBaseURL = "http://127.0.0.1:11434/v1"
+	DefaultLogLevel    = "info"
+)
+
+// Settings is the whole settings file.
+type Settings struct {
+	Version int `json:"version"`
+	// ActivePreset is the id of the preset whose pet window is main.
+	ActivePreset string   `json:"active_preset"`
+	Presets      []Preset `json:"presets"`
+	// ScreenLook is the permission of look at screen: "unset", "allowed", "refused".
+	ScreenLook string `json:"screen_look"`
+	// BrowserTool switches the browser tool on.
+	BrowserTool bool `json:"browser_tool"`
+	// LogLevel is "debug", "info", "warn" or "error".
+	LogLevel string `json:"log_level"`
+	// DelegationHistory is the push delegation history (push-transport.md,
+	// yui.delegation_history), keyed by preset id. Each preset talks to its
+	// own backend chat, and the history merge marks a running item a list
+	// leaves out as done; one shared history would let one preset's list
+	// close another's items.
+	DelegationHistory map[string][]transport.Delegation `json:"delegation_history"`
+
+	// Extra holds top-level fields this version does not know; they are
+	// written back as they were.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Preset is one configured character+backend pair.
+type Preset struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Enabled   bool   `json:"enabled"`
+	Character string `json:"character"`
+	// ChatAPI is "push", "chat_completions" or "responses".
+	ChatAPI         string `json:"chat_api"`
+	ChatBaseURL     string `json:"chat_base_url"`
+	Key             string `json:"key"`
+	Model           string `json:"model"`
+	ReasoningEffort string `json:"reasoning_effort"`
+	// Card is the persona text.
+	Card string `json:"card"`
+	// ContextWindow is the model's context in tokens, for the usage readout; 0 is unknown.
+	ContextWindow int `json:"context_window"`
+	// ChatID is "yui-" plus 8 random hex digits, made when the preset is created.
+	ChatID string `json:"chat_id"`
+	Speech Speech `json:"speech"`
+	Voice  Voice  `json:"voice"`
+	// ScreenOnTurn is "never", "toggle" or "always".
+	ScreenOnTurn string `json:"screen_on_turn"`
+	// Greeting starts a greeting turn after start.
+	Greeting bool `json:"greeting"`
+	// Poke makes a click on the pet start a turn.
+	Poke bool `json:"poke"`
+	// Positions is the pet's saved position per monitor-layout key.
+	Positions map[string]Position `json:"positions"`
+	// Relation is the relation score, 0–100.
+	Relation int `json:"relation"`
+
+	// Extra holds preset fields this version does not know.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Speech is a preset's speech output (product.md §6).
+type Speech struct {
+	// Engine is "system", "openai" or "none".
+	Engine  string `json:"engine"`
+	Voice   string `json:"voice"`
+	BaseURL string `json:"base_url"`
+	Key     string `json:"key"`
+	Model   string `json:"model"`
+	// Rate is a speed factor, 0.25–4; 1 is normal.
+	Rate float64 `json:"rate"`
+}
+
+// Voice is a preset's voice input (product.md §7).
+type Voice struct {
+	// Mode is "off", "push_to_talk" or "hands_free".
+	Mode string `json:"mode"`
+	// Engine is "openai" or "command".
+	Engine  string `json:"engine"`
+	BaseURL string `json:"base_url"`
+	Key     string `json:"key"`
+	Model   string `json:"model"`
+	// Command is the program of the command engine; it reads a WAV and prints text.
+	Command string `json:"command"`
+}
+
+// Position is a saved pet window position.
+type Position struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+// Default returns the settings of a first start: one preset named Yui,
+// active. rand supplies the preset's id and chat_id.
+func Default(rand io.Reader) (Settings, error) {
+	p, err := NewPreset(rand, DefaultPresetName)
+	if err != nil {
+		return Settings{}, err
+	}
+	s := defaultSettings()
+	s.Presets = []Preset{p}
+	s.ActivePreset = p.ID
+	return s, nil
+}
+
+// defaultSettings is the global part of Default, also the base a file is
+// decoded over so that missing fields read as their defaults.
+func defaultSettings() Settings {
+	return Settings{
+		Version:           CurrentVersion,
+		ScreenLook:        ScreenLookUnset,
+		LogLevel:          DefaultLogLevel,
+		DelegationHistory: map[string][]transport.Delegation{},
+	}
+}
+
+// NewPreset returns a new preset with the defaults of product.md §2, the
+// given name, and a fresh id and chat_id read from rand.
+func NewPreset(rand io.Reader, name string) (Preset, error) {
+	p := defaultPreset()
+	p.Name = name
+	var err error
+	if p.ID, err = NewPresetID(rand); err != nil {
+		return Preset{}, err
+	}
+	if p.ChatID, err = NewChatID(rand); err != nil {
+		return Preset{}, err
+	}
+	return p, nil
+}
+
+// defaultPreset is a preset with every default but no id or chat_id.
+func defaultPreset() Preset {
+	return Preset{
+		Enabled:      true,
+		Character:    DefaultCharacter,
+		ChatAPI:      DefaultChatAPI,
+		ChatBaseURL:  DefaultChatBaseURL,
+		Speech:       Speech{Engine: "system", Rate: 1},
+		Voice:        Voice{Mode: "off", Engine: "openai"},
+		ScreenOnTurn: "toggle",
+		Poke:         true,
+		Positions:    map[string]Position{},
+		Relation:     RelationDefault,
+	}
+}
+
+// NewChatID returns "yui-" plus 8 random hex digits read from rand.
+func NewChatID(rand io.Reader) (string, error) { return randomID(rand, "yui-") }
+
+// NewPresetID returns a new preset id: "p-" plus 8 random hex digits.
+func NewPresetID(rand io.Reader) (string, error) { return randomID(rand, "p-") }
+
+func randomID(rand io.Reader, prefix string) (string, error) {
+	var b [4]byte
+	if _, err := io.ReadFull(rand, b[:]); err != nil {
+		return "", fmt.Errorf("settings: reading random id: %w", err)
+	}
+	return prefix + hex.EncodeToString(b[:]), nil
+}
+
+// Clone returns a deep copy of s.
+func (s Settings) Clone() Settings {
+	c := s
+	c.Presets = make([]Preset, len(s.Presets))
+	for i, p := range s.Presets {
+		c.Presets[i] = p.Clone()
+	}
+	c.DelegationHistory = make(map[string][]transport.Delegation, len(s.DelegationHistory))
+	for k, v := range s.DelegationHistory {
+		c.DelegationHistory[k] = slices.Clone(v)
+	}
+	c.Extra = maps.Clone(s.Extra)
+	return c
+}
+
+// Clone returns a deep copy of p.
+func (p Preset) Clone() Preset {
+	c := p
+	c.Positions = maps.Clone(p.Positions)
+	if c.Positions == nil {
+		c.Positions = map[string]Position{}
+	}
+	c.Extra = maps.Clone(p.Extra)
+	return c
+}
+
+// Preset returns the preset with the given id.
+func (s *Settings) Preset(id string) (*Preset, bool) {
+	for i := range s.Presets {
+		if s.Presets[i].ID == id {
+			return &s.Presets[i], true
+		}
+	}
+	return nil, false
+}
+
+// Active returns the active preset (the first one when the active id is unknown).
+func (s *Settings) Active() (*Preset, bool) {
+	if p, ok := s.Preset(s.ActivePreset); ok {
+		return p, true
+	}
+	if len(s.Presets) > 0 {
+		return &s.Presets[0], true
+	}
+	return nil, false
+}
+
+// Secrets returns every non-empty key the settings hold (chat, speech and
+// voice keys of all presets), for the log redactor.
+func (s Settings) Secrets() []string {
+	var out []string
+	for _, p := range s.Presets {
+		for _, k := range []string{p.Key, p.Speech.Key, p.Voice.Key} {
+			if k != "" && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// LogValue describes the preset for logs without any of its keys.
+func (p Preset) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("id", p.ID),
+		slog.String("name", p.Name),
+		slog.String("chat_api", p.ChatAPI),
+		slog.String("chat_base_url", p.ChatBaseURL),
+		slog.Bool("has_key", p.Key != ""),
+		slog.String("model", p.Model),
+	)
+}
+
+// String describes the preset without any of its keys, so that printing a
+// preset by mistake cannot leak one.
+func (p Preset) String() string {
+	return fmt.Sprintf("preset %q (%s, %s %s)", p.Name, p.ID, p.ChatAPI, p.ChatBaseURL)
+}
+
+// UnmarshalJSON decodes a settings object over the defaults, keeping
+// unknown fields in Extra.
+func (s *Settings) UnmarshalJSON(data []byte) error {
+	type plain Settings
+	v := plain(defaultSettings())
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	extra, err := unknownFields(data, reflect.TypeFor[plain]())
+	if err != nil {
+		return err
+	}
+	v.Extra = extra
+	if v.DelegationHistory == nil {
+		v.DelegationHistory = map[string][]transport.Delegation{}
+	}
+	*s = Settings(v)
+	return nil
+}
+
+// MarshalJSON encodes the settings with their unknown fields after the known ones.
+func (s Settings) MarshalJSON() ([]byte, error) {
+	type plain Settings
+	v := plain(s)
+	if v.DelegationHistory == nil {
+		v.DelegationHistory = map[string][]transport.Delegation{}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return appendFields(b, s.Extra)
+}
+
+// UnmarshalJSON decodes a preset over the preset defaults (so a missing
+// poke reads as true and a missing relation as 50), keeping unknown fields
+// in Extra.
+func (p *Preset) UnmarshalJSON(data []byte) error {
+	type plain Preset
+	v := plain(defaultPreset())
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	extra, err := unknownFields(data, reflect.TypeFor[plain]())
+	if err != nil {
+		return err
+	}
+	v.Extra = extra
+	if v.Positions == nil {
+		v.Positions = map[string]Position{}
+	}
+	*p = Preset(v)
+	return nil
+}
+
+// MarshalJSON encodes the preset with its unknown fields after the known ones.
+func (p Preset) MarshalJSON() ([]byte, error) {
+	type plain Preset
+	v := plain(p)
+	if v.Positions == nil {
+		v.Positions = map[string]Position{}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return appendFields(b, p.Extra)
+}
+
+// unknownFields returns the members of the JSON object data that match no
+// json field of struct type t (matching case-insensitively, as
+// encoding/json does). It returns nil when there are none.
+func unknownFields(data []byte, t reflect.Type) (map[string]json.RawMessage, error) {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, err
+	}
+	var known []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		known = append(known, name)
+	}
+	var extra map[string]json.RawMessage
+	for k, v := range all {
+		if slices.ContainsFunc(known, func(n string) bool { return strings.EqualFold(n, k) }) {
+			continue
+		}
+		if extra == nil {
+			extra = map[string]json.RawMessage{}
+		}
+		extra[k] = v
+	}
+	return extra, nil
+}
+
+// appendFields appends extra members, sorted by name, to the encoded
+// non-empty JSON object obj.
+func appendFields(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
+	if len(extra) == 0 {
+		return obj, nil
+	}
+	var buf bytes.Buffer
+	buf.Write(obj[:len(obj)-1]) // drop the closing brace
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		name, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		val := extra[k]
+		if !json.Valid(val) {
+			return nil, fmt.Errorf("settings: unknown field %q holds invalid JSON", k)
+		}
+		buf.WriteByte(',')
+		buf.Write(name)
+		buf.WriteByte(':')
+		buf.Write(val)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,393 @@
+package settings
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"yui/transport"
+)
+
+// FileName is the settings file's name inside the store directory.
+const FileName = "settings.json"
+
+// Options are the store's dependencies. The zero value uses crypto/rand,
+// the wall clock and no change callback.
+type Options struct {
+	// Rand supplies preset ids and chat_ids.
+	Rand io.Reader
+	// Now names set-aside files.
+	Now func() time.Time
+	// OnChange is called with a copy of the settings after every saved
+	// change, one call at a time in save order. It must not call Update
+	// or the helpers that update.
+	OnChange func(Settings)
+}
+
+// Notice is what Open tells the user about the file it found.
+type Notice struct {
+	// Message is one line for the user.
+	Message string
+	// KeptAs is the path the unusable file was moved to, "" when none was.
+	KeptAs string
+	// Err is why the file could not be used, nil when only repairs were made.
+	Err error
+	// Repairs lists the fixes made to a usable file (see Settings.Repair).
+	Repairs []string
+}
+
+// Store is the settings store. It is safe for concurrent use.
+type Store struct {
+	dir      string
+	rand     io.Reader
+	onChange func(Settings)
+
+	writeMu sync.Mutex   // serializes Update: change, save, notify
+	mu      sync.RWMutex // guards cur
+	cur     Settings
+}
+
+// Open opens the store in dir (created with mode 0700 when missing):
+// dir/settings.json. A missing file means a first start: the defaults are
+// saved at once, so the first preset's chat_id is fixed at installation.
+//
+// A file that cannot be read, parsed or validated is renamed to
+// settings.json.corrupt-<unix time>; a file written by a newer Yui is
+// renamed to settings.json.newer-<unix time> (this version cannot know what
+// its fields mean, and writing over it would lose them). Either way the
+// store starts with the defaults and the returned Notice says what
+// happened. The notice also lists repairs made to a usable file. Open fails
+// only when the directory or the defaults cannot be written, or an
+// unusable file cannot be moved aside: it never writes over one.
+func Open(dir string, opts Options) (*Store, *Notice, error) {
+	s := &Store{dir: dir, rand: opts.Rand, onChange: opts.OnChange}
+	if s.rand == nil {
+		s.rand = rand.Reader
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("settings: creating %s: %w", dir, err)
+	}
+	path := s.Path()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := s.startDefault(); err != nil {
+			return nil, nil, err
+		}
+		return s, nil, nil
+	}
+	var cur Settings
+	var fixes []string
+	if err == nil {
+		cur, fixes, err = Decode(data, s.rand)
+	} else {
+		err = fmt.Errorf("settings: reading %s: %w", path, err)
+	}
+	if err == nil {
+		s.cur = cur
+		if len(fixes) == 0 {
+			return s, nil, nil
+		}
+		if err := s.save(cur); err != nil {
+			return nil, nil, err
+		}
+		return s, &Notice{
+			Message: "Some settings were repaired: " + strings.Join(fixes, "; ") + ".",
+			Repairs: fixes,
+		}, nil
+	}
+
+	suffix, msg := ".corrupt-", "The settings file could not be read (%v). It was kept as %s and Yui started with default settings."
+	var newer *NewerVersionError
+	if errors.As(err, &newer) {
+		suffix = ".newer-"
+		msg = "The settings file was written by a newer version of Yui (%v). It was kept as %s and Yui started with default settings."
+	}
+	kept := fmt.Sprintf("%s%s%d", path, suffix, now().Unix())
+	if err := os.Rename(path, kept); err != nil {
+		return nil, nil, fmt.Errorf("settings: keeping unusable file aside: %w", err)
+	}
+	if err := s.startDefault(); err != nil {
+		return nil, nil, err
+	}
+	return s, &Notice{Message: fmt.Sprintf(msg, err, filepath.Base(kept)), KeptAs: kept, Err: err}, nil
+}
+
+func (s *Store) startDefault() error {
+	d, err := Default(s.rand)
+	if err != nil {
+		return err
+	}
+	if err := s.save(d); err != nil {
+		return err
+	}
+	s.cur = d
+	return nil
+}
+
+// Dir returns the store directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Path returns the settings file path.
+func (s *Store) Path() string { return filepath.Join(s.dir, FileName) }
+
+// Get returns a copy of the current settings.
+func (s *Store) Get() Settings {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.cur.Clone()
+}
+
+// Preset returns a copy of the preset with the given id.
+func (s *Store) Preset(id string) (Preset, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, ok := s.cur.Preset(id)
+	if !ok {
+		return Preset{}, false
+	}
+	return p.Clone(), true
+}
+
+// Update applies fn to a copy of the settings, repairs what Repair fixes
+// (new presets may leave id and chat_id empty), validates, saves, and only
+// then makes the copy current. An error from fn is returned as it is; an
+// invalid result is a *ValidationError and changes nothing.
+func (s *Store) Update(fn func(*Settings) error) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	next := s.Get()
+	if err := fn(&next); err != nil {
+		return err
+	}
+	next.Version = CurrentVersion
+	if _, err := next.Repair(s.rand); err != nil {
+		return err
+	}
+	if err := next.Validate(); err != nil {
+		return err
+	}
+	if err := s.save(next); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.cur = next
+	s.mu.Unlock()
+	if s.onChange != nil {
+		s.onChange(next.Clone())
+	}
+	return nil
+}
+
+// save writes st to the settings file atomically with mode 0600.
+func (s *Store) save(st Settings) error {
+	data, err := Encode(st)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(s.Path(), data, 0o600); err != nil {
+		return fmt.Errorf("settings: saving: %w", err)
+	}
+	return nil
+}
+
+// Encode returns the file form of st: indented JSON with a final newline.
+func Encode(st Settings) ([]byte, error) {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("settings: encoding: %w", err)
+	}
+	return append(data, '\n'), nil
+}
+
+// AddPreset adds a preset with the defaults and the given name, a new id
+// and chat_id, and returns it.
+func (s *Store) AddPreset(name string) (Preset, error) {
+	p, err := NewPreset(s.rand, name)
+	if err != nil {
+		return Preset{}, err
+	}
+	err = s.Update(func(st *Settings) error {
+		st.Presets = append(st.Presets, p)
+		return nil
+	})
+	if err != nil {
+		return Preset{}, err
+	}
+	return p, nil
+}
+
+// DuplicatePreset adds a copy of preset id named "<name> copy", with a new
+// id and chat_id (a new conversation), and returns it. The copy keeps the
+// key, positions and relation; it starts with no delegation history.
+func (s *Store) DuplicatePreset(id string) (Preset, error) {
+	var dup Preset
+	err := s.Update(func(st *Settings) error {
+		p, ok := st.Preset(id)
+		if !ok {
+			return fmt.Errorf("settings: duplicating preset %s: %w", id, ErrNoPreset)
+		}
+		dup = p.Clone()
+		var err error
+		if dup.ID, err = NewPresetID(s.rand); err != nil {
+			return err
+		}
+		if dup.ChatID, err = NewChatID(s.rand); err != nil {
+			return err
+		}
+		dup.Name = p.Name + " copy"
+		st.Presets = append(st.Presets, dup)
+		return nil
+	})
+	if err != nil {
+		return Preset{}, err
+	}
+	return dup.Clone(), nil
+}
+
+// ErrNoPreset is the error of an unknown preset id.
+var ErrNoPreset = errors.New("no such preset")
+
+// ErrLastPreset is the error of deleting the only preset.
+var ErrLastPreset = errors.New("the last preset cannot be deleted")
+
+// DeletePreset removes preset id and its delegation history. The last
+// preset cannot be deleted. When it was active, the first remaining preset
+// becomes active.
+func (s *Store) DeletePreset(id string) error {
+	return s.Update(func(st *Settings) error {
+		i := slices.IndexFunc(st.Presets, func(p Preset) bool { return p.ID == id })
+		if i < 0 {
+			return fmt.Errorf("settings: deleting preset %s: %w", id, ErrNoPreset)
+		}
+		if len(st.Presets) == 1 {
+			return fmt.Errorf("settings: deleting preset %s: %w", id, ErrLastPreset)
+		}
+		st.Presets = slices.Delete(st.Presets, i, i+1)
+		delete(st.DelegationHistory, id)
+		if st.ActivePreset == id {
+			st.ActivePreset = st.Presets[0].ID
+		}
+		return nil
+	})
+}
+
+// SetActive makes preset id the active one.
+func (s *Store) SetActive(id string) error {
+	return s.Update(func(st *Settings) error {
+		if _, ok := st.Preset(id); !ok {
+			return fmt.Errorf("settings: activating preset %s: %w", id, ErrNoPreset)
+		}
+		st.ActivePreset = id
+		return nil
+	})
+}
+
+// UpdatePreset applies fn to a copy of preset id, then saves as Update does.
+// fn cannot change the preset's id.
+func (s *Store) UpdatePreset(id string, fn func(*Preset) error) error {
+	return s.Update(func(st *Settings) error {
+		p, ok := st.Preset(id)
+		if !ok {
+			return fmt.Errorf("settings: updating preset %s: %w", id, ErrNoPreset)
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+		p.ID = id
+		return nil
+	})
+}
+
+// DelegationStore returns the delegation history store of preset id
+// (transport.Options.Delegations).
+func (s *Store) DelegationStore(presetID string) transport.DelegationStore {
+	return delegationStore{s: s, id: presetID}
+}
+
+type delegationStore struct {
+	s  *Store
+	id string
+}
+
+// LoadDelegations returns the preset's history (a copy).
+func (d delegationStore) LoadDelegations() []transport.Delegation {
+	d.s.mu.RLock()
+	defer d.s.mu.RUnlock()
+	return slices.Clone(d.s.cur.DelegationHistory[d.id])
+}
+
+// SaveDelegations replaces the preset's history and saves it.
+func (d delegationStore) SaveDelegations(history []transport.Delegation) error {
+	return d.s.Update(func(st *Settings) error {
+		if _, ok := st.Preset(d.id); !ok {
+			return fmt.Errorf("settings: saving delegation history of %s: %w", d.id, ErrNoPreset)
+		}
+		st.DelegationHistory[d.id] = slices.Clone(history)
+		return nil
+	})
+}
+
+// Relation returns the relation score store of preset id (the
+// tools/relation Scores interface).
+func (s *Store) Relation(presetID string) RelationScore {
+	return RelationScore{s: s, id: presetID}
+}
+
+// RelationScore reads and changes one preset's relation score.
+type RelationScore struct {
+	s  *Store
+	id string
+}
+
+// Score returns the current score (RelationDefault when the preset is gone).
+func (r RelationScore) Score() int {
+	p, ok := r.s.Preset(r.id)
+	if !ok {
+		return RelationDefault
+	}
+	return p.Relation
+}
+
+// AddScore adds delta to the score, clamped to 0–100, saves it, and
+// returns the new score.
+func (r RelationScore) AddScore(delta int) (int, error) {
+	var score int
+	err := r.s.UpdatePreset(r.id, func(p *Preset) error {
+		score = clamp(p.Relation + delta)
+		p.Relation = score
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return score, nil
+}
+
+// ParseLogLevel parses a log_level setting.
+func ParseLogLevel(s string) (slog.Level, error) {
+	switch s {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("settings: unknown log level %q", s)
+}

@@ -1,0 +1,541 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"yui/tools/relation"
+	"yui/transport"
+)
+
+var _ relation.Scores = RelationScore{}
+
+// seqRand is a deterministic random source: bytes 0, 1, 2, ...
+type seqRand struct {
+	mu sync.Mutex
+	n  byte
+}
+
+func (r *seqRand) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range p {
+		p[i] = r.n
+		r.n++
+	}
+	return len(p), nil
+}
+
+var fixedNow = func() time.Time { return time.Unix(1700000000, 0) }
+
+func open(t *testing.T, dir string) (*Store, *Notice) {
+	t.Helper()
+	s, n, err := Open(dir, Options{Rand: &seqRand{}, Now: fixedNow})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	return s, n
+}
+
+func TestFirstStart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "yui")
+	s, n := open(t, dir)
+	if n != nil {
+		t.Fatalf("notice on first start: %+v", n)
+	}
+	st := s.Get()
+	if len(st.Presets) != 1 {
+		t.Fatalf("presets = %d, want 1", len(st.Presets))
+	}
+	p := st.Presets[0]
+	if p.Name != "Yui" || p.Character != "yui" || p.ChatAPI != "chat_completions" ||
+		p.ChatBaseURL != "http://127.0.0.1:11434/v1" || p.Key != "" || !p.Enabled ||
+		!p.Poke || p.Greeting || p.Relation != 50 {
+		t.Errorf("default preset = %+v", p)
+	}
+	if st.ActivePreset != p.ID {
+		t.Errorf("active = %q, want %q", st.ActivePreset, p.ID)
+	}
+	if !regexp.MustCompile(`^yui-[0-9a-f]{8}$`).MatchString(p.ChatID) {
+		t.Errorf("chat_id = %q", p.ChatID)
+	}
+	if st.ScreenLook != "unset" || st.LogLevel != "info" || st.Version != CurrentVersion {
+		t.Errorf("globals = %+v", st)
+	}
+	fi, err := os.Stat(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("file mode = %v, want 0600", fi.Mode().Perm())
+	}
+	di, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if di.Mode().Perm() != 0o700 {
+		t.Errorf("dir mode = %v, want 0700", di.Mode().Perm())
+	}
+
+	// The chat_id is fixed at installation: a reopen reads the same one.
+	s2, n := open(t, dir)
+	if n != nil {
+		t.Fatalf("notice on reopen: %+v", n)
+	}
+	if got := s2.Get().Presets[0].ChatID; got != p.ChatID {
+		t.Errorf("chat_id after reopen = %q, want %q", got, p.ChatID)
+	}
+}
+
+func TestFileFormat(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir)
+	data, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "log_level", "delegation_history"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("file lacks %q:\n%s", k, data)
+		}
+	}
+	p := raw["presets"].([]any)[0].(map[string]any)
+	for _, k := range []string{"id", "name", "enabled", "character", "chat_api", "chat_base_url", "key", "model",
+		"reasoning_effort", "card", "context_window", "chat_id", "speech", "voice", "screen_on_turn",
+		"greeting", "poke", "positions", "relation"} {
+		if _, ok := p[k]; !ok {
+			t.Errorf("preset lacks %q", k)
+		}
+	}
+}
+
+func TestCorruptFileKeptAside(t *testing.T) {
+	for name, content := range map[string]string{
+		"garbage":    "{not json",
+		"empty":      "",
+		"no version": `{"presets":[]}`,
+		"invalid":    `{"version":1,"presets":[{"id":"a","name":"","chat_api":"push","chat_base_url":"ftp://x"}]}`,
+		"wrong type": `{"version":1,"presets":"yes"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, FileName)
+			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s, n := open(t, dir)
+			if n == nil || n.Err == nil {
+				t.Fatalf("no notice for a corrupt file")
+			}
+			want := path + ".corrupt-1700000000"
+			if n.KeptAs != want {
+				t.Errorf("kept as %q, want %q", n.KeptAs, want)
+			}
+			kept, err := os.ReadFile(want)
+			if err != nil || string(kept) != content {
+				t.Errorf("kept file = %q, %v; want the original", kept, err)
+			}
+			if !strings.Contains(n.Message, "default settings") {
+				t.Errorf("message = %q", n.Message)
+			}
+			if got := s.Get().Presets[0].Name; got != "Yui" {
+				t.Errorf("not started with defaults: %q", got)
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("defaults not saved: %v", err)
+			}
+		})
+	}
+}
+
+func TestNewerVersionKeptAside(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	content := `{"version":99,"presets":[]}`
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, n := open(t, dir)
+	var nv *NewerVersionError
+	if n == nil || !errors.As(n.Err, &nv) || nv.Version != 99 {
+		t.Fatalf("notice = %+v", n)
+	}
+	if n.KeptAs != path+".newer-1700000000" {
+		t.Errorf("kept as %q", n.KeptAs)
+	}
+	if b, _ := os.ReadFile(n.KeptAs); string(b) != content {
+		t.Errorf("kept file = %q", b)
+	}
+}
+
+func TestUnreadableFileIsNotOverwritten(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	if err := os.WriteFile(path, []byte(`{"version":1}`), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	_, n := open(t, dir)
+	if n == nil || n.KeptAs == "" {
+		t.Fatalf("notice = %+v", n)
+	}
+	if _, err := os.Stat(n.KeptAs); err != nil {
+		t.Errorf("unreadable file not kept: %v", err)
+	}
+}
+
+func TestMissingFieldsTakeDefaults(t *testing.T) {
+	dir := t.TempDir()
+	content := `{"version":1,"active_preset":"a","presets":[{"id":"a","name":"Mika","chat_id":"yui-00000001","chat_api":"push","chat_base_url":"wss://example.com/ws"}]}`
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, n := open(t, dir)
+	if n != nil {
+		t.Fatalf("notice = %+v", n)
+	}
+	p := s.Get().Presets[0]
+	if !p.Poke || p.Greeting || p.Relation != 50 || !p.Enabled || p.Speech.Engine != "system" ||
+		p.Speech.Rate != 1 || p.Voice.Mode != "off" || p.Character != "yui" {
+		t.Errorf("preset = %+v", p)
+	}
+	if st := s.Get(); st.ScreenLook != "unset" || st.LogLevel != "info" {
+		t.Errorf("globals = %+v", st)
+	}
+}
+
+func TestUnknownFieldsPreserved(t *testing.T) {
+	dir := t.TempDir()
+	content := `{"version":1,"active_preset":"a","future":{"x":[1,2]},
+		"presets":[{"id":"a","name":"Mika","chat_id":"yui-00000001","chat_api":"push",
+		"chat_base_url":"wss://example.com/ws","mood":"sunny"}]}`
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := open(t, dir)
+	if err := s.SetActive("a"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(s.Path())
+	var raw struct {
+		Future  json.RawMessage `json:"future"`
+		Presets []struct {
+			Mood string `json:"mood"`
+		} `json:"presets"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if string(raw.Future) != `{"x":[1,2]}` && !strings.Contains(string(raw.Future), `"x"`) {
+		t.Errorf("future = %s", raw.Future)
+	}
+	if len(raw.Presets) != 1 || raw.Presets[0].Mood != "sunny" {
+		t.Errorf("preset unknown field lost:\n%s", data)
+	}
+}
+
+func TestRepairs(t *testing.T) {
+	dir := t.TempDir()
+	content := `{"version":1,"active_preset":"gone","presets":[
+		{"id":"a","name":"One","chat_id":"yui-00000001","chat_base_url":"http://h/v1","relation":140},
+		{"id":"a","name":"Two","chat_id":"yui-00000001","chat_base_url":"http://h/v1","relation":-5},
+		{"name":"Three","chat_base_url":"http://h/v1"}]}`
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, n := open(t, dir)
+	if n == nil || n.Err != nil || len(n.Repairs) == 0 {
+		t.Fatalf("notice = %+v", n)
+	}
+	st := s.Get()
+	ids, chats := map[string]bool{}, map[string]bool{}
+	for _, p := range st.Presets {
+		if p.ID == "" || ids[p.ID] || p.ChatID == "" || chats[p.ChatID] {
+			t.Errorf("ids not repaired: %+v", st.Presets)
+		}
+		ids[p.ID], chats[p.ChatID] = true, true
+	}
+	if st.Presets[0].ID != "a" || st.Presets[0].ChatID != "yui-00000001" {
+		t.Errorf("first holder of an id lost it: %+v", st.Presets[0])
+	}
+	if st.Presets[0].Relation != 100 || st.Presets[1].Relation != 0 {
+		t.Errorf("relations = %d, %d", st.Presets[0].Relation, st.Presets[1].Relation)
+	}
+	if st.ActivePreset != "a" {
+		t.Errorf("active = %q", st.ActivePreset)
+	}
+	// The repairs were saved: a reopen needs none.
+	if _, n := open(t, dir); n != nil {
+		t.Errorf("second notice = %+v", n)
+	}
+}
+
+func TestValidatePreset(t *testing.T) {
+	base := defaultPreset()
+	base.ID, base.ChatID, base.Name = "p", "yui-00000000", "Yui"
+	if errs := base.Validate(); errs != nil {
+		t.Fatalf("default preset invalid: %v", errs)
+	}
+	for _, tc := range []struct {
+		field  string
+		change func(*Preset)
+	}{
+		{"name", func(p *Preset) { p.Name = "  " }},
+		{"chat_api", func(p *Preset) { p.ChatAPI = "grpc" }},
+		{"chat_base_url", func(p *Preset) { p.ChatBaseURL = "ftp://host/x" }},
+		{"chat_base_url", func(p *Preset) { p.ChatBaseURL = "http://" }},
+		{"chat_base_url", func(p *Preset) { p.ChatBaseURL = "localhost:11434" }},
+		{"chat_base_url", func(p *Preset) { p.ChatBaseURL = "http://a b/%zz" }},
+		{"chat_base_url", func(p *Preset) { p.ChatBaseURL = "" }},
+		{"context_window", func(p *Preset) { p.ContextWindow = -1 }},
+		{"screen_on_turn", func(p *Preset) { p.ScreenOnTurn = "sometimes" }},
+		{"speech.engine", func(p *Preset) { p.Speech.Engine = "sam" }},
+		{"speech.base_url", func(p *Preset) { p.Speech.Engine = "openai" }},
+		{"speech.rate", func(p *Preset) { p.Speech.Rate = 0 }},
+		{"voice.mode", func(p *Preset) { p.Voice.Mode = "always" }},
+		{"voice.command", func(p *Preset) { p.Voice.Mode, p.Voice.Engine = "hands_free", "command" }},
+		{"relation", func(p *Preset) { p.Relation = 101 }},
+	} {
+		p := base.Clone()
+		tc.change(&p)
+		errs := p.Validate()
+		if len(errs) != 1 || errs[0].Field != tc.field || errs[0].PresetID != "p" || errs[0].Reason == "" {
+			t.Errorf("%s: errors = %v", tc.field, errs)
+		}
+	}
+	for _, u := range []string{"https://api.openai.com/v1", "ws://127.0.0.1:8646", "WSS://h.example/push", "http://[::1]:80/v1"} {
+		p := base.Clone()
+		p.ChatBaseURL = u
+		if errs := p.Validate(); errs != nil {
+			t.Errorf("%s refused: %v", u, errs)
+		}
+	}
+}
+
+func TestUpdateRefusesInvalid(t *testing.T) {
+	s, _ := open(t, t.TempDir())
+	before, _ := os.ReadFile(s.Path())
+	err := s.Update(func(st *Settings) error {
+		st.Presets[0].Name = ""
+		st.Presets[0].ChatBaseURL = "mailto:x"
+		return nil
+	})
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("err = %v, want *ValidationError", err)
+	}
+	id := s.Get().Presets[0].ID
+	if got := ve.For(id); len(got) != 2 {
+		t.Errorf("field errors = %v", got)
+	}
+	if s.Get().Presets[0].Name != "Yui" {
+		t.Error("invalid update changed the settings")
+	}
+	after, _ := os.ReadFile(s.Path())
+	if !bytes.Equal(before, after) {
+		t.Error("invalid update changed the file")
+	}
+	boom := errors.New("boom")
+	if err := s.Update(func(st *Settings) error { st.BrowserTool = true; return boom }); err != boom {
+		t.Errorf("fn error = %v", err)
+	}
+	if s.Get().BrowserTool {
+		t.Error("failed update changed the settings")
+	}
+}
+
+func TestPresetHelpers(t *testing.T) {
+	var changes []Settings
+	s, _, err := Open(t.TempDir(), Options{Rand: &seqRand{}, Now: fixedNow, OnChange: func(st Settings) { changes = append(changes, st) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := s.Get().Presets[0]
+	if err := s.UpdatePreset(first.ID, func(p *Preset) error {
+		p.Key = "sk-secret"
+		p.Positions["1920x1080"] = Position{X: 10, Y: 20}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dup, err := s.DuplicatePreset(first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dup.ID == first.ID || dup.ChatID == first.ChatID || dup.Name != "Yui copy" || dup.Key != "sk-secret" ||
+		dup.Positions["1920x1080"] != (Position{10, 20}) {
+		t.Errorf("duplicate = %+v", dup)
+	}
+	added, err := s.AddPreset("Mika")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if added.Name != "Mika" || added.ID == "" || added.ChatID == "" || added.Relation != 50 {
+		t.Errorf("added = %+v", added)
+	}
+	if err := s.SetActive(added.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetActive("nope"); !errors.Is(err, ErrNoPreset) {
+		t.Errorf("SetActive(nope) = %v", err)
+	}
+	if err := s.DeletePreset(added.ID); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Get(); st.ActivePreset != first.ID || len(st.Presets) != 2 {
+		t.Errorf("after deleting the active preset: active %q, %d presets", st.ActivePreset, len(st.Presets))
+	}
+	if err := s.DeletePreset(dup.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeletePreset(first.ID); !errors.Is(err, ErrLastPreset) {
+		t.Errorf("deleting the last preset = %v", err)
+	}
+	if len(changes) != 6 {
+		t.Errorf("OnChange calls = %d, want 6", len(changes))
+	}
+	if got := s.Get().Secrets(); len(got) != 1 || got[0] != "sk-secret" {
+		t.Errorf("secrets = %v", got)
+	}
+}
+
+func TestKeyNotInPresetLogOrString(t *testing.T) {
+	p := defaultPreset()
+	p.Key, p.Speech.Key, p.Voice.Key = "sk-chat-123", "sk-speech-123", "sk-voice-123"
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("preset", "preset", p)
+	out := buf.String() + p.String() + fmt.Sprint(p) + fmt.Sprintf("%v %s", p, p)
+	if strings.Contains(out, "123") {
+		t.Errorf("key leaked: %s", out)
+	}
+}
+
+func TestDelegationStorePerPreset(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir)
+	a := s.Get().Presets[0].ID
+	b, err := s.AddPreset("B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var _ transport.DelegationStore = s.DelegationStore(a)
+	hist := []transport.Delegation{{ID: "d-1", Title: "Check logs", StartedAt: 1, State: "running"}}
+	if err := s.DelegationStore(a).SaveDelegations(hist); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.DelegationStore(b.ID).LoadDelegations(); len(got) != 0 {
+		t.Errorf("preset B sees A's history: %v", got)
+	}
+	s2, _ := open(t, dir)
+	got := s2.DelegationStore(a).LoadDelegations()
+	if len(got) != 1 || got[0] != hist[0] {
+		t.Errorf("history after reopen = %v", got)
+	}
+	if err := s.DelegationStore("gone").SaveDelegations(hist); !errors.Is(err, ErrNoPreset) {
+		t.Errorf("save for unknown preset = %v", err)
+	}
+	if err := s.DeletePreset(a); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Get().DelegationHistory[a]; ok {
+		t.Error("deleted preset's history kept")
+	}
+}
+
+func TestRelationScoreConcurrent(t *testing.T) {
+	s, _ := open(t, t.TempDir())
+	r := s.Relation(s.Get().Presets[0].ID)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if _, err := r.AddScore(3); err != nil {
+				t.Error(err)
+			}
+			_ = s.Get()
+		})
+	}
+	wg.Wait()
+	if got := r.Score(); got != 100 {
+		t.Errorf("score = %d, want 100 (clamped)", got)
+	}
+	if got, _ := r.AddScore(-3); got != 97 {
+		t.Errorf("score = %d, want 97", got)
+	}
+	if _, err := s.Relation("gone").AddScore(1); !errors.Is(err, ErrNoPreset) {
+		t.Errorf("unknown preset = %v", err)
+	}
+	entries, _ := os.ReadDir(s.Dir())
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only settings.json", len(entries))
+	}
+}
+
+func TestRelationToolPersists(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := open(t, dir)
+	id := s.Get().Presets[0].ID
+	tool := relation.New(s.Relation(id), nil)
+	res := tool.Handler(t.Context(), transport.ToolCall{Name: relation.Name, Arguments: json.RawMessage(`{"delta":3,"reason":"nice"}`)})
+	if res.Text != "ok: relation 53/100" {
+		t.Errorf("result = %q", res.Text)
+	}
+	s2, _ := open(t, dir)
+	if got := s2.Relation(id).Score(); got != 53 {
+		t.Errorf("score after reopen = %d", got)
+	}
+}
+
+func TestMigrateHook(t *testing.T) {
+	if _, err := migrate([]byte(`{"version":0}`), 0); err == nil {
+		t.Error("migration from version 0 accepted")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	d, _ := Default(&seqRand{})
+	good, _ := Encode(d)
+	f.Add(good)
+	f.Add([]byte(`{"version":1,"presets":[{"id":"a","name":"x","chat_base_url":"http://h"}],"extra":1}`))
+	f.Add([]byte(`{"version":2}`))
+	f.Add([]byte(`{"version":1,"presets":[{},{}],"delegation_history":{"a":[{"id":"x"}]}}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, _, err := Decode(data, &seqRand{})
+		if err != nil {
+			return
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("Decode returned invalid settings: %v", err)
+		}
+		// What decodes re-encodes and decodes to the same settings.
+		enc, err := Encode(s)
+		if err != nil {
+			t.Fatalf("Encode: %v", err)
+		}
+		s2, fixes, err := Decode(enc, &seqRand{})
+		if err != nil || len(fixes) != 0 {
+			t.Fatalf("re-decode: %v %v\n%s", err, fixes, enc)
+		}
+		enc2, _ := Encode(s2)
+		if !bytes.Equal(enc, enc2) {
+			t.Fatalf("not stable:\n%s\n%s", enc, enc2)
+		}
+	})
+}

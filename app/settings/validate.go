@@ -1,0 +1,304 @@
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// FieldError is one invalid field, named as in the file, so that the
+// settings editor can show the reason at the field.
+type FieldError struct {
+	// PresetID is the preset the field belongs to; "" for a global field.
+	PresetID string
+	// Field is the JSON name, dotted inside speech and voice ("speech.rate").
+	Field string
+	// Reason says what is wrong, for the user.
+	Reason string
+}
+
+func (e FieldError) Error() string {
+	if e.PresetID != "" {
+		return fmt.Sprintf("preset %s: %s: %s", e.PresetID, e.Field, e.Reason)
+	}
+	return e.Field + ": " + e.Reason
+}
+
+// ValidationError lists every invalid field of a settings value.
+type ValidationError struct {
+	Fields []FieldError
+}
+
+func (e *ValidationError) Error() string {
+	msgs := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		msgs[i] = f.Error()
+	}
+	return "settings: invalid: " + strings.Join(msgs, "; ")
+}
+
+// For returns the errors of one preset's fields ("" for global fields).
+func (e *ValidationError) For(presetID string) []FieldError {
+	var out []FieldError
+	for _, f := range e.Fields {
+		if f.PresetID == presetID {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// NewerVersionError is the error of a file written by a newer Yui.
+type NewerVersionError struct {
+	Version int
+}
+
+func (e *NewerVersionError) Error() string {
+	return fmt.Sprintf("settings: file version %d is newer than this Yui understands (%d)", e.Version, CurrentVersion)
+}
+
+// Validate reports every field that cannot work, or nil. It does not
+// repair anything; see Repair.
+func (s *Settings) Validate() error {
+	var errs []FieldError
+	if s.Version != CurrentVersion {
+		errs = append(errs, FieldError{Field: "version", Reason: fmt.Sprintf("must be %d", CurrentVersion)})
+	}
+	if len(s.Presets) == 0 {
+		errs = append(errs, FieldError{Field: "presets", Reason: "at least one preset is needed"})
+	}
+	if _, ok := s.Preset(s.ActivePreset); !ok {
+		errs = append(errs, FieldError{Field: "active_preset", Reason: "names no preset"})
+	}
+	if !slices.Contains([]string{ScreenLookUnset, ScreenLookAllowed, ScreenLookRefused}, s.ScreenLook) {
+		errs = append(errs, FieldError{Field: "screen_look", Reason: `must be "unset", "allowed" or "refused"`})
+	}
+	if _, err := ParseLogLevel(s.LogLevel); err != nil {
+		errs = append(errs, FieldError{Field: "log_level", Reason: `must be "debug", "info", "warn" or "error"`})
+	}
+	seen := map[string]bool{}
+	for _, p := range s.Presets {
+		errs = append(errs, p.Validate()...)
+		if p.ID != "" && seen[p.ID] {
+			errs = append(errs, FieldError{PresetID: p.ID, Field: "id", Reason: "used by another preset"})
+		}
+		seen[p.ID] = true
+	}
+	if len(errs) > 0 {
+		return &ValidationError{Fields: errs}
+	}
+	return nil
+}
+
+// Validate reports the preset's invalid fields, or nil.
+func (p *Preset) Validate() []FieldError {
+	var errs []FieldError
+	bad := func(field, reason string) {
+		errs = append(errs, FieldError{PresetID: p.ID, Field: field, Reason: reason})
+	}
+	if p.ID == "" {
+		bad("id", "is empty")
+	}
+	if strings.TrimSpace(p.Name) == "" {
+		bad("name", "is empty")
+	}
+	if p.Character == "" {
+		bad("character", "is empty")
+	}
+	if !slices.Contains([]string{ChatAPIPush, ChatAPIChatCompletions, ChatAPIResponses}, p.ChatAPI) {
+		bad("chat_api", `must be "push", "chat_completions" or "responses"`)
+	}
+	if err := CheckURL(p.ChatBaseURL, "http", "https", "ws", "wss"); err != nil {
+		bad("chat_base_url", err.Error())
+	}
+	if p.ContextWindow < 0 {
+		bad("context_window", "must not be negative")
+	}
+	if p.ChatID == "" {
+		bad("chat_id", "is empty")
+	}
+	if !slices.Contains([]string{"system", "openai", "none"}, p.Speech.Engine) {
+		bad("speech.engine", `must be "system", "openai" or "none"`)
+	}
+	if p.Speech.BaseURL != "" || p.Speech.Engine == "openai" {
+		if err := CheckURL(p.Speech.BaseURL, "http", "https"); err != nil {
+			bad("speech.base_url", err.Error())
+		}
+	}
+	if p.Speech.Rate < 0.25 || p.Speech.Rate > 4 {
+		bad("speech.rate", "must be between 0.25 and 4")
+	}
+	if !slices.Contains([]string{"off", "push_to_talk", "hands_free"}, p.Voice.Mode) {
+		bad("voice.mode", `must be "off", "push_to_talk" or "hands_free"`)
+	}
+	if !slices.Contains([]string{"openai", "command"}, p.Voice.Engine) {
+		bad("voice.engine", `must be "openai" or "command"`)
+	}
+	listening := p.Voice.Mode == "push_to_talk" || p.Voice.Mode == "hands_free"
+	if p.Voice.BaseURL != "" || (p.Voice.Engine == "openai" && listening) {
+		if err := CheckURL(p.Voice.BaseURL, "http", "https"); err != nil {
+			bad("voice.base_url", err.Error())
+		}
+	}
+	if p.Voice.Engine == "command" && listening && strings.TrimSpace(p.Voice.Command) == "" {
+		bad("voice.command", "is empty")
+	}
+	if !slices.Contains([]string{"never", "toggle", "always"}, p.ScreenOnTurn) {
+		bad("screen_on_turn", `must be "never", "toggle" or "always"`)
+	}
+	if p.Relation < RelationMin || p.Relation > RelationMax {
+		bad("relation", "must be between 0 and 100")
+	}
+	return errs
+}
+
+// CheckURL reports why raw is not an absolute URL with a host and one of
+// the given schemes, or nil.
+func CheckURL(raw string, schemes ...string) error {
+	if strings.TrimSpace(raw) == "" {
+		return errors.New("is empty")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("is not a valid URL")
+	}
+	if !slices.Contains(schemes, strings.ToLower(u.Scheme)) {
+		return fmt.Errorf("must start with %s://", strings.Join(schemes, ":// or "))
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return errors.New("has no host")
+	}
+	return nil
+}
+
+// Repair fixes what can be fixed without the user and returns a line per
+// fix: relation scores clamped to 0–100, missing or duplicate preset ids
+// and chat_ids replaced by new ones, an unknown active preset replaced by
+// the first one, and a default preset added when there is none. rand
+// supplies new ids.
+func (s *Settings) Repair(rand io.Reader) ([]string, error) {
+	var fixes []string
+	if len(s.Presets) == 0 {
+		p, err := NewPreset(rand, DefaultPresetName)
+		if err != nil {
+			return fixes, err
+		}
+		s.Presets = append(s.Presets, p)
+		fixes = append(fixes, "no preset: added the default preset")
+	}
+	ids := map[string]bool{}
+	chats := map[string]bool{}
+	for i := range s.Presets {
+		p := &s.Presets[i]
+		if p.ID == "" || ids[p.ID] {
+			old := p.ID
+			id, err := NewPresetID(rand)
+			if err != nil {
+				return fixes, err
+			}
+			p.ID = id
+			if old == "" {
+				fixes = append(fixes, fmt.Sprintf("preset %q had no id: gave it %s", p.Name, id))
+			} else {
+				fixes = append(fixes, fmt.Sprintf("preset %q repeated id %s: gave it %s", p.Name, old, id))
+			}
+		}
+		ids[p.ID] = true
+		if p.ChatID == "" || chats[p.ChatID] {
+			id, err := NewChatID(rand)
+			if err != nil {
+				return fixes, err
+			}
+			if p.ChatID == "" {
+				fixes = append(fixes, fmt.Sprintf("preset %q had no chat_id: gave it %s", p.Name, id))
+			} else {
+				fixes = append(fixes, fmt.Sprintf("preset %q repeated chat_id %s: gave it %s", p.Name, p.ChatID, id))
+			}
+			p.ChatID = id
+		}
+		chats[p.ChatID] = true
+		if c := clamp(p.Relation); c != p.Relation {
+			fixes = append(fixes, fmt.Sprintf("preset %q relation %d: clamped to %d", p.Name, p.Relation, c))
+			p.Relation = c
+		}
+		if p.Positions == nil {
+			p.Positions = map[string]Position{}
+		}
+	}
+	if !ids[s.ActivePreset] {
+		if s.ActivePreset != "" {
+			fixes = append(fixes, fmt.Sprintf("active preset %s does not exist: made %q active", s.ActivePreset, s.Presets[0].Name))
+		}
+		s.ActivePreset = s.Presets[0].ID
+	}
+	return fixes, nil
+}
+
+func clamp(score int) int { return min(max(score, RelationMin), RelationMax) }
+
+// Decode reads a settings file: it checks the version, migrates an older
+// file, decodes it, repairs it (see Repair; rand supplies new ids) and
+// validates it. It returns the repairs made. A file from a newer version is
+// a *NewerVersionError; invalid fields are a *ValidationError.
+func Decode(data []byte, rand io.Reader) (Settings, []string, error) {
+	var head struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return Settings{}, nil, fmt.Errorf("settings: parsing: %w", err)
+	}
+	if head.Version == nil {
+		return Settings{}, nil, errors.New("settings: parsing: no version field")
+	}
+	v := *head.Version
+	switch {
+	case v > CurrentVersion:
+		return Settings{}, nil, &NewerVersionError{Version: v}
+	case v < 1:
+		return Settings{}, nil, fmt.Errorf("settings: parsing: bad version %d", v)
+	case v < CurrentVersion:
+		var err error
+		if data, err = migrate(data, v); err != nil {
+			return Settings{}, nil, err
+		}
+	}
+	var s Settings
+	if err := json.Unmarshal(data, &s); err != nil {
+		return Settings{}, nil, fmt.Errorf("settings: parsing: %w", err)
+	}
+	fixes, err := s.Repair(rand)
+	if err != nil {
+		return Settings{}, nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return Settings{}, nil, err
+	}
+	return s, fixes, nil
+}
+
+// migrate brings a version-from file up to CurrentVersion one step at a
+// time, working on the raw JSON object so that each step sees the file as
+// its version wrote it. Version 1 is the first version: there is no step
+// yet. A later version adds a case "from N to N+1" here.
+func migrate(data []byte, from int) ([]byte, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, fmt.Errorf("settings: migrating: %w", err)
+	}
+	for v := from; v < CurrentVersion; v++ {
+		switch v {
+		default:
+			return nil, fmt.Errorf("settings: no migration from version %d", v)
+		}
+	}
+	obj["version"] = json.RawMessage(fmt.Sprint(CurrentVersion))
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("settings: migrating: %w", err)
+	}
+	return out, nil
+}
