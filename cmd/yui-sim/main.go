@@ -14,14 +14,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"yui/transport/pushtest"
@@ -40,6 +44,7 @@ func run(args []string) error {
 	key := fs.String("key", "", "chat API `key` the client must send (default $YUI_SIM_KEY; empty accepts any)")
 	script := fs.String("script", "demo", "script: demo, echo, or a scenario `file`")
 	maxTurn := fs.Int("max-turn-bytes", 0, "max_turn_bytes stated in ready (0: none, the client sends no images)")
+	record := fs.String("record", "", "append every frame clients send to `file`, one JSON object a line (hello keys redacted)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,11 +66,20 @@ func run(args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	var onFrame func(pushtest.Frame)
+	if *record != "" {
+		f, err := os.OpenFile(*record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("open record file: %w", err)
+		}
+		defer f.Close()
+		onFrame = recorder(f)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := pushtest.StartSim(ctx, pushtest.SimOptions{
-		Addr: *addr, Key: k, Script: s, MaxTurnBytes: *maxTurn, Logger: log,
+		Addr: *addr, Key: k, Script: s, MaxTurnBytes: *maxTurn, Logger: log, OnFrame: onFrame,
 	})
 	if err != nil {
 		return err
@@ -90,4 +104,30 @@ func checkLoopback(addr string) error {
 		return fmt.Errorf("--addr %q: only loopback addresses are allowed", addr)
 	}
 	return nil
+}
+
+// recorder writes each frame as one JSON line. A hello's key is replaced,
+// so a record file can be shared.
+func recorder(w io.Writer) func(pushtest.Frame) {
+	var mu sync.Mutex
+	return func(f pushtest.Frame) {
+		raw := f.Raw
+		if f.Type == "hello" {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(raw, &m) == nil {
+				if _, ok := m["key"]; ok {
+					m["key"] = json.RawMessage(`"[redacted]"`)
+				}
+				if b, err := json.Marshal(m); err == nil {
+					raw = b
+				}
+			}
+		}
+		if !json.Valid(raw) {
+			raw, _ = json.Marshal(map[string]string{"type": f.Type, "unparsed": string(raw)})
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write(append(bytes.TrimSpace(raw), '\n'))
+	}
 }

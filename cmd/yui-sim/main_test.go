@@ -1,6 +1,12 @@
 package main
 
-import "testing"
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"yui/transport/pushtest"
+)
 
 func TestCheckLoopback(t *testing.T) {
 	for addr, ok := range map[string]bool{
@@ -19,5 +25,21 @@ func TestCheckLoopback(t *testing.T) {
 	}
 	if err := run([]string{"--addr", "0.0.0.0:1"}); err == nil {
 		t.Error("run accepted a non-loopback address")
+	}
+}
+
+func TestRecorderRedactsHelloKey(t *testing.T) {
+	var buf bytes.Buffer
+	rec := recorder(&buf)
+	rec(pushtest.Frame{Type: "hello", Raw: []byte(`{"type":"hello","key":"sk-secret","chat_id":"yui-1"}`)})
+	rec(pushtest.Frame{Type: "turn", Raw: []byte(`{"type":"turn","turn_id":"1","text":"hi"}`)})
+	rec(pushtest.Frame{Type: "", Raw: []byte("not json")})
+	out := buf.String()
+	if strings.Contains(out, "sk-secret") {
+		t.Fatalf("key recorded: %s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], `"text":"hi"`) || !strings.Contains(lines[2], `"unparsed":"not json"`) {
+		t.Fatalf("record = %q", lines)
 	}
 }

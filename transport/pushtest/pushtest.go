@@ -38,6 +38,9 @@ type Options struct {
 	// closes when OnConn returns (unless it already closed).
 	// Nil keeps connections open, recording, until the server closes.
 	OnConn func(c *Conn)
+	// OnFrame, when set, sees every frame a client sends, hello included,
+	// as it arrives (the simulator's --record uses it).
+	OnFrame func(f Frame)
 }
 
 // Server is a running fake backend.
@@ -179,6 +182,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Raw = append(json.RawMessage(nil), data...)
 	c.Hello = h
+	if s.opts.OnFrame != nil {
+		s.opts.OnFrame(Frame{Type: "hello", Raw: h.Raw, At: time.Now()})
+	}
 	s.mu.Lock()
 	s.hellos++
 	if s.opts.Key != "" && h.Key != s.opts.Key {
@@ -281,10 +287,14 @@ func (c *Conn) readLoop() {
 		}
 		json.Unmarshal(data, &typ)
 		c.mu.Lock()
-		c.frames = append(c.frames, Frame{Type: typ.Type, Raw: data, At: time.Now()})
+		f := Frame{Type: typ.Type, Raw: data, At: time.Now()}
+		c.frames = append(c.frames, f)
 		close(c.more)
 		c.more = make(chan struct{})
 		c.mu.Unlock()
+		if c.server.opts.OnFrame != nil {
+			c.server.opts.OnFrame(f)
+		}
 	}
 }
 

@@ -62,6 +62,8 @@ type SimOptions struct {
 	MaxTurnBytes int
 	// Logger receives the simulator's log; nil discards.
 	Logger *slog.Logger
+	// OnFrame sees every frame a client sends (Options.OnFrame).
+	OnFrame func(f Frame)
 }
 
 // StartSim starts a simulated backend that runs the script on every
@@ -83,6 +85,7 @@ func StartSim(ctx context.Context, o SimOptions) (*Server, error) {
 		Addr:         addr,
 		Key:          o.Key,
 		MaxTurnBytes: o.MaxTurnBytes,
+		OnFrame:      o.OnFrame,
 		OnConn: func(c *Conn) {
 			cctx, cancel := context.WithCancel(ctx)
 			defer cancel()
