@@ -77,6 +77,16 @@ const (
 	kindFailure
 )
 
+func (k kind) String() string {
+	switch k {
+	case kindFiller:
+		return "filler"
+	case kindFailure:
+		return "failure"
+	}
+	return "reply"
+}
+
 // item is one step of playback: cues, then a sentence ("" for cues only).
 type item struct {
 	turn     string
@@ -555,6 +565,11 @@ func (q *Queue) start(it *item) {
 	q.cur = it
 	q.speaking = true
 	q.emitSpeech(it.turn, it.text)
+	// One record per sentence spoken: what the user heard and saw in the
+	// bubble, and whether it was the reply or a line the client added.
+	if it.text != "" {
+		q.log.Info("speech", "turn_id", it.turn, "kind", it.kind.String(), "text", it.text)
+	}
 	q.prepare(it)
 	clip := it.clip
 	if it.err != nil {
