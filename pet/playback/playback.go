@@ -220,6 +220,8 @@ func (q *Queue) deliver() {
 }
 
 func (q *Queue) emitCue(turn string, c transport.Cue) {
+	q.log.Info("cue", "turn_id", turn, "emotion_id", c.EmotionID, "motion_id", c.MotionID,
+		"emotion_text", c.EmotionText, "caption", c.Caption)
 	if f := q.opts.OnCue; f != nil {
 		q.out = append(q.out, func() { f(turn, c) })
 	}
