@@ -65,11 +65,24 @@ func startXvfb(t testing.TB, w, h int) *display {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		d.run(t, "xsetroot", "-solid", "#3c6e71")
+		d.paintRoot(t, w, h)
 		return d
 	}
 	t.Fatal("no free X display")
 	return nil
+}
+
+// paintRoot fills the root window with rootBG. xsetroot's solid colour
+// does not reach XGetImage under Xvfb; a root background pixmap does.
+func (d *display) paintRoot(t testing.TB, w, h int) {
+	t.Helper()
+	bg := filepath.Join(t.TempDir(), "bg.png")
+	d.run(t, "convert", "-size", fmt.Sprintf("%dx%d", w, h), "xc:#3c6e71", bg)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "display", "-window", "root", bg)
+	cmd.Env = d.env()
+	_ = cmd.Run() // it exits non-zero after setting the background
 }
 
 func (d *display) env() []string { return append(os.Environ(), "DISPLAY="+d.name) }

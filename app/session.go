@@ -1,0 +1,401 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"yui/app/settings"
+	"yui/pet"
+	"yui/pet/character"
+	"yui/tools/imagefit"
+	"yui/tools/relation"
+	"yui/transport"
+	"yui/transport/chatcompletions"
+	"yui/transport/clock"
+	"yui/transport/push"
+	"yui/transport/responses"
+	"yui/windows"
+)
+
+// session is one running preset: its transport, pet controller and pet
+// window (the controller is made once the window is shown). The transport's events drive the controller, whose views the
+// window draws; the window's actions go back to the controller.
+type session struct {
+	y      *yui
+	preset settings.Preset
+	log    *slog.Logger
+	pack   *character.Pack
+	t      transport.Transport
+	ctl    *pet.Controller
+	win    *windows.PetWindow
+
+	ctlPtr      atomic.Pointer[pet.Controller]
+	reportOnce  sync.Once
+	settingsHit atomic.Bool // the settings window opened for a connection problem
+}
+
+// startSessions starts one session per preset. Every pet declares
+// rate_relation and address_character; the latter's description names the
+// other characters.
+func (y *yui) startSessions(presets []settings.Preset) error {
+	for i, p := range presets {
+		s, err := y.newSession(p, presets, i)
+		if err != nil {
+			return err
+		}
+		y.mu.Lock()
+		y.sessions = append(y.sessions, s)
+		y.mu.Unlock()
+	}
+	for _, s := range y.sessions {
+		// The window knows the size it draws the character at once it is
+		// shown: the pet keeps only images of that size, so the pack's
+		// full-size (2x) images can go.
+		s.win.Show()
+		w, h := s.win.CharacterPixels()
+		s.pack = windows.ScaledPack(s.pack, w, h)
+		s.win.SetPack(s.pack)
+		s.ctl = pet.New(pet.Options{
+			Transport: s.t,
+			Pack:      s.pack,
+			Clock:     clock.Real{},
+			Logger:    s.log,
+			OnChange:  s.onView,
+		})
+		s.ctlPtr.Store(s.ctl)
+		s.win.SetView(s.ctl.View())
+	}
+	for _, s := range y.sessions {
+		go s.ctl.Run()
+		s.t.Start()
+		if s.preset.Greeting {
+			s.ctl.Greeting()
+		}
+	}
+	return nil
+}
+
+func (y *yui) newSession(p settings.Preset, all []settings.Preset, index int) (*session, error) {
+	s := &session{y: y, preset: p, log: y.log.With("preset", p.ID)}
+	pack, packErr := character.Select(y.configDir, p.Character)
+	s.pack = pack
+	if packErr != nil {
+		s.log.Warn("character_refused", "character", p.Character, "err", packErr.Error())
+	}
+
+	var scores relation.Scores = y.store.Relation(p.ID)
+	var deleg transport.DelegationStore = y.store.DelegationStore(p.ID)
+	var positions windows.PositionStore = storePositions{store: y.store, id: p.ID, log: s.log}
+	if y.cfg.Demo {
+		scores = &memScores{score: settings.RelationDefault}
+		deleg = nil
+		positions = &memPositions{}
+	}
+	opts := transport.Options{
+		ChatBaseURL:     p.ChatBaseURL,
+		Key:             p.Key,
+		ChatID:          p.ChatID,
+		Model:           p.Model,
+		ReasoningEffort: p.ReasoningEffort,
+		Card:            p.Card,
+		Vocabulary:      pack.Vocabulary(),
+		Tools: []transport.Tool{
+			relation.New(scores, func(c relation.Change) {
+				s.log.Info("relation_change", "score", c.Score, "delta", c.Delta)
+			}),
+			y.addressTool(p, all),
+		},
+		FitImages:   imagefit.Fit,
+		Delegations: deleg,
+		SpeechOwed: func() bool {
+			if c := s.ctlPtr.Load(); c != nil {
+				return c.SpeechOwed()
+			}
+			return false
+		},
+		Clock:  clock.Real{},
+		Logger: s.log,
+	}
+	t, err := newTransport(p.ChatAPI, opts)
+	if err != nil {
+		return nil, fmt.Errorf("app: preset %q: %w", p.Name, err)
+	}
+	s.t = t
+
+	win, err := windows.NewPetWindow(y.app, windows.PetOptions{
+		Name:       p.Name,
+		Pack:       pack,
+		Actions:    s,
+		Poke:       p.Poke,
+		Index:      index,
+		Shortcut:   y.cfg.Demo || p.ID == y.store.Get().ActivePreset,
+		Positions:  positions,
+		OnMessages: func() { y.openMessages(p.ID) },
+		OnSettings: func() { y.openSettings(p.ID) },
+		OnQuit:     y.quit,
+		Logger:     s.log,
+	})
+	if err != nil {
+		t.Close()
+		return nil, fmt.Errorf("app: preset %q: %w", p.Name, err)
+	}
+	s.win = win
+	if packErr != nil {
+		win.SetNotice(packErr.Error())
+	}
+	s.log.Info("session_start", "name", p.Name, "chat_api", p.ChatAPI, "chat_base_url", p.ChatBaseURL, "character", pack.ID)
+	return s, nil
+}
+
+// newTransport builds the transport of a chat_api.
+func newTransport(api string, opts transport.Options) (transport.Transport, error) {
+	switch api {
+	case settings.ChatAPIPush:
+		c, err := push.New(opts)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case settings.ChatAPIChatCompletions, "":
+		return chatcompletions.New(opts)
+	case settings.ChatAPIResponses:
+		return responses.New(opts)
+	}
+	return nil, fmt.Errorf("unknown chat_api %q (push, chat_completions or responses)", api)
+}
+
+// onView draws a new view and reacts to a backend that cannot be reached:
+// the pill already says so; the settings window opens on the preset once.
+func (s *session) onView(v pet.View) {
+	s.win.SetView(v)
+	switch v.Pill.ConnState {
+	case transport.StateOffline, transport.StateKeyRejected, transport.StateInvalid:
+		if s.settingsHit.CompareAndSwap(false, true) {
+			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
+			fyne.Do(func() { s.y.openSettings(s.preset.ID) })
+		}
+	}
+}
+
+// SendText, Poke and Stop are the pet window's actions.
+func (s *session) SendText(text string, attachments []transport.Image) {
+	if c := s.ctlPtr.Load(); c != nil {
+		c.SendText(text, attachments)
+	}
+}
+
+func (s *session) Poke() {
+	if c := s.ctlPtr.Load(); c != nil {
+		c.Poke()
+	}
+}
+
+func (s *session) Stop() {
+	if c := s.ctlPtr.Load(); c != nil {
+		c.Stop()
+	}
+}
+
+// close stops the session: the controller, then the transport, then the
+// window's native resources.
+func (s *session) close() {
+	if s.ctl != nil {
+		s.ctl.Close()
+	}
+	if err := s.t.Close(); err != nil {
+		s.log.Warn("transport_close", "err", err.Error())
+	}
+	s.win.Close()
+}
+
+// closeSessions closes every session.
+func (y *yui) closeSessions() {
+	y.mu.Lock()
+	ss := y.sessions
+	y.sessions = nil
+	y.mu.Unlock()
+	for _, s := range ss {
+		s.close()
+	}
+}
+
+// sessionNamed returns the running session of the preset named name
+// (case-insensitive), or the name of a preset by that name that is not
+// running ("" when there is none).
+func (y *yui) sessionNamed(name string, all []settings.Preset) (s *session, known string) {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	for _, ss := range y.sessions {
+		if strings.EqualFold(ss.preset.Name, name) {
+			return ss, ss.preset.Name
+		}
+	}
+	for _, p := range all {
+		if strings.EqualFold(p.Name, name) {
+			return nil, p.Name
+		}
+	}
+	if !y.cfg.Demo {
+		for _, p := range y.store.Get().Presets {
+			if strings.EqualFold(p.Name, name) {
+				return nil, p.Name
+			}
+		}
+	}
+	return nil, ""
+}
+
+// addressToolWait is address_character's client wait (client-tools.md).
+const addressToolWait = 2 * time.Second
+
+const addressParams = `{ "type": "object",
+    "properties": { "character": { "type": "string", "description": "The other character's name" },
+                    "text": { "type": "string", "maxLength": 2000 } },
+    "required": ["character", "text"], "additionalProperties": false }`
+
+// addressTool is address_character for preset self: it starts a turn on
+// the named preset's pet with trigger "addressed by <self's name>".
+func (y *yui) addressTool(self settings.Preset, all []settings.Preset) transport.Tool {
+	desc := "Say something to another character on this desktop"
+	var others []string
+	for _, p := range all {
+		if p.ID != self.ID {
+			others = append(others, p.Name)
+		}
+	}
+	if len(others) > 0 {
+		desc += ". Running now: " + strings.Join(others, ", ")
+	}
+	return transport.Tool{
+		Name:        "address_character",
+		Description: desc,
+		Parameters:  json.RawMessage(addressParams),
+		Wait:        addressToolWait,
+		Handler: func(_ context.Context, call transport.ToolCall) transport.ToolResult {
+			return transport.ToolResult{Text: y.address(self, all, call.Arguments)}
+		},
+	}
+}
+
+func (y *yui) address(self settings.Preset, all []settings.Preset, raw json.RawMessage) string {
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
+		return "error: invalid field arguments"
+	}
+	for k := range args {
+		if k != "character" && k != "text" {
+			return "error: invalid field " + k
+		}
+	}
+	var name, text string
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"character", &name}, {"text", &text}} {
+		v, ok := args[f.key]
+		if !ok {
+			return "error: missing field " + f.key
+		}
+		if json.Unmarshal(v, f.dst) != nil {
+			return "error: invalid field " + f.key
+		}
+	}
+	if len([]rune(text)) > 2000 {
+		return "error: invalid field text"
+	}
+	if strings.EqualFold(strings.TrimSpace(name), self.Name) {
+		return "error: a character cannot address itself"
+	}
+	target, known := y.sessionNamed(strings.TrimSpace(name), all)
+	if target == nil {
+		if known != "" {
+			return fmt.Sprintf("error: %s is not running", known)
+		}
+		return fmt.Sprintf("error: no character named %q", name)
+	}
+	c := target.ctlPtr.Load()
+	if c == nil {
+		return fmt.Sprintf("error: %s is not running", target.preset.Name)
+	}
+	c.Address(self.Name, text)
+	y.log.Info("address_character", "from", self.ID, "to", target.preset.ID)
+	return "ok: delivered to " + target.preset.Name
+}
+
+// storePositions keeps a pet's position in its preset (settings positions).
+type storePositions struct {
+	store *settings.Store
+	id    string
+	log   *slog.Logger
+}
+
+func (p storePositions) LoadPosition(layout string) (int, int, bool) {
+	pr, ok := p.store.Preset(p.id)
+	if !ok {
+		return 0, 0, false
+	}
+	pos, ok := pr.Positions[layout]
+	return pos.X, pos.Y, ok
+}
+
+func (p storePositions) SavePosition(layout string, x, y int) {
+	err := p.store.UpdatePreset(p.id, func(pr *settings.Preset) error {
+		if pr.Positions == nil {
+			pr.Positions = make(map[string]settings.Position)
+		}
+		pr.Positions[layout] = settings.Position{X: x, Y: y}
+		return nil
+	})
+	if err != nil {
+		p.log.Warn("position_save", "err", err.Error())
+	}
+}
+
+// memPositions keeps the demo pet's position for the run only.
+type memPositions struct {
+	mu sync.Mutex
+	m  map[string][2]int
+}
+
+func (p *memPositions) LoadPosition(layout string) (int, int, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok := p.m[layout]
+	return v[0], v[1], ok
+}
+
+func (p *memPositions) SavePosition(layout string, x, y int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = make(map[string][2]int)
+	}
+	p.m[layout] = [2]int{x, y}
+}
+
+// memScores is the demo pet's relation score, kept for the run only.
+type memScores struct {
+	mu    sync.Mutex
+	score int
+}
+
+func (m *memScores) Score() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.score
+}
+
+func (m *memScores) AddScore(delta int) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.score = min(max(m.score+delta, relation.Min), relation.Max)
+	return m.score, nil
+}

@@ -1,0 +1,45 @@
+package app
+
+import (
+	"encoding/json"
+	"log/slog"
+	"testing"
+
+	"yui/app/settings"
+)
+
+func TestAddressErrors(t *testing.T) {
+	y := &yui{log: slog.New(slog.DiscardHandler), cfg: Config{Demo: true}}
+	self := settings.Preset{ID: "a", Name: "Yui"}
+	all := []settings.Preset{self, {ID: "b", Name: "Mochi"}}
+	for _, c := range []struct{ args, want string }{
+		{`{"character":"yui","text":"hi"}`, "error: a character cannot address itself"},
+		{`{"character":"Kiri","text":"hi"}`, `error: no character named "Kiri"`},
+		{`{"character":"mochi","text":"hi"}`, "error: Mochi is not running"},
+		{`{"text":"hi"}`, "error: missing field character"},
+		{`{"character":"Mochi"}`, "error: missing field text"},
+		{`{"character":3,"text":"hi"}`, "error: invalid field character"},
+		{`{"character":"Mochi","text":"hi","x":1}`, "error: invalid field x"},
+	} {
+		if got := y.address(self, all, json.RawMessage(c.args)); got != c.want {
+			t.Errorf("address(%s) = %q, want %q", c.args, got, c.want)
+		}
+	}
+	tool := y.addressTool(self, all)
+	if tool.Name != "address_character" || tool.Description != "Say something to another character on this desktop. Running now: Mochi" {
+		t.Errorf("tool = %q %q", tool.Name, tool.Description)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(tool.Parameters, &schema); err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+}
+
+func TestOverride(t *testing.T) {
+	y := &yui{cfg: Config{ChatAPI: "push", ChatBaseURL: "http://127.0.0.1:9", Model: "m", Key: "k"}}
+	p := settings.Preset{ChatAPI: "responses", ChatBaseURL: "http://x", Model: "old"}
+	y.override(&p)
+	if p.ChatAPI != "push" || p.ChatBaseURL != "http://127.0.0.1:9" || p.Model != "m" || p.Key != "k" {
+		t.Fatalf("override: %+v", p)
+	}
+}

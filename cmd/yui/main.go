@@ -1,0 +1,40 @@
+// Command yui starts Yui, the desktop companion.
+//
+//	yui [--config-dir DIR] [--demo] [--verbose]
+//	    [--chat-api push|chat_completions|responses] [--chat-base-url URL] [--model M]
+//
+// The chat API key of a one-run override comes from the YUI_KEY
+// environment variable, never from a flag (flags show in process lists).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"yui/app"
+)
+
+func main() {
+	var cfg app.Config
+	flag.StringVar(&cfg.ConfigDir, "config-dir", "", "settings and logs `directory` (default: the OS config directory)")
+	flag.BoolVar(&cfg.Demo, "demo", false, "run the push simulator on loopback and a demo pet connected to it")
+	flag.BoolVar(&cfg.Verbose, "verbose", false, "mirror the log to stderr")
+	flag.StringVar(&cfg.ChatAPI, "chat-api", "", "override the active preset's chat API for this run: push, chat_completions or responses")
+	flag.StringVar(&cfg.ChatBaseURL, "chat-base-url", "", "override the active preset's chat base `URL` for this run")
+	flag.StringVar(&cfg.Model, "model", "", "override the active preset's model for this run")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: yui [flags]\n\nThe key of a one-run override is read from the YUI_KEY environment variable.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	cfg.Key = os.Getenv("YUI_KEY")
+	if err := app.Run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "yui:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,46 @@
+package windows
+
+import (
+	"errors"
+	"image"
+)
+
+// errUnsupported is returned by a native shim for what its platform cannot do.
+var errUnsupported = errors.New("not supported on this platform")
+
+// nativeWindow is the per-platform part of a pet window: the window shape,
+// stacking, position and pointer. One implementation per platform lives in
+// a file with build tags (shape_x11.go, shape_windows.go, shape_other.go);
+// newNative returns it.
+//
+// Coordinates are physical pixels: window-relative for shapes, root (virtual
+// desktop) relative for positions. Methods are called from the Fyne main
+// goroutine only.
+type nativeWindow interface {
+	// attach binds the shim to the window, given the context value that
+	// fyne's driver.NativeWindow.RunNative passed. It makes the window stay
+	// above others and out of the task bar and pager where the platform
+	// allows.
+	attach(ctx any) error
+	// setShape limits the window's drawn and clickable area to the union of
+	// rects. A nil or empty list leaves nothing visible.
+	setShape(rects []image.Rectangle) error
+	// move places the window's top-left corner at x, y.
+	move(x, y int) error
+	// position returns the window's top-left corner.
+	position() (image.Point, error)
+	// pointer returns the pointer position.
+	pointer() (image.Point, error)
+	// monitors returns the monitors' rectangles, the primary first.
+	monitors() ([]image.Rectangle, error)
+	// focus gives the window the keyboard focus.
+	focus() error
+	// grabShortcut makes the global shortcut (Ctrl+Alt+Y) call onPress,
+	// from any goroutine. Only one pet of a desktop can hold it.
+	grabShortcut(onPress func()) error
+	// watchMonitors calls onChange, from any goroutine, when the monitor
+	// layout changes (a monitor added, removed or resized).
+	watchMonitors(onChange func()) error
+	// close releases the shim's resources (the X connection).
+	close() error
+}

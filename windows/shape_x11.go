@@ -1,0 +1,284 @@
+//go:build (linux || freebsd || openbsd || netbsd) && !android && !wayland && !wasm
+
+package windows
+
+import (
+	"fmt"
+	"image"
+	"log/slog"
+	"sort"
+	"sync"
+
+	"fyne.io/fyne/v2/driver"
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/randr"
+	"github.com/jezek/xgb/shape"
+	"github.com/jezek/xgb/xproto"
+)
+
+// x11Window shapes and moves a pet window through its own pure-Go X
+// connection (github.com/jezek/xgb), next to the one GLFW holds: window
+// ids are global on an X server, so the SHAPE extension and
+// ConfigureWindow requests work from any connection.
+type x11Window struct {
+	log   *slog.Logger
+	conn  *xgb.Conn
+	root  xproto.Window
+	win   xproto.Window
+	shape bool // SHAPE extension present
+	randr bool // RandR 1.5 monitors present
+
+	done chan struct{} // closed when the event drain ends
+	once sync.Once
+
+	mu       sync.Mutex // guards hotkey and onHotkey, read by drain
+	hotkey   xproto.Keycode
+	onHotkey func()
+	onScreen func()
+}
+
+func newNative(log *slog.Logger) nativeWindow { return &x11Window{log: log} }
+
+func (x *x11Window) attach(ctx any) error {
+	xc, ok := ctx.(driver.X11WindowContext)
+	if !ok || xc.WindowHandle == 0 {
+		return fmt.Errorf("x11: no X11 window handle (context %T): %w", ctx, errUnsupported)
+	}
+	if x.conn == nil {
+		conn, err := xgb.NewConn()
+		if err != nil {
+			return fmt.Errorf("x11: connect: %w", err)
+		}
+		x.conn = conn
+		x.root = xproto.Setup(conn).DefaultScreen(conn).Root
+		x.shape = shape.Init(conn) == nil
+		if randr.Init(conn) == nil {
+			if v, err := randr.QueryVersion(conn, 1, 5).Reply(); err == nil &&
+				(v.MajorVersion > 1 || v.MinorVersion >= 5) {
+				x.randr = true
+			}
+		}
+		x.done = make(chan struct{})
+		go x.drain()
+	}
+	x.win = xproto.Window(xc.WindowHandle)
+	x.keepAbove()
+	if !x.shape {
+		return fmt.Errorf("x11: SHAPE extension missing: %w", errUnsupported)
+	}
+	return nil
+}
+
+// drain reads the connection's events and the errors of unchecked
+// requests, which xgb would otherwise queue until its buffer blocks. It
+// ends when the connection closes.
+func (x *x11Window) drain() {
+	defer close(x.done)
+	for {
+		ev, err := x.conn.WaitForEvent()
+		if ev == nil && err == nil {
+			return
+		}
+		if err != nil {
+			x.log.Debug("x11 request failed", "err", err.Error())
+		}
+		if _, ok := ev.(randr.ScreenChangeNotifyEvent); ok {
+			x.mu.Lock()
+			f := x.onScreen
+			x.mu.Unlock()
+			if f != nil {
+				f()
+			}
+		}
+		if kp, ok := ev.(xproto.KeyPressEvent); ok {
+			x.mu.Lock()
+			f, key := x.onHotkey, x.hotkey
+			x.mu.Unlock()
+			if f != nil && kp.Detail == key {
+				f()
+			}
+		}
+	}
+}
+
+func (x *x11Window) watchMonitors(onChange func()) error {
+	if x.conn == nil || !x.randr {
+		return errUnsupported
+	}
+	x.mu.Lock()
+	x.onScreen = onChange
+	x.mu.Unlock()
+	if err := randr.SelectInputChecked(x.conn, x.root, randr.NotifyMaskScreenChange).Check(); err != nil {
+		return fmt.Errorf("x11: watching monitors: %w", err)
+	}
+	return nil
+}
+
+// keysymY is the X keysym of the shortcut's key.
+const keysymY = 0x79
+
+func (x *x11Window) grabShortcut(onPress func()) error {
+	if x.conn == nil {
+		return errUnsupported
+	}
+	setup := xproto.Setup(x.conn)
+	first, count := setup.MinKeycode, byte(setup.MaxKeycode-setup.MinKeycode+1)
+	km, err := xproto.GetKeyboardMapping(x.conn, first, count).Reply()
+	if err != nil {
+		return fmt.Errorf("x11: keyboard mapping: %w", err)
+	}
+	var key xproto.Keycode
+	per := int(km.KeysymsPerKeycode)
+	for i := 0; per > 0 && i*per < len(km.Keysyms); i++ {
+		if km.Keysyms[i*per] == keysymY {
+			key = first + xproto.Keycode(i)
+			break
+		}
+	}
+	if key == 0 {
+		return fmt.Errorf("x11: no keycode for Y: %w", errUnsupported)
+	}
+	base := uint16(xproto.ModMaskControl | xproto.ModMask1)
+	// The grab must not depend on Caps Lock (Lock) or Num Lock (Mod2).
+	for _, extra := range []uint16{0, xproto.ModMaskLock, xproto.ModMask2, xproto.ModMaskLock | xproto.ModMask2} {
+		err := xproto.GrabKeyChecked(x.conn, true, x.root, base|extra, key, xproto.GrabModeAsync, xproto.GrabModeAsync).Check()
+		if err != nil {
+			return fmt.Errorf("x11: grabbing Ctrl+Alt+Y: %w", err)
+		}
+	}
+	x.mu.Lock()
+	x.hotkey, x.onHotkey = key, onPress
+	x.mu.Unlock()
+	return nil
+}
+
+func (x *x11Window) atom(name string) xproto.Atom {
+	r, err := xproto.InternAtom(x.conn, false, uint16(len(name)), name).Reply()
+	if err != nil {
+		return 0
+	}
+	return r.Atom
+}
+
+// keepAbove asks for "above others, not in the task bar or pager": the
+// _NET_WM_STATE property (read by a window manager when it maps the
+// window) and the EWMH client message (for a window already mapped). With
+// no window manager running both are harmless no-ops.
+func (x *x11Window) keepAbove() {
+	state := x.atom("_NET_WM_STATE")
+	atoms := []xproto.Atom{
+		x.atom("_NET_WM_STATE_ABOVE"),
+		x.atom("_NET_WM_STATE_SKIP_TASKBAR"),
+		x.atom("_NET_WM_STATE_SKIP_PAGER"),
+	}
+	data := make([]byte, 4*len(atoms))
+	for i, a := range atoms {
+		xgb.Put32(data[4*i:], uint32(a))
+	}
+	xproto.ChangeProperty(x.conn, xproto.PropModeReplace, x.win, state, xproto.AtomAtom, 32, uint32(len(atoms)), data)
+	for _, pair := range [][2]xproto.Atom{{atoms[0], 0}, {atoms[1], atoms[2]}} {
+		ev := xproto.ClientMessageEvent{
+			Format: 32,
+			Window: x.win,
+			Type:   state,
+			Data:   xproto.ClientMessageDataUnionData32New([]uint32{1, uint32(pair[0]), uint32(pair[1]), 1, 0}),
+		}
+		xproto.SendEvent(x.conn, false, x.root,
+			xproto.EventMaskSubstructureNotify|xproto.EventMaskSubstructureRedirect, string(ev.Bytes()))
+	}
+}
+
+func (x *x11Window) setShape(rects []image.Rectangle) error {
+	if x.conn == nil || !x.shape {
+		return errUnsupported
+	}
+	xr := make([]xproto.Rectangle, 0, len(rects))
+	for _, r := range rects {
+		if r.Empty() {
+			continue
+		}
+		xr = append(xr, xproto.Rectangle{X: int16(r.Min.X), Y: int16(r.Min.Y), Width: uint16(r.Dx()), Height: uint16(r.Dy())})
+	}
+	for _, kind := range []shape.Kind{shape.SkBounding, shape.SkInput} {
+		shape.Rectangles(x.conn, shape.SoSet, kind, xproto.ClipOrderingUnsorted, x.win, 0, 0, xr)
+	}
+	return nil
+}
+
+func (x *x11Window) move(px, py int) error {
+	if x.conn == nil {
+		return errUnsupported
+	}
+	return xproto.ConfigureWindowChecked(x.conn, x.win, xproto.ConfigWindowX|xproto.ConfigWindowY,
+		[]uint32{uint32(int32(px)), uint32(int32(py))}).Check()
+}
+
+func (x *x11Window) position() (image.Point, error) {
+	if x.conn == nil {
+		return image.Point{}, errUnsupported
+	}
+	r, err := xproto.TranslateCoordinates(x.conn, x.win, x.root, 0, 0).Reply()
+	if err != nil {
+		return image.Point{}, fmt.Errorf("x11: window position: %w", err)
+	}
+	return image.Pt(int(r.DstX), int(r.DstY)), nil
+}
+
+func (x *x11Window) pointer() (image.Point, error) {
+	if x.conn == nil {
+		return image.Point{}, errUnsupported
+	}
+	r, err := xproto.QueryPointer(x.conn, x.root).Reply()
+	if err != nil {
+		return image.Point{}, fmt.Errorf("x11: pointer: %w", err)
+	}
+	return image.Pt(int(r.RootX), int(r.RootY)), nil
+}
+
+func (x *x11Window) monitors() ([]image.Rectangle, error) {
+	if x.conn == nil {
+		return nil, errUnsupported
+	}
+	if x.randr {
+		r, err := randr.GetMonitors(x.conn, x.root, true).Reply()
+		if err == nil && len(r.Monitors) > 0 {
+			ms := append([]randr.MonitorInfo(nil), r.Monitors...)
+			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Primary && !ms[j].Primary })
+			out := make([]image.Rectangle, len(ms))
+			for i, m := range ms {
+				out[i] = image.Rect(int(m.X), int(m.Y), int(m.X)+int(m.Width), int(m.Y)+int(m.Height))
+			}
+			return out, nil
+		}
+	}
+	g, err := xproto.GetGeometry(x.conn, xproto.Drawable(x.root)).Reply()
+	if err != nil {
+		return nil, fmt.Errorf("x11: root geometry: %w", err)
+	}
+	return []image.Rectangle{image.Rect(0, 0, int(g.Width), int(g.Height))}, nil
+}
+
+func (x *x11Window) focus() error {
+	if x.conn == nil {
+		return errUnsupported
+	}
+	active := x.atom("_NET_ACTIVE_WINDOW")
+	ev := xproto.ClientMessageEvent{
+		Format: 32, Window: x.win, Type: active,
+		Data: xproto.ClientMessageDataUnionData32New([]uint32{1, 0, 0, 0, 0}),
+	}
+	xproto.SendEvent(x.conn, false, x.root,
+		xproto.EventMaskSubstructureNotify|xproto.EventMaskSubstructureRedirect, string(ev.Bytes()))
+	xproto.SetInputFocus(x.conn, xproto.InputFocusParent, x.win, xproto.TimeCurrentTime)
+	return nil
+}
+
+func (x *x11Window) close() error {
+	x.once.Do(func() {
+		if x.conn != nil {
+			x.conn.Close()
+			<-x.done
+		}
+	})
+	return nil
+}
