@@ -519,8 +519,12 @@ func TestErrorText(t *testing.T) {
 			if end.ErrorText != c.want {
 				t.Errorf("ErrorText %q, want %q", end.ErrorText, c.want)
 			}
-			if e.tr.State().State != transport.StateReady {
-				t.Errorf("state %v", e.tr.State())
+			want := transport.StateReady
+			if c.name == "401" || c.name == "403" {
+				want = transport.StateKeyRejected
+			}
+			if e.tr.State().State != want {
+				t.Errorf("state %v, want %v", e.tr.State(), want)
 			}
 		})
 	}

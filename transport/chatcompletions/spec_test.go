@@ -586,3 +586,23 @@ func TestInvalidCueRendersNothing(t *testing.T) {
 		}
 	}
 }
+
+// A refused key shows in the status pill as push's 4401 does, until a
+// request goes through again.
+func TestRefusedKeyShowsKeyRejected(t *testing.T) {
+	e := start(t, func(w *rt.Writer, r *http.Request, n int) {
+		if n == 0 {
+			w.Error(401, `{"error":{"message":"Incorrect API key provided"}}`)
+			return
+		}
+		w.Data(chunk(map[string]any{"content": "Hi."}, nil), "[DONE]")
+	}, nil)
+	e.send(t, say("one"))
+	if s := e.tr.State().State; s != transport.StateKeyRejected {
+		t.Fatalf("state after 401 = %v, want key rejected", s)
+	}
+	e.send(t, say("two"))
+	if s := e.tr.State().State; s != transport.StateReady {
+		t.Fatalf("state after a good request = %v, want ready", s)
+	}
+}

@@ -603,7 +603,13 @@ func (e *Engine) round(t *turn, ex Exchange, r *reply) error {
 		return &connError{err}
 	}
 	defer resp.Body.Close()
-	e.setState(transport.StateEvent{State: transport.StateReady})
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		// The server refused the key: the status pill says so, as it does
+		// for push's 4401, until a request goes through again.
+		e.setState(transport.StateEvent{State: transport.StateKeyRejected})
+	} else {
+		e.setState(transport.StateEvent{State: transport.StateReady})
+	}
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		text, _ := ServerText(b)
