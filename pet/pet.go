@@ -667,7 +667,8 @@ func (c *Controller) onCue(_ string, cue transport.Cue) {
 }
 
 // setCueMotionLocked plays a cue's motion: a looping one until the next
-// cue motion or thinking, a non-looping one once, then back to talk or idle.
+// cue motion or thinking or until the reply's bubble clears, a non-looping
+// one once, then back to talk or idle.
 func (c *Controller) setCueMotionLocked(id string) {
 	c.motionGen++
 	if c.motionTmr != nil {
@@ -720,6 +721,12 @@ func (c *Controller) onSpeech(_, text string) {
 				if c.bubbleTmr == tmr {
 					c.view.Bubble = ""
 					c.bubbleTmr = nil
+					// A looping cue motion belongs to the reply: when the
+					// reply is over the character settles back to idle,
+					// unless the motion is a posture it holds (sitting).
+					if c.cueMotion != "" && c.cueMotion != "sit" {
+						c.clearCueMotionLocked()
+					}
 				}
 			})
 		})

@@ -583,6 +583,22 @@ func TestCuesSetEmotionMotionBadgeAndCaption(t *testing.T) {
 	}
 }
 
+func TestLoopingCueMotionSettlesToIdleWhenTheReplyIsOver(t *testing.T) {
+	e := newEnv(t, nil)
+	e.ev(render("b1", false, say("Whoa, falling!", transport.Cue{MotionID: "fall"})))
+	if v := e.view(); v.Motion != "fall" {
+		t.Fatalf("motion = %q, want fall", v.Motion)
+	}
+	e.clock.Advance(speech.ReadingTime("Whoa, falling!") + time.Second)
+	if v := e.view(); v.Motion != "fall" || v.Bubble == "" {
+		t.Fatalf("while the bubble is held: motion %q bubble %q", v.Motion, v.Bubble)
+	}
+	e.clock.Advance(DefaultBubbleHold)
+	if v := e.view(); v.Motion != "idle" || v.Bubble != "" {
+		t.Fatalf("after the reply: motion %q bubble %q, want idle and no bubble", v.Motion, v.Bubble)
+	}
+}
+
 func TestCueDuringAnotherTurnsThinkingLandsWhenThinkingEnds(t *testing.T) {
 	e := newEnv(t, func(o *Options) { o.Pack.FillerLines = nil })
 	e.c.SendText("hi", nil)
