@@ -5,7 +5,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: run test bench deps test-deps build vet unit fuzz e2e
+.PHONY: run test bench deps test-deps build vet unit fuzz e2e cross-windows
 
 deps:
 	@.ci/deps.sh build
@@ -31,7 +31,11 @@ fuzz: deps
 e2e: test-deps build
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/...
 
-test: vet unit fuzz e2e
+# product.md §10: Windows builds by cross-compiling with mingw-w64.
+cross-windows: test-deps
+	CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc $(GO) build -o $(BIN)/yui.exe ./cmd/yui
+
+test: vet unit fuzz cross-windows e2e
 
 bench: test-deps build
 	$(GO) test -run '^$$' -bench . -benchmem ./...

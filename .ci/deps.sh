@@ -6,7 +6,7 @@ set -euo pipefail
 want=(gcc pkg-config libgl1-mesa-dev xorg-dev libx11-dev libxrandr-dev libxcursor-dev
       libxinerama-dev libxi-dev libxxf86vm-dev libasound2-dev)
 if [ "${1:-build}" = test ]; then
-  want+=(xvfb xauth xdotool espeak-ng sox imagemagick x11-utils)
+  want+=(xvfb xauth xdotool espeak-ng sox imagemagick x11-utils gcc-mingw-w64-x86-64)
 fi
 missing=()
 for p in "${want[@]}"; do
