@@ -39,3 +39,4 @@ test: vet unit fuzz cross-windows e2e
 
 bench: test-deps build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -run '^$$' -bench IdlePet -benchtime 1x ./cmd/yui/e2e/

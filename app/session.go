@@ -37,6 +37,10 @@ type session struct {
 	ctl    *pet.Controller
 	win    *windows.PetWindow
 
+	// packNotice tells the user why their character pack was refused
+	// ("" when it was not); the app shows it once in the pet (Run).
+	packNotice string
+
 	ctlPtr      atomic.Pointer[pet.Controller]
 	reportOnce  sync.Once
 	settingsHit atomic.Bool // the settings window opened for a connection problem
@@ -89,6 +93,7 @@ func (y *yui) newSession(p settings.Preset, all []settings.Preset, index int) (*
 	s.pack = pack
 	if packErr != nil {
 		s.log.Warn("character_refused", "character", p.Character, "err", packErr.Error())
+		s.packNotice = refusedNotice(p.Character, packErr)
 	}
 
 	var scores relation.Scores = y.store.Relation(p.ID)
@@ -148,11 +153,26 @@ func (y *yui) newSession(p settings.Preset, all []settings.Preset, index int) (*
 		return nil, fmt.Errorf("app: preset %q: %w", p.Name, err)
 	}
 	s.win = win
-	if packErr != nil {
-		win.SetNotice(packErr.Error())
-	}
 	s.log.Info("session_start", "name", p.Name, "chat_api", p.ChatAPI, "chat_base_url", p.ChatBaseURL, "character", pack.ID)
 	return s, nil
+}
+
+// refusedNotice is what the pet says when the character pack id was
+// refused: that the default character stays, and why (err is
+// character.Select's error, whose wrapping is left out).
+func refusedNotice(id string, err error) string {
+	reason := err.Error()
+	for _, p := range []string{
+		fmt.Sprintf("character %q refused: ", id),
+		fmt.Sprintf("character %q: ", id),
+		fmt.Sprintf("load pack %s: ", id),
+		fmt.Sprintf("load pack %q: ", id),
+		"load pack: ",
+	} {
+		reason = strings.TrimPrefix(reason, p)
+	}
+	reason = strings.TrimSuffix(reason, "; using the default character")
+	return fmt.Sprintf("Your character %q could not be used, so the default one stays: %s.", id, strings.TrimSuffix(reason, "."))
 }
 
 // newTransport builds the transport of a chat_api.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"testing"
 
@@ -41,5 +42,20 @@ func TestOverride(t *testing.T) {
 	y.override(&p)
 	if p.ChatAPI != "push" || p.ChatBaseURL != "http://127.0.0.1:9" || p.Model != "m" || p.Key != "k" {
 		t.Fatalf("override: %+v", p)
+	}
+}
+
+func TestRefusedNotice(t *testing.T) {
+	for _, c := range []struct{ err, want string }{
+		{`character "mine" refused: load pack mine: "motions" has no "idle" (required: idle, thinking, talk, walk, sit, fall); using the default character`,
+			`Your character "mine" could not be used, so the default one stays: "motions" has no "idle" (required: idle, thinking, talk, walk, sit, fall).`},
+		{`character "mine": no pack at /c/characters/mine; using the default character`,
+			`Your character "mine" could not be used, so the default one stays: no pack at /c/characters/mine.`},
+		{`character "mine" refused: load pack: character.json: unexpected end of JSON input; using the default character`,
+			`Your character "mine" could not be used, so the default one stays: character.json: unexpected end of JSON input.`},
+	} {
+		if got := refusedNotice("mine", errors.New(c.err)); got != c.want {
+			t.Errorf("refusedNotice(%q)\n got %q\nwant %q", c.err, got, c.want)
+		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package assets holds the files embedded in Yui's binary: the default
 // character pack, Yui, drawn by code in ./gen.
 //
-// Regenerate the pack (and the contact sheet in docs/character) with
+// Regenerate the pack (with the contact sheet in docs/character and the
+// app icon) with
 //
 //	go generate ./assets
 package assets
@@ -11,10 +12,17 @@ import (
 	"io/fs"
 )
 
-//go:generate go run ./gen -out characters/yui -sheet ../docs/character/sheet.png
+//go:generate go run ./gen -out characters/yui -sheet ../docs/character/sheet.png -icon icon.png
 
 //go:embed characters
 var characters embed.FS
+
+// Icon is the app icon (FyneApp.toml, the window manager's and the
+// tray's): Yui's neutral face centred on a transparent 512x512 square,
+// drawn by ./gen.
+//
+//go:embed icon.png
+var Icon []byte
 
 // Characters is the folder of embedded character packs, one folder per pack
 // id (characters/<id>/character.json).

@@ -169,6 +169,9 @@ func (c *maskCache) reset() {
 
 // get returns the cached mask of img drawn at w×h pixels, computing it once.
 func (c *maskCache) get(img image.Image, w, h int) []image.Rectangle {
+	if p, ok := img.(*packedImage); ok && p.rect.Dx() == w && p.rect.Dy() == h {
+		return p.mask
+	}
 	k := maskKey{img, w, h}
 	c.mu.Lock()
 	defer c.mu.Unlock()

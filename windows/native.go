@@ -22,9 +22,13 @@ type nativeWindow interface {
 	// above others and out of the task bar and pager where the platform
 	// allows.
 	attach(ctx any) error
-	// setShape limits the window's drawn and clickable area to the union of
-	// rects. A nil or empty list leaves nothing visible.
-	setShape(rects []image.Rectangle) error
+	// setShape limits the window's drawn area to the union of bounding
+	// and its clickable area to the union of input within it (a nil input
+	// keeps the input shape set last; where the platform has no separate
+	// input shape, bounding shapes input too). An empty bounding list
+	// leaves nothing visible. It may return before the platform applied
+	// the shape.
+	setShape(bounding, input []image.Rectangle) error
 	// move places the window's top-left corner at x, y.
 	move(x, y int) error
 	// position returns the window's top-left corner.

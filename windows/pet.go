@@ -14,6 +14,9 @@
 // monitor, 24 px from the edges (on a 1280x800 screen at scale 1: window
 // 360x563 at 896,213; the character's image is the 192x256 rectangle at
 // 84,150 inside it, so its body is around window 180,307, screen 1076,520).
+// The speech bubble's tail ends a few pixels above the character's head
+// (about window y 207 for the default character) and the bubble grows
+// upward from there into the 150 px above the character.
 //
 //   - Double click on the character, the right-click menu's Talk, or the
 //     global shortcut Ctrl+Alt+Y (main pet only) opens the composer and
@@ -46,6 +49,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -92,7 +96,7 @@ type PetOptions struct {
 // window is fixed in size and holds every part; the shape shows only the
 // parts drawn right now.
 const (
-	bubbleArea   = 150 // height reserved above the character for the bubble
+	bubbleArea   = 150 // height reserved above the character for the bubble (which sits just above the head, bubbleTip)
 	minWinWidth  = 360
 	sideMargin   = 8
 	composerH    = 40
@@ -159,8 +163,12 @@ type PetWindow struct {
 	noticeTimer  *time.Timer
 	idleTimer    *time.Timer // closes an idle composer
 	composerOpen bool
-	menuRect     image.Rectangle // the open popup menu, window units
-	lastShape    []image.Rectangle
+	menuRect     image.Rectangle   // the open popup menu, window units
+	lastShape    []image.Rectangle // bounding shape sent last
+	lastParts    []image.Rectangle // parts besides the character in the input shape sent last
+	lastInputKey string            // motion and body of the input shape sent last
+	tip          float32           // bubbleTip, for tipKey
+	tipKey       string
 	animKey      string
 	frames       []image.Image
 	frame        int
@@ -178,9 +186,15 @@ type PetWindow struct {
 	chip     *tag
 	compBG   *canvas.Rectangle
 	entry    *composerEntry
-	attach   *widget.Button
-	send     *widget.Button
+	attach   *iconButton
+	send     *iconButton
 	errLine  *tag
+
+	// pending is a view whose only change is the status pill's text (a
+	// reconnect countdown), held while frames play so that it is drawn
+	// with the next frame instead of costing a repaint of its own.
+	pending    pet.View
+	hasPending bool
 
 	closeOnce sync.Once
 }
@@ -204,7 +218,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 		native: newNative(log),
 		scale:  1,
 	}
-	w.anim = newAnimator(func() { fyne.Do(w.nextFrame) })
+	w.anim = newAnimator(w.prepareFrame, w.showFrame)
 	w.win.SetTitle(opts.Name)
 	w.build()
 	w.win.Resize(w.geo.win)
@@ -258,12 +272,10 @@ func (w *PetWindow) build() {
 	w.entry.OnSubmitted = func(string) { w.sendOrStop() }
 	w.entry.OnChanged = func(string) { w.armComposerIdle() }
 	w.entry.onEscape = w.CloseComposer
-	w.send = widget.NewButtonWithIcon("", theme.MailSendIcon(), w.sendOrStop)
-	w.send.Importance = widget.HighImportance
-	w.attach = widget.NewButtonWithIcon("", theme.FileImageIcon(), func() {
+	w.send = newIconButton(theme.MailSendIcon(), widget.HighImportance, w.sendOrStop)
+	w.attach = newIconButton(theme.FileImageIcon(), widget.LowImportance, func() {
 		w.setNotice("Attaching images comes in a later version.")
 	})
-	w.attach.Importance = widget.LowImportance
 
 	w.backdrop.Move(g.char)
 	w.backdrop.Resize(g.charSize)
@@ -281,16 +293,26 @@ func (w *PetWindow) build() {
 	w.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
 	w.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
 
-	w.win.SetContent(free(
+	w.win.SetContent(free(g.win,
 		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip,
 		w.compBG, w.attach, w.entry, w.send, w.errLine,
 	))
 }
 
-// free is a layout-free container: the pet window places its parts itself.
-func free(objs ...fyne.CanvasObject) *fyne.Container {
-	return &fyne.Container{Objects: objs}
+// free is a container of the window's fixed size whose parts the pet
+// window places itself. Its minimum size is that size: the driver asks
+// for it before every repaint, and a container with no layout would ask
+// each part, hidden ones included.
+func free(size fyne.Size, objs ...fyne.CanvasObject) *fyne.Container {
+	return container.New(fixedLayout{size}, objs...)
 }
+
+// fixedLayout leaves its objects where they are and has a fixed minimum size.
+type fixedLayout struct{ size fyne.Size }
+
+func (fixedLayout) Layout([]fyne.CanvasObject, fyne.Size) {}
+
+func (l fixedLayout) MinSize([]fyne.CanvasObject) fyne.Size { return l.size }
 
 // Show shows the window, binds the native shim on the first show, and puts
 // the window at its saved position (or home).
@@ -450,6 +472,17 @@ func (w *PetWindow) applyView(v pet.View) {
 	if w.closed.Load() {
 		return
 	}
+	if w.anim.running() && pillTextOnly(w.view, v) {
+		w.pending, w.hasPending = v, true
+		return
+	}
+	w.render(v)
+}
+
+// render draws v at once.
+func (w *PetWindow) render(v pet.View) {
+	w.hasPending = false
+	w.pending = pet.View{}
 	wasRunning := w.view.Running
 	if old := w.view.Pill; old.ConnState != v.Pill.ConnState || old.Tool != v.Pill.Tool || old.Voice != v.Pill.Voice || (old.Conn == "") != (v.Pill.Conn == "") {
 		w.log.Info("pet_pill", "name", w.opts.Name, "conn", v.Pill.Conn, "state", v.Pill.ConnState.String(),
@@ -469,12 +502,23 @@ func (w *PetWindow) applyView(v pet.View) {
 		w.bubble.Text = text
 		s := w.bubble.MinSize()
 		w.bubble.Resize(s)
-		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), g.bubbleBottom-s.Height))
+		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), w.bubbleTip()-s.Height))
 		w.bubble.Refresh()
 	}
 
+	// The badge sits at the character's top-right corner, or on the
+	// bubble's top-right corner while the bubble covers that corner.
 	w.badge.Text = w.emotionText(v.EmotionText)
-	w.placeTag(w.badge, g.char.X+g.charSize.Width-w.badge.MinSize().Width, g.char.Y+2)
+	bw := w.badge.MinSize().Width
+	bx, by := g.char.X+g.charSize.Width-bw, g.char.Y+2
+	if w.bubble.Visible() {
+		p, s := w.bubble.Position(), w.bubble.Size()
+		if p.Y < by+tagHeight && p.Y+s.Height > by && p.X+s.Width > bx {
+			bx = min(p.X+s.Width-bw+bubbleRadius, g.width-sideMargin-bw)
+			by = p.Y - tagHeight/2
+		}
+	}
+	w.placeTag(w.badge, bx, by)
 	// The caption sits on the plate's row while the plate is empty, else
 	// over the character's feet.
 	w.plate.Text = v.Plate
@@ -533,12 +577,10 @@ func (w *PetWindow) applyView(v pet.View) {
 		setShown(o, w.composerOpen)
 	}
 	if v.Running {
-		w.send.SetIcon(theme.MediaStopIcon())
-		w.send.Importance = widget.DangerImportance
+		w.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
 		w.entry.Disable()
 	} else {
-		w.send.SetIcon(theme.MailSendIcon())
-		w.send.Importance = widget.HighImportance
+		w.send.Set(theme.MailSendIcon(), widget.HighImportance)
 		w.entry.Enable()
 		if wasRunning && w.composerOpen {
 			// The entry lost the focus when it was locked: give it back
@@ -546,13 +588,54 @@ func (w *PetWindow) applyView(v pet.View) {
 			w.win.Canvas().Focus(w.entry)
 		}
 	}
-	w.send.Refresh()
 	w.errLine.Text = ""
 	if w.composerOpen {
 		w.errLine.Text = v.ErrorLine
 	}
 	w.placeTag(w.errLine, sideMargin+composerRad, g.errorY)
 	w.updateShape()
+}
+
+// bubbleGap is the room between the bubble's tail and the character's top.
+const bubbleGap = 4
+
+// bubbleTip is where the bubble's tail ends, in window units: a few units
+// above the highest drawn pixel of the character in the poses it speaks
+// in (neutral, idle and talk frames) and in the frames showing now (an
+// emotion may draw something above its head), so the bubble sits just
+// above the head, still while the character talks, and grows upward.
+// Without a pack it is the bubble area's bottom.
+func (w *PetWindow) bubbleTip() float32 {
+	g := w.geo
+	body := w.bodyRect()
+	pack := w.opts.Pack
+	if pack == nil || body.Empty() {
+		return g.bubbleBottom
+	}
+	key := fmt.Sprintf("%p|%v|%s", pack, body, w.animKey)
+	if key == w.tipKey {
+		return w.tip
+	}
+	imgs := append([]image.Image{pack.Emotions["neutral"]}, w.frames...)
+	for _, id := range []string{"idle", "talk"} {
+		imgs = append(imgs, pack.Motions[id].Frames...)
+	}
+	top := body.Dy()
+	for _, img := range imgs {
+		if img == nil {
+			continue
+		}
+		for _, r := range w.masks.get(img, body.Dx(), body.Dy()) {
+			top = min(top, r.Min.Y)
+		}
+	}
+	w.tip = g.bubbleBottom
+	if top < body.Dy() {
+		w.tip = min(g.char.Y+float32(top)/w.scale-bubbleGap, g.char.Y+g.charSize.Height/2)
+		w.tip = float32(int(w.tip))
+	}
+	w.tipKey = key
+	return w.tip
 }
 
 // emotionText is the badge text: in enum mode the map's word for a tag.
@@ -604,17 +687,53 @@ func stateColor(s transport.ConnState) color.Color {
 // updateShape sets the window shape to the parts drawn now: the
 // character's opaque pixels and the rounded rectangles of the visible
 // parts. It sends nothing when the shape did not change.
-func (w *PetWindow) updateShape() {
+func (w *PetWindow) updateShape() { w.setShape(w.char.frame) }
+
+// setShape sets the window shape with frame as the character's image.
+// The input shape covers every frame of the motion playing, so it changes
+// only with the motion or the other parts (the X server keeps input
+// within the drawn shape).
+func (w *PetWindow) setShape(frame image.Image) {
 	if !w.attached || !w.shaped {
 		return
 	}
-	var rs []image.Rectangle
 	body := w.bodyRect()
-	if w.char.current != nil {
-		for _, r := range w.masks.get(w.char.current.Image, body.Dx(), body.Dy()) {
+	parts := w.partRects()
+	rs := slices.Clone(parts)
+	if frame != nil {
+		for _, r := range w.masks.get(frame, body.Dx(), body.Dy()) {
 			rs = append(rs, r.Add(body.Min))
 		}
 	}
+	inputKey := fmt.Sprintf("%s|%v", w.animKey, body)
+	var input []image.Rectangle
+	if w.lastShape == nil || inputKey != w.lastInputKey || !slices.Equal(parts, w.lastParts) {
+		input = slices.Clone(parts)
+		seen := make(map[image.Image]bool)
+		for _, f := range append(slices.Clone(w.frames), frame) {
+			if f == nil || seen[f] {
+				continue
+			}
+			seen[f] = true
+			for _, r := range w.masks.get(f, body.Dx(), body.Dy()) {
+				input = append(input, r.Add(body.Min))
+			}
+		}
+		w.lastInputKey, w.lastParts = inputKey, parts
+	} else if slices.Equal(rs, w.lastShape) {
+		return
+	}
+	w.lastShape = rs
+	if err := w.native.setShape(rs, input); err != nil {
+		w.log.Warn("pet_window_shape", "name", w.opts.Name, "err", err.Error())
+		return
+	}
+}
+
+// partRects are the window-pixel rectangles of the parts showing besides
+// the character.
+func (w *PetWindow) partRects() []image.Rectangle {
+	var rs []image.Rectangle
 	if w.bubble.Visible() {
 		p, s := w.bubble.Position(), w.bubble.Size()
 		bs := bubbleBody(s)
@@ -634,19 +753,14 @@ func (w *PetWindow) updateShape() {
 	if !w.menuRect.Empty() {
 		rs = append(rs, w.menuRect)
 	}
-	if slices.Equal(rs, w.lastShape) {
-		return
-	}
-	w.lastShape = rs
-	if err := w.native.setShape(rs); err != nil {
-		w.log.Warn("pet_window_shape", "name", w.opts.Name, "err", err.Error())
-		return
-	}
+	return rs
 }
 
 // updateFrames picks the frames to show for the view's motion and emotion.
 // A motion other than idle plays its frames; idle plays its frames while
-// the emotion is neutral; any other emotion shows its still image.
+// the emotion is neutral; any other emotion shows its still image. Talking
+// with a feeling shows the feeling: the talk frames have a neutral face,
+// and the emotion a cue set is what the reply means to show.
 func (w *PetWindow) updateFrames() {
 	pack := w.opts.Pack
 	if pack == nil {
@@ -667,7 +781,8 @@ func (w *PetWindow) updateFrames() {
 	m, hasMotion := pack.Motions[v.Motion]
 	idle, hasIdle := pack.Motions["idle"]
 	switch {
-	case hasMotion && v.Motion != "idle" && len(m.Frames) > 0:
+	case hasMotion && v.Motion != "idle" && len(m.Frames) > 0 &&
+		!(v.Motion == "talk" && emotion != "neutral" && pack.Emotions[emotion] != nil):
 		frames, fps, loop = m.Frames, m.FPS, m.Loop
 	case emotion == "neutral" && hasIdle && len(idle.Frames) > 0:
 		frames, fps, loop = idle.Frames, idle.FPS, idle.Loop
@@ -679,33 +794,61 @@ func (w *PetWindow) updateFrames() {
 		frames, fps, loop = idle.Frames, idle.FPS, idle.Loop
 	}
 	w.frames, w.frame, w.loop = frames, 0, loop
+	// Keep the idle motion's frames ready: the pet comes back to it after
+	// every other motion.
+	w.char.keep(frames, idle.Frames)
 	if len(frames) > 0 {
 		w.char.show(frames[0])
 	}
-	if len(frames) < 2 {
-		fps = 0
-	}
-	w.anim.set(fps)
+	w.showBackdrop()
+	w.anim.play(len(frames), fps, loop)
 }
 
-// nextFrame advances the animation by one frame; it redraws only when the
-// frame image changes.
-func (w *PetWindow) nextFrame() {
-	if w.closed.Load() || len(w.frames) < 2 {
+// showBackdrop draws the backdrop under the character only when the frame
+// is not composited over it already.
+func (w *PetWindow) showBackdrop() {
+	setShown(w.backdrop, w.char.current != nil && !w.char.opaque)
+}
+
+// pillTextOnly reports whether next differs from cur only in the status
+// pill's text, its state, tool and voice unchanged: a reconnect countdown
+// ticking.
+func pillTextOnly(cur, next pet.View) bool {
+	if cur.Pill.Conn == next.Pill.Conn || cur.Pill.ConnState != next.Pill.ConnState {
+		return false
+	}
+	cur.Pill.Conn = next.Pill.Conn
+	return cur.Emotion == next.Emotion && cur.Motion == next.Motion && cur.Bubble == next.Bubble &&
+		cur.EmotionText == next.EmotionText && cur.Caption == next.Caption && cur.Plate == next.Plate &&
+		cur.Pill == next.Pill && cur.Running == next.Running && cur.ErrorLine == next.ErrorLine &&
+		slices.Equal(cur.Delegations, next.Delegations)
+}
+
+// showFrame shows frame i of the motion playing (the animator's tick),
+// with a status pill change held for it; it redraws only when the frame
+// image changes.
+func (w *PetWindow) showFrame(i int) {
+	if w.closed.Load() || i >= len(w.frames) {
 		return
 	}
-	next := w.frame + 1
-	if next >= len(w.frames) {
-		if !w.loop {
-			w.anim.set(0)
-			return
-		}
-		next = 0
+	w.frame = i
+	if w.char.show(w.frames[i]) {
+		w.showBackdrop()
 	}
-	w.frame = next
-	if w.char.show(w.frames[next]) {
+	if w.hasPending {
+		w.render(w.pending)
+	} else {
 		w.updateShape()
 	}
+}
+
+// prepareFrame sets the shape of frame i of the motion playing, a tick
+// before showFrame shows it (animator).
+func (w *PetWindow) prepareFrame(i int) {
+	if w.closed.Load() || i >= len(w.frames) {
+		return
+	}
+	w.setShape(w.frames[i])
 }
 
 func (w *PetWindow) poke() {
@@ -884,8 +1027,8 @@ func (w *PetWindow) savePosition() {
 func (w *PetWindow) Close() {
 	w.closeOnce.Do(func() {
 		w.closed.Store(true)
-		w.anim.close()
 		fyne.Do(func() {
+			w.anim.stop()
 			for _, t := range []*time.Timer{w.noticeTimer, w.idleTimer} {
 				if t != nil {
 					t.Stop()

@@ -14,13 +14,13 @@ type rectWindow struct{}
 
 func newNative(*slog.Logger) nativeWindow { return rectWindow{} }
 
-func (rectWindow) attach(any) error                     { return errUnsupported }
-func (rectWindow) setShape([]image.Rectangle) error     { return errUnsupported }
-func (rectWindow) move(int, int) error                  { return errUnsupported }
-func (rectWindow) position() (image.Point, error)       { return image.Point{}, errUnsupported }
-func (rectWindow) pointer() (image.Point, error)        { return image.Point{}, errUnsupported }
-func (rectWindow) monitors() ([]image.Rectangle, error) { return nil, errUnsupported }
-func (rectWindow) focus() error                         { return errUnsupported }
-func (rectWindow) grabShortcut(func()) error            { return errUnsupported }
-func (rectWindow) watchMonitors(func()) error           { return errUnsupported }
-func (rectWindow) close() error                         { return nil }
+func (rectWindow) attach(any) error                      { return errUnsupported }
+func (rectWindow) setShape(_, _ []image.Rectangle) error { return errUnsupported }
+func (rectWindow) move(int, int) error                   { return errUnsupported }
+func (rectWindow) position() (image.Point, error)        { return image.Point{}, errUnsupported }
+func (rectWindow) pointer() (image.Point, error)         { return image.Point{}, errUnsupported }
+func (rectWindow) monitors() ([]image.Rectangle, error)  { return nil, errUnsupported }
+func (rectWindow) focus() error                          { return errUnsupported }
+func (rectWindow) grabShortcut(func()) error             { return errUnsupported }
+func (rectWindow) watchMonitors(func()) error            { return errUnsupported }
+func (rectWindow) close() error                          { return nil }

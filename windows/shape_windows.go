@@ -78,7 +78,9 @@ func (w *win32Window) attach(ctx any) error {
 // call takes.
 func gwlExStyleArg() int { return gwlExStyle }
 
-func (w *win32Window) setShape(rects []image.Rectangle) error {
+// setShape sets the window region; a region shapes input too, so the
+// input rectangles are not needed.
+func (w *win32Window) setShape(rects, _ []image.Rectangle) error {
 	if w.hwnd == 0 {
 		return errUnsupported
 	}

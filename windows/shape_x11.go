@@ -31,6 +31,18 @@ type x11Window struct {
 	done chan struct{} // closed when the event drain ends
 	once sync.Once
 
+	// The shape is sent by its own goroutine (shapeLoop): each xgb
+	// request hands off between xgb's goroutines, and the Fyne main
+	// goroutine, locked to its thread, would park and wake its thread
+	// for each one, several times per animation frame.
+	shapeMu      sync.Mutex
+	shapeBound   []xproto.Rectangle
+	shapeInput   []xproto.Rectangle
+	shapeHasIn   bool
+	shapeWake    chan struct{}
+	shapeStop    chan struct{}
+	shapeStopped chan struct{}
+
 	mu       sync.Mutex // guards hotkey and onHotkey, read by drain
 	hotkey   xproto.Keycode
 	onHotkey func()
@@ -60,6 +72,10 @@ func (x *x11Window) attach(ctx any) error {
 		}
 		x.done = make(chan struct{})
 		go x.drain()
+		x.shapeWake = make(chan struct{}, 1)
+		x.shapeStop = make(chan struct{})
+		x.shapeStopped = make(chan struct{})
+		go x.shapeLoop()
 	}
 	x.win = xproto.Window(xc.WindowHandle)
 	x.keepAbove()
@@ -188,21 +204,56 @@ func (x *x11Window) keepAbove() {
 	}
 }
 
-func (x *x11Window) setShape(rects []image.Rectangle) error {
+// setShape hands the shape to shapeLoop, which sends it. The X server
+// intersects the input shape with the bounding one, so an input shape
+// covering every frame of a motion need not change with each frame.
+func (x *x11Window) setShape(bounding, input []image.Rectangle) error {
 	if x.conn == nil || !x.shape {
 		return errUnsupported
 	}
-	xr := make([]xproto.Rectangle, 0, len(rects))
-	for _, r := range rects {
-		if r.Empty() {
-			continue
+	xrects := func(rs []image.Rectangle) []xproto.Rectangle {
+		xr := make([]xproto.Rectangle, 0, len(rs))
+		for _, r := range rs {
+			if !r.Empty() {
+				xr = append(xr, xproto.Rectangle{X: int16(r.Min.X), Y: int16(r.Min.Y), Width: uint16(r.Dx()), Height: uint16(r.Dy())})
+			}
 		}
-		xr = append(xr, xproto.Rectangle{X: int16(r.Min.X), Y: int16(r.Min.Y), Width: uint16(r.Dx()), Height: uint16(r.Dy())})
+		return xr
 	}
-	for _, kind := range []shape.Kind{shape.SkBounding, shape.SkInput} {
-		shape.Rectangles(x.conn, shape.SoSet, kind, xproto.ClipOrderingUnsorted, x.win, 0, 0, xr)
+	x.shapeMu.Lock()
+	x.shapeBound = xrects(bounding)
+	if input != nil {
+		x.shapeInput, x.shapeHasIn = xrects(input), true
+	}
+	x.shapeMu.Unlock()
+	select {
+	case x.shapeWake <- struct{}{}:
+	default:
 	}
 	return nil
+}
+
+// shapeLoop sends the latest shape each time setShape wakes it. A shape
+// superseded before it was sent is never sent.
+func (x *x11Window) shapeLoop() {
+	defer close(x.shapeStopped)
+	for {
+		select {
+		case <-x.shapeStop:
+			return
+		case <-x.shapeWake:
+		}
+		x.shapeMu.Lock()
+		bound, input, hasIn := x.shapeBound, x.shapeInput, x.shapeHasIn
+		x.shapeBound, x.shapeInput, x.shapeHasIn = nil, nil, false
+		x.shapeMu.Unlock()
+		if hasIn {
+			shape.Rectangles(x.conn, shape.SoSet, shape.SkInput, xproto.ClipOrderingUnsorted, x.win, 0, 0, input)
+		}
+		if bound != nil {
+			shape.Rectangles(x.conn, shape.SoSet, shape.SkBounding, xproto.ClipOrderingUnsorted, x.win, 0, 0, bound)
+		}
+	}
 }
 
 func (x *x11Window) move(px, py int) error {
@@ -276,6 +327,8 @@ func (x *x11Window) focus() error {
 func (x *x11Window) close() error {
 	x.once.Do(func() {
 		if x.conn != nil {
+			close(x.shapeStop)
+			<-x.shapeStopped
 			x.conn.Close()
 			<-x.done
 		}

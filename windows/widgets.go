@@ -3,12 +3,14 @@ package windows
 import (
 	"image"
 	"image/color"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -40,6 +42,22 @@ type tag struct {
 	MaxWidth float32
 	MaxLines int
 	OnTapped func()
+
+	// memo keeps the last wrap: the driver asks for the minimum size
+	// before every repaint.
+	memo     tagLayout
+	memoSize fyne.Size
+	memoLine []string
+}
+
+// tagLayout is what a tag's wrapped lines depend on.
+type tagLayout struct {
+	text     string
+	maxWidth float32
+	maxLines int
+	italic   bool
+	dot      bool
+	valid    bool
 }
 
 func newTag(fg, bg color.Color) *tag {
@@ -65,8 +83,39 @@ func (t *tag) extra() float32 {
 	return 2 * tagPadX
 }
 
-// lines is the text wrapped to MaxWidth.
+// lines is the text wrapped to MaxWidth. An empty tag has no lines and
+// measures nothing: a style's fonts load on first measure (several MiB
+// each for the italic tags), so a tag that never shows text never loads
+// them.
 func (t *tag) lines() []string {
+	t.layout()
+	return t.memoLine
+}
+
+// layout wraps the text and sizes the tag unless nothing it depends on
+// changed since the last call.
+func (t *tag) layout() {
+	k := tagLayout{t.Text, t.MaxWidth, t.MaxLines, t.Italic, t.Dot != nil, true}
+	if k == t.memo {
+		return
+	}
+	t.memo = k
+	t.memoLine = t.wrap()
+	var w float32
+	for _, l := range t.memoLine {
+		w = max(w, fyne.MeasureText(l, tagTextSize, t.style()).Width)
+	}
+	h := float32(tagHeight)
+	if len(t.memoLine) > 1 {
+		h += float32(len(t.memoLine)-1) * tagLineHeight()
+	}
+	t.memoSize = fyne.NewSize(float32(int(w+t.extra()+0.999)), float32(int(h+0.999)))
+}
+
+func (t *tag) wrap() []string {
+	if t.Text == "" {
+		return nil
+	}
 	if t.MaxWidth <= 0 {
 		return []string{t.Text}
 	}
@@ -82,13 +131,8 @@ func tagLineHeight() float32 { return fyne.MeasureText("Ag", tagTextSize, fyne.T
 // MinSize is the text's size plus padding (and the dot); one line is
 // tagHeight tall.
 func (t *tag) MinSize() fyne.Size {
-	lines := t.lines()
-	var w float32
-	for _, l := range lines {
-		w = max(w, fyne.MeasureText(l, tagTextSize, t.style()).Width)
-	}
-	h := float32(tagHeight) + float32(len(lines)-1)*tagLineHeight()
-	return fyne.NewSize(float32(int(w+t.extra()+0.999)), float32(int(h+0.999)))
+	t.layout()
+	return t.memoSize
 }
 
 func (t *tag) CreateRenderer() fyne.WidgetRenderer {
@@ -166,6 +210,11 @@ type bubble struct {
 	// MaxWidth is the widest the bubble grows, tail and border included.
 	MaxWidth float32
 	OnTapped func()
+
+	memoText  string
+	memoWidth float32
+	memoLines []string
+	memoSize  fyne.Size
 }
 
 func newBubble(maxWidth float32) *bubble {
@@ -183,18 +232,31 @@ func (b *bubble) Tapped(*fyne.PointEvent) {
 
 // lines wraps the text to the bubble's width.
 func (b *bubble) lines() []string {
-	return wrapText(b.Text, b.MaxWidth-2*bubblePad, bubbleTextSize, maxBubbleLines)
+	b.layout()
+	return b.memoLines
+}
+
+// layout wraps the text and sizes the bubble unless the text or width
+// changed since the last call (the driver asks for the minimum size
+// before every repaint).
+func (b *bubble) layout() {
+	if b.memoLines != nil && b.memoText == b.Text && b.memoWidth == b.MaxWidth {
+		return
+	}
+	b.memoText, b.memoWidth = b.Text, b.MaxWidth
+	b.memoLines = wrapText(b.Text, b.MaxWidth-2*bubblePad, bubbleTextSize, maxBubbleLines)
+	var w float32
+	for _, l := range b.memoLines {
+		w = max(w, fyne.MeasureText(l, bubbleTextSize, fyne.TextStyle{}).Width)
+	}
+	lh := lineHeight()
+	b.memoSize = fyne.NewSize(float32(int(w+2*bubblePad+0.999)), float32(int(float32(len(b.memoLines))*lh+2*bubblePad+tailH+0.999)))
 }
 
 // MinSize is the wrapped text's size plus padding and the tail.
 func (b *bubble) MinSize() fyne.Size {
-	lines := b.lines()
-	var w float32
-	for _, l := range lines {
-		w = max(w, fyne.MeasureText(l, bubbleTextSize, fyne.TextStyle{}).Width)
-	}
-	lh := lineHeight()
-	return fyne.NewSize(float32(int(w+2*bubblePad+0.999)), float32(int(float32(len(lines))*lh+2*bubblePad+tailH+0.999)))
+	b.layout()
+	return b.memoSize
 }
 
 // bodyRect is the rounded body of a bubble of size s (the tail is under it).
@@ -337,11 +399,23 @@ func cutText(text string, width, size float32, style fyne.TextStyle) string {
 // drag (move the window).
 type body struct {
 	widget.BaseWidget
-	// images holds one canvas.Image per frame image, so each frame's
+	// images holds one canvas.Image per frame image the window may show
+	// soon (the motion playing and the idle motion), so each frame's
 	// texture is uploaded once and a frame change only flips visibility.
+	// Frames of other motions are dropped (keep), with their decoded
+	// pixels and textures.
 	images  map[image.Image]*canvas.Image
 	order   []fyne.CanvasObject
 	current *canvas.Image
+	frame   image.Image // the pack image current shows
+	// crops places the canvas image of a packed frame, which holds only
+	// the frame's drawn pixels: its rectangle in the frame, and the
+	// frame's size, in pixels.
+	crops map[*canvas.Image]frameCrop
+	// opaque is set when the frame showing is composited over the
+	// backdrop colour already (a ScaledPack image): nothing needs to be
+	// drawn under it.
+	opaque bool
 
 	onTap       func()
 	onDoubleTap func()
@@ -360,8 +434,14 @@ var (
 	_ desktop.Mouseable      = (*body)(nil)
 )
 
+// frameCrop is where a cropped frame image sits in its frame.
+type frameCrop struct {
+	crop image.Rectangle
+	size image.Point
+}
+
 func newBody() *body {
-	c := &body{images: make(map[image.Image]*canvas.Image)}
+	c := &body{images: make(map[image.Image]*canvas.Image), crops: make(map[*canvas.Image]frameCrop)}
 	c.ExtendBaseWidget(c)
 	return c
 }
@@ -371,31 +451,88 @@ func (c *body) show(img image.Image) bool {
 	if img == nil {
 		return false
 	}
-	ci, ok := c.images[img]
-	if !ok {
-		ci = canvas.NewImageFromImage(img)
-		ci.FillMode = canvas.ImageFillStretch
-		ci.ScaleMode = canvas.ImageScaleSmooth
-		ci.Hidden = true
-		ci.Resize(c.Size())
-		c.images[img] = ci
-		c.order = append(c.order, ci)
-	}
-	if ci == c.current {
+	ci := c.image(img)
+	if ci == nil || ci == c.current {
 		return false
 	}
 	// Hide repaints the canvas without dropping any texture; Refresh would
-	// make the driver rasterise the frame again, which costs more than
-	// the whole rest of a frame.
+	// make the driver upload the frame again.
 	prev := c.current
 	ci.Hidden = false
-	c.current = ci
+	c.current, c.frame = ci, img
+	_, c.opaque = img.(*packedImage)
 	if prev != nil {
 		prev.Hide()
 	} else {
 		c.Refresh()
 	}
 	return true
+}
+
+// image returns the canvas image of img, decoding a packed image.
+func (c *body) image(img image.Image) *canvas.Image {
+	if ci, ok := c.images[img]; ok {
+		return ci
+	}
+	var ci *canvas.Image
+	if p, ok := img.(*packedImage); ok {
+		// Composited over the backdrop and cropped to the drawn pixels:
+		// the driver shades fewer pixels, and nothing under them.
+		d := p.decodeCrop(colBackdrop)
+		if d == nil {
+			return nil
+		}
+		ci = canvas.NewImageFromImage(d)
+		// The frame is drawn at its own pixel size: no filtering needed.
+		ci.ScaleMode = canvas.ImageScalePixels
+		c.crops[ci] = frameCrop{crop: p.crop, size: p.rect.Size()}
+	} else {
+		ci = canvas.NewImageFromImage(img)
+		ci.ScaleMode = canvas.ImageScaleSmooth
+	}
+	ci.FillMode = canvas.ImageFillStretch
+	ci.Hidden = true
+	c.place(ci, c.Size())
+	c.images[img] = ci
+	c.order = append(c.order, ci)
+	return ci
+}
+
+// place lays a frame's canvas image out in a body of the given size.
+func (c *body) place(ci *canvas.Image, size fyne.Size) {
+	fc, ok := c.crops[ci]
+	if !ok || fc.size.X <= 0 || fc.size.Y <= 0 {
+		ci.Move(fyne.NewPos(0, 0))
+		ci.Resize(size)
+		return
+	}
+	sx, sy := size.Width/float32(fc.size.X), size.Height/float32(fc.size.Y)
+	ci.Move(fyne.NewPos(float32(fc.crop.Min.X)*sx, float32(fc.crop.Min.Y)*sy))
+	ci.Resize(fyne.NewSize(float32(fc.crop.Dx())*sx, float32(fc.crop.Dy())*sy))
+}
+
+// keep drops the canvas images of every frame not in imgs (and not
+// showing), so only the frames that may play soon hold pixels.
+func (c *body) keep(imgs ...[]image.Image) {
+	want := make(map[image.Image]bool)
+	for _, l := range imgs {
+		for _, img := range l {
+			want[img] = true
+		}
+	}
+	changed := false
+	for img, ci := range c.images {
+		if want[img] || ci == c.current {
+			continue
+		}
+		delete(c.images, img)
+		delete(c.crops, ci)
+		c.order = slices.DeleteFunc(c.order, func(o fyne.CanvasObject) bool { return o == ci })
+		changed = true
+	}
+	if changed {
+		c.Refresh()
+	}
 }
 
 func (c *body) Tapped(*fyne.PointEvent) {
@@ -419,8 +556,10 @@ func (c *body) TappedSecondary(e *fyne.PointEvent) {
 // reset drops every frame image, so the next show starts afresh.
 func (c *body) reset() {
 	c.images = make(map[image.Image]*canvas.Image)
+	c.crops = make(map[*canvas.Image]frameCrop)
 	c.order = nil
-	c.current = nil
+	c.current, c.frame = nil, nil
+	c.opaque = false
 	c.Refresh()
 }
 
@@ -457,7 +596,7 @@ type bodyRenderer struct{ c *body }
 
 func (r *bodyRenderer) Layout(size fyne.Size) {
 	for _, o := range r.c.order {
-		o.Resize(size)
+		r.c.place(o.(*canvas.Image), size)
 	}
 }
 
@@ -489,4 +628,124 @@ func (e *composerEntry) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	e.Entry.TypedKey(k)
+}
+
+// iconButton is a round-cornered button showing only an icon: the
+// composer's attach and send/stop buttons. Unlike widget.Button it measures
+// no text, so the bold font faces (several MiB) are never loaded.
+type iconButton struct {
+	widget.BaseWidget
+	Icon fyne.Resource
+	// Importance picks the colours: widget.HighImportance (primary
+	// colour), widget.DangerImportance (error colour) or
+	// widget.LowImportance (no background until hovered).
+	Importance widget.Importance
+	OnTapped   func()
+
+	hovered bool
+}
+
+var (
+	_ fyne.Tappable     = (*iconButton)(nil)
+	_ desktop.Hoverable = (*iconButton)(nil)
+)
+
+func newIconButton(icon fyne.Resource, imp widget.Importance, tapped func()) *iconButton {
+	b := &iconButton{Icon: icon, Importance: imp, OnTapped: tapped}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// Set changes the icon and colours, redrawing only when they changed.
+func (b *iconButton) Set(icon fyne.Resource, imp widget.Importance) {
+	if b.Icon == icon && b.Importance == imp {
+		return
+	}
+	b.Icon, b.Importance = icon, imp
+	b.Refresh()
+}
+
+func (b *iconButton) Tapped(*fyne.PointEvent) {
+	if b.OnTapped != nil {
+		b.OnTapped()
+	}
+}
+
+func (b *iconButton) MouseIn(*desktop.MouseEvent) { b.hovered = true; b.Refresh() }
+
+func (b *iconButton) MouseMoved(*desktop.MouseEvent) {}
+
+func (b *iconButton) MouseOut() { b.hovered = false; b.Refresh() }
+
+// Cursor is the hand pointer.
+func (b *iconButton) Cursor() desktop.Cursor { return desktop.PointerCursor }
+
+func (b *iconButton) MinSize() fyne.Size { return fyne.NewSize(32, 32) }
+
+func (b *iconButton) CreateRenderer() fyne.WidgetRenderer {
+	r := &iconButtonRenderer{b: b, bg: canvas.NewRectangle(color.Transparent), icon: canvas.NewImageFromResource(nil)}
+	r.bg.CornerRadius = 8
+	r.icon.FillMode = canvas.ImageFillContain
+	r.Refresh()
+	return r
+}
+
+type iconButtonRenderer struct {
+	b    *iconButton
+	bg   *canvas.Rectangle
+	icon *canvas.Image
+	res  fyne.Resource // the coloured icon showing
+}
+
+func (r *iconButtonRenderer) Layout(size fyne.Size) {
+	r.bg.Resize(size)
+	const pad = 6
+	r.icon.Move(fyne.NewPos(pad, pad))
+	r.icon.Resize(fyne.NewSize(size.Width-2*pad, size.Height-2*pad))
+}
+
+func (r *iconButtonRenderer) MinSize() fyne.Size { return r.b.MinSize() }
+
+func (r *iconButtonRenderer) Refresh() {
+	th := r.b.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	var bg color.Color = color.Transparent
+	fg := theme.ColorNameForeground
+	switch r.b.Importance {
+	case widget.HighImportance:
+		bg, fg = th.Color(theme.ColorNamePrimary, v), theme.ColorNameForegroundOnPrimary
+	case widget.DangerImportance:
+		bg, fg = th.Color(theme.ColorNameError, v), theme.ColorNameForegroundOnError
+	}
+	if r.b.hovered {
+		if r.b.Importance == widget.LowImportance {
+			bg = th.Color(theme.ColorNameHover, v)
+		} else {
+			bg = blend(bg, th.Color(theme.ColorNameHover, v))
+		}
+	}
+	r.bg.FillColor = bg
+	r.bg.Refresh()
+	if r.b.Icon != nil {
+		if res := theme.NewColoredResource(r.b.Icon, fg); r.res == nil || r.res.Name() != res.Name() {
+			r.res = res
+			r.icon.Resource = res
+			r.icon.Refresh()
+		}
+	}
+	r.Layout(r.b.Size())
+}
+
+func (r *iconButtonRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.bg, r.icon}
+}
+
+func (r *iconButtonRenderer) Destroy() {}
+
+// blend lays over (with its alpha) on top of base.
+func blend(base, over color.Color) color.Color {
+	br, bg, bb, ba := base.RGBA()
+	or, og, ob, oa := over.RGBA()
+	mix := func(b, o uint32) uint8 { return uint8((o + b*(0xffff-oa)/0xffff) >> 8) }
+	return color.NRGBA{mix(br, or), mix(bg, og), mix(bb, ob), uint8(max(ba, oa) >> 8)}
 }

@@ -202,18 +202,21 @@ func taper(w, end float64) func(float64) float64 {
 type canvas struct {
 	img *image.RGBA
 	xf  affine
-	z   *vector.Rasterizer
+	// view maps the drawing's coordinates (a 384x512 image) onto img,
+	// after xf: identity for the pack, a zoom for the app icon.
+	view affine
+	z    *vector.Rasterizer
 }
 
 func newCanvas(w, h int) *canvas {
-	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), xf: identity, z: vector.NewRasterizer(w, h)}
+	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), xf: identity, view: identity, z: vector.NewRasterizer(w, h)}
 }
 
 func (c *canvas) raster(p *path) *vector.Rasterizer {
 	b := c.img.Bounds()
 	c.z.Reset(b.Dx(), b.Dy())
 	open := false
-	for _, k := range p.transformed(c.xf).cmds {
+	for _, k := range p.transformed(c.xf.then(c.view)).cmds {
 		f := func(q pt) (float32, float32) { return float32(q.X), float32(q.Y) }
 		switch k.kind {
 		case cmdMove:

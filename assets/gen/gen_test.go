@@ -123,3 +123,23 @@ func clearEdges(img *image.RGBA) bool {
 	}
 	return true
 }
+
+// TestIconMatchesCommitted checks that ../icon.png is what gen draws and
+// that it is a square with the face inside its margin.
+func TestIconMatchesCommitted(t *testing.T) {
+	img := icon()
+	if b := img.Bounds(); b.Dx() != iconSize || b.Dy() != iconSize {
+		t.Fatalf("icon is %v, want %dx%d", b, iconSize, iconSize)
+	}
+	in := image.Rect(iconMargin-1, iconMargin-1, iconSize-iconMargin+1, iconSize-iconMargin+1)
+	if b := alphaBounds(img); !b.In(in) || b.Dx() < iconSize/2 || b.Dy() < iconSize/2 {
+		t.Errorf("the face spans %v, want a large drawing within %v", b, in)
+	}
+	got, err := os.ReadFile(filepath.Join("..", "icon.png"))
+	if err != nil {
+		t.Fatalf("%v (run go generate ./assets)", err)
+	}
+	if d := maxPixelDiff(t, got, img); d > 3 {
+		t.Errorf("icon.png differs from what gen draws by up to %d per channel (run go generate ./assets)", d)
+	}
+}

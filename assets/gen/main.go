@@ -2,7 +2,9 @@
 // character.json plus PNG images. It is run by go generate in package
 // assets:
 //
-//	go run ./gen -out characters/yui -sheet ../docs/character/sheet.png
+//	go run ./gen -out characters/yui -sheet ../docs/character/sheet.png -icon icon.png
+//
+// -icon also writes the app icon: the neutral face on a transparent square.
 //
 // Everything is drawn by code with an anti-aliasing vector rasterizer, so the
 // output is the same on every run.
@@ -25,9 +27,19 @@ import (
 func main() {
 	out := flag.String("out", "characters/yui", "directory to write the pack to")
 	sheet := flag.String("sheet", "", "also write a contact sheet PNG here")
+	iconPath := flag.String("icon", "", "also write the app icon PNG here")
 	flag.Parse()
 	if err := run(*out, *sheet); err != nil {
 		log.Fatal(err)
+	}
+	if *iconPath != "" {
+		b, err := encodePNG(icon())
+		if err != nil {
+			log.Fatalf("encode icon: %v", err)
+		}
+		if err := os.WriteFile(*iconPath, b, 0o644); err != nil {
+			log.Fatalf("write icon: %v", err)
+		}
 	}
 }
 

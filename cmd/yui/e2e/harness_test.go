@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -57,7 +58,19 @@ func startXvfb(t testing.TB, w, h int) *display {
 			t.Fatalf("start Xvfb: %v", err)
 		}
 		d := &display{name: name, cmd: cmd}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+		t.Cleanup(func() {
+			// SIGTERM lets Xvfb remove its lock file and socket.
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			done := make(chan struct{})
+			go func() { _, _ = cmd.Process.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+			}
+			_ = os.Remove(fmt.Sprintf("/tmp/.X%d-lock", n))
+		})
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) {
 			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {

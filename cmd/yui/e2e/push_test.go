@@ -169,11 +169,12 @@ func assertShaped(t testing.TB, img image.Image, win image.Rectangle) {
 	}
 }
 
-// bubbleShown reports whether a light speech bubble with dark text sits in
-// the bubble area above the character.
+// bubbleShown reports whether a light speech bubble with dark text sits
+// above the character: in the window's bubble area (150 units) and over the
+// top of the character's head, where the bubble's tail reaches.
 func bubbleShown(img image.Image, win image.Rectangle) bool {
 	light, dark := 0, 0
-	for y := win.Min.Y; y < win.Min.Y+150; y++ {
+	for y := win.Min.Y; y < win.Min.Y+150+64; y++ {
 		for x := win.Min.X; x < win.Max.X; x++ {
 			r, g, b, _ := img.At(x, y).RGBA()
 			l := (r + g + b) / 3 >> 8

@@ -60,8 +60,12 @@ func main() {
 		v.Pill.Tool = "some_very_long_tool_name_for_testing running"
 	}
 	f.v = v
-	pw.SetView(v)
+	// As the app does: once shown, the window knows the size it draws the
+	// character at, and keeps the pack scaled and packed to that size.
 	pw.Show()
+	w, h := pw.CharacterPixels()
+	pw.SetPack(windows.ScaledPack(pack, w, h))
+	pw.SetView(v)
 	a.Run()
 	pw.Close()
 }

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"image"
+	"math"
+)
+
+// iconSize is the app icon's side in pixels.
+const iconSize = 512
+
+// iconMargin is the transparent room around the character in the icon.
+const iconMargin = 24
+
+// icon draws the app icon: Yui's neutral face (no drop shadow) centred on
+// a transparent square, as large as the margin allows, drawn at the
+// icon's size rather than scaled from the pack's images.
+func icon() *image.RGBA {
+	p := basePose()
+	p.shadow = 0
+	b := alphaBounds(render(p))
+	k := math.Min(float64(iconSize-2*iconMargin)/float64(b.Dx()), float64(iconSize-2*iconMargin)/float64(b.Dy()))
+	c := pt{float64(b.Min.X+b.Max.X) / 2, float64(b.Min.Y+b.Max.Y) / 2}
+	d := &drawer{c: newCanvas(iconSize, iconSize), pal: yuiPalette(), p: p}
+	d.c.view = translate(-c.X, -c.Y).then(affine{k, 0, 0, 0, k, 0}).then(translate(iconSize/2, iconSize/2))
+	d.draw()
+	return d.c.img
+}
+
+// alphaBounds is the bounding box of img's pixels that are not fully
+// transparent.
+func alphaBounds(img *image.RGBA) image.Rectangle {
+	var r image.Rectangle
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if img.Pix[img.PixOffset(x, y)+3] != 0 {
+				r = r.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	return r
+}
