@@ -1,20 +1,18 @@
 package app
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"fyne.io/fyne/v2"
 
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/character"
+	"yui/tools/address"
 	"yui/tools/imagefit"
 	"yui/tools/relation"
 	"yui/transport"
@@ -273,81 +271,38 @@ func (y *yui) sessionNamed(name string, all []settings.Preset) (s *session, know
 	return nil, ""
 }
 
-// addressToolWait is address_character's client wait (client-tools.md).
-const addressToolWait = 2 * time.Second
-
-const addressParams = `{ "type": "object",
-    "properties": { "character": { "type": "string", "description": "The other character's name" },
-                    "text": { "type": "string", "maxLength": 2000 } },
-    "required": ["character", "text"], "additionalProperties": false }`
-
-// addressTool is address_character for preset self: it starts a turn on
-// the named preset's pet with trigger "addressed by <self's name>".
+// addressTool is address_character for preset self; its description names
+// the other characters of this run.
 func (y *yui) addressTool(self settings.Preset, all []settings.Preset) transport.Tool {
-	desc := "Say something to another character on this desktop"
 	var others []string
 	for _, p := range all {
 		if p.ID != self.ID {
 			others = append(others, p.Name)
 		}
 	}
-	if len(others) > 0 {
-		desc += ". Running now: " + strings.Join(others, ", ")
-	}
-	return transport.Tool{
-		Name:        "address_character",
-		Description: desc,
-		Parameters:  json.RawMessage(addressParams),
-		Wait:        addressToolWait,
-		Handler: func(_ context.Context, call transport.ToolCall) transport.ToolResult {
-			return transport.ToolResult{Text: y.address(self, all, call.Arguments)}
-		},
-	}
+	return address.New(self.Name, others, directory{y: y, all: all})
 }
 
-func (y *yui) address(self settings.Preset, all []settings.Preset, raw json.RawMessage) string {
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
-		return "error: invalid field arguments"
-	}
-	for k := range args {
-		if k != "character" && k != "text" {
-			return "error: invalid field " + k
-		}
-	}
-	var name, text string
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"character", &name}, {"text", &text}} {
-		v, ok := args[f.key]
-		if !ok {
-			return "error: missing field " + f.key
-		}
-		if json.Unmarshal(v, f.dst) != nil {
-			return "error: invalid field " + f.key
-		}
-	}
-	if len([]rune(text)) > 2000 {
-		return "error: invalid field text"
-	}
-	if strings.EqualFold(strings.TrimSpace(name), self.Name) {
-		return "error: a character cannot address itself"
-	}
-	target, known := y.sessionNamed(strings.TrimSpace(name), all)
+// directory finds characters for address_character: the running sessions,
+// then the presets of this run and of the settings that are not running.
+type directory struct {
+	y   *yui
+	all []settings.Preset
+}
+
+func (d directory) Find(name string) (string, func(from, text string)) {
+	target, known := d.y.sessionNamed(name, d.all)
 	if target == nil {
-		if known != "" {
-			return fmt.Sprintf("error: %s is not running", known)
-		}
-		return fmt.Sprintf("error: no character named %q", name)
+		return known, nil
 	}
 	c := target.ctlPtr.Load()
 	if c == nil {
-		return fmt.Sprintf("error: %s is not running", target.preset.Name)
+		return known, nil
 	}
-	c.Address(self.Name, text)
-	y.log.Info("address_character", "from", self.ID, "to", target.preset.ID)
-	return "ok: delivered to " + target.preset.Name
+	return known, func(from, text string) {
+		c.Address(from, text)
+		d.y.log.Info("address_character", "from", from, "to", target.preset.ID)
+	}
 }
 
 // storePositions keeps a pet's position in its preset (settings positions).

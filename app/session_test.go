@@ -7,9 +7,11 @@ import (
 	"testing"
 
 	"yui/app/settings"
+	"yui/tools/address"
 )
 
-func TestAddressErrors(t *testing.T) {
+// The app's directory tells address_character who is running.
+func TestAddressDirectory(t *testing.T) {
 	y := &yui{log: slog.New(slog.DiscardHandler), cfg: Config{Demo: true}}
 	self := settings.Preset{ID: "a", Name: "Yui"}
 	all := []settings.Preset{self, {ID: "b", Name: "Mochi"}}
@@ -17,22 +19,14 @@ func TestAddressErrors(t *testing.T) {
 		{`{"character":"yui","text":"hi"}`, "error: a character cannot address itself"},
 		{`{"character":"Kiri","text":"hi"}`, `error: no character named "Kiri"`},
 		{`{"character":"mochi","text":"hi"}`, "error: Mochi is not running"},
-		{`{"text":"hi"}`, "error: missing field character"},
-		{`{"character":"Mochi"}`, "error: missing field text"},
-		{`{"character":3,"text":"hi"}`, "error: invalid field character"},
-		{`{"character":"Mochi","text":"hi","x":1}`, "error: invalid field x"},
 	} {
-		if got := y.address(self, all, json.RawMessage(c.args)); got != c.want {
+		if got := address.Call(self.Name, directory{y: y, all: all}, json.RawMessage(c.args)); got != c.want {
 			t.Errorf("address(%s) = %q, want %q", c.args, got, c.want)
 		}
 	}
 	tool := y.addressTool(self, all)
 	if tool.Name != "address_character" || tool.Description != "Say something to another character on this desktop. Running now: Mochi" {
 		t.Errorf("tool = %q %q", tool.Name, tool.Description)
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(tool.Parameters, &schema); err != nil {
-		t.Fatalf("schema: %v", err)
 	}
 }
 
