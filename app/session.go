@@ -117,6 +117,7 @@ func (y *yui) newSession(p settings.Preset, all []settings.Preset, index int) (*
 			y.addressTool(p, all),
 		},
 		FitImages:   imagefit.Fit,
+		Probe:       true,
 		Delegations: deleg,
 		SpeechOwed: func() bool {
 			if c := s.ctlPtr.Load(); c != nil {

@@ -94,6 +94,12 @@ type Options struct {
 	// push.render log record carries it. Nil reads as false.
 	SpeechOwed func() bool
 
+	// Probe makes a request transport check at Start that the server can
+	// be reached (GET {chat_base_url}/models), so the status pill tells a
+	// user whose server is down before their first turn. Push needs none:
+	// its socket is the check.
+	Probe bool
+
 	Clock  clock.Clock  // nil means the wall clock
 	Logger *slog.Logger // nil discards
 	// Location names the IANA zone for the client_context time line; nil is time.Local.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -714,5 +715,61 @@ func TestCloseClosesEvents(t *testing.T) {
 	e.tr.Send(say("hi"))
 	e.tr.Close()
 	for range e.tr.Events() {
+	}
+}
+
+// With Probe, Start asks the server for its models so the pill tells a user
+// whose server is down, or refuses the key, before the first turn.
+func TestProbeAtStart(t *testing.T) {
+	waitState := func(t *testing.T, tr transport.Transport) transport.StateEvent {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case ev := <-tr.Events():
+				if s, ok := ev.(*transport.StateEvent); ok && s.State != transport.StateConnecting {
+					return *s
+				}
+			case <-deadline:
+				t.Fatalf("no state after the probe; state %v", tr.State())
+			}
+		}
+	}
+	probe := func(t *testing.T, base string) transport.StateEvent {
+		tr, err := chatcompletions.New(transport.Options{ChatBaseURL: base, Key: "sk-secret", Vocabulary: rt.Vocabulary, Probe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tr.Close()
+		tr.Start()
+		return waitState(t, tr)
+	}
+	serve := func(status int) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/v1/models" || r.Method != http.MethodGet || r.Header.Get("Authorization") != "Bearer sk-secret" {
+				t.Errorf("probe %s %s auth %q", r.Method, r.URL.Path, r.Header.Get("Authorization"))
+			}
+			w.WriteHeader(status)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL + "/v1"
+	}
+	if s := probe(t, serve(200)); s.State != transport.StateReady {
+		t.Errorf("server up: %v", s.State)
+	}
+	if s := probe(t, serve(404)); s.State != transport.StateReady {
+		t.Errorf("server up without /models: %v", s.State)
+	}
+	if s := probe(t, serve(401)); s.State != transport.StateKeyRejected {
+		t.Errorf("key refused: %v", s.State)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	if s := probe(t, "http://"+addr+"/v1"); s.State != transport.StateOffline || s.Err == nil {
+		t.Errorf("server down: %+v", s)
 	}
 }

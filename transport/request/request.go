@@ -262,12 +262,62 @@ func Endpoint(base, path string) (string, error) {
 	return u.String(), nil
 }
 
-// Start marks the transport usable.
+// Start marks the transport usable, or, with Options.Probe, connecting
+// until a probe of the server says whether it can be reached.
 func (e *Engine) Start() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.state.State == transport.StateIdle {
+	if e.state.State != transport.StateIdle || e.closed {
+		return
+	}
+	if !e.opts.Probe {
 		e.setStateLocked(transport.StateEvent{State: transport.StateReady})
+		return
+	}
+	e.setStateLocked(transport.StateEvent{State: transport.StateConnecting})
+	e.wg.Add(1)
+	go func() { defer e.wg.Done(); e.probe() }()
+}
+
+// probeTimeout bounds the start-up probe; a turn has its own frame wait.
+const probeTimeout = 10 * time.Second
+
+// probe asks for the model list: any HTTP answer means the server is
+// there (401 and 403: with a key it refuses), no answer means offline. A
+// turn that already changed the state wins over the probe.
+func (e *Engine) probe() {
+	ctx, cancel := context.WithTimeout(e.ctx, probeTimeout)
+	defer cancel()
+	next := transport.StateEvent{State: transport.StateReady}
+	url, err := Endpoint(e.opts.ChatBaseURL, "/models")
+	if err == nil {
+		var req *http.Request
+		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, url, nil); err == nil {
+			if e.opts.Key != "" {
+				req.Header.Set("Authorization", "Bearer "+e.opts.Key)
+			}
+			var resp *http.Response
+			if resp, err = e.client.Do(req); err == nil {
+				io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+					next = transport.StateEvent{State: transport.StateKeyRejected}
+				}
+			}
+		}
+	}
+	if err != nil {
+		if e.ctx.Err() != nil {
+			return
+		}
+		err = &connError{err}
+		e.log.Warn("probe_failed", "err", e.redact(err.Error()))
+		next = transport.StateEvent{State: transport.StateOffline, Err: err}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.state.State == transport.StateConnecting && !e.closed {
+		e.setStateLocked(next)
 	}
 }
 
