@@ -42,6 +42,7 @@ type session struct {
 	ctlPtr      atomic.Pointer[pet.Controller]
 	reportOnce  sync.Once
 	settingsHit atomic.Bool // the settings window opened for a connection problem
+	everReady   atomic.Bool // the connection was ready once
 }
 
 // startSessions starts one session per preset. Every pet declares
@@ -144,8 +145,12 @@ func (y *yui) newSession(p settings.Preset, all []settings.Preset, index int) (*
 		Positions:  positions,
 		OnMessages: func() { y.openMessages(p.ID) },
 		OnSettings: func() { y.openSettings(p.ID) },
-		OnQuit:     y.quit,
-		Logger:     s.log,
+		OnReconnect: func() {
+			s.log.Info("reconnect_requested")
+			t.Reconnect()
+		},
+		OnQuit: y.quit,
+		Logger: s.log,
 	})
 	if err != nil {
 		t.Close()
@@ -195,7 +200,17 @@ func newTransport(api string, opts transport.Options) (transport.Transport, erro
 // the pill already says so; the settings window opens on the preset once.
 func (s *session) onView(v pet.View) {
 	s.win.SetView(v)
+	if v.Pill.ConnState == transport.StateReady {
+		s.everReady.Store(true)
+	}
 	switch v.Pill.ConnState {
+	// A push socket that never reached ready waits to retry: the backend
+	// cannot be reached as surely as a request that failed to connect.
+	case transport.StateReconnecting:
+		if s.everReady.Load() {
+			break
+		}
+		fallthrough
 	case transport.StateOffline, transport.StateKeyRejected, transport.StateInvalid:
 		if s.settingsHit.CompareAndSwap(false, true) {
 			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)

@@ -82,6 +82,10 @@ type PetOptions struct {
 	Positions PositionStore
 	// OnMessages, OnSettings and OnQuit are the right-click menu's items.
 	OnMessages, OnSettings, OnQuit func()
+	// OnReconnect, when set, adds a Reconnect item to the menu while the
+	// connection is not ready: the user's way out of a rejected key or a
+	// long backoff.
+	OnReconnect func()
 	// Index is the pet's place among the running pets: pets with no saved
 	// position stand side by side, the first one in the home corner.
 	Index int
@@ -948,14 +952,16 @@ func (w *PetWindow) showMenu(pos fyne.Position) {
 			}
 		})
 	}
-	menu := fyne.NewMenu("",
+	items := []*fyne.MenuItem{
 		item("Talk", w.OpenComposer),
 		item("Messages", w.opts.OnMessages),
 		item("Settings", w.opts.OnSettings),
-		fyne.NewMenuItemSeparator(),
-		item("Hide", w.Hide),
-		item("Quit", w.opts.OnQuit),
-	)
+	}
+	if w.opts.OnReconnect != nil && w.view.Pill.ConnState != transport.StateReady {
+		items = append(items, item("Reconnect", w.opts.OnReconnect))
+	}
+	items = append(items, fyne.NewMenuItemSeparator(), item("Hide", w.Hide), item("Quit", w.opts.OnQuit))
+	menu := fyne.NewMenu("", items...)
 	m := widget.NewPopUpMenu(menu, w.win.Canvas())
 	dismiss := m.OnDismiss
 	m.OnDismiss = func() {

@@ -142,7 +142,7 @@ func (c *Client) supervise() {
 		fire := make(chan struct{})
 		c.mu.Lock()
 		c.setStateLocked(transport.StateEvent{State: transport.StateReconnecting, RetryIn: d, RetryAt: c.clk.Now().Add(d), CloseCode: code})
-		c.log.Info("ws_reconnect", "delay", d.String())
+		c.log.Info("ws_reconnect", "delay", d.String(), "delay_ms", d.Milliseconds())
 		t := c.clk.AfterFunc(d, func() { close(fire) })
 		c.mu.Unlock()
 		select {

@@ -337,6 +337,12 @@ func (c *Client) onTurnEnd(data []byte) {
 	case !tr.own:
 		// A backend run: its turn_end closes the open utterance.
 		c.emit(&transport.TurnEndEvent{TurnID: tr.id, Outcome: transport.TurnCompleted, Usage: usage})
+	default:
+		// The wait or the socket already ended this turn's running state;
+		// its real turn_end still closes what late frames opened: the
+		// utterance, a running tool segment, reasoning still showing. It
+		// counts as delivered, so no failure line.
+		c.emit(&transport.TurnEndEvent{TurnID: tr.id, OwnTurn: true, Outcome: transport.TurnStalled, Usage: usage})
 	}
 }
 

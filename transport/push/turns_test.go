@@ -495,3 +495,22 @@ func TestInterruptDuringTurnBuild(t *testing.T) {
 		}
 	}
 }
+
+// The real turn_end of a turn whose wait already ended still closes what
+// its late frames opened (utterance, tool segment, reasoning): the client
+// gets a second end, as delivered, with no failure line.
+func TestLateTurnEndAfterWaitClosesTheTurn(t *testing.T) {
+	h := newHarness(t, setup{})
+	id := h.sendTurn("x")
+	h.send(speechFrame(id, "One."))
+	expect[*transport.RenderEvent](h)
+	h.advance(1, FrameWait)
+	mustEqual(t, expect[*transport.TurnEndEvent](h).Outcome, transport.TurnStalled)
+	h.send(speechFrame(id, "Two."))
+	expect[*transport.RenderEvent](h)
+	h.send(turnEnd(id))
+	te := expect[*transport.TurnEndEvent](h)
+	mustEqual(t, te.TurnID, id)
+	mustEqual(t, te.OwnTurn, true)
+	mustEqual(t, te.Outcome, transport.TurnStalled)
+}

@@ -60,10 +60,12 @@ func FormatStatus(status int, text string) string {
 	if st := http.StatusText(status); st != "" {
 		s += " " + st
 	}
-	if text = transport.OneLine(text, 0); text != "" {
+	if text != "" {
 		s += ": " + text
 	}
-	return Cut(s, MaxErrorText)
+	// Cut as push cuts an error frame's message (push-transport.md: "one
+	// line cut at 200 characters"), so both read the same.
+	return transport.OneLine(s, MaxErrorText)
 }
 
 // Cut cuts s to at most max characters, ending in "…" when it was longer.

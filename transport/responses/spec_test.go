@@ -193,6 +193,18 @@ func TestTableRows(t *testing.T) {
 			t.Errorf("second request %s", r.Raw)
 		}
 	})
+	t.Run("speech with no request and delegations: none", func(t *testing.T) {
+		e := start(t, hi, nil)
+		evs := e.send(t, say("hi"))
+		if d := rt.Of[*transport.DelegationsEvent](evs); len(d) != 0 {
+			t.Errorf("delegations %v", d)
+		}
+		for _, r := range rt.Of[*transport.RenderEvent](evs) {
+			if !r.OwnTurn {
+				t.Errorf("render of a turn the client did not send: %+v", r)
+			}
+		}
+	})
 }
 
 // The whole request bodies of a turn with a screenshot and a tool round
