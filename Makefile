@@ -29,7 +29,7 @@ fuzz: deps
 	@.ci/fuzz.sh
 
 e2e: test-deps build
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/...
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/
 
 # product.md §10: Windows builds by cross-compiling with mingw-w64.
 cross-windows: test-deps
