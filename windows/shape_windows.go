@@ -6,17 +6,18 @@ import (
 	"fmt"
 	"image"
 	"log/slog"
-	"syscall"
 	"unsafe"
 
 	"fyne.io/fyne/v2/driver"
+	"golang.org/x/sys/windows"
 )
 
-// Win32 entry points, through the standard library's syscall package so
-// the shim needs no module beyond the standard library.
+// Win32 entry points through golang.org/x/sys/windows (product.md §3),
+// loaded from the system directory only, so a DLL planted beside the
+// executable is never picked up.
 var (
-	user32 = syscall.NewLazyDLL("user32.dll")
-	gdi32  = syscall.NewLazyDLL("gdi32.dll")
+	user32 = windows.NewLazySystemDLL("user32.dll")
+	gdi32  = windows.NewLazySystemDLL("gdi32.dll")
 
 	procSetWindowRgn     = user32.NewProc("SetWindowRgn")
 	procSetWindowPos     = user32.NewProc("SetWindowPos")
