@@ -40,7 +40,6 @@ type session struct {
 	packNotice string
 
 	ctlPtr      atomic.Pointer[pet.Controller]
-	reportOnce  sync.Once
 	settingsHit atomic.Bool // the settings window opened for a connection problem
 	everReady   atomic.Bool // the connection was ready once
 }

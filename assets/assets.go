@@ -24,17 +24,6 @@ var characters embed.FS
 //go:embed icon.png
 var Icon []byte
 
-// Characters is the folder of embedded character packs, one folder per pack
-// id (characters/<id>/character.json).
-func Characters() fs.FS {
-	sub, err := fs.Sub(characters, "characters")
-	if err != nil {
-		// fs.Sub fails only on an invalid path; "characters" is valid.
-		panic(err)
-	}
-	return sub
-}
-
 // DefaultCharacter is the embedded default pack, Yui: character.json and its
 // PNG images at the root.
 func DefaultCharacter() fs.FS {

@@ -289,11 +289,9 @@ func migrate(data []byte, from int) ([]byte, error) {
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return nil, fmt.Errorf("settings: migrating: %w", err)
 	}
-	for v := from; v < CurrentVersion; v++ {
-		switch v {
-		default:
-			return nil, fmt.Errorf("settings: no migration from version %d", v)
-		}
+	// Steps go here, as "if from == N { …; from = N+1 }", oldest first.
+	if from < CurrentVersion {
+		return nil, fmt.Errorf("settings: no migration from version %d", from)
 	}
 	obj["version"] = json.RawMessage(fmt.Sprint(CurrentVersion))
 	out, err := json.Marshal(obj)

@@ -54,7 +54,6 @@ type cmdKind uint8
 const (
 	cmdMove cmdKind = iota
 	cmdLine
-	cmdQuad
 	cmdCube
 	cmdClose
 )
@@ -69,7 +68,6 @@ type path struct{ cmds []cmd }
 
 func (p *path) moveTo(a pt)       { p.cmds = append(p.cmds, cmd{kind: cmdMove, p: [3]pt{a}}) }
 func (p *path) lineTo(a pt)       { p.cmds = append(p.cmds, cmd{kind: cmdLine, p: [3]pt{a}}) }
-func (p *path) quadTo(b, c pt)    { p.cmds = append(p.cmds, cmd{kind: cmdQuad, p: [3]pt{b, c}}) }
 func (p *path) cubeTo(b, c, d pt) { p.cmds = append(p.cmds, cmd{kind: cmdCube, p: [3]pt{b, c, d}}) }
 func (p *path) close()            { p.cmds = append(p.cmds, cmd{kind: cmdClose}) }
 
@@ -229,10 +227,6 @@ func (c *canvas) raster(p *path) *vector.Rasterizer {
 		case cmdLine:
 			x, y := f(k.p[0])
 			c.z.LineTo(x, y)
-		case cmdQuad:
-			x1, y1 := f(k.p[0])
-			x2, y2 := f(k.p[1])
-			c.z.QuadTo(x1, y1, x2, y2)
 		case cmdCube:
 			x1, y1 := f(k.p[0])
 			x2, y2 := f(k.p[1])

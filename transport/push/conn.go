@@ -59,15 +59,6 @@ func (cn *conn) enqueue(b []byte) bool {
 	return true
 }
 
-// takeQueued returns and clears the queued frames (tests without a socket).
-func (cn *conn) takeQueued() [][]byte {
-	cn.wmu.Lock()
-	defer cn.wmu.Unlock()
-	q := cn.queue
-	cn.queue = nil
-	return q
-}
-
 // write sends queued frames in order until stop. A write error closes the
 // socket, which ends the read loop and with it the connection.
 func (cn *conn) write() {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -325,6 +324,13 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
-
 func slogOf(s *logSink) *slog.Logger { return slog.New(s) }
+
+// takeQueued returns and clears the queued frames (the fuzz test has no socket).
+func (cn *conn) takeQueued() [][]byte {
+	cn.wmu.Lock()
+	defer cn.wmu.Unlock()
+	q := cn.queue
+	cn.queue = nil
+	return q
+}

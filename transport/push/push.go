@@ -97,7 +97,6 @@ type Client struct {
 	reasoningTurn string // the turn whose reasoning frames are streaming
 	delegItems    []transport.Delegation
 	delegTimer    clock.Timer
-	turnSeq       uint64
 }
 
 var _ transport.Transport = (*Client)(nil)

@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -279,4 +278,3 @@ func findRecord(recs []record, msg string, fields map[string]string) (record, bo
 	return nil, false
 }
 
-func atoi(s string) int { n, _ := strconv.Atoi(strings.TrimSpace(s)); return n }
