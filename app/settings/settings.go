@@ -26,6 +26,7 @@
 //	      "screen_on_turn": "toggle",
 //	      "greeting": false,
 //	      "poke": true,
+//	      "check_in_minutes": 0,
 //	      "positions": {"1920x1080+0+0": {"x": 1510, "y": 820}},
 //	      "relation": 50
 //	    }
@@ -138,6 +139,9 @@ type Preset struct {
 	Greeting bool `json:"greeting"`
 	// Poke makes a click on the pet start a turn.
 	Poke bool `json:"poke"`
+	// CheckInMinutes starts a check-in turn after this many minutes
+	// without a turn; 0 is off.
+	CheckInMinutes int `json:"check_in_minutes"`
 	// Positions is the pet's saved position per monitor-layout key.
 	Positions map[string]Position `json:"positions"`
 	// Relation is the relation score, 0–100.

@@ -28,10 +28,6 @@ type Options struct {
 	Rand io.Reader
 	// Now names set-aside files.
 	Now func() time.Time
-	// OnChange is called with a copy of the settings after every saved
-	// change, one call at a time in save order. It must not call Update
-	// or the helpers that update.
-	OnChange func(Settings)
 }
 
 // Notice is what Open tells the user about the file it found.
@@ -44,17 +40,21 @@ type Notice struct {
 	Err error
 	// Repairs lists the fixes made to a usable file (see Settings.Repair).
 	Repairs []string
+	// Refused lists the presets and global fields of a usable file that
+	// were invalid and left out; KeptAs is then the original file's copy.
+	Refused []Refusal
 }
 
 // Store is the settings store. It is safe for concurrent use.
 type Store struct {
-	dir      string
-	rand     io.Reader
-	onChange func(Settings)
+	dir  string
+	rand io.Reader
+	subs subscribers
 
 	writeMu sync.Mutex   // serializes Update: change, save, notify
-	mu      sync.RWMutex // guards cur
+	mu      sync.RWMutex // guards cur and refused
 	cur     Settings
+	refused []Refusal
 }
 
 // Open opens the store in dir (created with mode 0700 when missing):
@@ -70,7 +70,7 @@ type Store struct {
 // only when the directory or the defaults cannot be written, or an
 // unusable file cannot be moved aside: it never writes over one.
 func Open(dir string, opts Options) (*Store, *Notice, error) {
-	s := &Store{dir: dir, rand: opts.Rand, onChange: opts.OnChange}
+	s := &Store{dir: dir, rand: opts.Rand}
 	if s.rand == nil {
 		s.rand = rand.Reader
 	}
@@ -89,25 +89,14 @@ func Open(dir string, opts Options) (*Store, *Notice, error) {
 		}
 		return s, nil, nil
 	}
-	var cur Settings
-	var fixes []string
+	var d Decoded
 	if err == nil {
-		cur, fixes, err = Decode(data, s.rand)
+		d, err = Decode(data, s.rand)
 	} else {
 		err = fmt.Errorf("settings: reading %s: %w", path, err)
 	}
 	if err == nil {
-		s.cur = cur
-		if len(fixes) == 0 {
-			return s, nil, nil
-		}
-		if err := s.save(cur); err != nil {
-			return nil, nil, err
-		}
-		return s, &Notice{
-			Message: "Some settings were repaired: " + strings.Join(fixes, "; ") + ".",
-			Repairs: fixes,
-		}, nil
+		return s.openDecoded(d, data, now)
 	}
 
 	suffix, msg := ".corrupt-", "The settings file could not be read (%v). It was kept as %s and Yui started with default settings."
@@ -124,6 +113,48 @@ func Open(dir string, opts Options) (*Store, *Notice, error) {
 		return nil, nil, err
 	}
 	return s, &Notice{Message: fmt.Sprintf(msg, err, filepath.Base(kept)), KeptAs: kept, Err: err}, nil
+}
+
+// openDecoded makes a decoded file current. A file with refused values is
+// first copied aside whole as settings.json.invalid-<unix time>, so that
+// nothing the user wrote is lost when the cleaned settings are saved.
+func (s *Store) openDecoded(d Decoded, data []byte, now func() time.Time) (*Store, *Notice, error) {
+	s.cur = d.Settings
+	s.refused = d.Refused
+	if len(d.Repairs) == 0 && len(d.Refused) == 0 {
+		return s, nil, nil
+	}
+	n := &Notice{Repairs: d.Repairs, Refused: d.Refused}
+	var msgs []string
+	if len(d.Refused) > 0 {
+		kept := fmt.Sprintf("%s.invalid-%d", s.Path(), now().Unix())
+		if err := writeFileAtomic(kept, data, 0o600); err != nil {
+			return nil, nil, fmt.Errorf("settings: keeping the original file aside: %w", err)
+		}
+		n.KeptAs = kept
+		var what []string
+		for _, r := range d.Refused {
+			what = append(what, r.String())
+		}
+		msgs = append(msgs, fmt.Sprintf("Some settings were refused and left out (the original file was kept as %s): %s.",
+			filepath.Base(kept), strings.Join(what, "; ")))
+	}
+	if len(d.Repairs) > 0 {
+		msgs = append(msgs, "Some settings were repaired: "+strings.Join(d.Repairs, "; ")+".")
+	}
+	n.Message = strings.Join(msgs, " ")
+	if err := s.save(d.Settings); err != nil {
+		return nil, nil, err
+	}
+	return s, n, nil
+}
+
+// Refused returns what Open refused in the file it found, for the settings
+// window; nil when nothing was.
+func (s *Store) Refused() []Refusal {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.refused)
 }
 
 func (s *Store) startDefault() error {
@@ -167,9 +198,16 @@ func (s *Store) Preset(id string) (Preset, bool) {
 // then makes the copy current. An error from fn is returned as it is; an
 // invalid result is a *ValidationError and changes nothing.
 func (s *Store) Update(fn func(*Settings) error) error {
+	err := s.update(fn)
+	s.subs.flush()
+	return err
+}
+
+func (s *Store) update(fn func(*Settings) error) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	next := s.Get()
+	prev := s.Get()
+	next := prev.Clone()
 	if err := fn(&next); err != nil {
 		return err
 	}
@@ -186,9 +224,7 @@ func (s *Store) Update(fn func(*Settings) error) error {
 	s.mu.Lock()
 	s.cur = next
 	s.mu.Unlock()
-	if s.onChange != nil {
-		s.onChange(next.Clone())
-	}
+	s.subs.put(newChange(prev, next))
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -153,7 +154,67 @@ func (p *Preset) Validate() []FieldError {
 	if p.Relation < RelationMin || p.Relation > RelationMax {
 		bad("relation", "must be between 0 and 100")
 	}
+	if p.CheckInMinutes < 0 || p.CheckInMinutes > MaxCheckInMinutes {
+		bad("check_in_minutes", fmt.Sprintf("must be between 0 (off) and %d", MaxCheckInMinutes))
+	}
 	return errs
+}
+
+// MaxCheckInMinutes is the longest idle check-in delay: a day.
+const MaxCheckInMinutes = 24 * 60
+
+// ValidateEdit is what the settings editor checks before it saves a
+// preset: Validate, and what a hand-edited file may get away with but a
+// user editing in the window should be told at once: the endpoint's scheme
+// must fit the protocol (ws/wss for push, http/https for the request
+// transports), and a request transport needs a model.
+func (p *Preset) ValidateEdit() []FieldError {
+	errs := p.Validate()
+	has := func(field string) bool {
+		return slices.ContainsFunc(errs, func(e FieldError) bool { return e.Field == field })
+	}
+	if !has("chat_base_url") && !has("chat_api") {
+		schemes := []string{"http", "https"}
+		if p.ChatAPI == ChatAPIPush {
+			schemes = []string{"ws", "wss"}
+		}
+		if err := CheckURL(p.ChatBaseURL, schemes...); err != nil {
+			errs = append(errs, FieldError{PresetID: p.ID, Field: "chat_base_url", Reason: err.Error() + " for " + p.ChatAPI})
+		}
+	}
+	if p.ChatAPI != ChatAPIPush && strings.TrimSpace(p.Model) == "" {
+		errs = append(errs, FieldError{PresetID: p.ID, Field: "model", Reason: "is needed for " + p.ChatAPI + ": pick one from the server's list"})
+	}
+	return errs
+}
+
+// SendsKeyInClear reports whether the preset's key would cross the
+// network unencrypted: a key set, a ws:// or http:// endpoint, and a host
+// that is not loopback.
+func (p *Preset) SendsKeyInClear() bool {
+	if p.Key == "" {
+		return false
+	}
+	u, err := url.Parse(p.ChatBaseURL)
+	if err != nil {
+		return false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "ws", "http":
+	default:
+		return false
+	}
+	return !IsLoopback(u.Hostname())
+}
+
+// IsLoopback reports whether host names this machine: localhost or a
+// loopback address.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // CheckURL reports why raw is not an absolute URL with a host and one of
@@ -240,44 +301,174 @@ func (s *Settings) Repair(rand io.Reader) ([]string, error) {
 
 func clamp(score int) int { return min(max(score, RelationMin), RelationMax) }
 
+// Decoded is a settings file as Decode read it.
+type Decoded struct {
+	Settings Settings
+	// Repairs lists the fixes made (see Repair).
+	Repairs []string
+	// Refused lists what was invalid and left out: whole presets, and
+	// global fields put back to their defaults.
+	Refused []Refusal
+}
+
+// Refusal is one preset or global field of a file that was left out, and why.
+type Refusal struct {
+	// PresetID and Name name the preset; both "" for a global field.
+	PresetID, Name string
+	// Fields are the invalid fields.
+	Fields []FieldError
+}
+
+func (r Refusal) String() string {
+	var why []string
+	for _, f := range r.Fields {
+		why = append(why, f.Field+" "+f.Reason)
+	}
+	if r.PresetID == "" {
+		return "global settings: " + strings.Join(why, ", ")
+	}
+	return fmt.Sprintf("preset %q: %s", r.Name, strings.Join(why, ", "))
+}
+
 // Decode reads a settings file: it checks the version, migrates an older
-// file, decodes it, repairs it (see Repair; rand supplies new ids) and
-// validates it. It returns the repairs made. A file from a newer version is
-// a *NewerVersionError; invalid fields are a *ValidationError.
-func Decode(data []byte, rand io.Reader) (Settings, []string, error) {
+// file, decodes it and repairs it (see Repair; rand supplies new ids). A
+// file that parses keeps every valid preset: an invalid preset is left out
+// and an invalid global field put back to its default, each listed in
+// Refused with its reasons (a default preset stands in when none is left).
+// A file from a newer version is a *NewerVersionError; one that does not
+// parse is an error.
+func Decode(data []byte, rand io.Reader) (Decoded, error) {
 	var head struct {
 		Version *int `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return Settings{}, nil, fmt.Errorf("settings: parsing: %w", err)
+		return Decoded{}, fmt.Errorf("settings: parsing: %w", err)
 	}
 	if head.Version == nil {
-		return Settings{}, nil, errors.New("settings: parsing: no version field")
+		return Decoded{}, errors.New("settings: parsing: no version field")
 	}
 	v := *head.Version
 	switch {
 	case v > CurrentVersion:
-		return Settings{}, nil, &NewerVersionError{Version: v}
+		return Decoded{}, &NewerVersionError{Version: v}
 	case v < 1:
-		return Settings{}, nil, fmt.Errorf("settings: parsing: bad version %d", v)
+		return Decoded{}, fmt.Errorf("settings: parsing: bad version %d", v)
 	case v < CurrentVersion:
 		var err error
 		if data, err = migrate(data, v); err != nil {
-			return Settings{}, nil, err
+			return Decoded{}, err
 		}
 	}
-	var s Settings
-	if err := json.Unmarshal(data, &s); err != nil {
-		return Settings{}, nil, fmt.Errorf("settings: parsing: %w", err)
+	s, refused, err := decodeLenient(data)
+	if err != nil {
+		return Decoded{}, fmt.Errorf("settings: parsing: %w", err)
 	}
 	fixes, err := s.Repair(rand)
 	if err != nil {
-		return Settings{}, nil, err
+		return Decoded{}, err
 	}
+	// Repair makes ids unique and the active preset real; what is left
+	// invalid is refused field by field.
 	if err := s.Validate(); err != nil {
+		var ve *ValidationError
+		if !errors.As(err, &ve) {
+			return Decoded{}, err
+		}
+		refused = append(refused, s.refuseInvalid(ve)...)
+		more, err := s.Repair(rand)
+		if err != nil {
+			return Decoded{}, err
+		}
+		fixes = append(fixes, more...)
+		if err := s.Validate(); err != nil {
+			return Decoded{}, err
+		}
+	}
+	return Decoded{Settings: s, Repairs: fixes, Refused: refused}, nil
+}
+
+// decodeLenient decodes the file object member by member, so that one
+// preset of the wrong shape (a string where a number goes) is refused
+// alone instead of failing the whole file.
+func decodeLenient(data []byte) (Settings, []Refusal, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
 		return Settings{}, nil, err
 	}
-	return s, fixes, nil
+	var refused []Refusal
+	var rawPresets []json.RawMessage
+	if raw, ok := obj["presets"]; ok {
+		if err := json.Unmarshal(raw, &rawPresets); err != nil {
+			refused = append(refused, Refusal{Fields: []FieldError{{Field: "presets", Reason: "is not a list of presets"}}})
+			rawPresets = nil
+		}
+		delete(obj, "presets")
+	}
+	var s Settings
+	rest, err := json.Marshal(obj)
+	if err != nil {
+		return Settings{}, nil, err
+	}
+	if err := json.Unmarshal(rest, &s); err != nil {
+		// A global field of the wrong type: keep the defaults for all of
+		// them rather than guess which one.
+		refused = append(refused, Refusal{Fields: []FieldError{{Field: "settings", Reason: "has a field of the wrong type (" + err.Error() + ")"}}})
+		s = defaultSettings()
+		if raw, ok := obj["active_preset"]; ok {
+			_ = json.Unmarshal(raw, &s.ActivePreset)
+		}
+	}
+	for i, raw := range rawPresets {
+		var p Preset
+		if err := json.Unmarshal(raw, &p); err != nil {
+			var named struct {
+				ID   string `json:"id"`
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(raw, &named)
+			if named.Name == "" {
+				named.Name = fmt.Sprintf("#%d", i+1)
+			}
+			refused = append(refused, Refusal{PresetID: named.ID, Name: named.Name,
+				Fields: []FieldError{{PresetID: named.ID, Field: "preset", Reason: "has a field of the wrong type (" + err.Error() + ")"}}})
+			continue
+		}
+		s.Presets = append(s.Presets, p)
+	}
+	return s, refused, nil
+}
+
+// refuseInvalid leaves out the presets ve names and puts the global
+// fields it names back to their defaults, and says so.
+func (s *Settings) refuseInvalid(ve *ValidationError) []Refusal {
+	var out []Refusal
+	var global []FieldError
+	def := defaultSettings()
+	for _, f := range ve.For("") {
+		switch f.Field {
+		case "screen_look":
+			s.ScreenLook = def.ScreenLook
+		case "log_level":
+			s.LogLevel = def.LogLevel
+		default:
+			continue // version, presets, active_preset: Repair's
+		}
+		global = append(global, f)
+	}
+	if len(global) > 0 {
+		out = append(out, Refusal{Fields: global})
+	}
+	kept := s.Presets[:0]
+	for _, p := range s.Presets {
+		if errs := ve.For(p.ID); p.ID != "" && len(errs) > 0 {
+			out = append(out, Refusal{PresetID: p.ID, Name: p.Name, Fields: errs})
+			delete(s.DelegationHistory, p.ID)
+			continue
+		}
+		kept = append(kept, p)
+	}
+	s.Presets = kept
+	return out
 }
 
 // migrate brings a version-from file up to CurrentVersion one step at a

@@ -1,0 +1,111 @@
+package settings
+
+import (
+	"reflect"
+	"slices"
+	"sync"
+
+	"yui/transport/outbox"
+)
+
+// Change is one saved change of the settings, as subscribers see it.
+type Change struct {
+	// Old and New are the settings before and after (copies).
+	Old, New Settings
+	// Presets lists the ids of presets added, removed or edited, in the
+	// order of New (removed ones last).
+	Presets []string
+	// Global is true when a global setting changed (active preset,
+	// permissions, log level, delegation history).
+	Global bool
+}
+
+// PresetChanged reports whether preset id was added, removed or edited.
+func (c Change) PresetChanged(id string) bool { return slices.Contains(c.Presets, id) }
+
+func newChange(old, next Settings) Change {
+	c := Change{Old: old, New: next.Clone()}
+	for _, p := range next.Presets {
+		if o, ok := old.Preset(p.ID); !ok || !reflect.DeepEqual(*o, p) {
+			c.Presets = append(c.Presets, p.ID)
+		}
+	}
+	for _, p := range old.Presets {
+		if _, ok := next.Preset(p.ID); !ok {
+			c.Presets = append(c.Presets, p.ID)
+		}
+	}
+	c.Global = old.ActivePreset != next.ActivePreset || old.ScreenLook != next.ScreenLook ||
+		old.BrowserTool != next.BrowserTool || old.LogLevel != next.LogLevel ||
+		!reflect.DeepEqual(old.DelegationHistory, next.DelegationHistory)
+	return c
+}
+
+// Subscribe calls fn with every saved change from now on, in save order,
+// never two at a time, and outside the store's locks: fn may read and
+// update the store (its own update reaches it after it returns). The
+// returned cancel stops the calls; a call already under way finishes.
+func (s *Store) Subscribe(fn func(Change)) (cancel func()) {
+	return s.subs.add(fn)
+}
+
+// subscribers fans changes out through one outbox, so that every
+// subscriber sees changes in save order even when two goroutines save.
+type subscribers struct {
+	once sync.Once
+	out  *outbox.Outbox[Change]
+
+	mu   sync.Mutex
+	next int
+	fns  map[int]func(Change)
+}
+
+func (s *subscribers) init() {
+	s.once.Do(func() {
+		s.fns = map[int]func(Change){}
+		s.out = outbox.New(s.deliver)
+	})
+}
+
+func (s *subscribers) add(fn func(Change)) func() {
+	s.init()
+	s.mu.Lock()
+	id := s.next
+	s.next++
+	s.fns[id] = fn
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.fns, id)
+		s.mu.Unlock()
+	}
+}
+
+// put queues a change; flush delivers queued ones (call it with no store
+// lock held).
+func (s *subscribers) put(c Change) {
+	s.init()
+	s.out.Put(c)
+}
+
+func (s *subscribers) flush() {
+	s.init()
+	s.out.Flush()
+}
+
+func (s *subscribers) deliver(c Change) {
+	s.mu.Lock()
+	ids := make([]int, 0, len(s.fns))
+	for id := range s.fns {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	fns := make([]func(Change), 0, len(ids))
+	for _, id := range ids {
+		fns = append(fns, s.fns[id])
+	}
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn(c)
+	}
+}

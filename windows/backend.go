@@ -1,0 +1,67 @@
+package windows
+
+import (
+	"context"
+
+	"yui/app/settings"
+	"yui/pet"
+	"yui/pet/transcript"
+	"yui/transport"
+)
+
+// Conn is one running preset as the message and settings windows see it:
+// they mirror it and open no connection of their own. The app implements
+// it; every method is safe from any goroutine.
+type Conn interface {
+	// View is the pet's current view (connection state, usage, history).
+	View() pet.View
+	// WatchView calls fn with each new view, from any goroutine (hand it
+	// to the UI thread with fyne.Do), until cancel is called.
+	WatchView(fn func(pet.View)) (cancel func())
+	// Transcript is the preset's conversation.
+	Transcript() *transcript.Log
+	// SendText, Stop, Reconnect and Reset act on the preset's connection
+	// as the pet's composer and menu do. Reset starts a new conversation
+	// (push reset frame, a Chat Completions transcript boundary, a cleared
+	// Responses previous_response_id) and marks it in the transcript.
+	SendText(text string, attachments []transport.Image)
+	Stop()
+	Reconnect()
+	Reset()
+}
+
+// Probe is what the test-connection button found.
+type Probe struct {
+	// OK is true when the backend answered as one of its kind should.
+	OK bool
+	// Text says it for the user: "connected", "connected: 3 models",
+	// "key rejected", "unreachable: …", "not a push backend: …".
+	Text string
+	// Models are the models a request server lists (GET /models).
+	Models []string
+}
+
+// Backend is the app as the settings and message windows need it.
+type Backend interface {
+	// Store is the settings store: read it, update it, subscribe to it.
+	// An edit saved there applies live (the app subscribes too).
+	Store() *settings.Store
+	// Conn returns the running preset's connection, nil when the preset
+	// is not running (disabled, or failed to start).
+	Conn(presetID string) Conn
+	// WatchConns calls fn (from any goroutine) whenever a preset starts or
+	// stops running, until cancel.
+	WatchConns(fn func()) (cancel func())
+	// Probe tests p's backend as edited (not as saved): dial and hello for
+	// push, GET /models for the request transports. It honours ctx.
+	Probe(ctx context.Context, p settings.Preset) Probe
+	// SpeakSample speaks a sample sentence with p's speech settings as
+	// edited; an error says why it could not.
+	SpeakSample(ctx context.Context, p settings.Preset) error
+	// TestVoice records a few seconds with p's voice settings as edited
+	// and returns the recognised text.
+	TestVoice(ctx context.Context, p settings.Preset) (string, error)
+	// LogDir is the log folder; OpenLogFolder shows it in the file manager.
+	LogDir() string
+	OpenLogFolder() error
+}
