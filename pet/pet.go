@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"yui/pet/character"
+	"yui/pet/transcript"
 	"yui/pet/playback"
 	"yui/pet/speech"
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/outbox"
 )
 
 // Timings of the status pill and the delegations chip (push-transport.md limits).
@@ -38,6 +40,14 @@ const GenericFailureText = "The request failed."
 // OfflineText is the pill's connection text while the backend cannot be
 // reached (product.md §2: the pet says so in its status pill).
 const OfflineText = "offline: the backend cannot be reached"
+
+// CloseTakenOver is the close code of a push backend that gave the chat
+// to another connection of the same chat_id.
+const CloseTakenOver = 4409
+
+// TakenOverText is what the pill says after a 4409 close, before the
+// reconnect countdown.
+const TakenOverText = "another Yui took over this chat"
 
 // ErrorTextMax is where a failed turn's server text is cut, in characters
 // (push-transport.md error: "one line cut at 200 characters").
@@ -115,6 +125,13 @@ type Options struct {
 	// Place tells where the pet sits for the "character:" line (`sitting on
 	// "Notes"`, `on the taskbar`, `walking`); nil or "" leaves it out.
 	Place func() string
+	// Transcript records the conversation for the message window; nil
+	// records nothing.
+	Transcript *transcript.Log
+	// Greeting sends the greeting turn once the connection is first ready.
+	Greeting bool
+	// CheckIn sends a check-in turn after this long without a turn; 0 is off.
+	CheckIn time.Duration
 }
 
 // maxRemembered bounds the sets of turn ids kept for frames that race with
@@ -131,6 +148,7 @@ type Controller struct {
 	hold     time.Duration
 	place    func() string
 	queue    *playback.Queue
+	rec      *recorder
 
 	done  chan struct{} // closed by Close: ends Run
 	runWG sync.WaitGroup
@@ -184,10 +202,15 @@ type Controller struct {
 	reasoningTurn      string
 	reasoningStreaming bool
 
+	greetPending bool // the greeting waits for the first ready
+	takenOver    bool // the last close was 4409: another client has the chat
+	checkIn      time.Duration
+	checkInGen   int
+	checkInTmr   clock.Timer
+
 	lastView    View // last snapshot queued, to skip unchanged ones
 	holdPublish int  // > 0 while flow is held: unlockFlow publishes
-	pending     []View
-	publishing  bool
+	views       *outbox.Outbox[View]
 }
 
 // New returns a controller; Run starts it.
@@ -200,6 +223,8 @@ func New(opts Options) *Controller {
 		onChange: opts.OnChange,
 		hold:     opts.BubbleHold,
 		place:    opts.Place,
+		rec:      newRecorder(opts.Transcript),
+		checkIn:  opts.CheckIn,
 		done:     make(chan struct{}),
 		running:  make(map[string]transport.Trigger),
 		stopped:  newIDSet(maxRemembered),
@@ -217,6 +242,9 @@ func New(opts Options) *Controller {
 	if c.hold <= 0 {
 		c.hold = DefaultBubbleHold
 	}
+	if c.onChange != nil {
+		c.views = outbox.New(c.onChange)
+	}
 	c.queue = playback.New(playback.Options{
 		Engine:       opts.Speech,
 		Clock:        c.clock,
@@ -233,6 +261,8 @@ func New(opts Options) *Controller {
 	c.view.Motion = "idle"
 	st := c.t.State()
 	c.setConnLocked(&st)
+	c.greetPending = opts.Greeting
+	c.armCheckInLocked()
 	return c
 }
 
@@ -385,30 +415,15 @@ func (c *Controller) changedLocked() {
 	}
 	if c.onChange != nil && !reflect.DeepEqual(c.view, c.lastView) {
 		c.lastView = c.view.clone()
-		c.pending = append(c.pending, c.view.clone())
+		c.views.Put(c.view.clone())
 	}
 }
 
-// publish delivers queued snapshots outside the lock, one goroutine at a
-// time so that they arrive in order.
+// publish delivers queued snapshots outside the lock, in order.
 func (c *Controller) publish() {
-	c.mu.Lock()
-	if c.publishing {
-		c.mu.Unlock()
-		return
+	if c.views != nil {
+		c.views.Flush()
 	}
-	c.publishing = true
-	for len(c.pending) > 0 {
-		vs := c.pending
-		c.pending = nil
-		c.mu.Unlock()
-		for _, v := range vs {
-			c.onChange(v)
-		}
-		c.mu.Lock()
-	}
-	c.publishing = false
-	c.mu.Unlock()
 }
 
 // motionLocked is the motion playing: thinking wins, then a cue's motion,
@@ -428,8 +443,11 @@ func (c *Controller) motionLocked() string {
 // --- connection state ---
 
 func (c *Controller) onState(e *transport.StateEvent) {
-	leftReady := false
+	leftReady, greet := false, false
 	c.update(func() {
+		if e.State == transport.StateReady && c.greetPending {
+			c.greetPending, greet = false, true
+		}
 		leftReady = c.view.Pill.ConnState == transport.StateReady && e.State != transport.StateReady
 		c.setConnLocked(e)
 		if leftReady && c.toolRunning {
@@ -441,6 +459,11 @@ func (c *Controller) onState(e *transport.StateEvent) {
 	if leftReady {
 		c.queue.CloseUtterances()
 	}
+	if greet {
+		// Sending needs the flow lock this event holds: the greeting
+		// goes from the clock's goroutine, at once.
+		c.clock.AfterFunc(0, c.Greeting)
+	}
 }
 
 func (c *Controller) setConnLocked(e *transport.StateEvent) {
@@ -450,6 +473,12 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 		c.connTmr = nil
 	}
 	c.view.Pill.ConnState = e.State
+	switch {
+	case e.State == transport.StateReconnecting && e.CloseCode == CloseTakenOver:
+		c.takenOver = true
+	case e.State == transport.StateReady || e.State == transport.StateKeyRejected:
+		c.takenOver = false
+	}
 	switch e.State {
 	case transport.StateIdle:
 		c.view.Pill.Conn = ""
@@ -476,11 +505,15 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 func (c *Controller) countdownLocked(gen int) {
 	left := c.retryAt.Sub(c.clock.Now())
 	n := int(math.Ceil(left.Seconds()))
+	prefix := ""
+	if c.takenOver {
+		prefix = TakenOverText + " · "
+	}
 	if n <= 0 {
-		c.view.Pill.Conn = "reconnecting"
+		c.view.Pill.Conn = prefix + "reconnecting"
 		return
 	}
-	c.view.Pill.Conn = fmt.Sprintf("reconnecting in %d s", n)
+	c.view.Pill.Conn = fmt.Sprintf("%sreconnecting in %d s", prefix, n)
 	next := left - time.Duration(n-1)*time.Second
 	c.connTmr = c.clock.AfterFunc(next, func() {
 		c.update(func() {
@@ -514,6 +547,7 @@ func (c *Controller) onRender(e *transport.RenderEvent) {
 		}
 	})
 	if !drop {
+		c.rec.render(e)
 		c.queue.Render(e)
 	}
 }
@@ -534,11 +568,14 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 			u := *e.Usage
 			c.view.Usage = &u
 		}
+		c.armCheckInLocked()
+		failure := ""
 		if own && e.Outcome == transport.TurnFailed {
 			text := transport.OneLine(e.ErrorText, ErrorTextMax)
 			if text == "" {
 				text = GenericFailureText
 			}
+			failure = text
 			switch trig {
 			case transport.TriggerUserMessage:
 				c.view.ErrorLine = text
@@ -546,6 +583,7 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 				c.view.Pill.Voice = text
 			}
 		}
+		c.rec.turnEnd(e, failure)
 	})
 	c.queue.TurnEnded(e)
 }
@@ -562,6 +600,7 @@ func (c *Controller) onToolStatus(e *transport.ToolStatusEvent) {
 			c.toolTmr.Stop()
 			c.toolTmr = nil
 		}
+		c.rec.tool(e)
 		c.toolTurn = e.TurnID
 		c.view.Pill.Tool = e.ToolID + " " + e.State
 		c.toolRunning = e.State == "running"
@@ -603,6 +642,7 @@ func (c *Controller) onReasoning(e *transport.ReasoningEvent) {
 		if c.stopped.has(e.TurnID) {
 			return
 		}
+		c.rec.reasoning(e.TurnID, e.Delta, false)
 		if c.reasoningTurn == e.TurnID {
 			c.view.Reasoning += e.Delta
 		} else {
@@ -795,6 +835,47 @@ func (c *Controller) Address(from, text string) {
 // tells the backend.
 func (c *Controller) Stop() { c.interrupt(true) }
 
+// Reset starts a new conversation: it stops what runs, tells the
+// transport (push reset frame, a Chat Completions transcript boundary, a
+// cleared Responses previous_response_id) and marks it in the transcript.
+func (c *Controller) Reset() {
+	if c.isClosed() {
+		return
+	}
+	c.interrupt(true)
+	c.t.Reset()
+	c.lockFlow()
+	defer c.unlockFlow()
+	c.update(func() {
+		c.rec.reset()
+		c.view.Usage = nil
+	})
+}
+
+// armCheckInLocked (re)starts the idle check-in wait from now.
+func (c *Controller) armCheckInLocked() {
+	if c.checkIn <= 0 {
+		return
+	}
+	c.checkInGen++
+	if c.checkInTmr != nil {
+		c.checkInTmr.Stop()
+	}
+	gen := c.checkInGen
+	c.checkInTmr = c.clock.AfterFunc(c.checkIn, func() {
+		fire := false
+		c.update(func() {
+			fire = gen == c.checkInGen && len(c.running) == 0 && c.view.Pill.ConnState == transport.StateReady
+			if !fire && gen == c.checkInGen {
+				c.armCheckInLocked() // busy or offline: wait another round
+			}
+		})
+		if fire {
+			c.CheckIn()
+		}
+	})
+}
+
 // SetVoiceStatus sets the pill's voice segment ("listening",
 // "transcribing", a transcription error, or "").
 func (c *Controller) SetVoiceStatus(s string) { c.update(func() { c.view.Pill.Voice = s }) }
@@ -857,6 +938,8 @@ func (c *Controller) send(t transport.Turn) string {
 	c.queue.TurnStarted(id)
 	var early []transport.Event
 	c.update(func() {
+		c.rec.user(id, t)
+		c.armCheckInLocked()
 		c.sending--
 		c.sent.add(id)
 		c.running[id] = t.Trigger
@@ -904,7 +987,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []clock.Timer{c.motionTmr, c.bubbleTmr, c.toolTmr, c.connTmr, c.delegTmr} {
+	for _, t := range []clock.Timer{c.motionTmr, c.bubbleTmr, c.toolTmr, c.connTmr, c.delegTmr, c.checkInTmr} {
 		if t != nil {
 			t.Stop()
 		}
