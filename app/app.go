@@ -1,25 +1,27 @@
 // Package app wires Yui together: the settings store, the log, one session
-// per enabled preset (transport, pet controller, tools and pet window), the
-// tray menu, the --demo simulator, and a clean shutdown.
+// per enabled preset (transport, pet controller, tools and pet window)
+// started, stopped and restarted live as the settings change, the
+// settings and message windows, the tray menu, the --demo simulator, one
+// running Yui per config directory, and a clean shutdown.
 package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/driver/desktop"
 
 	"yui/app/applog"
 	"yui/app/settings"
@@ -46,6 +48,10 @@ type Config struct {
 	ChatAPI, ChatBaseURL, Model, Key string
 }
 
+// ErrAlreadyRunning is Run's error when another Yui runs on the same
+// config directory; that Yui was asked to bring its pets forward.
+var ErrAlreadyRunning = errors.New("Yui is already running with this config directory: its pets were brought forward")
+
 // Run starts Yui and returns when the user quits or the process gets
 // SIGINT or SIGTERM.
 func Run(cfg Config) error {
@@ -57,24 +63,31 @@ func Run(cfg Config) error {
 		}
 		dir = filepath.Join(base, "yui")
 	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("app: creating %s: %w", dir, err)
+	}
+	// One Yui per config directory: a second start asks the first to
+	// show its pets and leaves.
+	inst, err := claimInstance(dir)
+	if err != nil {
+		return err
+	}
+	defer inst.Close()
 
 	secrets := applog.NewSecrets(cfg.Key)
 	level := new(slog.LevelVar)
-	store, notice, err := settings.Open(dir, settings.Options{OnChange: func(s settings.Settings) {
-		secrets.Set(append(s.Secrets(), cfg.Key))
-		if l, err := settings.ParseLogLevel(s.LogLevel); err == nil {
-			level.Set(l)
-		}
-	}})
+	store, notice, err := settings.Open(dir, settings.Options{})
 	if err != nil {
 		return fmt.Errorf("app: %w", err)
 	}
-	st := store.Get()
-	secrets.Set(append(st.Secrets(), cfg.Key))
-	if l, err := settings.ParseLogLevel(st.LogLevel); err == nil {
-		level.Set(l)
+	applySecrets := func(s settings.Settings) {
+		secrets.Set(append(s.Secrets(), cfg.Key))
+		if l, err := settings.ParseLogLevel(s.LogLevel); err == nil && !(cfg.Verbose && l > slog.LevelDebug) {
+			level.Set(l)
+		}
 	}
-	if cfg.Verbose && level.Level() > slog.LevelDebug {
+	applySecrets(store.Get())
+	if cfg.Verbose {
 		level.Set(slog.LevelDebug)
 	}
 
@@ -98,6 +111,9 @@ func Run(cfg Config) error {
 		if notice.Err != nil {
 			args = append(args, "err", notice.Err.Error())
 		}
+		for _, r := range notice.Refused {
+			args = append(args, "refused", r.String())
+		}
 		log.Warn("settings_notice", args...)
 	}
 
@@ -107,28 +123,46 @@ func Run(cfg Config) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(windows.Theme())
-	y := &yui{app: a, log: log, store: store, configDir: dir, cfg: cfg}
+	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
+		sessions: map[string]*session{}, connWatchers: map[int]func(){}}
 
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
 	defer stopSim()
-	presets, err := y.presets(simCtx)
-	if err != nil {
-		log.Error("app_start_failed", "err", err.Error())
-		return err
+	if cfg.Demo {
+		if err := y.startDemo(simCtx); err != nil {
+			log.Error("app_start_failed", "err", err.Error())
+			return err
+		}
 	}
-	if err := y.startSessions(presets); err != nil {
-		y.closeSessions()
-		log.Error("app_start_failed", "err", err.Error())
-		return err
+	st := store.Get()
+	y.order = presetIDs(st)
+	presets := y.runnable(st)
+	if len(presets) == 0 {
+		log.Warn("app_no_presets", "msg", "no preset is enabled")
 	}
+	for i, p := range presets {
+		if _, err := y.startSession(p, i); err != nil {
+			y.closeSessions()
+			log.Error("app_start_failed", "err", err.Error())
+			return err
+		}
+	}
+	// Edits apply live, on the UI thread, in save order.
+	unsubscribe := store.Subscribe(func(c settings.Change) {
+		applySecrets(c.New)
+		fyne.Do(func() { y.apply(c) })
+	})
+	defer unsubscribe()
+	inst.serve(func() { fyne.Do(y.bringForward) })
+
 	// Start-up decoded the packs at full size and scaled them: give the
 	// garbage back to the OS now rather than over the next minutes.
 	debug.FreeOSMemory()
 	tuneGC()
 	// Each pet says once what went wrong at start-up: a settings file
-	// kept aside (the first pet), a character pack refused.
-	for i, s := range y.sessions {
+	// kept aside or partly refused (the first pet), a character pack refused.
+	for i, s := range y.running() {
 		var lines []string
 		if i == 0 && notice != nil {
 			lines = append(lines, notice.Message)
@@ -140,6 +174,9 @@ func Run(cfg Config) error {
 		if len(lines) > 0 {
 			s.win.SetNotice(strings.Join(lines, "\n"))
 		}
+	}
+	if notice != nil && len(notice.Refused) > 0 {
+		y.openSettings("")
 	}
 	y.setupTray()
 
@@ -156,7 +193,9 @@ func Run(cfg Config) error {
 
 	close(running)
 	stop()
+	y.quitting.Store(true)
 	y.closeSessions()
+	y.closing.Wait()
 	if y.sim != nil {
 		y.sim.Close()
 	}
@@ -189,65 +228,39 @@ type yui struct {
 	log       *slog.Logger
 	store     *settings.Store
 	configDir string
+	logDir    string
 	cfg       Config
 	sim       *pushtest.Server
+	demo      settings.Preset // the --demo preset
 
-	mu       sync.Mutex // guards sessions after start (address_character)
-	sessions []*session
+	mu           sync.Mutex // guards the fields below
+	sessions     map[string]*session
+	order        []string // preset ids in settings order
+	connWatchers map[int]func()
+	nextWatch    int
+
+	closing  sync.WaitGroup // connections and transcripts closing in the background
+	quitting atomic.Bool
 	quitOnce sync.Once
 
-	messages, prefs fyne.Window // placeholder windows
+	wins windowSet // the settings and message windows (UI thread only)
 }
 
-// presets returns the presets to run: the enabled ones with this run's
-// overrides on the active one, or the demo preset under --demo.
-func (y *yui) presets(ctx context.Context) ([]settings.Preset, error) {
-	if y.cfg.Demo {
-		sim, err := pushtest.StartSim(ctx, pushtest.SimOptions{
-			Addr:   "127.0.0.1:0",
-			Script: pushtest.Demo(pushtest.DefaultDemo()),
-			Logger: y.log.With("component", "sim"),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("app: starting the demo simulator: %w", err)
-		}
-		y.sim = sim
-		y.log.Info("demo_sim", "url", sim.URL)
-		p := demoPreset(sim.URL)
-		y.override(&p)
-		return []settings.Preset{p}, nil
+// startDemo starts the in-process simulator and the demo preset's settings.
+func (y *yui) startDemo(ctx context.Context) error {
+	sim, err := pushtest.StartSim(ctx, pushtest.SimOptions{
+		Addr:   "127.0.0.1:0",
+		Script: pushtest.Demo(pushtest.DefaultDemo()),
+		Logger: y.log.With("component", "sim"),
+	})
+	if err != nil {
+		return fmt.Errorf("app: starting the demo simulator: %w", err)
 	}
-	st := y.store.Get()
-	var out []settings.Preset
-	for _, p := range st.Presets {
-		if !p.Enabled {
-			continue
-		}
-		if p.ID == st.ActivePreset {
-			y.override(&p)
-		}
-		out = append(out, p)
-	}
-	if len(out) == 0 {
-		y.log.Warn("app_no_presets", "msg", "no preset is enabled")
-	}
-	return out, nil
-}
-
-// override applies the command line's one-run overrides to p.
-func (y *yui) override(p *settings.Preset) {
-	if y.cfg.ChatAPI != "" {
-		p.ChatAPI = y.cfg.ChatAPI
-	}
-	if y.cfg.ChatBaseURL != "" {
-		p.ChatBaseURL = y.cfg.ChatBaseURL
-	}
-	if y.cfg.Model != "" {
-		p.Model = y.cfg.Model
-	}
-	if y.cfg.Key != "" {
-		p.Key = y.cfg.Key
-	}
+	y.sim = sim
+	y.log.Info("demo_sim", "url", sim.URL)
+	y.demo = demoPreset(sim.URL)
+	y.override(&y.demo)
+	return nil
 }
 
 // demoPreset is the --demo preset: push, pointed at the in-process
@@ -266,68 +279,26 @@ func demoPreset(url string) settings.Preset {
 	}
 }
 
+// bringForward shows every pet (a second start, the shortcut, the tray).
+func (y *yui) bringForward() {
+	y.log.Info("pets_shown")
+	for _, s := range y.running() {
+		s.win.Show()
+	}
+}
+
 // quit closes every window and stops the app; Run then shuts down.
 func (y *yui) quit() {
 	y.quitOnce.Do(func() {
 		y.log.Info("app_quit_requested")
+		y.quitting.Store(true)
 		y.app.Quit()
 	})
 }
 
-// setupTray adds the tray menu where the desktop has a tray. On Linux and
-// the BSDs the tray speaks D-Bus: with no session bus there is no tray,
-// and Fyne's systray would crash on quit, so none is set up.
-func (y *yui) setupTray() {
-	d, ok := y.app.(desktop.App)
-	if !ok {
-		return
+// closeSessions closes every session.
+func (y *yui) closeSessions() {
+	for _, s := range y.running() {
+		y.stopSession(s.preset.ID)
 	}
-	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
-		y.log.Info("tray_unavailable", "reason", "no D-Bus session bus")
-		return
-	}
-	d.SetSystemTrayMenu(fyne.NewMenu("Yui",
-		fyne.NewMenuItem("Show pets", func() {
-			for _, s := range y.sessions {
-				s.win.Show()
-			}
-		}),
-		fyne.NewMenuItem("Hide pets", func() {
-			for _, s := range y.sessions {
-				s.win.Hide()
-			}
-		}),
-		fyne.NewMenuItem("Messages", func() { y.openMessages("") }),
-		fyne.NewMenuItem("Settings", func() { y.openSettings("") }),
-		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Quit", y.quit),
-	))
-}
-
-// openMessages opens the message window of a preset (a placeholder until
-// the message window lands).
-func (y *yui) openMessages(presetID string) {
-	if y.messages != nil {
-		y.messages.Show()
-		y.messages.RequestFocus()
-		return
-	}
-	y.messages = windows.ShowPlaceholder(y.app, "Yui — messages",
-		"The message window comes in a later version. It will show the conversation, reasoning and token usage.")
-	y.messages.SetOnClosed(func() { y.messages = nil })
-	y.log.Info("window_open", "window", "messages", "preset", presetID)
-}
-
-// openSettings opens the settings window on a preset (a placeholder until
-// the settings window lands).
-func (y *yui) openSettings(presetID string) {
-	if y.prefs != nil {
-		y.prefs.Show()
-		y.prefs.RequestFocus()
-		return
-	}
-	body := "The settings window comes in a later version. Settings are in " + y.store.Path() + "."
-	y.prefs = windows.ShowPlaceholder(y.app, "Yui — settings", body)
-	y.prefs.SetOnClosed(func() { y.prefs = nil })
-	y.log.Info("window_open", "window", "settings", "preset", presetID)
 }

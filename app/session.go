@@ -6,13 +6,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/character"
-	"yui/tools/address"
+	"yui/pet/transcript"
 	"yui/tools/imagefit"
 	"yui/tools/relation"
 	"yui/transport"
@@ -23,116 +24,57 @@ import (
 	"yui/windows"
 )
 
-// session is one running preset: its transport, pet controller and pet
-// window (the controller is made once the window is shown). The transport's events drive the controller, whose views the
-// window draws; the window's actions go back to the controller.
+// session is one running preset: its pet window and transcript, which
+// live as long as the session, and its connection (transport and pet
+// controller), which is replaced when an edit changes how it connects.
+// It is the windows' Conn and the pet window's actions.
 type session struct {
 	y      *yui
-	preset settings.Preset
+	preset settings.Preset // as running: with this run's overrides
 	log    *slog.Logger
 	pack   *character.Pack
-	t      transport.Transport
-	ctl    *pet.Controller
 	win    *windows.PetWindow
+	hist   *transcript.Log
+	scores relation.Scores
 
 	// packNotice tells the user why their character pack was refused
-	// ("" when it was not); the app shows it once in the pet (Run).
+	// ("" when it was not); shown once in the pet.
 	packNotice string
 
-	ctlPtr      atomic.Pointer[pet.Controller]
+	cur         atomic.Pointer[conn]
 	settingsHit atomic.Bool // the settings window opened for a connection problem
 	everReady   atomic.Bool // the connection was ready once
+	greeted     bool        // the first connection carried the greeting
+
+	watchMu  sync.Mutex
+	watchers map[int]func(pet.View)
+	nextW    int
 }
 
-// startSessions starts one session per preset. Every pet declares
-// rate_relation and address_character; the latter's description names the
-// other characters.
-func (y *yui) startSessions(presets []settings.Preset) error {
-	for i, p := range presets {
-		s, err := y.newSession(p, presets, i)
-		if err != nil {
-			return err
-		}
-		y.mu.Lock()
-		y.sessions = append(y.sessions, s)
-		y.mu.Unlock()
-	}
-	for _, s := range y.sessions {
-		// The window knows the size it draws the character at once it is
-		// shown: the pet keeps only images of that size, so the pack's
-		// full-size (2x) images can go.
-		s.win.Show()
-		w, h := s.win.CharacterPixels()
-		s.pack = windows.ScaledPack(s.pack, w, h)
-		s.win.SetPack(s.pack)
-		s.ctl = pet.New(pet.Options{
-			Transport: s.t,
-			Pack:      s.pack,
-			Clock:     clock.Real{},
-			Logger:    s.log,
-			OnChange:  s.onView,
-		})
-		s.ctlPtr.Store(s.ctl)
-		s.win.SetView(s.ctl.View())
-	}
-	for _, s := range y.sessions {
-		go s.ctl.Run()
-		s.t.Start()
-		if s.preset.Greeting {
-			s.ctl.Greeting()
-		}
-	}
-	return nil
+// conn is one connection of a session.
+type conn struct {
+	t   transport.Transport
+	ctl *pet.Controller
 }
 
-func (y *yui) newSession(p settings.Preset, all []settings.Preset, index int) (*session, error) {
-	s := &session{y: y, preset: p, log: y.log.With("preset", p.ID)}
+// newSession builds a session's window and transcript; start connects it.
+func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
+	s := &session{y: y, preset: p, log: y.log.With("preset", p.ID), watchers: map[int]func(pet.View){}}
 	pack, packErr := character.Select(y.configDir, p.Character)
 	s.pack = pack
 	if packErr != nil {
 		s.log.Warn("character_refused", "character", p.Character, "err", packErr.Error())
 		s.packNotice = refusedNotice(p.Character, packErr)
 	}
-
-	var scores relation.Scores = y.store.Relation(p.ID)
-	var deleg transport.DelegationStore = y.store.DelegationStore(p.ID)
+	s.scores = y.store.Relation(p.ID)
 	var positions windows.PositionStore = storePositions{store: y.store, id: p.ID, log: s.log}
+	var storage transcript.Storage = historyFile{dir: y.configDir, id: p.ID}
 	if y.cfg.Demo {
-		scores = &memScores{score: settings.RelationDefault}
-		deleg = nil
+		s.scores = &memScores{score: settings.RelationDefault}
 		positions = &memPositions{}
+		storage = nil
 	}
-	opts := transport.Options{
-		ChatBaseURL:     p.ChatBaseURL,
-		Key:             p.Key,
-		ChatID:          p.ChatID,
-		Model:           p.Model,
-		ReasoningEffort: p.ReasoningEffort,
-		Card:            p.Card,
-		Vocabulary:      pack.Vocabulary(),
-		Tools: []transport.Tool{
-			relation.New(scores, func(c relation.Change) {
-				s.log.Info("relation_change", "score", c.Score, "delta", c.Delta)
-			}),
-			y.addressTool(p, all),
-		},
-		FitImages:   imagefit.Fit,
-		Probe:       true,
-		Delegations: deleg,
-		SpeechOwed: func() bool {
-			if c := s.ctlPtr.Load(); c != nil {
-				return c.SpeechOwed()
-			}
-			return false
-		},
-		Clock:  clock.Real{},
-		Logger: s.log,
-	}
-	t, err := newTransport(p.ChatAPI, opts)
-	if err != nil {
-		return nil, fmt.Errorf("app: preset %q: %w", p.Name, err)
-	}
-	s.t = t
+	s.hist = transcript.Open(transcript.Options{Storage: storage, Logger: s.log})
 
 	win, err := windows.NewPetWindow(y.app, windows.PetOptions{
 		Name:       p.Name,
@@ -140,24 +82,112 @@ func (y *yui) newSession(p settings.Preset, all []settings.Preset, index int) (*
 		Actions:    s,
 		Poke:       p.Poke,
 		Index:      index,
-		Shortcut:   y.cfg.Demo || p.ID == y.store.Get().ActivePreset,
+		Shortcut:   y.cfg.Demo || p.ID == y.activeID(),
 		Positions:  positions,
 		OnMessages: func() { y.openMessages(p.ID) },
 		OnSettings: func() { y.openSettings(p.ID) },
 		OnReconnect: func() {
 			s.log.Info("reconnect_requested")
-			t.Reconnect()
+			s.Reconnect()
 		},
 		OnQuit: y.quit,
 		Logger: s.log,
 	})
 	if err != nil {
-		t.Close()
+		s.hist.Close()
 		return nil, fmt.Errorf("app: preset %q: %w", p.Name, err)
 	}
 	s.win = win
-	s.log.Info("session_start", "name", p.Name, "chat_api", p.ChatAPI, "chat_base_url", p.ChatBaseURL, "character", pack.ID)
 	return s, nil
+}
+
+// show shows the window and, now that it knows the size it draws the
+// character at, keeps only images of that size: the pack's full-size
+// (2x) images can go.
+func (s *session) show() {
+	s.win.Show()
+	w, h := s.win.CharacterPixels()
+	s.pack = windows.ScaledPack(s.pack, w, h)
+	s.win.SetPack(s.pack)
+}
+
+// connect starts a new connection, replacing (and closing, off the
+// calling goroutine) the one running.
+func (s *session) connect() error {
+	t, err := newTransport(s.preset.ChatAPI, s.transportOptions())
+	if err != nil {
+		return fmt.Errorf("app: preset %q: %w", s.preset.Name, err)
+	}
+	c := &conn{t: t}
+	greet := s.preset.Greeting && !s.greeted
+	s.greeted = true
+	c.ctl = pet.New(pet.Options{
+		Transport:  t,
+		Pack:       s.pack,
+		Clock:      clock.Real{},
+		Logger:     s.log,
+		OnChange:   func(v pet.View) { s.onView(c, v) },
+		Transcript: s.hist,
+		Greeting:   greet,
+		CheckIn:    time.Duration(s.preset.CheckInMinutes) * time.Minute,
+	})
+	old := s.cur.Swap(c)
+	s.closeConn(old)
+	s.win.SetView(c.ctl.View())
+	go c.ctl.Run()
+	t.Start()
+	s.log.Info("session_start", "name", s.preset.Name, "chat_api", s.preset.ChatAPI, "chat_base_url", s.preset.ChatBaseURL, "character", s.pack.ID)
+	return nil
+}
+
+// closeConn closes c in the background: a transport may take a moment to
+// say goodbye, and the UI must not wait for it. Shutdown waits for it.
+func (s *session) closeConn(c *conn) {
+	if c == nil {
+		return
+	}
+	s.y.closing.Add(1)
+	go func() {
+		defer s.y.closing.Done()
+		c.ctl.Close()
+		if err := c.t.Close(); err != nil {
+			s.log.Warn("transport_close", "err", err.Error())
+		}
+	}()
+}
+
+func (s *session) transportOptions() transport.Options {
+	p := s.preset
+	var deleg transport.DelegationStore = s.y.store.DelegationStore(p.ID)
+	if s.y.cfg.Demo {
+		deleg = nil
+	}
+	return transport.Options{
+		ChatBaseURL:     p.ChatBaseURL,
+		Key:             p.Key,
+		ChatID:          p.ChatID,
+		Model:           p.Model,
+		ReasoningEffort: p.ReasoningEffort,
+		Card:            p.Card,
+		Vocabulary:      s.pack.Vocabulary(),
+		Tools: []transport.Tool{
+			relation.New(s.scores, func(c relation.Change) {
+				s.log.Info("relation_change", "score", c.Score, "delta", c.Delta)
+			}),
+			s.y.addressTool(p),
+		},
+		FitImages:   imagefit.Fit,
+		Probe:       true,
+		Delegations: deleg,
+		SpeechOwed: func() bool {
+			if c := s.cur.Load(); c != nil {
+				return c.ctl.SpeechOwed()
+			}
+			return false
+		},
+		Clock:  clock.Real{},
+		Logger: s.log,
+	}
 }
 
 // refusedNotice is what the pet says when the character pack id was
@@ -178,7 +208,8 @@ func refusedNotice(id string, err error) string {
 	return fmt.Sprintf("Your character %q could not be used, so the default one stays: %s.", id, strings.TrimSuffix(reason, "."))
 }
 
-// newTransport builds the transport of a chat_api.
+// newTransport builds the transport of a chat_api. A failure is a nil
+// interface and the error.
 func newTransport(api string, opts transport.Options) (transport.Transport, error) {
 	switch api {
 	case settings.ChatAPIPush:
@@ -188,17 +219,39 @@ func newTransport(api string, opts transport.Options) (transport.Transport, erro
 		}
 		return c, nil
 	case settings.ChatAPIChatCompletions, "":
-		return chatcompletions.New(opts)
+		c, err := chatcompletions.New(opts)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	case settings.ChatAPIResponses:
-		return responses.New(opts)
+		c, err := responses.New(opts)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	}
 	return nil, fmt.Errorf("unknown chat_api %q (push, chat_completions or responses)", api)
 }
 
-// onView draws a new view and reacts to a backend that cannot be reached:
-// the pill already says so; the settings window opens on the preset once.
-func (s *session) onView(v pet.View) {
+// onView draws a new view of connection c (views of a connection already
+// replaced are dropped), tells the windows watching, and reacts to a
+// backend that cannot be reached: the pill already says so; the settings
+// window opens on the preset once.
+func (s *session) onView(c *conn, v pet.View) {
+	if s.cur.Load() != c {
+		return
+	}
 	s.win.SetView(v)
+	s.watchMu.Lock()
+	fns := make([]func(pet.View), 0, len(s.watchers))
+	for _, fn := range s.watchers {
+		fns = append(fns, fn)
+	}
+	s.watchMu.Unlock()
+	for _, fn := range fns {
+		fn(v)
+	}
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
 	}
@@ -213,179 +266,83 @@ func (s *session) onView(v pet.View) {
 	case transport.StateOffline, transport.StateKeyRejected, transport.StateInvalid:
 		if s.settingsHit.CompareAndSwap(false, true) {
 			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
-			fyne.Do(func() { s.y.openSettings(s.preset.ID) })
+			id := s.preset.ID
+			fyne.Do(func() { s.y.openSettings(id) })
 		}
 	}
 }
 
-// SendText, Poke and Stop are the pet window's actions.
+// The pet window's actions and the windows' Conn.
+
+func (s *session) ctl() *pet.Controller {
+	if c := s.cur.Load(); c != nil {
+		return c.ctl
+	}
+	return nil
+}
+
 func (s *session) SendText(text string, attachments []transport.Image) {
-	if c := s.ctlPtr.Load(); c != nil {
+	if c := s.ctl(); c != nil {
 		c.SendText(text, attachments)
 	}
 }
 
 func (s *session) Poke() {
-	if c := s.ctlPtr.Load(); c != nil {
+	if c := s.ctl(); c != nil {
 		c.Poke()
 	}
 }
 
 func (s *session) Stop() {
-	if c := s.ctlPtr.Load(); c != nil {
+	if c := s.ctl(); c != nil {
 		c.Stop()
 	}
 }
 
-// close stops the session: the controller, then the transport, then the
-// window's native resources.
+func (s *session) Reset() {
+	if c := s.ctl(); c != nil {
+		s.log.Info("reset_requested")
+		c.Reset()
+	}
+}
+
+func (s *session) Reconnect() {
+	if c := s.cur.Load(); c != nil {
+		c.t.Reconnect()
+	}
+}
+
+func (s *session) View() pet.View {
+	if c := s.ctl(); c != nil {
+		return c.View()
+	}
+	return pet.View{}
+}
+
+func (s *session) WatchView(fn func(pet.View)) func() {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	id := s.nextW
+	s.nextW++
+	s.watchers[id] = fn
+	return func() {
+		s.watchMu.Lock()
+		defer s.watchMu.Unlock()
+		delete(s.watchers, id)
+	}
+}
+
+func (s *session) Transcript() *transcript.Log { return s.hist }
+
+// close stops the session: its connection (waited for), its transcript
+// (saved) and its window. It runs on the UI thread.
 func (s *session) close() {
-	if s.ctl != nil {
-		s.ctl.Close()
-	}
-	if err := s.t.Close(); err != nil {
-		s.log.Warn("transport_close", "err", err.Error())
-	}
+	c := s.cur.Swap(nil)
+	s.closeConn(c)
 	s.win.Close()
-}
-
-// closeSessions closes every session.
-func (y *yui) closeSessions() {
-	y.mu.Lock()
-	ss := y.sessions
-	y.sessions = nil
-	y.mu.Unlock()
-	for _, s := range ss {
-		s.close()
-	}
-}
-
-// sessionNamed returns the running session of the preset named name
-// (case-insensitive), or the name of a preset by that name that is not
-// running ("" when there is none).
-func (y *yui) sessionNamed(name string, all []settings.Preset) (s *session, known string) {
-	y.mu.Lock()
-	defer y.mu.Unlock()
-	for _, ss := range y.sessions {
-		if strings.EqualFold(ss.preset.Name, name) {
-			return ss, ss.preset.Name
-		}
-	}
-	for _, p := range all {
-		if strings.EqualFold(p.Name, name) {
-			return nil, p.Name
-		}
-	}
-	if !y.cfg.Demo {
-		for _, p := range y.store.Get().Presets {
-			if strings.EqualFold(p.Name, name) {
-				return nil, p.Name
-			}
-		}
-	}
-	return nil, ""
-}
-
-// addressTool is address_character for preset self; its description names
-// the other characters of this run.
-func (y *yui) addressTool(self settings.Preset, all []settings.Preset) transport.Tool {
-	var others []string
-	for _, p := range all {
-		if p.ID != self.ID {
-			others = append(others, p.Name)
-		}
-	}
-	return address.New(self.Name, others, directory{y: y, all: all})
-}
-
-// directory finds characters for address_character: the running sessions,
-// then the presets of this run and of the settings that are not running.
-type directory struct {
-	y   *yui
-	all []settings.Preset
-}
-
-func (d directory) Find(name string) (string, func(from, text string)) {
-	target, known := d.y.sessionNamed(name, d.all)
-	if target == nil {
-		return known, nil
-	}
-	c := target.ctlPtr.Load()
-	if c == nil {
-		return known, nil
-	}
-	return known, func(from, text string) {
-		c.Address(from, text)
-		d.y.log.Info("address_character", "from", from, "to", target.preset.ID)
-	}
-}
-
-// storePositions keeps a pet's position in its preset (settings positions).
-type storePositions struct {
-	store *settings.Store
-	id    string
-	log   *slog.Logger
-}
-
-func (p storePositions) LoadPosition(layout string) (int, int, bool) {
-	pr, ok := p.store.Preset(p.id)
-	if !ok {
-		return 0, 0, false
-	}
-	pos, ok := pr.Positions[layout]
-	return pos.X, pos.Y, ok
-}
-
-func (p storePositions) SavePosition(layout string, x, y int) {
-	err := p.store.UpdatePreset(p.id, func(pr *settings.Preset) error {
-		if pr.Positions == nil {
-			pr.Positions = make(map[string]settings.Position)
-		}
-		pr.Positions[layout] = settings.Position{X: x, Y: y}
-		return nil
-	})
-	if err != nil {
-		p.log.Warn("position_save", "err", err.Error())
-	}
-}
-
-// memPositions keeps the demo pet's position for the run only.
-type memPositions struct {
-	mu sync.Mutex
-	m  map[string][2]int
-}
-
-func (p *memPositions) LoadPosition(layout string) (int, int, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	v, ok := p.m[layout]
-	return v[0], v[1], ok
-}
-
-func (p *memPositions) SavePosition(layout string, x, y int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.m == nil {
-		p.m = make(map[string][2]int)
-	}
-	p.m[layout] = [2]int{x, y}
-}
-
-// memScores is the demo pet's relation score, kept for the run only.
-type memScores struct {
-	mu    sync.Mutex
-	score int
-}
-
-func (m *memScores) Score() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.score
-}
-
-func (m *memScores) AddScore(delta int) (int, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.score = min(max(m.score+delta, relation.Min), relation.Max)
-	return m.score, nil
+	s.y.closing.Add(1)
+	go func() {
+		defer s.y.closing.Done()
+		s.hist.Close()
+	}()
 }

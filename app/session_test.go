@@ -12,22 +12,78 @@ import (
 
 // The app's directory tells address_character who is running.
 func TestAddressDirectory(t *testing.T) {
-	y := &yui{log: slog.New(slog.DiscardHandler), cfg: Config{Demo: true}}
-	self := settings.Preset{ID: "a", Name: "Yui"}
-	all := []settings.Preset{self, {ID: "b", Name: "Mochi"}}
+	store, _, err := settings.Open(t.TempDir(), settings.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := store.Get().Presets[0]
+	if _, err := store.AddPreset("Mochi"); err != nil {
+		t.Fatal(err)
+	}
+	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
 	for _, c := range []struct{ args, want string }{
 		{`{"character":"yui","text":"hi"}`, "error: a character cannot address itself"},
 		{`{"character":"Kiri","text":"hi"}`, `error: no character named "Kiri"`},
 		{`{"character":"mochi","text":"hi"}`, "error: Mochi is not running"},
 	} {
-		if got := address.Call(self.Name, directory{y: y, all: all}, json.RawMessage(c.args)); got != c.want {
+		if got := address.Call(self.Name, directory{y: y}, json.RawMessage(c.args)); got != c.want {
 			t.Errorf("address(%s) = %q, want %q", c.args, got, c.want)
 		}
 	}
-	tool := y.addressTool(self, all)
+	tool := y.addressTool(self)
 	if tool.Name != "address_character" || tool.Description != "Say something to another character on this desktop. Running now: Mochi" {
 		t.Errorf("tool = %q %q", tool.Name, tool.Description)
 	}
+}
+
+func TestRestartFor(t *testing.T) {
+	base := settings.Preset{ID: "a", Name: "Yui", Character: "yui", ChatAPI: "push", ChatBaseURL: "ws://127.0.0.1:1/ws", Key: "k", Poke: true,
+		Positions: map[string]settings.Position{}, Relation: 50}
+	for _, c := range []struct {
+		name string
+		edit func(*settings.Preset)
+		want restart
+	}{
+		{"position saved", func(p *settings.Preset) { p.Positions["x"] = settings.Position{X: 1} }, restartNone},
+		{"relation moved", func(p *settings.Preset) { p.Relation = 60 }, restartNone},
+		{"key", func(p *settings.Preset) { p.Key = "k2" }, restartConn},
+		{"endpoint", func(p *settings.Preset) { p.ChatBaseURL = "ws://127.0.0.1:2/ws" }, restartConn},
+		{"protocol", func(p *settings.Preset) { p.ChatAPI = "responses" }, restartConn},
+		{"card", func(p *settings.Preset) { p.Card = "You are Yui." }, restartConn},
+		{"name", func(p *settings.Preset) { p.Name = "Mika" }, restartSession},
+		{"character", func(p *settings.Preset) { p.Character = "mine" }, restartSession},
+		{"poke", func(p *settings.Preset) { p.Poke = false }, restartSession},
+	} {
+		next := base.Clone()
+		c.edit(&next)
+		if got := restartFor(base, next); got != c.want {
+			t.Errorf("%s: restart %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+func TestSecondInstanceAsksTheFirst(t *testing.T) {
+	dir := t.TempDir()
+	first, err := claimInstance(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := make(chan struct{}, 1)
+	first.serve(func() { shown <- struct{}{} })
+	if _, err := claimInstance(dir); !errors.Is(err, ErrAlreadyRunning) {
+		t.Fatalf("second claim: %v, want ErrAlreadyRunning", err)
+	}
+	select {
+	case <-shown:
+	default:
+		t.Fatal("the first instance was not asked to show its pets")
+	}
+	first.Close()
+	again, err := claimInstance(dir)
+	if err != nil {
+		t.Fatalf("claim after the first closed: %v", err)
+	}
+	again.Close()
 }
 
 func TestOverride(t *testing.T) {

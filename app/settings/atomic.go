@@ -7,10 +7,10 @@ import (
 	"runtime"
 )
 
-// writeFileAtomic replaces path with data: it writes a temporary file in
+// WriteFileAtomic replaces path with data: it writes a temporary file in
 // the same directory, syncs it, renames it over path and syncs the
 // directory, so that a crash leaves either the old file or the new one.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -128,7 +128,7 @@ func (s *Store) openDecoded(d Decoded, data []byte, now func() time.Time) (*Stor
 	var msgs []string
 	if len(d.Refused) > 0 {
 		kept := fmt.Sprintf("%s.invalid-%d", s.Path(), now().Unix())
-		if err := writeFileAtomic(kept, data, 0o600); err != nil {
+		if err := WriteFileAtomic(kept, data, 0o600); err != nil {
 			return nil, nil, fmt.Errorf("settings: keeping the original file aside: %w", err)
 		}
 		n.KeptAs = kept
@@ -234,7 +234,7 @@ func (s *Store) save(st Settings) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(s.Path(), data, 0o600); err != nil {
+	if err := WriteFileAtomic(s.Path(), data, 0o600); err != nil {
 		return fmt.Errorf("settings: saving: %w", err)
 	}
 	return nil

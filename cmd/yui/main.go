@@ -8,6 +8,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -35,6 +36,9 @@ func main() {
 	cfg.Key = os.Getenv("YUI_KEY")
 	if err := app.Run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "yui:", err)
+		if errors.Is(err, app.ErrAlreadyRunning) {
+			return // the running Yui shows its pets: nothing failed
+		}
 		os.Exit(1)
 	}
 }

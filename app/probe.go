@@ -1,0 +1,183 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"yui/app/settings"
+	"yui/transport"
+	"yui/transport/clock"
+	"yui/transport/request"
+	"yui/windows"
+)
+
+// probeWait bounds the test-connection button.
+const probeWait = 10 * time.Second
+
+// Probe tests p's backend as edited: for push a WebSocket handshake and
+// hello until ready or a close, for the request transports GET /models.
+func (y *yui) Probe(ctx context.Context, p settings.Preset) windows.Probe {
+	ctx, cancel := context.WithTimeout(ctx, probeWait)
+	defer cancel()
+	var res windows.Probe
+	if p.ChatAPI == settings.ChatAPIPush {
+		res = y.probePush(ctx, p)
+	} else {
+		res = probeModels(ctx, p)
+	}
+	y.log.Info("probe", "preset", p.ID, "chat_api", p.ChatAPI, "ok", res.OK, "result", res.Text)
+	return res
+}
+
+// probePush first checks that a WebSocket answers at the URL (so a web
+// server that is not a push backend says so), then runs a real push
+// client with p's settings until it is ready or refused.
+func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
+	d := websocket.Dialer{HandshakeTimeout: probeWait}
+	ws, resp, err := d.DialContext(ctx, p.ChatBaseURL, nil)
+	if err != nil {
+		if errors.Is(err, websocket.ErrBadHandshake) && resp != nil {
+			return windows.Probe{Text: fmt.Sprintf("not a push backend: the server answered HTTP %d", resp.StatusCode)}
+		}
+		return windows.Probe{Text: "unreachable: " + transport.OneLine(err.Error(), 120)}
+	}
+	ws.Close()
+
+	opts := transport.Options{ChatBaseURL: p.ChatBaseURL, Key: p.Key, ChatID: p.ChatID, Clock: clock.Real{}, Logger: y.log.With("component", "probe")}
+	t, err := newTransport(settings.ChatAPIPush, opts)
+	if err != nil {
+		return windows.Probe{Text: err.Error()}
+	}
+	defer t.Close()
+	t.Start()
+	for {
+		select {
+		case <-ctx.Done():
+			return windows.Probe{Text: "no ready: the backend accepted the socket but did not answer hello"}
+		case ev, ok := <-t.Events():
+			if !ok {
+				return windows.Probe{Text: "closed"}
+			}
+			st, isState := ev.(*transport.StateEvent)
+			if !isState {
+				continue
+			}
+			switch st.State {
+			case transport.StateReady:
+				return windows.Probe{OK: true, Text: "connected: ready"}
+			case transport.StateKeyRejected:
+				return windows.Probe{Text: "key rejected"}
+			case transport.StateReconnecting:
+				return windows.Probe{Text: fmt.Sprintf("not a push backend: the socket closed (code %d) before ready", st.CloseCode)}
+			case transport.StateInvalid:
+				return windows.Probe{Text: "invalid: " + errText(st.Err)}
+			}
+		}
+	}
+}
+
+// probeModels asks a request server for its models.
+func probeModels(ctx context.Context, p settings.Preset) windows.Probe {
+	models, status, err := listModels(ctx, p.ChatBaseURL, p.Key)
+	switch {
+	case err != nil && status == 0:
+		return windows.Probe{Text: "unreachable: " + transport.OneLine(err.Error(), 120)}
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return windows.Probe{Text: "key rejected"}
+	case err != nil:
+		return windows.Probe{Text: fmt.Sprintf("the server answered HTTP %d: %s", status, transport.OneLine(err.Error(), 120))}
+	}
+	return windows.Probe{OK: true, Text: fmt.Sprintf("connected: %d models", len(models)), Models: models}
+}
+
+// listModels is GET {base}/models: the model ids, the HTTP status (0 when
+// no answer came) and an error.
+func listModels(ctx context.Context, base, key string) ([]string, int, error) {
+	url, err := request.Endpoint(base, "/models")
+	if err != nil {
+		return nil, 0, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return nil, resp.StatusCode, err
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, resp.StatusCode, errors.New(strings.TrimSpace(string(body)))
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return nil, resp.StatusCode, fmt.Errorf("the model list does not parse: %w", err)
+	}
+	var ids []string
+	for _, m := range list.Data {
+		if m.ID != "" {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids, resp.StatusCode, nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "unknown"
+	}
+	return err.Error()
+}
+
+// SpeakSample and TestVoice test the speech and voice settings.
+func (y *yui) SpeakSample(ctx context.Context, p settings.Preset) error {
+	return errors.New("speech output is not available in this build")
+}
+
+func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) {
+	return "", errors.New("voice input is not available in this build")
+}
+
+// LogDir is the log folder.
+func (y *yui) LogDir() string { return y.logDir }
+
+// OpenLogFolder shows the log folder in the file manager.
+func (y *yui) OpenLogFolder() error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "windows":
+		cmd = exec.Command("explorer", y.logDir)
+	case "darwin":
+		cmd = exec.Command("open", y.logDir)
+	default:
+		cmd = exec.Command("xdg-open", y.logDir)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("open the log folder %s: %w", y.logDir, err)
+	}
+	go cmd.Wait() // reap it
+	return nil
+}
+
+var _ windows.Backend = (*yui)(nil)

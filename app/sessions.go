@@ -1,0 +1,316 @@
+package app
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+
+	"yui/app/settings"
+	"yui/tools/address"
+	"yui/transport"
+	"yui/windows"
+)
+
+// The running presets, keyed by preset id. Sessions start, stop and
+// restart on the UI thread as the settings change (apply); everything
+// else may read them from any goroutine under y.mu.
+
+// runnable returns the presets to run now: the enabled ones with this
+// run's overrides on the active one, or the demo preset under --demo.
+func (y *yui) runnable(st settings.Settings) []settings.Preset {
+	if y.cfg.Demo {
+		return []settings.Preset{y.demo}
+	}
+	var out []settings.Preset
+	for _, p := range st.Presets {
+		if !p.Enabled {
+			continue
+		}
+		if p.ID == st.ActivePreset {
+			y.override(&p)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// startSession starts the session of preset p: window, transcript and
+// connection. It runs on the UI thread.
+func (y *yui) startSession(p settings.Preset, index int) (*session, error) {
+	s, err := y.newSession(p, index)
+	if err != nil {
+		return nil, err
+	}
+	s.show()
+	y.mu.Lock()
+	y.sessions[p.ID] = s
+	y.mu.Unlock()
+	if err := s.connect(); err != nil {
+		y.stopSession(p.ID)
+		return nil, err
+	}
+	y.connsChanged()
+	return s, nil
+}
+
+// stopSession closes the session of preset id, if it runs. UI thread.
+func (y *yui) stopSession(id string) {
+	y.mu.Lock()
+	s := y.sessions[id]
+	delete(y.sessions, id)
+	y.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.log.Info("session_stop")
+	s.close()
+	y.connsChanged()
+}
+
+// session returns the running session of preset id, or nil.
+func (y *yui) session(id string) *session {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	return y.sessions[id]
+}
+
+// running returns the running sessions in the order of the settings.
+func (y *yui) running() []*session {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	out := make([]*session, 0, len(y.sessions))
+	for _, s := range y.sessions {
+		out = append(out, s)
+	}
+	order := y.order
+	slices.SortFunc(out, func(a, b *session) int {
+		return slices.Index(order, a.preset.ID) - slices.Index(order, b.preset.ID)
+	})
+	return out
+}
+
+// what an edit of a running preset needs.
+type restart int
+
+const (
+	restartNone    restart = iota
+	restartConn            // a new connection, same window
+	restartSession         // a new window too (name, character, poke)
+)
+
+// restartFor compares a running preset with its edited form.
+func restartFor(old, next settings.Preset) restart {
+	if old.Name != next.Name || old.Character != next.Character || old.Poke != next.Poke {
+		return restartSession
+	}
+	// What the app itself writes while running (positions, relation) needs nothing.
+	a, b := old.Clone(), next.Clone()
+	a.Positions, b.Positions = nil, nil
+	a.Relation, b.Relation = 0, 0
+	a.Enabled, b.Enabled = true, true
+	if reflect.DeepEqual(a, b) {
+		return restartNone
+	}
+	return restartConn
+}
+
+// apply brings the running sessions in line with a saved change: an
+// enabled preset starts, a disabled or deleted one stops, an edit that
+// changes how a preset connects reconnects it (the way out of a 4401 that
+// a new key is), a rename or a new character restarts its pet, and a
+// rename tells the other pets' address_character the new name. UI thread.
+func (y *yui) apply(c settings.Change) {
+	if y.cfg.Demo || y.quitting.Load() {
+		return
+	}
+	y.mu.Lock()
+	y.order = presetIDs(c.New)
+	y.mu.Unlock()
+	want := map[string]settings.Preset{}
+	for _, p := range y.runnable(c.New) {
+		want[p.ID] = p
+	}
+	renamed := false
+	for _, id := range c.Presets {
+		p, enabled := want[id]
+		s := y.session(id)
+		switch {
+		case s == nil && enabled:
+			y.log.Info("preset_enabled", "preset", id)
+			y.start(p)
+			renamed = true
+		case s != nil && !enabled:
+			y.log.Info("preset_disabled", "preset", id)
+			y.stopSession(id)
+			renamed = true
+		case s != nil:
+			switch restartFor(s.preset, p) {
+			case restartSession:
+				y.log.Info("preset_restart", "preset", id)
+				renamed = renamed || s.preset.Name != p.Name
+				y.stopSession(id)
+				y.start(p)
+			case restartConn:
+				y.log.Info("preset_reconnect", "preset", id)
+				s.preset = p
+				if err := s.connect(); err != nil {
+					y.log.Error("session_start_failed", "preset", id, "err", err.Error())
+				}
+			}
+		}
+	}
+	// The active preset's overrides and shortcut follow the active preset.
+	if c.Old.ActivePreset != c.New.ActivePreset && len(y.overrides()) > 0 {
+		for _, id := range []string{c.Old.ActivePreset, c.New.ActivePreset} {
+			if p, ok := want[id]; ok && y.session(id) != nil {
+				y.stopSession(id)
+				y.start(p)
+			}
+		}
+	}
+	if renamed {
+		// address_character describes the other characters by name:
+		// the others reconnect to declare it anew.
+		for _, s := range y.running() {
+			if !slices.Contains(c.Presets, s.preset.ID) {
+				if err := s.connect(); err != nil {
+					y.log.Error("session_start_failed", "preset", s.preset.ID, "err", err.Error())
+				}
+			}
+		}
+	}
+}
+
+// start starts p's session and logs a failure (apply's helper).
+func (y *yui) start(p settings.Preset) {
+	y.mu.Lock()
+	index := len(y.sessions)
+	y.mu.Unlock()
+	if _, err := y.startSession(p, index); err != nil {
+		y.log.Error("session_start_failed", "preset", p.ID, "err", err.Error())
+	}
+}
+
+func presetIDs(st settings.Settings) []string {
+	ids := make([]string, len(st.Presets))
+	for i, p := range st.Presets {
+		ids[i] = p.ID
+	}
+	return ids
+}
+
+// overrides lists the command line's one-run overrides in force.
+func (y *yui) overrides() []string {
+	var out []string
+	for _, v := range []string{y.cfg.ChatAPI, y.cfg.ChatBaseURL, y.cfg.Model, y.cfg.Key} {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// override applies the command line's one-run overrides to p.
+func (y *yui) override(p *settings.Preset) {
+	if y.cfg.ChatAPI != "" {
+		p.ChatAPI = y.cfg.ChatAPI
+	}
+	if y.cfg.ChatBaseURL != "" {
+		p.ChatBaseURL = y.cfg.ChatBaseURL
+	}
+	if y.cfg.Model != "" {
+		p.Model = y.cfg.Model
+	}
+	if y.cfg.Key != "" {
+		p.Key = y.cfg.Key
+	}
+}
+
+func (y *yui) activeID() string {
+	if y.cfg.Demo {
+		return y.demo.ID
+	}
+	return y.store.Get().ActivePreset
+}
+
+// connsChanged tells the windows watching that a preset started or stopped.
+func (y *yui) connsChanged() {
+	y.mu.Lock()
+	fns := make([]func(), 0, len(y.connWatchers))
+	for _, fn := range y.connWatchers {
+		fns = append(fns, fn)
+	}
+	y.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// Backend, for the settings and message windows.
+
+func (y *yui) Store() *settings.Store { return y.store }
+
+func (y *yui) Conn(presetID string) windows.Conn {
+	if s := y.session(presetID); s != nil {
+		return s
+	}
+	return nil
+}
+
+func (y *yui) WatchConns(fn func()) func() {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	id := y.nextWatch
+	y.nextWatch++
+	y.connWatchers[id] = fn
+	return func() {
+		y.mu.Lock()
+		defer y.mu.Unlock()
+		delete(y.connWatchers, id)
+	}
+}
+
+// address_character.
+
+// addressTool is address_character for preset self; its description names
+// the other characters that run now.
+func (y *yui) addressTool(self settings.Preset) transport.Tool {
+	var others []string
+	for _, p := range y.runnable(y.storeOrDemo()) {
+		if p.ID != self.ID {
+			others = append(others, p.Name)
+		}
+	}
+	return address.New(self.Name, others, directory{y: y})
+}
+
+func (y *yui) storeOrDemo() settings.Settings {
+	if y.cfg.Demo {
+		return settings.Settings{Presets: []settings.Preset{y.demo}}
+	}
+	return y.store.Get()
+}
+
+// directory finds characters for address_character: the running sessions,
+// then the presets that are not running.
+type directory struct{ y *yui }
+
+func (d directory) Find(name string) (string, func(from, text string)) {
+	for _, s := range d.y.running() {
+		if strings.EqualFold(s.preset.Name, name) {
+			target := s
+			return s.preset.Name, func(from, text string) {
+				if c := target.ctl(); c != nil {
+					c.Address(from, text)
+					d.y.log.Info("address_character", "from", from, "to", target.preset.ID)
+				}
+			}
+		}
+	}
+	for _, p := range d.y.storeOrDemo().Presets {
+		if strings.EqualFold(p.Name, name) {
+			return p.Name, nil
+		}
+	}
+	return "", nil
+}

@@ -1,0 +1,57 @@
+package app
+
+import (
+	"os"
+	"runtime"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+)
+
+// setupTray adds the tray menu where the desktop has a tray: each pet to
+// show or hide and its messages, Settings, Quit. On Linux and the BSDs
+// the tray speaks D-Bus: with no session bus there is no tray, and
+// Fyne's systray would crash on quit, so none is set up; the shortcut and
+// the settings window then bring hidden pets back. The menu follows the
+// running presets.
+func (y *yui) setupTray() {
+	d, ok := y.app.(desktop.App)
+	if !ok {
+		return
+	}
+	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		y.log.Info("tray_unavailable", "reason", "no D-Bus session bus")
+		return
+	}
+	set := func() { d.SetSystemTrayMenu(y.trayMenu()) }
+	set()
+	y.WatchConns(func() { fyne.Do(set) })
+}
+
+// trayMenu is the tray menu for the pets running now.
+func (y *yui) trayMenu() *fyne.Menu {
+	var items []*fyne.MenuItem
+	for _, s := range y.running() {
+		s := s
+		pet := fyne.NewMenuItem(s.preset.Name, nil)
+		pet.ChildMenu = fyne.NewMenu(s.preset.Name,
+			fyne.NewMenuItem("Show", func() { s.win.Show() }),
+			fyne.NewMenuItem("Hide", func() { s.win.Hide() }),
+			fyne.NewMenuItem("Messages", func() { y.openMessages(s.preset.ID) }),
+		)
+		items = append(items, pet)
+	}
+	items = append(items,
+		fyne.NewMenuItem("Show all pets", y.bringForward),
+		fyne.NewMenuItem("Hide all pets", func() {
+			for _, s := range y.running() {
+				s.win.Hide()
+			}
+		}),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Settings", func() { y.openSettings("") }),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Quit", y.quit),
+	)
+	return fyne.NewMenu("Yui", items...)
+}
