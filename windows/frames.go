@@ -1,14 +1,7 @@
 package windows
 
-import (
-	"image"
-)
-
-// updateFrames picks the frames to show for the view's motion and emotion.
-// A motion other than idle plays its frames; idle plays its frames while
-// the emotion is neutral; any other emotion shows its still image. Talking
-// with a feeling shows the feeling: the talk frames have a neutral face,
-// and the emotion a cue set is what the reply means to show.
+// updateFrames asks the pack what to show for the view's motion and
+// emotion (character.Pack.Frames) and plays it.
 func (w *PetWindow) updateFrames() {
 	pack := w.opts.Pack
 	if pack == nil {
@@ -20,36 +13,16 @@ func (w *PetWindow) updateFrames() {
 		return
 	}
 	w.animKey = key
-	var frames []image.Image
-	fps, loop := 0.0, false
-	emotion := v.Emotion
-	if emotion == "" {
-		emotion = "neutral"
-	}
-	m, hasMotion := pack.Motions[v.Motion]
-	idle, hasIdle := pack.Motions["idle"]
-	switch {
-	case hasMotion && v.Motion != "idle" && len(m.Frames) > 0 &&
-		!(v.Motion == "talk" && emotion != "neutral" && pack.Emotions[emotion] != nil):
-		frames, fps, loop = m.Frames, m.FPS, m.Loop
-	case emotion == "neutral" && hasIdle && len(idle.Frames) > 0:
-		frames, fps, loop = idle.Frames, idle.FPS, idle.Loop
-	case pack.Emotions[emotion] != nil:
-		frames = []image.Image{pack.Emotions[emotion]}
-	case pack.Emotions["neutral"] != nil:
-		frames = []image.Image{pack.Emotions["neutral"]}
-	case hasIdle && len(idle.Frames) > 0:
-		frames, fps, loop = idle.Frames, idle.FPS, idle.Loop
-	}
-	w.frames, w.frame, w.loop = frames, 0, loop
+	set := pack.Frames(v.Motion, v.Emotion)
+	w.frames, w.frame, w.loop = set.Frames, 0, set.Loop
 	// Keep the idle motion's frames ready: the pet comes back to it after
 	// every other motion.
-	w.char.keep(frames, idle.Frames)
-	if len(frames) > 0 {
-		w.char.show(frames[0])
+	w.char.keep(set.Frames, pack.Motions["idle"].Frames)
+	if len(set.Frames) > 0 {
+		w.char.show(set.Frames[0])
 	}
 	w.showBackdrop()
-	w.anim.play(len(frames), fps, loop)
+	w.anim.play(len(set.Frames), set.FPS, set.Loop)
 }
 
 // showBackdrop draws the backdrop under the character only when the frame
