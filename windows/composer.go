@@ -13,13 +13,20 @@ func (w *PetWindow) OpenComposer() {
 	if w.closed.Load() {
 		return
 	}
-	w.composerOpen = true
+	w.composer.open = true
 	w.applyView(w.view)
 	w.native.focus()
 	w.win.RequestFocus()
 	w.win.Canvas().Focus(w.entry)
 	w.armComposerIdle()
 	w.log.Info("pet_composer_open", "name", w.opts.Name)
+}
+
+// composerState is the quick composer's: open or not, and the timer
+// that closes it when idle.
+type composerState struct {
+	open bool
+	idle *time.Timer
 }
 
 // composerIdle is how long an empty composer stays open with no turn
@@ -29,12 +36,12 @@ const composerIdle = 60 * time.Second
 
 // armComposerIdle (re)starts the composer's idle timer.
 func (w *PetWindow) armComposerIdle() {
-	if w.idleTimer != nil {
-		w.idleTimer.Stop()
+	if w.composer.idle != nil {
+		w.composer.idle.Stop()
 	}
-	w.idleTimer = time.AfterFunc(composerIdle, func() {
+	w.composer.idle = time.AfterFunc(composerIdle, func() {
 		fyne.Do(func() {
-			if w.closed.Load() || !w.composerOpen {
+			if w.closed.Load() || !w.composer.open {
 				return
 			}
 			if w.view.Running || strings.TrimSpace(w.entry.Text) != "" {
@@ -48,11 +55,11 @@ func (w *PetWindow) armComposerIdle() {
 
 // CloseComposer hides the composer (Escape in its entry).
 func (w *PetWindow) CloseComposer() {
-	if w.idleTimer != nil {
-		w.idleTimer.Stop()
-		w.idleTimer = nil
+	if w.composer.idle != nil {
+		w.composer.idle.Stop()
+		w.composer.idle = nil
 	}
-	w.composerOpen = false
+	w.composer.open = false
 	w.win.Canvas().Unfocus()
 	w.applyView(w.view)
 }

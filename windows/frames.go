@@ -14,7 +14,7 @@ func (w *PetWindow) updateFrames() {
 	}
 	w.animKey = key
 	set := pack.Frames(v.Motion, v.Emotion)
-	w.frames, w.frame, w.loop = set.Frames, 0, set.Loop
+	w.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
 	// every other motion.
 	w.char.keep(set.Frames, pack.Motions["idle"].Frames)
@@ -38,7 +38,6 @@ func (w *PetWindow) showFrame(i int) {
 	if w.closed.Load() || i >= len(w.frames) {
 		return
 	}
-	w.frame = i
 	if w.char.show(w.frames[i]) {
 		w.showBackdrop()
 	}

@@ -170,7 +170,7 @@ func (w *PetWindow) render(v pet.View) {
 
 	// Composer.
 	for _, o := range []fyne.CanvasObject{w.compBG, w.attach, w.entry, w.send} {
-		setShown(o, w.composerOpen)
+		setShown(o, w.composer.open)
 	}
 	if v.Running {
 		w.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
@@ -178,14 +178,14 @@ func (w *PetWindow) render(v pet.View) {
 	} else {
 		w.send.Set(theme.MailSendIcon(), widget.HighImportance)
 		w.entry.Enable()
-		if wasRunning && w.composerOpen {
+		if wasRunning && w.composer.open {
 			// The entry lost the focus when it was locked: give it back
 			// so the next line can be typed at once.
 			w.win.Canvas().Focus(w.entry)
 		}
 	}
 	w.errLine.Text = ""
-	if w.composerOpen {
+	if w.composer.open {
 		w.errLine.Text = v.ErrorLine
 	}
 	w.placeTag(w.errLine, sideMargin+composerRad, g.errorY)
@@ -194,6 +194,12 @@ func (w *PetWindow) render(v pet.View) {
 
 // bubbleGap is the room between the bubble's tail and the character's top.
 const bubbleGap = 4
+
+// tipCache is the last bubbleTip, for the pack, body and motion of key.
+type tipCache struct {
+	key string
+	y   float32
+}
 
 // bubbleTip is where the bubble's tail ends, in window units: a few units
 // above the highest drawn pixel of the character in the poses it speaks
@@ -209,8 +215,8 @@ func (w *PetWindow) bubbleTip() float32 {
 		return g.bubbleBottom
 	}
 	key := fmt.Sprintf("%p|%v|%s", pack, body, w.animKey)
-	if key == w.tipKey {
-		return w.tip
+	if key == w.tip.key {
+		return w.tip.y
 	}
 	imgs := append([]image.Image{pack.Emotions["neutral"]}, w.frames...)
 	for _, id := range []string{"idle", "talk"} {
@@ -225,13 +231,13 @@ func (w *PetWindow) bubbleTip() float32 {
 			top = min(top, r.Min.Y)
 		}
 	}
-	w.tip = g.bubbleBottom
+	w.tip.y = g.bubbleBottom
 	if top < body.Dy() {
-		w.tip = min(g.char.Y+float32(top)/w.scale-bubbleGap, g.char.Y+g.charSize.Height/2)
-		w.tip = float32(int(w.tip))
+		w.tip.y = min(g.char.Y+float32(top)/w.scale-bubbleGap, g.char.Y+g.charSize.Height/2)
+		w.tip.y = float32(int(w.tip.y))
 	}
-	w.tipKey = key
-	return w.tip
+	w.tip.key = key
+	return w.tip.y
 }
 
 // emotionText is the badge text: in enum mode the map's word for a tag.

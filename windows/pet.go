@@ -107,32 +107,24 @@ type PetWindow struct {
 	anim   *animator
 
 	// Fields below are owned by the Fyne main goroutine.
-	attached     bool // the native shim is bound to the window
-	shaped       bool // shaping works
-	scale        float32
-	layout       string // monitor layout key
-	pos          image.Point
-	placed       bool
-	dragFrom     image.Point // pointer at drag start
-	dragWin      image.Point // window position at drag start
-	dragging     bool
-	view         pet.View
-	notice       string
-	noticeTimer  *time.Timer
-	idleTimer    *time.Timer // closes an idle composer
-	composerOpen bool
-	menuRect     image.Rectangle   // the open popup menu, window units
-	lastShape    []image.Rectangle // bounding shape sent last
-	lastParts    []image.Rectangle // parts besides the character in the input shape sent last
-	lastInputKey string            // motion and body of the input shape sent last
-	tip          float32           // bubbleTip, for tipKey
-	tipKey       string
-	animKey      string
-	frames       []image.Image
-	frame        int
-	loop         bool
-	delegWin     *delegationWindow
-	closed       atomic.Bool
+	attached    bool // the native shim is bound to the window
+	shaped      bool // shaping works
+	scale       float32
+	layout      string // monitor layout key
+	pos         image.Point
+	placed      bool
+	drag        dragState
+	view        pet.View
+	notice      string
+	noticeTimer *time.Timer
+	composer    composerState
+	menuRect    image.Rectangle // the open popup menu, window units
+	sent        sentShape
+	tip         tipCache
+	animKey     string        // motion|emotion the frames playing were chosen for
+	frames      []image.Image // what the pack gave for animKey (Pack.Frames)
+	delegWin    *delegationWindow
+	closed      atomic.Bool
 
 	char     *body
 	backdrop *canvas.Rectangle
@@ -305,7 +297,7 @@ func (w *PetWindow) attachNative(tries int) {
 			w.log.Info("pet_shortcut", "name", w.opts.Name, "keys", "ctrl+alt+y")
 		}
 	}
-	w.lastShape = nil
+	w.sent = sentShape{}
 	w.updateShape()
 }
 
@@ -377,7 +369,7 @@ func (w *PetWindow) Close() {
 		w.closed.Store(true)
 		fyne.Do(func() {
 			w.anim.stop()
-			for _, t := range []*time.Timer{w.noticeTimer, w.idleTimer} {
+			for _, t := range []*time.Timer{w.noticeTimer, w.composer.idle} {
 				if t != nil {
 					t.Stop()
 				}

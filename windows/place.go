@@ -31,7 +31,7 @@ func (w *PetWindow) place() {
 // the position saved for the new layout, or the current one kept on
 // screen (a removed monitor brings the pet home).
 func (w *PetWindow) monitorsChanged() {
-	if w.closed.Load() || w.dragging {
+	if w.closed.Load() || w.drag.active {
 		return
 	}
 	mons, err := w.native.monitors()
@@ -72,17 +72,24 @@ func (w *PetWindow) rect(x, y, wd, ht float32) image.Rectangle {
 	return image.Rectangle{Min: w.px(x, y), Max: w.px(x+wd, y+ht)}
 }
 
+// dragState is a drag of the window by the character.
+type dragState struct {
+	from   image.Point // pointer at drag start
+	win    image.Point // window position at drag start
+	active bool
+}
+
 // pressed records the pointer and window positions a drag starts from.
 func (w *PetWindow) pressed() {
 	ptr, err := w.native.pointer()
 	if err != nil {
 		return
 	}
-	w.dragFrom = ptr
+	w.drag.from = ptr
 	if p, err := w.native.position(); err == nil {
 		w.pos = p
 	}
-	w.dragWin = w.pos
+	w.drag.win = w.pos
 }
 
 // dragged moves the window with the pointer. It works in root
@@ -93,18 +100,18 @@ func (w *PetWindow) dragged() {
 	if err != nil {
 		return
 	}
-	w.dragging = true
-	w.moveTo(w.dragWin.Add(ptr.Sub(w.dragFrom)))
+	w.drag.active = true
+	w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 }
 
 // dragEnd keeps the window on screen and saves its position.
 func (w *PetWindow) dragEnd() {
-	if !w.dragging {
+	if !w.drag.active {
 		return
 	}
-	w.dragging = false
+	w.drag.active = false
 	if ptr, err := w.native.pointer(); err == nil {
-		w.moveTo(w.dragWin.Add(ptr.Sub(w.dragFrom)))
+		w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 	}
 	if mons, err := w.native.monitors(); err == nil && len(mons) > 0 {
 		w.layout = layoutKey(mons)

@@ -11,6 +11,14 @@ import (
 // parts. It sends nothing when the shape did not change.
 func (w *PetWindow) updateShape() { w.setShape(w.char.frame) }
 
+// sentShape is the shape sent last, so that an unchanged one is not
+// sent again.
+type sentShape struct {
+	bounds   []image.Rectangle // bounding shape
+	parts    []image.Rectangle // parts besides the character in the input shape
+	inputKey string            // motion and body of the input shape
+}
+
 // setShape sets the window shape with frame as the character's image.
 // The input shape covers every frame of the motion playing, so it changes
 // only with the motion or the other parts (the X server keeps input
@@ -29,7 +37,7 @@ func (w *PetWindow) setShape(frame image.Image) {
 	}
 	inputKey := fmt.Sprintf("%s|%v", w.animKey, body)
 	var input []image.Rectangle
-	if w.lastShape == nil || inputKey != w.lastInputKey || !slices.Equal(parts, w.lastParts) {
+	if w.sent.bounds == nil || inputKey != w.sent.inputKey || !slices.Equal(parts, w.sent.parts) {
 		input = slices.Clone(parts)
 		seen := make(map[image.Image]bool)
 		for _, f := range append(slices.Clone(w.frames), frame) {
@@ -41,11 +49,11 @@ func (w *PetWindow) setShape(frame image.Image) {
 				input = append(input, r.Add(body.Min))
 			}
 		}
-		w.lastInputKey, w.lastParts = inputKey, parts
-	} else if slices.Equal(rs, w.lastShape) {
+		w.sent.inputKey, w.sent.parts = inputKey, parts
+	} else if slices.Equal(rs, w.sent.bounds) {
 		return
 	}
-	w.lastShape = rs
+	w.sent.bounds = rs
 	if err := w.native.setShape(rs, input); err != nil {
 		w.log.Warn("pet_window_shape", "name", w.opts.Name, "err", err.Error())
 		return
@@ -68,7 +76,7 @@ func (w *PetWindow) partRects() []image.Rectangle {
 			rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(tagHeight/2*w.scale))...)
 		}
 	}
-	if w.composerOpen {
+	if w.composer.open {
 		p, s := w.compBG.Position(), w.compBG.Size()
 		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.scale))...)
 	}
