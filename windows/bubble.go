@@ -103,8 +103,7 @@ type bubbleRenderer struct {
 	b     *bubble
 	body  *canvas.Rectangle
 	tail  *canvas.Raster
-	texts []*canvas.Text
-	objs  []fyne.CanvasObject
+	lines textLines
 }
 
 func (r *bubbleRenderer) Layout(size fyne.Size) {
@@ -113,7 +112,7 @@ func (r *bubbleRenderer) Layout(size fyne.Size) {
 	r.tail.Move(fyne.NewPos((size.Width-tailW)/2, body.Height-1))
 	r.tail.Resize(fyne.NewSize(tailW, tailH+1))
 	lh := lineHeight()
-	for i, t := range r.texts {
+	for i, t := range r.lines.texts {
 		t.Move(fyne.NewPos(bubblePad, bubblePad+float32(i)*lh))
 		t.Resize(fyne.NewSize(body.Width-2*bubblePad, lh))
 	}
@@ -122,30 +121,11 @@ func (r *bubbleRenderer) Layout(size fyne.Size) {
 func (r *bubbleRenderer) MinSize() fyne.Size { return r.b.MinSize() }
 
 func (r *bubbleRenderer) Refresh() {
-	lines := r.b.lines()
-	for len(r.texts) < len(lines) {
-		t := canvas.NewText("", colInk)
-		t.TextSize = bubbleTextSize
-		r.texts = append(r.texts, t)
-	}
-	for i, t := range r.texts {
-		if i < len(lines) {
-			t.Text = lines[i]
-			t.Hidden = false
-		} else {
-			t.Hidden = true
-		}
-	}
-	r.objs = append(r.objs[:0], r.tail, r.body)
-	for _, t := range r.texts {
-		r.objs = append(r.objs, t)
-	}
+	r.lines.set(r.b.lines(), colInk, bubbleTextSize, fyne.TextStyle{}, r.tail, r.body)
 	r.Layout(r.b.Size())
-	for _, o := range r.objs {
-		o.Refresh()
-	}
+	r.lines.refresh()
 }
 
-func (r *bubbleRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *bubbleRenderer) Objects() []fyne.CanvasObject { return r.lines.objs }
 
 func (r *bubbleRenderer) Destroy() {}

@@ -135,8 +135,7 @@ type tagRenderer struct {
 	t     *tag
 	bg    *canvas.Rectangle
 	dot   *canvas.Circle
-	texts []*canvas.Text
-	objs  []fyne.CanvasObject
+	lines textLines
 }
 
 func (r *tagRenderer) Layout(size fyne.Size) {
@@ -149,7 +148,7 @@ func (r *tagRenderer) Layout(size fyne.Size) {
 	}
 	lh := tagLineHeight()
 	top := (tagHeight - lh) / 2
-	for i, t := range r.texts {
+	for i, t := range r.lines.texts {
 		t.Move(fyne.NewPos(x, top+float32(i)*lh))
 		t.Resize(fyne.NewSize(size.Width-x-tagPadX, lh))
 	}
@@ -158,35 +157,16 @@ func (r *tagRenderer) Layout(size fyne.Size) {
 func (r *tagRenderer) MinSize() fyne.Size { return r.t.MinSize() }
 
 func (r *tagRenderer) Refresh() {
-	lines := r.t.lines()
-	for len(r.texts) < len(lines) {
-		t := canvas.NewText("", r.t.FG)
-		t.TextSize = tagTextSize
-		r.texts = append(r.texts, t)
-	}
-	for i, t := range r.texts {
-		t.Hidden = i >= len(lines)
-		if !t.Hidden {
-			t.Text = lines[i]
-		}
-		t.Color = r.t.FG
-		t.TextStyle = r.t.style()
-	}
 	r.bg.FillColor = r.t.BG
 	r.dot.Hidden = r.t.Dot == nil
 	if r.t.Dot != nil {
 		r.dot.FillColor = r.t.Dot
 	}
-	r.objs = append(r.objs[:0], r.bg, r.dot)
-	for _, t := range r.texts {
-		r.objs = append(r.objs, t)
-	}
+	r.lines.set(r.t.lines(), r.t.FG, tagTextSize, r.t.style(), r.bg, r.dot)
 	r.Layout(r.t.Size())
-	for _, o := range r.objs {
-		o.Refresh()
-	}
+	r.lines.refresh()
 }
 
-func (r *tagRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *tagRenderer) Objects() []fyne.CanvasObject { return r.lines.objs }
 
 func (r *tagRenderer) Destroy() {}

@@ -1,10 +1,12 @@
 package windows
 
 import (
+	"image/color"
 	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 )
 
 // wrapText breaks text into at most maxLines lines no wider than width,
@@ -64,4 +66,40 @@ func cutText(text string, width, size float32, style fyne.TextStyle) string {
 		r = r[:len(r)-1]
 	}
 	return strings.TrimRight(string(r), " ") + "…"
+}
+
+// textLines are the canvas texts of a wrapped text, one a line, for the
+// renderers of the tag and the bubble: texts are kept between refreshes
+// (the ones past the last line hidden) and follow the renderer's own
+// objects in objs.
+type textLines struct {
+	texts []*canvas.Text
+	objs  []fyne.CanvasObject
+}
+
+// set shows lines in fg and style at size, after the objects own.
+func (l *textLines) set(lines []string, fg color.Color, size float32, style fyne.TextStyle, own ...fyne.CanvasObject) {
+	for len(l.texts) < len(lines) {
+		t := canvas.NewText("", fg)
+		t.TextSize = size
+		l.texts = append(l.texts, t)
+	}
+	for i, t := range l.texts {
+		t.Hidden = i >= len(lines)
+		if !t.Hidden {
+			t.Text = lines[i]
+		}
+		t.Color, t.TextStyle = fg, style
+	}
+	l.objs = append(l.objs[:0], own...)
+	for _, t := range l.texts {
+		l.objs = append(l.objs, t)
+	}
+}
+
+// refresh refreshes every object.
+func (l *textLines) refresh() {
+	for _, o := range l.objs {
+		o.Refresh()
+	}
 }
