@@ -171,6 +171,6 @@ func (w *PetWindow) SetPack(p *character.Pack) {
 	w.char.reset()
 	w.masks.reset()
 	w.animKey, w.frames = "", nil
-	w.lastShape = nil
+	w.sent = sentShape{}
 	w.applyView(w.view)
 }

@@ -70,6 +70,38 @@ func TestScaledPackPacksCropsAndDedupes(t *testing.T) {
 	}
 }
 
+// The scaled copy answers Frames as its original does, with its own images.
+func TestScaledPackFrames(t *testing.T) {
+	img := func(x int) *image.NRGBA { return blob(40, 60, image.Rect(x, 0, x+4, 4), color.NRGBA{0, 0, 0, 0xff}) }
+	p := &character.Pack{
+		Size:     [2]int{20, 30},
+		Emotions: map[string]image.Image{"neutral": img(0), "happy": img(8)},
+		Motions: map[string]character.Motion{
+			"idle": {Frames: []image.Image{img(16), img(24)}, FPS: 2, Loop: true},
+			"talk": {Frames: []image.Image{img(32)}, FPS: 8},
+		},
+	}
+	q := ScaledPack(p, 20, 30)
+	for _, c := range []struct{ motion, emotion string }{
+		{"idle", ""}, {"idle", "happy"}, {"talk", "neutral"}, {"talk", "happy"}, {"walk", "furious"},
+	} {
+		want, got := p.Frames(c.motion, c.emotion), q.Frames(c.motion, c.emotion)
+		if len(got.Frames) != len(want.Frames) || got.FPS != want.FPS || got.Loop != want.Loop {
+			t.Errorf("Frames(%q, %q): scaled %d frames at %v fps, original %d at %v",
+				c.motion, c.emotion, len(got.Frames), got.FPS, len(want.Frames), want.FPS)
+			continue
+		}
+		for i, f := range got.Frames {
+			if _, ok := f.(*packedImage); !ok {
+				t.Errorf("Frames(%q, %q) frame %d is %T, want the scaled *packedImage", c.motion, c.emotion, i, f)
+			}
+			if f.Bounds() != image.Rect(0, 0, 20, 30) {
+				t.Errorf("Frames(%q, %q) frame %d is %v", c.motion, c.emotion, i, f.Bounds())
+			}
+		}
+	}
+}
+
 func TestPillTextOnly(t *testing.T) {
 	cur := pet.View{Motion: "idle", Pill: pet.Pill{Conn: "reconnecting in 3 s", ConnState: transport.StateReconnecting}}
 	next := cur

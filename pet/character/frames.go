@@ -1,0 +1,48 @@
+package character
+
+import "image"
+
+// FrameSet is what to show for a motion and an emotion: Frames shown in
+// turn at FPS frames a second, looping or stopping on the last one. A
+// still image is one frame with FPS 0.
+type FrameSet struct {
+	Frames []image.Image
+	FPS    float64
+	Loop   bool
+}
+
+// Frames picks what to show for a motion and an emotion ("" is neutral).
+// A motion other than idle plays its frames; idle plays its frames while
+// the emotion is neutral; any other emotion shows its still image. Talking
+// with a feeling shows the feeling: the talk frames have a neutral face,
+// and the emotion a cue set is what the reply means to show.
+//
+// The fallbacks: an unknown motion, or one with no frames, stands as idle;
+// an emotion the pack has no image for shows the neutral image (and talk
+// plays its frames); a pack with no neutral image plays idle. A nil pack,
+// or one with nothing to show, gives an empty FrameSet. The frames are the
+// pack's own slices: callers must not change them.
+func (p *Pack) Frames(motion, emotion string) FrameSet {
+	if p == nil {
+		return FrameSet{}
+	}
+	if emotion == "" {
+		emotion = "neutral"
+	}
+	m, hasMotion := p.Motions[motion]
+	idle, hasIdle := p.Motions["idle"]
+	switch {
+	case hasMotion && motion != "idle" && len(m.Frames) > 0 &&
+		!(motion == "talk" && emotion != "neutral" && p.Emotions[emotion] != nil):
+		return FrameSet{Frames: m.Frames, FPS: m.FPS, Loop: m.Loop}
+	case emotion == "neutral" && hasIdle && len(idle.Frames) > 0:
+		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop}
+	case p.Emotions[emotion] != nil:
+		return FrameSet{Frames: []image.Image{p.Emotions[emotion]}}
+	case p.Emotions["neutral"] != nil:
+		return FrameSet{Frames: []image.Image{p.Emotions["neutral"]}}
+	case hasIdle && len(idle.Frames) > 0:
+		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop}
+	}
+	return FrameSet{}
+}
