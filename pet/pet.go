@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"yui/pet/character"
-	"yui/pet/transcript"
 	"yui/pet/playback"
 	"yui/pet/speech"
+	"yui/pet/transcript"
 	"yui/transport"
 	"yui/transport/clock"
 	"yui/transport/outbox"

@@ -277,4 +277,3 @@ func findRecord(recs []record, msg string, fields map[string]string) (record, bo
 	}
 	return nil, false
 }
-
