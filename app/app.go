@@ -26,6 +26,7 @@ import (
 	"yui/app/applog"
 	"yui/app/settings"
 	"yui/assets"
+	"yui/transport/outbox"
 	"yui/transport/pushtest"
 	"yui/windows"
 )
@@ -124,7 +125,7 @@ func Run(cfg Config) error {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(windows.Theme())
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
-		sessions: map[string]*session{}, connWatchers: map[int]func(){}}
+		sessions: map[string]*session{}}
 
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
@@ -233,11 +234,11 @@ type yui struct {
 	sim       *pushtest.Server
 	demo      settings.Preset // the --demo preset
 
-	mu           sync.Mutex // guards the fields below
-	sessions     map[string]*session
-	order        []string // preset ids in settings order
-	connWatchers map[int]func()
-	nextWatch    int
+	mu       sync.Mutex // guards the fields below
+	sessions map[string]*session
+	order    []string // preset ids in settings order
+
+	conns outbox.Fanout[struct{}] // a preset started or stopped
 
 	closing  sync.WaitGroup // connections and transcripts closing in the background
 	quitting atomic.Bool

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"yui/transport"
 	"yui/transport/chatcompletions"
 	"yui/transport/clock"
+	"yui/transport/outbox"
 	"yui/transport/push"
 	"yui/transport/responses"
 	"yui/windows"
@@ -46,9 +46,7 @@ type session struct {
 	everReady   atomic.Bool // the connection was ready once
 	greeted     bool        // the first connection carried the greeting
 
-	watchMu  sync.Mutex
-	watchers map[int]func(pet.View)
-	nextW    int
+	views outbox.Fanout[pet.View] // the message and settings windows watching
 }
 
 // conn is one connection of a session.
@@ -59,7 +57,7 @@ type conn struct {
 
 // newSession builds a session's window and transcript; start connects it.
 func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
-	s := &session{y: y, preset: p, log: y.log.With("preset", p.ID), watchers: map[int]func(pet.View){}}
+	s := &session{y: y, preset: p, log: y.log.With("preset", p.ID)}
 	pack, packErr := character.Select(y.configDir, p.Character)
 	s.pack = pack
 	if packErr != nil {
@@ -243,15 +241,7 @@ func (s *session) onView(c *conn, v pet.View) {
 		return
 	}
 	s.win.SetView(v)
-	s.watchMu.Lock()
-	fns := make([]func(pet.View), 0, len(s.watchers))
-	for _, fn := range s.watchers {
-		fns = append(fns, fn)
-	}
-	s.watchMu.Unlock()
-	for _, fn := range fns {
-		fn(v)
-	}
+	s.views.Publish(v)
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
 	}
@@ -319,18 +309,7 @@ func (s *session) View() pet.View {
 	return pet.View{}
 }
 
-func (s *session) WatchView(fn func(pet.View)) func() {
-	s.watchMu.Lock()
-	defer s.watchMu.Unlock()
-	id := s.nextW
-	s.nextW++
-	s.watchers[id] = fn
-	return func() {
-		s.watchMu.Lock()
-		defer s.watchMu.Unlock()
-		delete(s.watchers, id)
-	}
-}
+func (s *session) WatchView(fn func(pet.View)) func() { return s.views.Subscribe(fn) }
 
 func (s *session) Transcript() *transcript.Log { return s.hist }
 

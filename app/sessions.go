@@ -234,17 +234,7 @@ func (y *yui) activeID() string {
 }
 
 // connsChanged tells the windows watching that a preset started or stopped.
-func (y *yui) connsChanged() {
-	y.mu.Lock()
-	fns := make([]func(), 0, len(y.connWatchers))
-	for _, fn := range y.connWatchers {
-		fns = append(fns, fn)
-	}
-	y.mu.Unlock()
-	for _, fn := range fns {
-		fn()
-	}
-}
+func (y *yui) connsChanged() { y.conns.Publish(struct{}{}) }
 
 // Backend, for the settings and message windows.
 
@@ -258,16 +248,7 @@ func (y *yui) Conn(presetID string) windows.Conn {
 }
 
 func (y *yui) WatchConns(fn func()) func() {
-	y.mu.Lock()
-	defer y.mu.Unlock()
-	id := y.nextWatch
-	y.nextWatch++
-	y.connWatchers[id] = fn
-	return func() {
-		y.mu.Lock()
-		defer y.mu.Unlock()
-		delete(y.connWatchers, id)
-	}
+	return y.conns.Subscribe(func(struct{}) { fn() })
 }
 
 // address_character.

@@ -3,9 +3,6 @@ package settings
 import (
 	"reflect"
 	"slices"
-	"sync"
-
-	"yui/transport/outbox"
 )
 
 // Change is one saved change of the settings, as subscribers see it.
@@ -46,66 +43,5 @@ func newChange(old, next Settings) Change {
 // update the store (its own update reaches it after it returns). The
 // returned cancel stops the calls; a call already under way finishes.
 func (s *Store) Subscribe(fn func(Change)) (cancel func()) {
-	return s.subs.add(fn)
-}
-
-// subscribers fans changes out through one outbox, so that every
-// subscriber sees changes in save order even when two goroutines save.
-type subscribers struct {
-	once sync.Once
-	out  *outbox.Outbox[Change]
-
-	mu   sync.Mutex
-	next int
-	fns  map[int]func(Change)
-}
-
-func (s *subscribers) init() {
-	s.once.Do(func() {
-		s.fns = map[int]func(Change){}
-		s.out = outbox.New(s.deliver)
-	})
-}
-
-func (s *subscribers) add(fn func(Change)) func() {
-	s.init()
-	s.mu.Lock()
-	id := s.next
-	s.next++
-	s.fns[id] = fn
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		delete(s.fns, id)
-		s.mu.Unlock()
-	}
-}
-
-// put queues a change; flush delivers queued ones (call it with no store
-// lock held).
-func (s *subscribers) put(c Change) {
-	s.init()
-	s.out.Put(c)
-}
-
-func (s *subscribers) flush() {
-	s.init()
-	s.out.Flush()
-}
-
-func (s *subscribers) deliver(c Change) {
-	s.mu.Lock()
-	ids := make([]int, 0, len(s.fns))
-	for id := range s.fns {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	fns := make([]func(Change), 0, len(ids))
-	for _, id := range ids {
-		fns = append(fns, s.fns[id])
-	}
-	s.mu.Unlock()
-	for _, fn := range fns {
-		fn(c)
-	}
+	return s.subs.Subscribe(fn)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"yui/transport"
+	"yui/transport/outbox"
 )
 
 // FileName is the settings file's name inside the store directory.
@@ -49,7 +50,7 @@ type Notice struct {
 type Store struct {
 	dir  string
 	rand io.Reader
-	subs subscribers
+	subs outbox.Fanout[Change] // put under writeMu, so in save order
 
 	writeMu sync.Mutex   // serializes Update: change, save, notify
 	mu      sync.RWMutex // guards cur and refused
@@ -199,7 +200,7 @@ func (s *Store) Preset(id string) (Preset, bool) {
 // invalid result is a *ValidationError and changes nothing.
 func (s *Store) Update(fn func(*Settings) error) error {
 	err := s.update(fn)
-	s.subs.flush()
+	s.subs.Flush()
 	return err
 }
 
@@ -224,7 +225,7 @@ func (s *Store) update(fn func(*Settings) error) error {
 	s.mu.Lock()
 	s.cur = next
 	s.mu.Unlock()
-	s.subs.put(newChange(prev, next))
+	s.subs.Put(newChange(prev, next))
 	return nil
 }
 

@@ -126,13 +126,11 @@ type Log struct {
 	clock clock.Clock
 	delay time.Duration
 	log   *slog.Logger
-	out   *outbox.Outbox[Change]
+	subs  outbox.Fanout[Change] // put under mu, so in order
 
 	mu      sync.Mutex
 	entries []Entry
 	seq     int64
-	subs    map[int]func(Change)
-	nextSub int
 	dirty   bool
 	saveTmr clock.Timer
 	closed  bool
@@ -141,7 +139,7 @@ type Log struct {
 // Open returns the log, loading the history opts.Storage saved. A history
 // that cannot be read is kept aside and logged; the log then starts empty.
 func Open(opts Options) *Log {
-	l := &Log{store: opts.Storage, max: opts.Max, clock: opts.Clock, delay: opts.SaveDelay, log: opts.Logger, subs: map[int]func(Change){}}
+	l := &Log{store: opts.Storage, max: opts.Max, clock: opts.Clock, delay: opts.SaveDelay, log: opts.Logger}
 	if l.max <= 0 {
 		l.max = DefaultMax
 	}
@@ -154,7 +152,6 @@ func Open(opts Options) *Log {
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
-	l.out = outbox.New(l.deliver)
 	if l.store != nil {
 		l.load()
 	}
@@ -210,39 +207,18 @@ func (l *Log) Entries() []Entry {
 
 // Subscribe calls fn with each change from now on, in order, never two at
 // a time, outside the log's lock. It returns the history up to that point
-// (so nothing falls between reading and subscribing) and a cancel.
+// (so nothing falls between reading and subscribing) and a cancel. An
+// Added change racing the call may also be in history: skip an Added
+// entry whose Seq is not past the last one seen.
 func (l *Log) Subscribe(fn func(Change)) (history []Entry, cancel func()) {
 	l.mu.Lock()
-	id := l.nextSub
-	l.nextSub++
-	l.subs[id] = fn
+	defer l.mu.Unlock()
+	cancel = l.subs.Subscribe(fn)
 	history = make([]Entry, len(l.entries))
 	for i, e := range l.entries {
 		history[i] = e.clone()
 	}
-	l.mu.Unlock()
-	return history, func() {
-		l.mu.Lock()
-		delete(l.subs, id)
-		l.mu.Unlock()
-	}
-}
-
-func (l *Log) deliver(c Change) {
-	l.mu.Lock()
-	ids := make([]int, 0, len(l.subs))
-	for id := range l.subs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	fns := make([]func(Change), 0, len(ids))
-	for _, id := range ids {
-		fns = append(fns, l.subs[id])
-	}
-	l.mu.Unlock()
-	for _, fn := range fns {
-		fn(c)
-	}
+	return history, cancel
 }
 
 // Add appends e (its Seq and, when zero, Time are set) and returns it.
@@ -262,10 +238,10 @@ func (l *Log) Add(e Entry) Entry {
 	if n := len(l.entries) - l.max; n > 0 {
 		l.entries = slices.Delete(l.entries, 0, n)
 	}
-	l.out.Put(Change{Op: Added, Entry: e.clone()})
+	l.subs.Put(Change{Op: Added, Entry: e.clone()})
 	l.markDirtyLocked()
 	l.mu.Unlock()
-	l.out.Flush()
+	l.subs.Flush()
 	return e
 }
 
@@ -283,10 +259,10 @@ func (l *Log) Grow(seq int64, fn func(*Entry)) bool {
 	kind := e.Kind
 	fn(e)
 	e.Seq, e.Kind = seq, kind
-	l.out.Put(Change{Op: Grown, Entry: e.clone()})
+	l.subs.Put(Change{Op: Grown, Entry: e.clone()})
 	l.markDirtyLocked()
 	l.mu.Unlock()
-	l.out.Flush()
+	l.subs.Flush()
 	return true
 }
 
@@ -323,10 +299,10 @@ func (l *Log) indexLocked(seq int64) int {
 func (l *Log) Clear() {
 	l.mu.Lock()
 	l.entries = nil
-	l.out.Put(Change{Op: Cleared})
+	l.subs.Put(Change{Op: Cleared})
 	l.markDirtyLocked()
 	l.mu.Unlock()
-	l.out.Flush()
+	l.subs.Flush()
 }
 
 func (l *Log) markDirtyLocked() {

@@ -65,3 +65,16 @@ func TestConcurrentFlushKeepsOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestFanoutSubscribeAndCancel(t *testing.T) {
+	var f Fanout[string]
+	var a, b []string
+	cancelA := f.Subscribe(func(v string) { a = append(a, v) })
+	f.Subscribe(func(v string) { b = append(b, v) })
+	f.Publish("one")
+	cancelA()
+	f.Publish("two")
+	if len(a) != 1 || len(b) != 2 || b[1] != "two" {
+		t.Fatalf("a = %v, b = %v", a, b)
+	}
+}
