@@ -28,8 +28,17 @@ type app struct {
 
 func startYui(t testing.TB, d *display, key string, args ...string) *app {
 	t.Helper()
-	cfg := t.TempDir()
-	env := append(d.env(), "YUI_KEY="+key)
+	return startYuiIn(t, d, t.TempDir(), key, args...)
+}
+
+// startYuiIn starts yui on the config directory cfg (which may hold a
+// settings file the test wrote, or one a previous run left).
+func startYuiIn(t testing.TB, d *display, cfg, key string, args ...string) *app {
+	t.Helper()
+	env := d.env()
+	if key != "" {
+		env = append(env, "YUI_KEY="+key)
+	}
 	args = append([]string{"--config-dir", cfg}, args...)
 	p := start(t, env, filepath.Join(binDir(t), "yui"), args...)
 	a := &app{t: t, d: d, cfg: cfg, proc: p}
