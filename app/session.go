@@ -81,6 +81,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		Poke:       p.Poke,
 		Index:      index,
 		Shortcut:   y.cfg.Demo || p.ID == y.activeID(),
+		OnShortcut: y.bringForward,
 		Positions:  positions,
 		OnMessages: func() { y.openMessages(p.ID) },
 		OnSettings: func() { y.openSettings(p.ID) },

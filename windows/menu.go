@@ -16,10 +16,15 @@ func (w *PetWindow) poke() {
 	}
 }
 
-// shortcut is the global shortcut: it shows a hidden pet and opens its composer.
+// shortcut is the global shortcut: it shows every hidden pet (through
+// OnShortcut: with no tray it is the way back for a hidden pet) and opens
+// this one's composer.
 func (w *PetWindow) shortcut() {
 	if w.closed.Load() {
 		return
+	}
+	if w.opts.OnShortcut != nil {
+		w.opts.OnShortcut()
 	}
 	w.Show()
 	w.OpenComposer()

@@ -89,6 +89,9 @@ type PetOptions struct {
 	// Shortcut asks for the global shortcut Ctrl+Alt+Y, which opens this
 	// pet's composer (the app gives it to main).
 	Shortcut bool
+	// OnShortcut, when set, runs first when the shortcut is pressed (the
+	// app shows every hidden pet).
+	OnShortcut func()
 	// Logger receives pet_window_* records; nil discards.
 	Logger *slog.Logger
 }
