@@ -170,7 +170,7 @@ func Run(cfg Config) error {
 		}
 		if s.packNotice != "" {
 			lines = append(lines, s.packNotice)
-			s.log.Info("character_refused_notice", "character", s.preset.Character)
+			s.log.Info("character_refused_notice", "character", s.cfg().Character)
 		}
 		if len(lines) > 0 {
 			s.win.SetNotice(strings.Join(lines, "\n"))
@@ -300,6 +300,6 @@ func (y *yui) quit() {
 // closeSessions closes every session.
 func (y *yui) closeSessions() {
 	for _, s := range y.running() {
-		y.stopSession(s.preset.ID)
+		y.stopSession(s.cfg().ID)
 	}
 }

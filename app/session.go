@@ -30,7 +30,7 @@ import (
 // It is the windows' Conn and the pet window's actions.
 type session struct {
 	y      *yui
-	preset settings.Preset // as running: with this run's overrides
+	preset atomic.Pointer[settings.Preset] // as running: with this run's overrides
 	log    *slog.Logger
 	pack   *character.Pack
 	win    *windows.PetWindow
@@ -57,7 +57,8 @@ type conn struct {
 
 // newSession builds a session's window and transcript; start connects it.
 func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
-	s := &session{y: y, preset: p, log: y.log.With("preset", p.ID)}
+	s := &session{y: y, log: y.log.With("preset", p.ID)}
+	s.setPreset(p)
 	pack, packErr := character.Select(y.configDir, p.Character)
 	s.pack = pack
 	if packErr != nil {
@@ -100,6 +101,12 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	return s, nil
 }
 
+// cfg is the preset as running; setPreset replaces it (an edit that
+// reconnects). Transports read it from their goroutines.
+func (s *session) cfg() settings.Preset { return *s.preset.Load() }
+
+func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
+
 // show shows the window and, now that it knows the size it draws the
 // character at, keeps only images of that size: the pack's full-size
 // (2x) images can go.
@@ -113,12 +120,12 @@ func (s *session) show() {
 // connect starts a new connection, replacing (and closing, off the
 // calling goroutine) the one running.
 func (s *session) connect() error {
-	t, err := newTransport(s.preset.ChatAPI, s.transportOptions())
+	t, err := newTransport(s.cfg().ChatAPI, s.transportOptions())
 	if err != nil {
-		return fmt.Errorf("app: preset %q: %w", s.preset.Name, err)
+		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
 	}
 	c := &conn{t: t}
-	greet := s.preset.Greeting && !s.greeted
+	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(pet.Options{
 		Transport:  t,
@@ -128,14 +135,15 @@ func (s *session) connect() error {
 		OnChange:   func(v pet.View) { s.onView(c, v) },
 		Transcript: s.hist,
 		Greeting:   greet,
-		CheckIn:    time.Duration(s.preset.CheckInMinutes) * time.Minute,
+		CheckIn:    time.Duration(s.cfg().CheckInMinutes) * time.Minute,
 	})
+	s.everReady.Store(false) // a new endpoint has to prove itself
 	old := s.cur.Swap(c)
 	s.closeConn(old)
 	s.win.SetView(c.ctl.View())
 	go c.ctl.Run()
 	t.Start()
-	s.log.Info("session_start", "name", s.preset.Name, "chat_api", s.preset.ChatAPI, "chat_base_url", s.preset.ChatBaseURL, "character", s.pack.ID)
+	s.log.Info("session_start", "name", s.cfg().Name, "chat_api", s.cfg().ChatAPI, "chat_base_url", s.cfg().ChatBaseURL, "character", s.pack.ID)
 	return nil
 }
 
@@ -156,7 +164,7 @@ func (s *session) closeConn(c *conn) {
 }
 
 func (s *session) transportOptions() transport.Options {
-	p := s.preset
+	p := s.cfg()
 	var deleg transport.DelegationStore = s.y.store.DelegationStore(p.ID)
 	if s.y.cfg.Demo {
 		deleg = nil
@@ -257,7 +265,7 @@ func (s *session) onView(c *conn, v pet.View) {
 	case transport.StateOffline, transport.StateKeyRejected, transport.StateInvalid:
 		if s.settingsHit.CompareAndSwap(false, true) {
 			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
-			id := s.preset.ID
+			id := s.cfg().ID
 			fyne.Do(func() { s.y.openSettings(id) })
 		}
 	}

@@ -84,7 +84,7 @@ func (y *yui) running() []*session {
 	}
 	order := y.order
 	slices.SortFunc(out, func(a, b *session) int {
-		return slices.Index(order, a.preset.ID) - slices.Index(order, b.preset.ID)
+		return slices.Index(order, a.cfg().ID) - slices.Index(order, b.cfg().ID)
 	})
 	return out
 }
@@ -144,15 +144,15 @@ func (y *yui) apply(c settings.Change) {
 			y.stopSession(id)
 			renamed = true
 		case s != nil:
-			switch restartFor(s.preset, p) {
+			switch restartFor(s.cfg(), p) {
 			case restartSession:
 				y.log.Info("preset_restart", "preset", id)
-				renamed = renamed || s.preset.Name != p.Name
+				renamed = renamed || s.cfg().Name != p.Name
 				y.stopSession(id)
 				y.start(p)
 			case restartConn:
 				y.log.Info("preset_reconnect", "preset", id)
-				s.preset = p
+				s.setPreset(p)
 				if err := s.connect(); err != nil {
 					y.log.Error("session_start_failed", "preset", id, "err", err.Error())
 				}
@@ -172,9 +172,9 @@ func (y *yui) apply(c settings.Change) {
 		// address_character describes the other characters by name:
 		// the others reconnect to declare it anew.
 		for _, s := range y.running() {
-			if !slices.Contains(c.Presets, s.preset.ID) {
+			if !slices.Contains(c.Presets, s.cfg().ID) {
 				if err := s.connect(); err != nil {
-					y.log.Error("session_start_failed", "preset", s.preset.ID, "err", err.Error())
+					y.log.Error("session_start_failed", "preset", s.cfg().ID, "err", err.Error())
 				}
 			}
 		}
@@ -278,12 +278,12 @@ type directory struct{ y *yui }
 
 func (d directory) Find(name string) (string, func(from, text string)) {
 	for _, s := range d.y.running() {
-		if strings.EqualFold(s.preset.Name, name) {
+		if strings.EqualFold(s.cfg().Name, name) {
 			target := s
-			return s.preset.Name, func(from, text string) {
+			return s.cfg().Name, func(from, text string) {
 				if c := target.ctl(); c != nil {
 					c.Address(from, text)
-					d.y.log.Info("address_character", "from", from, "to", target.preset.ID)
+					d.y.log.Info("address_character", "from", from, "to", target.cfg().ID)
 				}
 			}
 		}

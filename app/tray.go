@@ -33,11 +33,11 @@ func (y *yui) trayMenu() *fyne.Menu {
 	var items []*fyne.MenuItem
 	for _, s := range y.running() {
 		s := s
-		pet := fyne.NewMenuItem(s.preset.Name, nil)
-		pet.ChildMenu = fyne.NewMenu(s.preset.Name,
+		pet := fyne.NewMenuItem(s.cfg().Name, nil)
+		pet.ChildMenu = fyne.NewMenu(s.cfg().Name,
 			fyne.NewMenuItem("Show", func() { s.win.Show() }),
 			fyne.NewMenuItem("Hide", func() { s.win.Hide() }),
-			fyne.NewMenuItem("Messages", func() { y.openMessages(s.preset.ID) }),
+			fyne.NewMenuItem("Messages", func() { y.openMessages(s.cfg().ID) }),
 		)
 		items = append(items, pet)
 	}
