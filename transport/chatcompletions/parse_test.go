@@ -19,6 +19,7 @@ type splitSink struct {
 }
 
 func (s *splitSink) Text(d string)                   { s.n += len(s.sp.Push(d)) }
+func (s *splitSink) Refusal(d string)                { s.Text(d) }
 func (s *splitSink) Reasoning(string)                {}
 func (s *splitSink) Usage(transport.Usage)           {}
 func (s *splitSink) ToolStatus(state, toolID string) {}

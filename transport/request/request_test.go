@@ -91,23 +91,40 @@ func TestErrorText(t *testing.T) {
 	}
 }
 
-func TestServerText(t *testing.T) {
+func TestServerError(t *testing.T) {
 	cases := []struct {
 		body   string
 		text   string
 		status int
+		code   string
 	}{
-		{`{"error":{"message":"rate limit","code":"rate_limit_exceeded"}}`, "rate limit", 0},
-		{`{"error":{"message":"overloaded","code":503}}`, "overloaded", 503},
-		{`{"error":"model not found"}`, "model not found", 0},
-		{`{"detail":"Not Found"}`, "Not Found", 0},
-		{`{"object":"error","message":"bad","code":400}`, "bad", 400},
-		{"<html>\n Bad gateway\n</html>", "<html> Bad gateway </html>", 0},
+		// OpenAI, Groq, DeepSeek, xAI, OpenRouter.
+		{`{"error":{"message":"rate limit","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "rate limit", 0, "rate_limit_exceeded"},
+		// llama.cpp.
+		{`{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, "Loading model", 503, "503"},
+		// Azure: a code and a status.
+		{`{"error":{"code":"content_filter","message":"filtered","status":400}}`, "filtered", 400, "content_filter"},
+		// An error type and no code.
+		{`{"error":{"message":"bad","type":"invalid_request_error","code":null}}`, "bad", 0, "invalid_request_error"},
+		// Ollama.
+		{`{"error":"model not found"}`, "model not found", 0, ""},
+		// FastAPI.
+		{`{"detail":"Not Found"}`, "Not Found", 0, ""},
+		// vLLM.
+		{`{"object":"error","message":"bad","type":"BadRequestError","param":null,"code":400}`, "bad", 400, "400"},
+		// Mistral.
+		{`{"object":"error","message":"Invalid model","type":"invalid_model","param":null,"code":"1500"}`, "Invalid model", 0, "1500"},
+		// A Responses error event, nested (OpenAI) and flat.
+		{`{"type":"error","error":{"type":"invalid_request_error","code":"context_length_exceeded","message":"too long","param":"input"},"sequence_number":2}`, "too long", 0, "context_length_exceeded"},
+		{`{"type":"error","code":"ERR_X","message":"flat","param":null,"sequence_number":1}`, "flat", 0, "ERR_X"},
+		// A list holding the error (Gemini's compatible endpoint).
+		{`[{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}]`, "quota", 429, "429"},
+		{"<html>\n Bad gateway\n</html>", "<html> Bad gateway </html>", 0, ""},
 	}
 	for _, c := range cases {
-		text, status := ServerText([]byte(c.body))
-		if text != c.text || status != c.status {
-			t.Errorf("ServerText(%s) = %q %d", c.body, text, status)
+		se := ServerError([]byte(c.body))
+		if se.Text != c.text || se.Status != c.status || se.Code != c.code {
+			t.Errorf("ServerError(%s) = %q %d %q, want %q %d %q", c.body, se.Text, se.Status, se.Code, c.text, c.status, c.code)
 		}
 	}
 }
