@@ -31,6 +31,7 @@ func FuzzEvent(f *testing.F) {
 	f.Add([]byte(`{"choices":[{"delta":{"tool_calls":[{"index":-5}]}}]}`))
 	f.Add([]byte(`{"choices":[],"usage":{"prompt_tokens":1}}`))
 	f.Add([]byte(`{"error":{"code":500,"message":"x"}}`))
+	f.Add([]byte(`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"t"}]},{"type":"text","text":"Hi."}],"refusal":"no"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		x := &exchange{d: &dialect{}}
 		s := &splitSink{}

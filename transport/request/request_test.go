@@ -184,3 +184,61 @@ func TestEventLimiter(t *testing.T) {
 		}
 	}
 }
+
+// think runs a ThinkFilter over deltas.
+func think(parts ...string) (text, reasoning string) {
+	var f ThinkFilter
+	var tb, rb strings.Builder
+	for _, p := range parts {
+		t, r := f.Push(p)
+		tb.WriteString(t)
+		rb.WriteString(r)
+	}
+	t, r := f.Flush()
+	return tb.String() + t, rb.String() + r
+}
+
+func TestThinkFilter(t *testing.T) {
+	cases := []struct {
+		in              []string
+		text, reasoning string
+	}{
+		{[]string{"<think>a</think>b"}, "b", "a"},
+		{[]string{"<", "think", ">", "a", "<", "/", "think", ">", "b"}, "b", "a"},
+		{[]string{"x < y and <b>bold</b>"}, "x < y and <b>bold</b>", ""},
+		{[]string{"stray </think>close"}, "stray close", ""},
+		{[]string{"<think>never closed"}, "", "never closed"},
+		{[]string{"ends with <thi"}, "ends with <thi", ""},
+		{[]string{"<think>r1</think>t1<think>r2</think>t2"}, "t1t2", "r1r2"},
+		{[]string{"", "<think></think>", ""}, "", ""},
+	}
+	for _, c := range cases {
+		text, reasoning := think(c.in...)
+		if text != c.text || reasoning != c.reasoning {
+			t.Errorf("%q: text %q reasoning %q, want %q %q", c.in, text, reasoning, c.text, c.reasoning)
+		}
+	}
+}
+
+// Filtering loses no text but the tags, whatever the chunking.
+func FuzzThinkFilter(f *testing.F) {
+	f.Add("<think>a</think>b <c", 3)
+	f.Add("x</think><<think>y", 1)
+	f.Fuzz(func(t *testing.T, s string, step int) {
+		if step <= 0 || step > 64 {
+			step = 5
+		}
+		var parts []string
+		for i := 0; i < len(s); i += step {
+			parts = append(parts, s[i:min(i+step, len(s))])
+		}
+		text, reasoning := think(parts...)
+		whole, wholeR := think(s)
+		if text != whole || reasoning != wholeR {
+			t.Fatalf("%q in steps of %d: %q %q, whole: %q %q", s, step, text, reasoning, whole, wholeR)
+		}
+		if len(text)+len(reasoning) > len(s) {
+			t.Fatalf("%q grew to %q %q", s, text, reasoning)
+		}
+	})
+}
