@@ -345,8 +345,9 @@ func (x *exchange) Answer(results []request.Result) {
 // Commit appends the turn to the transcript: the user message, the
 // answered rounds, and the last round's text. Calls left unanswered are
 // dropped, since a transcript with an unanswered call is refused. The
-// reasoning kept for the turn's follow-up requests is dropped: later turns
-// send none (DeepSeek's thinking mode).
+// reasoning kept for the turn's follow-up requests is dropped, and so is
+// reasoning written inline in the last answer: later turns send none
+// (DeepSeek's thinking mode, Qwen's advice).
 func (x *exchange) Commit(complete bool) {
 	msgs := make([]message, len(x.turn), len(x.turn)+1)
 	for i, m := range x.turn {
@@ -354,7 +355,7 @@ func (x *exchange) Commit(complete bool) {
 		msgs[i] = m
 	}
 	if x.text.Len() > 0 {
-		msgs = append(msgs, message{Role: "assistant", Content: textContent(x.text.String())})
+		msgs = append(msgs, message{Role: "assistant", Content: textContent(request.StripThink(x.text.String()))})
 	} else if complete {
 		msgs = append(msgs, message{Role: "assistant", Content: textContent("")})
 	}

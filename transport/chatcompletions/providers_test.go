@@ -140,6 +140,12 @@ func TestInlineThinkTags(t *testing.T) {
 	if strings.Contains(spoken(evs), "think") {
 		t.Error("reasoning spoken")
 	}
+	// The next turn sends the answer without its reasoning.
+	e.send(t, say("again"))
+	msgs := messages(e.srv.Requests()[1])
+	if a := msgs[2]; a["role"] != "assistant" || a["content"] != "Hi there! How are you? <b>bold</b>" {
+		t.Errorf("kept answer %v", a)
+	}
 }
 
 // DeepSeek's thinking mode: the assistant message that made tool calls

@@ -72,3 +72,16 @@ func (f *ThinkFilter) Flush() (text, reasoning string) {
 	f.in, f.pending = false, ""
 	return text, reasoning
 }
+
+// StripThink removes inline reasoning from a finished reply text, for the
+// transcript a later turn sends: reasoning models are given their earlier
+// answers without their thinking (Qwen's and DeepSeek's advice).
+func StripThink(s string) string {
+	if !strings.Contains(s, thinkOpen) && !strings.Contains(s, thinkClose) {
+		return s
+	}
+	var f ThinkFilter
+	text, _ := f.Push(s)
+	rest, _ := f.Flush()
+	return strings.TrimSpace(text + rest)
+}
