@@ -210,6 +210,10 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 	if bytes.Equal(bytes.TrimSpace(data), done) {
 		return request.ErrStreamEnd
 	}
+	if name == "error" {
+		// An error event some proxies send in place of a chunk.
+		return request.ServerError(data)
+	}
 	var c chunk
 	if err := json.Unmarshal(data, &c); err != nil {
 		return fmt.Errorf("%w: %v", request.ErrMalformed, err)

@@ -251,14 +251,21 @@ func TestProviderErrorShapesLogged(t *testing.T) {
 			"429 Too Many Requests: Rate limit reached for model", `"code":"rate_limit_exceeded"`},
 		{"stream chunk", "stream", `{"error":{"message":"Provider returned error","code":502,"metadata":{"provider_name":"X"}}}`, 0,
 			"502 Bad Gateway: Provider returned error", `"code":"502"`},
+		{"named error event", "event", `{"message":"upstream timed out","type":"timeout","code":504}`, 0,
+			"504 Gateway Timeout: upstream timed out", `"code":"504"`},
 		{"stream chunk without status", "stream", `{"id":"x","object":"chat.completion.chunk","choices":[],"error":{"message":"upstream reset","type":"server_error"}}`, 0,
 			"", `"code":"server_error"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := start(t, func(w *rt.Writer, r *http.Request, n int) {
-				if c.status == "stream" {
+				switch c.status {
+				case "stream":
 					w.Data(text("Let me "), c.body)
+					return
+				case "event":
+					w.Data(text("Let me "))
+					w.Raw("event: error\ndata: " + c.body + "\n\n")
 					return
 				}
 				w.Error(c.http, c.body)
