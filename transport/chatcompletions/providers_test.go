@@ -330,3 +330,30 @@ func TestSetModelWins(t *testing.T) {
 		t.Errorf("model picked: %s", e.logText())
 	}
 }
+
+// A DeepSeek-R1 distill on vLLM or llama.cpp with no reasoning parser: the
+// chat template writes the opening <think>, so the stream carries only
+// </think>. The tag is never spoken, and once seen, the transport holds
+// the start of each later stream until it knows what it is.
+func TestTemplateOpenedThink(t *testing.T) {
+	e := start(t, func(w *rt.Writer, r *http.Request, n int) {
+		if n == 0 {
+			w.Data(text("Hmm"), text("</think>"), text("\n\nHi."), stop(), "[DONE]")
+			return
+		}
+		w.Data(text("Okay, the user said hi again. "), text("I will greet back.\n</th"), text("ink>\n\nHello again! "), text("Nice."), stop(), "[DONE]")
+	}, func(o *transport.Options) { o.Model = "deepseek-r1-distill-qwen-7b" })
+	if got := spoken(e.send(t, say("hi"))); got != "Hmm Hi." {
+		t.Errorf("first turn spoken %q", got)
+	}
+	evs := e.send(t, say("hi again"))
+	if got := spoken(evs); got != "Hello again! Nice." {
+		t.Errorf("spoken %q: %s", got, rt.Dump(evs))
+	}
+	if got := reasoned(evs); got != "Okay, the user said hi again. I will greet back.\n" {
+		t.Errorf("reasoning %q", got)
+	}
+	if !strings.Contains(e.logText(), `"msg":"think_implied"`) {
+		t.Errorf("no think_implied record: %s", e.logText())
+	}
+}

@@ -85,6 +85,14 @@ func (r *reply) flushThink() {
 	text, reasoning := r.think.Flush()
 	r.Reasoning(reasoning)
 	r.say(text)
+	if r.think.Stray && !r.think.Implied {
+		// The server's template opens the reasoning itself: from now on
+		// the start of a stream waits to know what it is.
+		r.think.Implied = true
+		if !r.e.thinkImplied.Swap(true) {
+			r.e.log.Info("think_implied", "turn_id", r.t.id)
+		}
+	}
 }
 
 // speak sends one sentence as a speech event with the cues waiting for it.

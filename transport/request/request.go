@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
@@ -172,6 +173,10 @@ type Engine struct {
 	wake   chan struct{}
 	wg     sync.WaitGroup
 	out    *transport.EventQueue
+
+	// thinkImplied is set once a stream closed a reasoning block it never
+	// opened: the server's chat template writes the <think>.
+	thinkImplied atomic.Bool
 
 	mu         sync.Mutex
 	state      transport.StateEvent
@@ -628,6 +633,7 @@ func (e *Engine) run(t *turn) {
 	block := clientctx.Build(t.at, e.loc, t.in)
 	ex := e.d.Begin(Input{Text: clientctx.UserText(block, t.in.Text), Images: turnImages(t.in)})
 	r := &reply{e: e, t: t}
+	r.think.Implied = e.thinkImplied.Load()
 	for round := 0; ; round++ {
 		err := e.round(t, ex, r)
 		if err != nil {

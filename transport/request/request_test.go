@@ -186,8 +186,10 @@ func TestEventLimiter(t *testing.T) {
 }
 
 // think runs a ThinkFilter over deltas.
-func think(parts ...string) (text, reasoning string) {
-	var f ThinkFilter
+func think(parts ...string) (text, reasoning string) { return thinkWith(false, parts...) }
+
+func thinkWith(implied bool, parts ...string) (text, reasoning string) {
+	f := ThinkFilter{Implied: implied}
 	var tb, rb strings.Builder
 	for _, p := range parts {
 		t, r := f.Push(p)
@@ -218,13 +220,47 @@ func TestThinkFilter(t *testing.T) {
 			t.Errorf("%q: text %q reasoning %q, want %q %q", c.in, text, reasoning, c.text, c.reasoning)
 		}
 	}
+	var f ThinkFilter
+	f.Push("seen </think> once")
+	if !f.Stray {
+		t.Error("a stray </think> did not set Stray")
+	}
+}
+
+// A server whose template opens the reasoning streams only </think>.
+func TestThinkFilterImplied(t *testing.T) {
+	cases := []struct {
+		in              []string
+		text, reasoning string
+	}{
+		{[]string{"Okay, the user", " says hi.</th", "ink>\n\nHello."}, "\n\nHello.", "Okay, the user says hi."},
+		{[]string{"\n<think>", "r</think>t"}, "\nt", "r"},
+		{[]string{"No reasoning at ", "all."}, "No reasoning at all.", ""},
+		{[]string{"  <thi", "nk>r</think>t"}, "  t", "r"},
+	}
+	for _, c := range cases {
+		text, reasoning := thinkWith(true, c.in...)
+		if text != c.text || reasoning != c.reasoning {
+			t.Errorf("%q: text %q reasoning %q, want %q %q", c.in, text, reasoning, c.text, c.reasoning)
+		}
+	}
+	// Each stream after Flush starts undecided again.
+	f := ThinkFilter{Implied: true}
+	f.Push("a</think>b")
+	f.Flush()
+	if text, r := f.Push("c</think>d"); text != "d" || r != "c" {
+		t.Errorf("second stream: %q %q", text, r)
+	}
+	if got := StripThink("Okay.</think>\n\nHello."); got != "Hello." {
+		t.Errorf("StripThink = %q", got)
+	}
 }
 
 // Filtering loses no text but the tags, whatever the chunking.
 func FuzzThinkFilter(f *testing.F) {
-	f.Add("<think>a</think>b <c", 3)
-	f.Add("x</think><<think>y", 1)
-	f.Fuzz(func(t *testing.T, s string, step int) {
+	f.Add("<think>a</think>b <c", 3, false)
+	f.Add("x</think><<think>y", 1, true)
+	f.Fuzz(func(t *testing.T, s string, step int, implied bool) {
 		if step <= 0 || step > 64 {
 			step = 5
 		}
@@ -232,8 +268,8 @@ func FuzzThinkFilter(f *testing.F) {
 		for i := 0; i < len(s); i += step {
 			parts = append(parts, s[i:min(i+step, len(s))])
 		}
-		text, reasoning := think(parts...)
-		whole, wholeR := think(s)
+		text, reasoning := thinkWith(implied, parts...)
+		whole, wholeR := thinkWith(implied, s)
 		if text != whole || reasoning != wholeR {
 			t.Fatalf("%q in steps of %d: %q %q, whole: %q %q", s, step, text, reasoning, whole, wholeR)
 		}

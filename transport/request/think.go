@@ -14,16 +14,52 @@ const (
 // stands between <think> and </think> is reasoning, the rest is the reply.
 // A tag may be split across deltas: a delta that ends in what could be the
 // start of a tag holds that part back until the next delta says. A stray
-// </think> outside reasoning is dropped, so it is never spoken.
+// </think> outside reasoning is dropped, so it is never spoken, and sets
+// Stray.
+//
+// Some chat templates write the opening <think> into the prompt (DeepSeek-R1
+// distills), so the stream carries only the closing tag. With Implied set,
+// a stream that does not open with <think> is held back until its </think>
+// (what came before is reasoning) or its end (it was all reply text).
 //
 // The zero value is ready to use.
 type ThinkFilter struct {
+	// Implied says the server's streams may start inside reasoning.
+	Implied bool
+	// Stray is set when a </think> came with no <think> before it.
+	Stray bool
+
+	began   bool   // the stream has begun
+	holding bool   // Implied: not yet known whether the start is reasoning
+	held    string // the text held while holding
 	in      bool   // inside <think>…</think>
 	pending string // the end of the last delta, maybe the start of a tag
 }
 
 // Push reads one delta and returns its reply text and its reasoning.
 func (f *ThinkFilter) Push(delta string) (text, reasoning string) {
+	if !f.began {
+		f.began, f.holding = true, f.Implied
+	}
+	if f.holding {
+		f.held += delta
+		start := strings.TrimLeft(f.held, " \t\r\n")
+		switch i := strings.Index(f.held, thinkClose); {
+		case strings.HasPrefix(start, thinkOpen):
+			delta, f.held, f.holding = f.held, "", false
+		case i >= 0:
+			reasoning, delta = f.held[:i], f.held[i+len(thinkClose):]
+			f.held, f.holding = "", false
+		default:
+			return "", ""
+		}
+	}
+	text, r := f.scan(delta)
+	return text, reasoning + r
+}
+
+// scan splits text at the tags.
+func (f *ThinkFilter) scan(delta string) (text, reasoning string) {
 	s := f.pending + delta
 	f.pending = ""
 	var tb, rb strings.Builder
@@ -48,6 +84,9 @@ func (f *ThinkFilter) Push(delta string) (text, reasoning string) {
 			f.in = true
 		case strings.HasPrefix(s, thinkClose):
 			s = s[len(thinkClose):]
+			if !f.in {
+				f.Stray = true
+			}
 			f.in = false
 		case strings.HasPrefix(thinkOpen, s) || strings.HasPrefix(thinkClose, s):
 			// The delta ends in what may become a tag.
@@ -62,14 +101,20 @@ func (f *ThinkFilter) Push(delta string) (text, reasoning string) {
 }
 
 // Flush ends the stream: text held back is given out as what it is, and
-// the next Push starts outside reasoning.
+// the next Push starts a new stream.
 func (f *ThinkFilter) Flush() (text, reasoning string) {
-	if f.in {
-		reasoning = f.pending
-	} else {
-		text = f.pending
+	if f.holding {
+		// No </think> came: it was all reply text.
+		f.holding = false
+		text, reasoning = f.scan(f.held)
+		f.held = ""
 	}
-	f.in, f.pending = false, ""
+	if f.in {
+		reasoning += f.pending
+	} else {
+		text += f.pending
+	}
+	f.began, f.in, f.pending = false, false, ""
 	return text, reasoning
 }
 
@@ -79,6 +124,9 @@ func (f *ThinkFilter) Flush() (text, reasoning string) {
 func StripThink(s string) string {
 	if !strings.Contains(s, thinkOpen) && !strings.Contains(s, thinkClose) {
 		return s
+	}
+	if i := strings.Index(s, thinkClose); i >= 0 && !strings.Contains(s[:i], thinkOpen) {
+		s = s[i+len(thinkClose):] // the template opened the reasoning
 	}
 	var f ThinkFilter
 	text, _ := f.Push(s)
