@@ -1,6 +1,7 @@
 package request
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -276,5 +277,33 @@ func FuzzThinkFilter(f *testing.F) {
 		if len(text)+len(reasoning) > len(s) {
 			t.Fatalf("%q grew to %q %q", s, text, reasoning)
 		}
+	})
+}
+
+func TestFirstModel(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{`{"object":"list","data":[{"id":"qwen3:8b","object":"model"},{"id":"llama3.2"}]}`, "qwen3:8b"},
+		{`{"data":[{"id":"a"}],"object":"list"}`, "a"},
+		{`{"object":"list","first_id":"x","data":[{"created":1,"id":"gpt-5"}],"has_more":true}`, "gpt-5"},
+		{`{"object":"list","data":[]}`, ""},
+		{`{"models":[{"name":"x"}]}`, ""},
+		{`[{"id":"x"}]`, ""},
+		{`{"data":"x"}`, ""},
+		{`not json`, ""},
+	}
+	for _, c := range cases {
+		if got := FirstModel(strings.NewReader(c.body)); got != c.want {
+			t.Errorf("FirstModel(%s) = %q, want %q", c.body, got, c.want)
+		}
+	}
+}
+
+// Any model list, and any error body, is read without a panic.
+func FuzzFirstModel(f *testing.F) {
+	f.Add([]byte(`{"object":"list","data":[{"id":"m"}]}`))
+	f.Add([]byte(`[{"error":{"code":429,"message":"quota"}}]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = FirstModel(bytes.NewReader(b))
+		_ = ServerError(b).Error()
 	})
 }
