@@ -4,8 +4,12 @@
 // (product.md §5, push-transport.md "What each chat transport carries").
 //
 // It reads the extra delta fields compatible servers send (reasoning_content
-// from vLLM and DeepSeek, reasoning from Ollama and OpenRouter), and the
-// chunk shapes of OpenAI, vLLM and Ollama.
+// from vLLM, DeepSeek and xAI, reasoning from Ollama, Groq and OpenRouter,
+// content as a list of text and thinking parts from Mistral, refusal from
+// OpenAI), and the chunk shapes of OpenAI, vLLM and Ollama. An assistant
+// message that made tool calls carries the reasoning_content it came with
+// into the later requests of its turn, as DeepSeek's thinking mode needs,
+// and drops it once the turn ends.
 package chatcompletions
 
 import (
@@ -66,10 +70,13 @@ func (d *dialect) Begin(in request.Input) request.Exchange {
 
 // message is one Chat Completions message.
 type message struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content,omitempty"`
-	ToolCalls  []toolCall      `json:"tool_calls,omitempty"`
-	ToolCallID string          `json:"tool_call_id,omitempty"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content,omitempty"`
+	// ReasoningContent is the reasoning of an assistant message that made
+	// tool calls, kept for the rest of its turn only.
+	ReasoningContent string     `json:"reasoning_content,omitempty"`
+	ToolCalls        []toolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string     `json:"tool_call_id,omitempty"`
 }
 
 type part struct {
@@ -136,13 +143,17 @@ type exchange struct {
 	turn  []message
 
 	// The current round.
-	text     strings.Builder
-	calls    []*toolCall
-	finished bool
+	text strings.Builder
+	// reasoning is what came in reasoning_content: the field the
+	// follow-up requests of the turn send back.
+	reasoning strings.Builder
+	calls     []*toolCall
+	finished  bool
 }
 
 func (x *exchange) Body(p request.Params) ([]byte, error) {
 	x.text.Reset()
+	x.reasoning.Reset()
 	x.calls = nil
 	x.finished = false
 	msgs := make([]message, 0, 1+len(x.base)+len(x.turn))
@@ -168,9 +179,10 @@ type chunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
-			Content          *string `json:"content"`
-			ReasoningContent *string `json:"reasoning_content"`
-			Reasoning        *string `json:"reasoning"`
+			Content          content `json:"content"`
+			ReasoningContent content `json:"reasoning_content"`
+			Reasoning        content `json:"reasoning"`
+			Refusal          content `json:"refusal"`
 			ToolCalls        []struct {
 				Index    *int   `json:"index"`
 				ID       string `json:"id"`
@@ -198,13 +210,16 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 	if bytes.Equal(bytes.TrimSpace(data), done) {
 		return request.ErrStreamEnd
 	}
+	if name == "error" {
+		// An error event some proxies send in place of a chunk.
+		return request.ServerError(data)
+	}
 	var c chunk
 	if err := json.Unmarshal(data, &c); err != nil {
 		return fmt.Errorf("%w: %v", request.ErrMalformed, err)
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
-		text, status := request.ServerText(data)
-		return &request.StatusError{Status: status, Text: text}
+		return request.ServerError(data)
 	}
 	for _, ch := range c.Choices {
 		if ch.Index != 0 {
@@ -213,14 +228,20 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 		d := &ch.Delta
 		// Servers moving from reasoning_content to reasoning (vLLM) may
 		// send both, one of them empty.
-		if d.ReasoningContent != nil && *d.ReasoningContent != "" {
-			s.Reasoning(*d.ReasoningContent)
-		} else if d.Reasoning != nil {
-			s.Reasoning(*d.Reasoning)
+		if r := d.ReasoningContent.all(); r != "" {
+			x.reasoning.WriteString(r)
+			s.Reasoning(r)
+		} else {
+			s.Reasoning(d.Reasoning.all())
 		}
-		if d.Content != nil && *d.Content != "" {
-			x.text.WriteString(*d.Content)
-			s.Text(*d.Content)
+		s.Reasoning(d.Content.thinking)
+		if t := d.Content.text; t != "" {
+			x.text.WriteString(t)
+			s.Text(t)
+		}
+		if t := d.Refusal.all(); t != "" {
+			x.text.WriteString(t)
+			s.Refusal(t)
 		}
 		for _, tc := range d.ToolCalls {
 			if c := x.callFor(tc.Index, tc.ID); c != nil {
@@ -299,7 +320,7 @@ func (x *exchange) Calls() []request.Call {
 // per result, and the results' images in one user message after them
 // (tool messages carry text only).
 func (x *exchange) Answer(results []request.Result) {
-	a := message{Role: "assistant"}
+	a := message{Role: "assistant", ReasoningContent: x.reasoning.String()}
 	if x.text.Len() > 0 {
 		a.Content = textContent(x.text.String())
 	}
@@ -321,16 +342,24 @@ func (x *exchange) Answer(results []request.Result) {
 		x.turn = append(x.turn, message{Role: "user", Content: mustJSON(images)})
 	}
 	x.text.Reset()
+	x.reasoning.Reset()
 	x.calls = nil
 }
 
 // Commit appends the turn to the transcript: the user message, the
 // answered rounds, and the last round's text. Calls left unanswered are
-// dropped, since a transcript with an unanswered call is refused.
+// dropped, since a transcript with an unanswered call is refused. The
+// reasoning kept for the turn's follow-up requests is dropped, and so is
+// reasoning written inline in the last answer: later turns send none
+// (DeepSeek's thinking mode, Qwen's advice).
 func (x *exchange) Commit(complete bool) {
-	msgs := x.turn
+	msgs := make([]message, len(x.turn), len(x.turn)+1)
+	for i, m := range x.turn {
+		m.ReasoningContent = ""
+		msgs[i] = m
+	}
 	if x.text.Len() > 0 {
-		msgs = append(msgs, message{Role: "assistant", Content: textContent(x.text.String())})
+		msgs = append(msgs, message{Role: "assistant", Content: textContent(request.StripThink(x.text.String()))})
 	} else if complete {
 		msgs = append(msgs, message{Role: "assistant", Content: textContent("")})
 	}
@@ -340,4 +369,75 @@ func (x *exchange) Commit(complete bool) {
 		return
 	}
 	x.d.transcript = append(x.d.transcript, msgs...)
+}
+
+// content is a delta field that servers send either as a string or as a
+// list of typed parts: Mistral's reasoning models stream
+// [{"type":"thinking","thinking":[{"type":"text","text":"..."}]},
+// {"type":"text","text":"..."}]. Text parts are the reply, thinking and
+// reasoning parts are reasoning. Null, parts of other types (images,
+// references) and values of any other shape read as nothing, so that the
+// rest of the chunk is still read.
+type content struct {
+	text, thinking string
+}
+
+// all is the text and the reasoning together, for a field that holds one
+// kind only (reasoning_content, reasoning, refusal).
+func (c content) all() string { return c.thinking + c.text }
+
+func (c *content) UnmarshalJSON(b []byte) error {
+	*c = content{}
+	var sb, tb strings.Builder
+	readContent(b, false, &sb, &tb, 0)
+	c.text, c.thinking = sb.String(), tb.String()
+	return nil
+}
+
+// maxPartDepth bounds how deep thinking parts nest.
+const maxPartDepth = 4
+
+// readContent adds a string, a part or a list of parts to text, or to
+// thinking when think is set or a part says it is reasoning.
+func readContent(b []byte, think bool, text, thinking *strings.Builder, depth int) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || depth > maxPartDepth {
+		return
+	}
+	out := text
+	if think {
+		out = thinking
+	}
+	switch b[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			out.WriteString(s)
+		}
+	case '[':
+		var parts []json.RawMessage
+		if json.Unmarshal(b, &parts) == nil {
+			for _, p := range parts {
+				readContent(p, think, text, thinking, depth+1)
+			}
+		}
+	case '{':
+		var p struct {
+			Type      string          `json:"type"`
+			Text      json.RawMessage `json:"text"`
+			Thinking  json.RawMessage `json:"thinking"`
+			Reasoning json.RawMessage `json:"reasoning"`
+		}
+		if json.Unmarshal(b, &p) != nil {
+			return
+		}
+		switch p.Type {
+		case "text", "output_text", "":
+			readContent(p.Text, think, text, thinking, depth+1)
+		case "thinking", "reasoning", "reasoning_text":
+			for _, raw := range []json.RawMessage{p.Thinking, p.Reasoning, p.Text} {
+				readContent(raw, true, text, thinking, depth+1)
+			}
+		}
+	}
 }

@@ -19,6 +19,7 @@ type splitSink struct {
 }
 
 func (s *splitSink) Text(d string)                   { s.n += len(s.sp.Push(d)) }
+func (s *splitSink) Refusal(d string)                { s.Text(d) }
 func (s *splitSink) Reasoning(string)                {}
 func (s *splitSink) Usage(transport.Usage)           {}
 func (s *splitSink) ToolStatus(state, toolID string) {}
@@ -30,6 +31,7 @@ func FuzzEvent(f *testing.F) {
 	f.Add([]byte(`{"choices":[{"delta":{"tool_calls":[{"index":-5}]}}]}`))
 	f.Add([]byte(`{"choices":[],"usage":{"prompt_tokens":1}}`))
 	f.Add([]byte(`{"error":{"code":500,"message":"x"}}`))
+	f.Add([]byte(`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"t"}]},{"type":"text","text":"Hi."}],"refusal":"no"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		x := &exchange{d: &dialect{}}
 		s := &splitSink{}

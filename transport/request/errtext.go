@@ -26,6 +26,9 @@ type StatusError struct {
 	// Kind names a stream error event for the log ("error",
 	// "response.failed", ...), "" otherwise.
 	Kind string
+	// Code is the server's error code or type ("rate_limit_exceeded",
+	// "invalid_request_error"), for the log only.
+	Code string
 }
 
 func (e *StatusError) Error() string {
@@ -77,37 +80,58 @@ func Cut(s string, max int) string {
 	return string(r[:max-1]) + "…"
 }
 
-// ServerText extracts the server's message from an error body: the
-// OpenAI shape {"error":{"message":...}}, {"error":"..."}, {"message":...},
-// {"detail":...}, or the body itself when it is not JSON. It also returns a
-// numeric status found in the error object ("code" or "status"), 0 if none.
-func ServerText(body []byte) (text string, status int) {
-	var v struct {
-		Error   json.RawMessage `json:"error"`
-		Message json.RawMessage `json:"message"`
-		Detail  json.RawMessage `json:"detail"`
-		Code    json.RawMessage `json:"code"`
-		Status  json.RawMessage `json:"status"`
+// ServerError reads the server's error out of a body: an HTTP error body,
+// the data of a stream event that carries an error, or a Responses object
+// with its "error". It knows the shapes providers send:
+// {"error":{"message","code","type"}} (OpenAI, Azure, DeepSeek, Groq, xAI,
+// llama.cpp, OpenRouter), {"error":"..."} (Ollama), a top-level
+// {"message","code","type"} (Mistral, vLLM, a Responses error event),
+// {"detail":...} (FastAPI servers), a list holding one of these, or a body
+// that is not JSON, taken as its text. Status is a numeric HTTP status found
+// in "code" or "status", 0 if none; Code is the server's error code or type
+// for the log.
+func ServerError(body []byte) *StatusError {
+	var list []json.RawMessage
+	if json.Unmarshal(body, &list) == nil && len(list) > 0 {
+		body = list[0]
 	}
+	var v errorObject
 	if err := json.Unmarshal(body, &v); err != nil {
-		return transport.OneLine(string(body), 0), 0
+		return &StatusError{Text: transport.OneLine(string(body), 0)}
 	}
 	if len(v.Error) > 0 && v.Error[0] == '{' {
-		var inner struct {
-			Message json.RawMessage `json:"message"`
-			Code    json.RawMessage `json:"code"`
-			Status  json.RawMessage `json:"status"`
-		}
+		var inner errorObject
 		if json.Unmarshal(v.Error, &inner) == nil {
-			return stringOf(inner.Message), statusOf(inner.Code, inner.Status)
+			return inner.statusError(true)
 		}
 	}
-	for _, raw := range []json.RawMessage{v.Error, v.Message, v.Detail} {
+	return v.statusError(false)
+}
+
+// errorObject is an error body or the error object inside one.
+type errorObject struct {
+	Error   json.RawMessage `json:"error"`
+	Message json.RawMessage `json:"message"`
+	Detail  json.RawMessage `json:"detail"`
+	Code    json.RawMessage `json:"code"`
+	Status  json.RawMessage `json:"status"`
+	Type    json.RawMessage `json:"type"`
+}
+
+// statusError reads the object. Its "type" names the error only inside an
+// error object: at the top level it may be an event's type.
+func (o *errorObject) statusError(inner bool) *StatusError {
+	se := &StatusError{Status: statusOf(o.Code, o.Status), Code: stringOf(o.Code)}
+	if se.Code == "" && inner {
+		se.Code = stringOf(o.Type)
+	}
+	for _, raw := range []json.RawMessage{o.Message, o.Error, o.Detail} {
 		if t := stringOf(raw); t != "" {
-			return t, statusOf(v.Code, v.Status)
+			se.Text = t
+			break
 		}
 	}
-	return "", statusOf(v.Code, v.Status)
+	return se
 }
 
 // stringOf reads a JSON string, or gives compact JSON for other values.

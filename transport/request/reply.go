@@ -14,13 +14,29 @@ type reply struct {
 	e         *Engine
 	t         *turn
 	sp        Splitter
+	think     ThinkFilter
 	cues      []transport.Cue // waiting for the next sentence
 	reasoning strings.Builder
+	refusal   strings.Builder
 	usage     *transport.Usage
 }
 
+// Text reads reply text; reasoning a model writes inline in <think> tags
+// goes to the reasoning display instead of speech.
 func (r *reply) Text(delta string) {
-	for _, s := range r.sp.Push(delta) {
+	text, reasoning := r.think.Push(delta)
+	r.Reasoning(reasoning)
+	r.say(text)
+}
+
+// Refusal reads a refusal: the model's own words, spoken as the reply.
+func (r *reply) Refusal(delta string) {
+	r.refusal.WriteString(delta)
+	r.say(delta)
+}
+
+func (r *reply) say(text string) {
+	for _, s := range r.sp.Push(text) {
 		r.speak(s)
 	}
 }
@@ -58,8 +74,24 @@ func (r *reply) cue(c transport.Cue) {
 
 // flush sends the text not yet cut into a sentence as a sentence.
 func (r *reply) flush() {
+	r.flushThink()
 	if s := r.sp.Flush(); s != "" {
 		r.speak(s)
+	}
+}
+
+// flushThink ends a round's text: a tag held back is text after all.
+func (r *reply) flushThink() {
+	text, reasoning := r.think.Flush()
+	r.Reasoning(reasoning)
+	r.say(text)
+	if r.think.Stray && !r.think.Implied {
+		// The server's template opens the reasoning itself: from now on
+		// the start of a stream waits to know what it is.
+		r.think.Implied = true
+		if !r.e.thinkImplied.Swap(true) {
+			r.e.log.Info("think_implied", "turn_id", r.t.id)
+		}
 	}
 }
 
@@ -82,6 +114,13 @@ func (r *reply) speak(s string) {
 // with nothing at all to render sends no render, as a push turn with
 // nothing to render sends only its turn_end.
 func (r *reply) finish() {
+	r.flushThink()
+	if r.refusal.Len() > 0 {
+		r.e.log.Info("refusal", "turn_id", r.t.id, "text", Cut(transport.OneLine(r.refusal.String(), 0), 200))
+	}
+	if r.reasoning.Len() > 0 {
+		r.e.log.Info("reasoning", "turn_id", r.t.id, "chars", len([]rune(r.reasoning.String())), "text", Cut(transport.OneLine(r.reasoning.String(), 0), 200))
+	}
 	ev := &transport.RenderEvent{Kind: transport.KindRender, TurnID: r.t.id, Source: r.e.d.Name(), OwnTurn: true}
 	if rest := r.sp.Flush(); rest != "" || len(r.cues) > 0 {
 		ev.Segments = []transport.Segment{{Cues: r.cues, Speech: rest}}

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
@@ -86,6 +87,9 @@ type Result struct {
 // Sink receives what a stream carries. Dialects call it from Exchange.Event.
 type Sink interface {
 	Text(delta string)
+	// Refusal is a refusal the model streams in place of text: its own
+	// words, spoken as the reply and logged as a refusal.
+	Refusal(delta string)
 	Reasoning(delta string)
 	Usage(u transport.Usage)
 	// ToolStatus reports a tool the backend runs itself ("running", "done",
@@ -170,11 +174,16 @@ type Engine struct {
 	wg     sync.WaitGroup
 	out    *transport.EventQueue
 
+	// thinkImplied is set once a stream closed a reasoning block it never
+	// opened: the server's chat template writes the <think>.
+	thinkImplied atomic.Bool
+
 	mu         sync.Mutex
 	state      transport.StateEvent
 	vocab      transport.Vocabulary
 	exprSchema *toolcall.Schema // compiled generate_express schema, nil when it failed
 	exprRaw    json.RawMessage
+	model      string // picked from the server's list when opts.Model is ""
 	nextID     int64
 	queue      []*turn
 	cur        *turn
@@ -284,40 +293,141 @@ const probeTimeout = 10 * time.Second
 
 // probe asks for the model list: any HTTP answer means the server is
 // there (401 and 403: with a key it refuses), no answer means offline. A
-// turn that already changed the state wins over the probe.
+// turn that already changed the state wins over the probe. With no model
+// set, the first model listed is the one the turns use.
 func (e *Engine) probe() {
 	ctx, cancel := context.WithTimeout(e.ctx, probeTimeout)
 	defer cancel()
 	next := transport.StateEvent{State: transport.StateReady}
-	url, err := Endpoint(e.opts.ChatBaseURL, "/models")
-	if err == nil {
-		var req *http.Request
-		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, url, nil); err == nil {
-			if e.opts.Key != "" {
-				req.Header.Set("Authorization", "Bearer "+e.opts.Key)
-			}
-			var resp *http.Response
-			if resp, err = e.client.Do(req); err == nil {
-				io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-				resp.Body.Close()
-				if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-					next = transport.StateEvent{State: transport.StateKeyRejected}
-				}
-			}
-		}
-	}
-	if err != nil {
+	status, first, err := e.listModels(ctx)
+	switch {
+	case err != nil:
 		if e.ctx.Err() != nil {
 			return
 		}
 		err = &connError{err}
 		e.log.Warn("probe_failed", "err", e.redact(err.Error()))
 		next = transport.StateEvent{State: transport.StateOffline, Err: err}
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		next = transport.StateEvent{State: transport.StateKeyRejected}
+	default:
+		e.pickModel(first)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.state.State == transport.StateConnecting && !e.closed {
 		e.setStateLocked(next)
+	}
+}
+
+// maxModelList bounds how much of a model list is read: a router such as
+// OpenRouter lists hundreds of models, and only the first one is needed.
+const maxModelList = 8 << 20
+
+// listModels asks GET {chat_base_url}/models and returns the answer's
+// status and, when it is a list, the first model's id. An error means no
+// HTTP answer came.
+func (e *Engine) listModels(ctx context.Context) (status int, first string, err error) {
+	url, err := Endpoint(e.opts.ChatBaseURL, "/models")
+	if err != nil {
+		return 0, "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	if e.opts.Key != "" {
+		req.Header.Set("Authorization", "Bearer "+e.opts.Key)
+	}
+	resp, err := e.client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	if e.opts.Model == "" && resp.StatusCode/100 == 2 {
+		first = FirstModel(io.LimitReader(resp.Body, maxModelList))
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+	return resp.StatusCode, first, nil
+}
+
+// FirstModel reads a model list, {"object":"list","data":[{"id":...},...]},
+// up to its first model and returns that model's id; "" when the list is
+// empty or not in that shape. The rest of the list is not read.
+func FirstModel(r io.Reader) string {
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if key != "data" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return ""
+			}
+			continue
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') || !dec.More() {
+			return ""
+		}
+		var m struct {
+			ID string `json:"id"`
+		}
+		if dec.Decode(&m) != nil {
+			return ""
+		}
+		return strings.TrimSpace(m.ID)
+	}
+	return ""
+}
+
+// pickModel makes model the one the turns send, when none is set and none
+// was picked yet, and says so in the log.
+func (e *Engine) pickModel(model string) {
+	if model == "" || e.opts.Model != "" {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.model != "" {
+		return
+	}
+	e.model = model
+	e.log.Info("model_auto", "model", model)
+}
+
+// Model is the model the turns send: the preset's, or with none set, the
+// first model the server lists (once the probe or the first turn asked);
+// "" while none is known.
+func (e *Engine) Model() string {
+	if e.opts.Model != "" {
+		return e.opts.Model
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.model
+}
+
+// resolveModel asks the server for its models when no model is set, the
+// transport probes its server, and no model was picked yet (the probe has
+// not answered yet, or found the server down). A server that lists none
+// gets requests with no model, and picks its own.
+func (e *Engine) resolveModel(turn context.Context) {
+	if !e.opts.Probe || e.Model() != "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(turn, probeTimeout)
+	defer cancel()
+	_, first, err := e.listModels(ctx)
+	if err == nil {
+		e.pickModel(first)
+	}
+	if e.Model() == "" && turn.Err() == nil {
+		e.log.Warn("model_auto_failed", "err", "the server lists no model")
 	}
 }
 
@@ -507,7 +617,7 @@ func (e *Engine) params() Params {
 		tools = append(tools, ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
 	return Params{
-		Model:           e.opts.Model,
+		Model:           e.Model(),
 		ReasoningEffort: e.opts.ReasoningEffort,
 		Instructions:    Instructions(e.opts.Card),
 		Tools:           tools,
@@ -519,9 +629,11 @@ func (e *Engine) run(t *turn) {
 	if t.ctx.Err() != nil {
 		return
 	}
+	e.resolveModel(t.ctx)
 	block := clientctx.Build(t.at, e.loc, t.in)
 	ex := e.d.Begin(Input{Text: clientctx.UserText(block, t.in.Text), Images: turnImages(t.in)})
 	r := &reply{e: e, t: t}
+	r.think.Implied = e.thinkImplied.Load()
 	for round := 0; ; round++ {
 		err := e.round(t, ex, r)
 		if err != nil {
@@ -600,7 +712,7 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 		}
 	case errors.As(err, &se):
 		se.Text = e.redact(se.Text)
-		e.log.Warn("request_error", "turn_id", t.id, "status", se.Status, "kind", se.Kind, "err", Cut(se.Error(), 500))
+		e.log.Warn("request_error", "turn_id", t.id, "status", se.Status, "kind", se.Kind, "code", e.redact(se.Code), "err", Cut(se.Error(), 500))
 		end.ErrorText = ErrorText(se)
 	default:
 		e.log.Warn("request_failed", "turn_id", t.id, "err", e.redact(err.Error()))
@@ -662,15 +774,16 @@ func (e *Engine) round(t *turn, ex Exchange, r *reply) error {
 	}
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		text, _ := ServerText(b)
-		return &StatusError{Status: resp.StatusCode, Text: text, HTTP: true}
+		se := ServerError(b)
+		se.Status, se.HTTP = resp.StatusCode, true
+		return se
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
 		// A server that answers a streamed request with one JSON body
 		// either reports an error in it or does not stream at all.
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		if text, status := ServerText(b); text != "" {
-			return &StatusError{Status: status, Text: text}
+		if se := ServerError(b); se.Text != "" {
+			return se
 		}
 		return errNotStream
 	}

@@ -1,6 +1,7 @@
 package request
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -91,23 +92,40 @@ func TestErrorText(t *testing.T) {
 	}
 }
 
-func TestServerText(t *testing.T) {
+func TestServerError(t *testing.T) {
 	cases := []struct {
 		body   string
 		text   string
 		status int
+		code   string
 	}{
-		{`{"error":{"message":"rate limit","code":"rate_limit_exceeded"}}`, "rate limit", 0},
-		{`{"error":{"message":"overloaded","code":503}}`, "overloaded", 503},
-		{`{"error":"model not found"}`, "model not found", 0},
-		{`{"detail":"Not Found"}`, "Not Found", 0},
-		{`{"object":"error","message":"bad","code":400}`, "bad", 400},
-		{"<html>\n Bad gateway\n</html>", "<html> Bad gateway </html>", 0},
+		// OpenAI, Groq, DeepSeek, xAI, OpenRouter.
+		{`{"error":{"message":"rate limit","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "rate limit", 0, "rate_limit_exceeded"},
+		// llama.cpp.
+		{`{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, "Loading model", 503, "503"},
+		// Azure: a code and a status.
+		{`{"error":{"code":"content_filter","message":"filtered","status":400}}`, "filtered", 400, "content_filter"},
+		// An error type and no code.
+		{`{"error":{"message":"bad","type":"invalid_request_error","code":null}}`, "bad", 0, "invalid_request_error"},
+		// Ollama.
+		{`{"error":"model not found"}`, "model not found", 0, ""},
+		// FastAPI.
+		{`{"detail":"Not Found"}`, "Not Found", 0, ""},
+		// vLLM.
+		{`{"object":"error","message":"bad","type":"BadRequestError","param":null,"code":400}`, "bad", 400, "400"},
+		// Mistral.
+		{`{"object":"error","message":"Invalid model","type":"invalid_model","param":null,"code":"1500"}`, "Invalid model", 0, "1500"},
+		// A Responses error event, nested (OpenAI) and flat.
+		{`{"type":"error","error":{"type":"invalid_request_error","code":"context_length_exceeded","message":"too long","param":"input"},"sequence_number":2}`, "too long", 0, "context_length_exceeded"},
+		{`{"type":"error","code":"ERR_X","message":"flat","param":null,"sequence_number":1}`, "flat", 0, "ERR_X"},
+		// A list holding the error (Gemini's compatible endpoint).
+		{`[{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}]`, "quota", 429, "429"},
+		{"<html>\n Bad gateway\n</html>", "<html> Bad gateway </html>", 0, ""},
 	}
 	for _, c := range cases {
-		text, status := ServerText([]byte(c.body))
-		if text != c.text || status != c.status {
-			t.Errorf("ServerText(%s) = %q %d", c.body, text, status)
+		se := ServerError([]byte(c.body))
+		if se.Text != c.text || se.Status != c.status || se.Code != c.code {
+			t.Errorf("ServerError(%s) = %q %d %q, want %q %d %q", c.body, se.Text, se.Status, se.Code, c.text, c.status, c.code)
 		}
 	}
 }
@@ -166,4 +184,126 @@ func TestEventLimiter(t *testing.T) {
 			t.Errorf("%.20q...: read %d bytes, err %v", s, len(got), err)
 		}
 	}
+}
+
+// think runs a ThinkFilter over deltas.
+func think(parts ...string) (text, reasoning string) { return thinkWith(false, parts...) }
+
+func thinkWith(implied bool, parts ...string) (text, reasoning string) {
+	f := ThinkFilter{Implied: implied}
+	var tb, rb strings.Builder
+	for _, p := range parts {
+		t, r := f.Push(p)
+		tb.WriteString(t)
+		rb.WriteString(r)
+	}
+	t, r := f.Flush()
+	return tb.String() + t, rb.String() + r
+}
+
+func TestThinkFilter(t *testing.T) {
+	cases := []struct {
+		in              []string
+		text, reasoning string
+	}{
+		{[]string{"<think>a</think>b"}, "b", "a"},
+		{[]string{"<", "think", ">", "a", "<", "/", "think", ">", "b"}, "b", "a"},
+		{[]string{"x < y and <b>bold</b>"}, "x < y and <b>bold</b>", ""},
+		{[]string{"stray </think>close"}, "stray close", ""},
+		{[]string{"<think>never closed"}, "", "never closed"},
+		{[]string{"ends with <thi"}, "ends with <thi", ""},
+		{[]string{"<think>r1</think>t1<think>r2</think>t2"}, "t1t2", "r1r2"},
+		{[]string{"", "<think></think>", ""}, "", ""},
+	}
+	for _, c := range cases {
+		text, reasoning := think(c.in...)
+		if text != c.text || reasoning != c.reasoning {
+			t.Errorf("%q: text %q reasoning %q, want %q %q", c.in, text, reasoning, c.text, c.reasoning)
+		}
+	}
+	var f ThinkFilter
+	f.Push("seen </think> once")
+	if !f.Stray {
+		t.Error("a stray </think> did not set Stray")
+	}
+}
+
+// A server whose template opens the reasoning streams only </think>.
+func TestThinkFilterImplied(t *testing.T) {
+	cases := []struct {
+		in              []string
+		text, reasoning string
+	}{
+		{[]string{"Okay, the user", " says hi.</th", "ink>\n\nHello."}, "\n\nHello.", "Okay, the user says hi."},
+		{[]string{"\n<think>", "r</think>t"}, "\nt", "r"},
+		{[]string{"No reasoning at ", "all."}, "No reasoning at all.", ""},
+		{[]string{"  <thi", "nk>r</think>t"}, "  t", "r"},
+	}
+	for _, c := range cases {
+		text, reasoning := thinkWith(true, c.in...)
+		if text != c.text || reasoning != c.reasoning {
+			t.Errorf("%q: text %q reasoning %q, want %q %q", c.in, text, reasoning, c.text, c.reasoning)
+		}
+	}
+	// Each stream after Flush starts undecided again.
+	f := ThinkFilter{Implied: true}
+	f.Push("a</think>b")
+	f.Flush()
+	if text, r := f.Push("c</think>d"); text != "d" || r != "c" {
+		t.Errorf("second stream: %q %q", text, r)
+	}
+	if got := StripThink("Okay.</think>\n\nHello."); got != "Hello." {
+		t.Errorf("StripThink = %q", got)
+	}
+}
+
+// Filtering loses no text but the tags, whatever the chunking.
+func FuzzThinkFilter(f *testing.F) {
+	f.Add("<think>a</think>b <c", 3, false)
+	f.Add("x</think><<think>y", 1, true)
+	f.Fuzz(func(t *testing.T, s string, step int, implied bool) {
+		if step <= 0 || step > 64 {
+			step = 5
+		}
+		var parts []string
+		for i := 0; i < len(s); i += step {
+			parts = append(parts, s[i:min(i+step, len(s))])
+		}
+		text, reasoning := thinkWith(implied, parts...)
+		whole, wholeR := thinkWith(implied, s)
+		if text != whole || reasoning != wholeR {
+			t.Fatalf("%q in steps of %d: %q %q, whole: %q %q", s, step, text, reasoning, whole, wholeR)
+		}
+		if len(text)+len(reasoning) > len(s) {
+			t.Fatalf("%q grew to %q %q", s, text, reasoning)
+		}
+	})
+}
+
+func TestFirstModel(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{`{"object":"list","data":[{"id":"qwen3:8b","object":"model"},{"id":"llama3.2"}]}`, "qwen3:8b"},
+		{`{"data":[{"id":"a"}],"object":"list"}`, "a"},
+		{`{"object":"list","first_id":"x","data":[{"created":1,"id":"gpt-5"}],"has_more":true}`, "gpt-5"},
+		{`{"object":"list","data":[]}`, ""},
+		{`{"models":[{"name":"x"}]}`, ""},
+		{`[{"id":"x"}]`, ""},
+		{`{"data":"x"}`, ""},
+		{`not json`, ""},
+	}
+	for _, c := range cases {
+		if got := FirstModel(strings.NewReader(c.body)); got != c.want {
+			t.Errorf("FirstModel(%s) = %q, want %q", c.body, got, c.want)
+		}
+	}
+}
+
+// Any model list, and any error body, is read without a panic.
+func FuzzFirstModel(f *testing.F) {
+	f.Add([]byte(`{"object":"list","data":[{"id":"m"}]}`))
+	f.Add([]byte(`[{"error":{"code":429,"message":"quota"}}]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = FirstModel(bytes.NewReader(b))
+		_ = ServerError(b).Error()
+	})
 }

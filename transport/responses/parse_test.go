@@ -15,6 +15,7 @@ import (
 type splitSink struct{ sp request.Splitter }
 
 func (s *splitSink) Text(d string)                   { s.sp.Push(d) }
+func (s *splitSink) Refusal(d string)                { s.sp.Push(d) }
 func (s *splitSink) Reasoning(string)                {}
 func (s *splitSink) Usage(transport.Usage)           {}
 func (s *splitSink) ToolStatus(state, toolID string) {}

@@ -176,9 +176,8 @@ type event struct {
 		Error             json.RawMessage `json:"error"`
 		IncompleteDetails json.RawMessage `json:"incomplete_details"`
 	} `json:"response"`
-	Message string          `json:"message"`
-	Code    json.RawMessage `json:"code"`
-	// Error is an error object a proxy may stream in place of an event.
+	// Error is the error object of an error event, or one a proxy
+	// streams in place of an event.
 	Error json.RawMessage `json:"error"`
 }
 
@@ -194,6 +193,8 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 	switch typ {
 	case "response.output_text.delta":
 		s.Text(ev.Delta)
+	case "response.refusal.delta":
+		s.Refusal(ev.Delta)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta",
 		"response.reasoning.delta", "response.reasoning_summary.delta":
 		s.Reasoning(ev.Delta)
@@ -249,27 +250,36 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 			}
 		}
 		return request.ErrStreamEnd
-	case "response.failed", "response.incomplete":
-		// Generic failure text (push-transport.md); the detail goes to the log.
+	case "response.failed":
+		// Generic failure text (push-transport.md); the server's message
+		// and code go to the log.
+		se := &request.StatusError{}
+		if r := ev.Response; r != nil && len(r.Error) > 0 && string(r.Error) != "null" {
+			se = request.ServerError(r.Error)
+		}
+		se.Kind, se.Status = typ, 0
+		return se
+	case "response.incomplete":
 		detail := ""
 		if r := ev.Response; r != nil {
-			detail = string(r.Error)
-			if typ == "response.incomplete" {
-				detail = string(r.IncompleteDetails)
-			}
+			detail = string(r.IncompleteDetails)
 		}
 		return &request.StatusError{Kind: typ, Text: detail}
 	case "error":
-		return &request.StatusError{Kind: "error", Text: strings.TrimSpace(ev.Message + " " + string(ev.Code))}
+		// OpenAI nests message and code in "error"; other servers put
+		// them at the top level of the event. Either way the text shown
+		// is the generic one; the log line has the server's words.
+		se := request.ServerError(data)
+		se.Kind, se.Status = "error", 0
+		return se
 	default:
 		if ev.Type == "" && len(ev.Error) > 0 && string(ev.Error) != "null" {
 			// An error raised while reading the stream, not an event:
 			// its status, when it has one, is shown.
-			text, status := request.ServerText(data)
-			return &request.StatusError{Status: status, Text: text}
+			return request.ServerError(data)
 		}
-		// Other events (content_part, annotations, refusal, ...) carry
-		// nothing shown.
+		// Other events (content_part, annotations, ...) carry nothing
+		// shown.
 	}
 	return nil
 }
