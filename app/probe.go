@@ -2,14 +2,12 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -103,44 +101,18 @@ func probeModels(ctx context.Context, p settings.Preset) windows.Probe {
 // listModels is GET {base}/models: the model ids, the HTTP status (0 when
 // no answer came) and an error.
 func listModels(ctx context.Context, base, key string) ([]string, int, error) {
-	url, err := request.Endpoint(base, "/models")
-	if err != nil {
-		return nil, 0, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, 0, err
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return nil, resp.StatusCode, err
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, resp.StatusCode, errors.New(strings.TrimSpace(string(body)))
-	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, resp.StatusCode, fmt.Errorf("the model list does not parse: %w", err)
-	}
 	var ids []string
-	for _, m := range list.Data {
-		if m.ID != "" {
-			ids = append(ids, m.ID)
-		}
+	var perr error
+	status, err := request.GetModels(ctx, http.DefaultClient, base, key, func(body io.Reader) {
+		ids, perr = request.ModelIDs(body)
+	})
+	switch {
+	case err != nil:
+		return nil, 0, err
+	case status/100 != 2:
+		return nil, status, fmt.Errorf("HTTP %d", status)
 	}
-	return ids, resp.StatusCode, nil
+	return ids, status, perr
 }
 
 func errText(err error) string {

@@ -495,6 +495,11 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 		}
 	case transport.StateOffline:
 		c.view.Pill.Conn = OfflineText
+	case transport.StateReady:
+		c.view.Pill.Conn = "ready"
+		if e.AutoModel != "" {
+			c.view.Pill.Conn = "ready · model " + e.AutoModel
+		}
 	default:
 		c.view.Pill.Conn = e.State.String()
 	}

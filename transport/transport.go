@@ -321,6 +321,10 @@ type StateEvent struct {
 	CloseCode int
 	// Err is the reason for StateInvalid or StateOffline.
 	Err error
+	// AutoModel is, on a ready request transport whose preset names no
+	// model, the model it picked itself (the first the server lists); ""
+	// otherwise.
+	AutoModel string
 }
 
 // RenderKind tells a render from a speech frame.

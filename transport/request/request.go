@@ -328,27 +328,59 @@ const maxModelList = 8 << 20
 // status and, when it is a list, the first model's id. An error means no
 // HTTP answer came.
 func (e *Engine) listModels(ctx context.Context) (status int, first string, err error) {
-	url, err := Endpoint(e.opts.ChatBaseURL, "/models")
+	status, err = GetModels(ctx, e.client, e.opts.ChatBaseURL, e.opts.Key, func(body io.Reader) {
+		if e.opts.Model == "" {
+			first = FirstModel(io.LimitReader(body, maxModelList))
+		}
+	})
+	return status, first, err
+}
+
+// GetModels asks a server GET {base}/models with the key as a bearer
+// token and hands a 2xx answer's body to read. It returns the HTTP status;
+// an error means no HTTP answer came.
+func GetModels(ctx context.Context, client *http.Client, base, key string, read func(body io.Reader)) (int, error) {
+	url, err := Endpoint(base, "/models")
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
-	if e.opts.Key != "" {
-		req.Header.Set("Authorization", "Bearer "+e.opts.Key)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := e.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	defer resp.Body.Close()
-	if e.opts.Model == "" && resp.StatusCode/100 == 2 {
-		first = FirstModel(io.LimitReader(resp.Body, maxModelList))
+	if resp.StatusCode/100 == 2 {
+		read(resp.Body)
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-	return resp.StatusCode, first, nil
+	return resp.StatusCode, nil
+}
+
+// ModelIDs reads a whole model list ({"data":[{"id":...},...]}, at most
+// maxModelList bytes) and returns its ids.
+func ModelIDs(r io.Reader) ([]string, error) {
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r, maxModelList)).Decode(&list); err != nil {
+		return nil, fmt.Errorf("the model list does not parse: %w", err)
+	}
+	var ids []string
+	for _, m := range list.Data {
+		if id := strings.TrimSpace(m.ID); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
 
 // FirstModel reads a model list, {"object":"list","data":[{"id":...},...]},
@@ -398,6 +430,9 @@ func (e *Engine) pickModel(model string) {
 	}
 	e.model = model
 	e.log.Info("model_auto", "model", model)
+	if e.state.State == transport.StateReady {
+		e.setStateLocked(transport.StateEvent{State: transport.StateReady}) // the pill says which
+	}
 }
 
 // Model is the model the turns send: the preset's, or with none set, the
@@ -533,7 +568,10 @@ func (e *Engine) Close() error {
 }
 
 func (e *Engine) setStateLocked(s transport.StateEvent) {
-	if e.state.State == s.State && s.State != transport.StateOffline {
+	if s.State == transport.StateReady && e.opts.Model == "" {
+		s.AutoModel = e.model
+	}
+	if e.state.State == s.State && s.State != transport.StateOffline && s.AutoModel == e.state.AutoModel {
 		return
 	}
 	e.state = s

@@ -256,6 +256,7 @@ func TestEmptyModelUsesFirstListed(t *testing.T) {
 
 	a := startYui(t, d, "", "--chat-api", "chat_completions", "--chat-base-url", "http://"+l.Addr().String()+"/v1")
 	a.waitRecord(20*time.Second, "model_auto", map[string]string{"model": "first-model"})
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"conn": "ready · model first-model"})
 	a.talk("how are you")
 	turn := a.waitRecord(20*time.Second, "turn", map[string]string{"spoke_text": "false"})
 	a.waitRecord(20*time.Second, "speech", map[string]string{"turn_id": turn.str("turn_id"), "kind": "reply", "text": "Fine."})
