@@ -59,19 +59,15 @@ func newGlobalSection(w *SettingsWindow) *globalSection {
 }
 
 func (g *globalSection) content() fyne.CanvasObject {
-	note := widget.NewLabel("These settings apply to every preset and save as soon as they change.")
-	note.Importance = widget.LowImportance
-	note.Wrapping = fyne.TextWrapWord
-	lookHelp := widget.NewLabel("Whether the character may take a screenshot when it asks to look at the screen. " +
+	note := helpText("These settings apply to every preset and save as soon as they change.")
+	lookHelp := helpText("Whether the character may take a screenshot when it asks to look at the screen. " +
 		"Ask shows a prompt the first time.")
-	lookHelp.Importance = widget.LowImportance
-	lookHelp.Wrapping = fyne.TextWrapWord
 	return page(note, rows(
 		heading("Permissions"),
-		[]fyne.CanvasObject{formLabel("Screen look"), container.NewVBox(g.screenLook, lookHelp)},
+		[]fyne.CanvasObject{formLabel("Screen look"), container.NewVBox(g.screenLook.Select, lookHelp)},
 		[]fyne.CanvasObject{formLabel("Browser tool"), g.browser},
 		heading("Logs"),
-		[]fyne.CanvasObject{formLabel("Log level"), g.logLevel},
+		[]fyne.CanvasObject{formLabel("Log level"), g.logLevel.Select},
 		[]fyne.CanvasObject{formLabel("Log folder"), container.NewVBox(g.logDir,
 			container.NewHBox(g.openLogs), g.result)},
 	))

@@ -11,9 +11,13 @@ type option struct{ value, label string }
 
 // choice is a select whose options show labels but whose value is the
 // settings value behind them ("Ask" shows the value "unset").
+//
+// Select is the widget to lay out. It is a named field, not embedded: a
+// widget embedded by pointer would be drawn through the wrapper while it
+// refreshes itself, and the two renderers would part.
 type choice struct {
-	*widget.Select
-	opts []option
+	Select *widget.Select
+	opts   []option
 	// changed gets the value the user picked.
 	changed func(value string)
 }
@@ -47,17 +51,17 @@ func (c *choice) SetOptions(opts []option) {
 		labels[i] = o.label
 	}
 	c.Select.SetOptions(labels)
-	if cur != "" || c.Selected != "" {
+	if cur != "" || c.Select.Selected != "" {
 		c.setQuiet(cur)
 	}
 }
 
 // Value is the value picked; "" when none.
 func (c *choice) Value() string {
-	if c.Selected == "" {
+	if c.Select.Selected == "" {
 		return ""
 	}
-	return c.valueOf(c.Selected)
+	return c.valueOf(c.Select.Selected)
 }
 
 // SetValue picks value without calling changed. A value the options do
@@ -73,7 +77,7 @@ func (c *choice) setQuiet(value string) {
 	}
 	fn := c.changed
 	c.changed = nil
-	c.SetSelected(c.opts[i].label)
+	c.Select.SetSelected(c.opts[i].label)
 	c.changed = fn
 }
 

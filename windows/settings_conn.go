@@ -53,11 +53,9 @@ func newConnSection(w *SettingsWindow) *connSection {
 func (s *connSection) content() fyne.CanvasObject {
 	dot := container.NewGridWrap(fyne.NewSize(14, 14), s.dot)
 	state := container.NewHBox(container.NewCenter(dot), s.state)
-	help := widget.NewLabel("Reconnect dials again at once: the way out after a rejected key (the backend closed with 4401) " +
+	help := helpText("Reconnect dials again at once: the way out after a rejected key (the backend closed with 4401) " +
 		"or a long wait between retries. Reset conversation starts a new conversation under the same chat id; " +
 		"the backend keeps its long-term memory.")
-	help.Wrapping = fyne.TextWrapWord
-	help.Importance = widget.LowImportance
 	return page(rows(
 		heading("Connection"),
 		[]fyne.CanvasObject{formLabel("State"), container.NewVBox(state, s.detail)},
@@ -103,6 +101,7 @@ func (s *connSection) showNotRunning() {
 	s.dot.Refresh()
 	s.state.SetText(notRunningText)
 	s.detail.SetText("The preset is switched off, or its pet could not start.")
+	setShown(s.detail, true)
 	s.reconnect.Disable()
 	s.reset.Disable()
 }
@@ -123,6 +122,7 @@ func (s *connSection) show(v pet.View) {
 		extra = append(extra, v.Pill.Voice)
 	}
 	s.detail.SetText(strings.Join(extra, " · "))
+	setShown(s.detail, s.detail.Text != "")
 	s.reconnect.Enable()
 	s.reset.Enable()
 	s.w.session.show(v.History)

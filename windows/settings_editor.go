@@ -343,11 +343,11 @@ func (e *presetEditor) probe() {
 			res.Text = "unreachable: no answer in " + probeTimeout.String()
 		}
 		return func() {
-			if gen != e.probeGen || id != e.id {
-				return
-			}
 			e.f.testConn.Enable()
 			e.f.refreshModels.Enable()
+			if gen != e.probeGen || id != e.id {
+				return // the draft or the preset changed meanwhile
+			}
 			e.showProbe(res)
 		}
 	})
@@ -434,11 +434,7 @@ func setError(l *widget.Label, text string) {
 	if l.Text != text {
 		l.SetText(text)
 	}
-	if text == "" {
-		l.Hide()
-	} else {
-		l.Show()
-	}
+	setShown(l, text != "")
 }
 
 func plural(n int, one, many string) string {

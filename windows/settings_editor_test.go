@@ -147,8 +147,8 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 		ChatBaseURL: "https://api.example.com/v1", Model: "gpt-x", ReasoningEffort: "high",
 		Card: "A calm spirit.", ContextWindow: 128000, ScreenOnTurn: "always", Greeting: true, Poke: false,
 		CheckInMinutes: 30,
-		Speech: settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5},
-		Voice:  settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}
+		Speech:         settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5},
+		Voice:          settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}
 	if !sameEdits(p, want) {
 		t.Fatalf("stored\n%+v\nwant\n%+v", editable(p), editable(want))
 	}

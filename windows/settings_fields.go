@@ -197,6 +197,15 @@ func heading(text string) []fyne.CanvasObject {
 	}
 }
 
+// helpText is an explanation under a section or field: wrapped, in the
+// normal text colour (the theme's low-importance grey is too faint to
+// read), set apart by italics.
+func helpText(text string) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
 // page is a tab's content: padded and scrolling inside the window.
 func page(objs ...fyne.CanvasObject) fyne.CanvasObject {
 	return container.NewVScroll(container.NewPadded(container.NewVBox(objs...)))
@@ -214,19 +223,19 @@ func (e *presetEditor) presetTab() fyne.CanvasObject {
 		heading("General"),
 		e.row("name", "Name", f.name),
 		e.row("enabled", "Enabled", f.enabled),
-		e.row("character", "Character", f.character),
+		e.row("character", "Character", f.character.Select),
 		e.row("card", "Card", f.card),
 		heading("Backend"),
-		e.row("chat_api", "Chat API", f.chatAPI),
+		e.row("chat_api", "Chat API", f.chatAPI.Select),
 		e.row("chat_base_url", "Base URL", f.baseURL),
 		e.row("key", "Key", f.key, f.keyWarning),
 		e.row("model", "Model", model),
-		e.row("reasoning_effort", "Reasoning effort", f.effort),
+		e.row("reasoning_effort", "Reasoning effort", f.effort.Select),
 		e.row("context_window", "Context window", f.contextWindow),
 		e.row("chat_id", "Chat id", f.chatID),
 		e.row("", "", test),
 		heading("Behaviour"),
-		e.row("screen_on_turn", "Screen on a turn", f.screenOnTurn),
+		e.row("screen_on_turn", "Screen on a turn", f.screenOnTurn.Select),
 		e.row("greeting", "Greeting", f.greeting),
 		e.row("poke", "Poke", f.poke),
 		e.row("check_in_minutes", "Check in after (min)", f.checkIn),
@@ -238,7 +247,7 @@ func (e *presetEditor) speechTab() fyne.CanvasObject {
 	f := &e.f
 	return page(rows(
 		heading("Speech output"),
-		e.row("speech.engine", "Engine", f.speechEngine),
+		e.row("speech.engine", "Engine", f.speechEngine.Select),
 		e.row("speech.voice", "Voice", f.speechVoice),
 		e.row("speech.base_url", "Base URL", f.speechURL),
 		e.row("speech.key", "Key", f.speechKey),
@@ -252,8 +261,8 @@ func (e *presetEditor) voiceTab() fyne.CanvasObject {
 	f := &e.f
 	return page(rows(
 		heading("Voice input"),
-		e.row("voice.mode", "Mode", f.voiceMode),
-		e.row("voice.engine", "Engine", f.voiceEngine),
+		e.row("voice.mode", "Mode", f.voiceMode.Select),
+		e.row("voice.engine", "Engine", f.voiceEngine.Select),
 		e.row("voice.base_url", "Base URL", f.voiceURL),
 		e.row("voice.key", "Key", f.voiceKey),
 		e.row("voice.model", "Model", f.voiceModel),
@@ -304,13 +313,7 @@ func (f *presetFields) setModels(models []string) {
 
 func (f *presetFields) showRelation(score int) { f.relation.SetValue(float64(score)) }
 
-func (f *presetFields) showKeyWarning(on bool) {
-	if on {
-		f.keyWarning.Show()
-	} else {
-		f.keyWarning.Hide()
-	}
-}
+func (f *presetFields) showKeyWarning(on bool) { setShown(f.keyWarning, on) }
 
 // characters lists the packs to pick from: the built-in one and the
 // folders under <config dir>/characters, plus current when it is neither

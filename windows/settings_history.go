@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -53,7 +54,7 @@ func (r *historyRow) setExpanded(open bool) {
 	r.expanded = open
 	switch {
 	case !r.expandable():
-		r.icon.SetResource(theme.NewDisabledResource(theme.RadioButtonIcon()))
+		r.icon.SetResource(nil)
 	case open:
 		r.icon.SetResource(theme.MenuDropDownIcon())
 	default:
@@ -81,11 +82,17 @@ func (r *historyRow) Tapped(*fyne.PointEvent) {
 func (r *historyRow) CreateRenderer() fyne.WidgetRenderer {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
-	summary := container.NewPadded(r.summary)
-	text := container.NewVBox(r.title, r.meta, summary)
-	icon := container.NewVBox(r.icon)
-	body := container.NewBorder(nil, nil, icon, nil, text)
+	title := container.NewBorder(nil, nil, r.icon, nil, r.title)
+	meta := container.NewBorder(nil, nil, spacerLike(r.icon), nil, r.meta)
+	summary := container.NewBorder(nil, nil, spacerLike(r.icon), nil, container.NewPadded(r.summary))
+	// Closer than a VBox: the labels carry their own padding.
+	body := container.New(layout.NewCustomPaddedVBoxLayout(-theme.Padding()), title, meta, summary)
 	return widget.NewSimpleRenderer(container.NewStack(bg, container.NewPadded(body)))
+}
+
+// spacerLike is an empty object as wide as o, to indent under it.
+func spacerLike(o fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewGridWrap(fyne.NewSize(o.MinSize().Width, 0))
 }
 
 // delegationMeta is the row's second line: "Running · started 2 Jan 14:02"

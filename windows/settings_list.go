@@ -195,9 +195,7 @@ func (l *presetList) confirmDelete() {
 }
 
 func (l *presetList) delete(id string) {
-	if id == l.w.selected {
-		l.w.ed.forget() // its unsaved edits go with it
-	}
+	// The store's change moves the selection and drops the editor's draft.
 	err := l.w.b.Store().DeletePreset(id)
 	switch {
 	case errors.Is(err, settings.ErrLastPreset):

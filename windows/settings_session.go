@@ -27,9 +27,7 @@ type sessionSection struct {
 func newSessionSection(w *SettingsWindow) *sessionSection {
 	s := &sessionSection{w: w, open: map[string]bool{}}
 	s.list = container.NewVBox()
-	s.empty = widget.NewLabel("No delegated work yet. A push backend lists here the work it hands to background workers.")
-	s.empty.Wrapping = fyne.TextWrapWord
-	s.empty.Importance = widget.LowImportance
+	s.empty = helpText("No delegated work yet. A push backend lists here the work it hands to background workers.")
 	return s
 }
 

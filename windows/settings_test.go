@@ -183,8 +183,8 @@ func TestSettingsShowsRefusedPresets(t *testing.T) {
 func TestSettingsGlobalSection(t *testing.T) {
 	h := openSettings(t, nil, "")
 	g := h.sw.global
-	if g.screenLook.Selected != "Ask" {
-		t.Fatalf("screen look shows %q", g.screenLook.Selected)
+	if g.screenLook.Select.Selected != "Ask" {
+		t.Fatalf("screen look shows %q", g.screenLook.Select.Selected)
 	}
 	pickLabel(g.screenLook, "Allowed")
 	test.Tap(g.browser)
@@ -197,8 +197,8 @@ func TestSettingsGlobalSection(t *testing.T) {
 	if err := h.b.store.Update(func(s *settings.Settings) error { s.ScreenLook = settings.ScreenLookRefused; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if g.screenLook.Selected != "Refused" {
-		t.Fatalf("screen look shows %q", g.screenLook.Selected)
+	if g.screenLook.Select.Selected != "Refused" {
+		t.Fatalf("screen look shows %q", g.screenLook.Select.Selected)
 	}
 	if g.logDir.Text != h.b.LogDir() {
 		t.Fatalf("log dir %q", g.logDir.Text)
