@@ -113,6 +113,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.win.SetContent(split)
 	w.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
 	w.win.SetOnClosed(w.closed)
+	w.win.SetCloseIntercept(w.closeRequested)
 
 	w.list.refresh(st)
 	w.global.refresh(st)
@@ -121,6 +122,25 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		store.Subscribe(func(c settings.Change) { fyne.Do(func() { w.storeChanged(c) }) }),
 		w.b.WatchConns(func() { fyne.Do(w.connsChanged) }),
 	)
+}
+
+// closeRequested is the user closing the window: unsaved edits are not
+// dropped without asking. Close (the app's) does not ask.
+func (w *SettingsWindow) closeRequested() {
+	if !w.ed.dirty() {
+		w.win.Close()
+		return
+	}
+	d := dialog.NewConfirm("Unsaved changes",
+		"Preset \""+w.ed.draft.Name+"\" has changes that are not saved.\nClose the window and leave them?",
+		func(ok bool) {
+			if ok && w.win != nil {
+				w.win.Close()
+			}
+		}, w.win)
+	d.SetConfirmText("Close without saving")
+	d.SetDismissText("Keep editing")
+	d.Show()
 }
 
 // closed drops what the open window held: subscriptions, the watch of the

@@ -208,3 +208,26 @@ func TestSettingsGlobalSection(t *testing.T) {
 		t.Fatalf("opened %d", h.b.opened)
 	}
 }
+
+func TestSettingsCloseAsksAboutUnsavedEdits(t *testing.T) {
+	h := openSettings(t, nil, "")
+	h.sw.closeRequested()
+	if h.sw.win != nil {
+		t.Fatal("a window with nothing unsaved did not close")
+	}
+	h.sw.Show("")
+	retype(h.f().name, "Edited")
+	h.sw.closeRequested()
+	test.Tap(h.overlayButton("Keep editing"))
+	if h.sw.win == nil || h.f().name.Text != "Edited" {
+		t.Fatal("Keep editing closed the window")
+	}
+	h.sw.closeRequested()
+	test.Tap(h.overlayButton("Close without saving"))
+	if h.sw.win != nil {
+		t.Fatal("the window stayed open")
+	}
+	if st := h.b.store.Get(); st.Presets[0].Name != "Yui" {
+		t.Fatalf("stored name %q", st.Presets[0].Name)
+	}
+}
