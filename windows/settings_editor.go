@@ -3,7 +3,6 @@ package windows
 import (
 	"context"
 	"errors"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -260,9 +259,17 @@ func (e *presetEditor) updateBar() {
 		return
 	case len(e.fieldErrs) > 0:
 		e.save.Disable()
-		n := len(e.fieldErrs)
+		var names []string
+		for f := range e.fieldErrs {
+			name := e.fieldNames[f]
+			if name == "" {
+				name = f
+			}
+			names = append(names, name)
+		}
+		slices.Sort(names)
 		e.status.Importance = widget.DangerImportance
-		e.status.SetText(fmt.Sprintf("%d %s to fix before saving", n, plural(n, "field", "fields")))
+		e.status.SetText("Fix before saving: " + strings.Join(names, ", "))
 	case e.dirty():
 		e.save.Enable()
 		e.status.Importance = widget.MediumImportance
@@ -435,13 +442,6 @@ func setError(l *widget.Label, text string) {
 		l.SetText(text)
 	}
 	setShown(l, text != "")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // formRows lays out label/field pairs with the labels in one aligned

@@ -47,7 +47,7 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 		}, "model", "Model is needed for responses"},
 		{"context window not a number", func() { retype(f.contextWindow, "lots") }, "context_window", "Context window must be a whole number"},
 		{"negative check-in", func() { retype(f.checkIn, "-5") }, "check_in_minutes", "must be between 0 (off)"},
-		{"speech rate", func() { retype(f.speechRate, "9") }, "speech.rate", "Rate must be between 0.25 and 4"},
+		{"speech rate", func() { retype(f.speechRate, "9") }, "speech.rate", "Speech rate must be between 0.25 and 4"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -64,7 +64,7 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 			if got := h.stored(); !sameEdits(got, before) {
 				t.Fatalf("an invalid preset was saved: %+v", got)
 			}
-			if !strings.Contains(e.status.Text, "to fix before saving") {
+			if !strings.HasPrefix(e.status.Text, "Fix before saving: ") || !strings.Contains(e.status.Text, e.fieldNames[c.field]) {
 				t.Fatalf("status = %q", e.status.Text)
 			}
 		})

@@ -174,13 +174,27 @@ func (e *presetEditor) row(field, label string, obj fyne.CanvasObject, below ...
 	if field != "" {
 		l := newErrorLabel()
 		e.errLabels[field] = l
-		e.fieldNames[field] = label
+		e.fieldNames[field] = fieldName(field, label)
 		cell.Add(l)
 	}
 	for _, b := range below {
 		cell.Add(b)
 	}
 	return []fyne.CanvasObject{formLabel(label), cell}
+}
+
+// fieldName is how a reason names a field: its label, with the section
+// for speech and voice fields ("Speech base URL").
+func fieldName(field, label string) string {
+	section, _, ok := strings.Cut(field, ".")
+	if !ok || label == "" {
+		return label
+	}
+	name := strings.ToUpper(section[:1]) + section[1:] + " "
+	if len(label) > 1 && !strings.ContainsAny(label[1:2], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return name + strings.ToLower(label[:1]) + label[1:]
+	}
+	return name + label // an acronym stays: "URL"
 }
 
 // formLabel is a form's label, at the top of its row so that it stays by
