@@ -1,0 +1,84 @@
+package windows
+
+import (
+	"cmp"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/transport"
+)
+
+// sessionSection lists the delegation history of the selected preset
+// (push-transport.md, delegations): running work first, then finished work
+// newest first; a finished item's summary opens under its row.
+type sessionSection struct {
+	w     *SettingsWindow
+	items []transport.Delegation
+	open  map[string]bool // summaries opened, by delegation id
+	rows  []*historyRow
+
+	list  *fyne.Container
+	empty *widget.Label
+}
+
+func newSessionSection(w *SettingsWindow) *sessionSection {
+	s := &sessionSection{w: w, open: map[string]bool{}}
+	s.list = container.NewVBox()
+	s.empty = helpText("No delegated work yet. A push backend lists here the work it hands to background workers.")
+	return s
+}
+
+func (s *sessionSection) content() fyne.CanvasObject {
+	title := widget.NewLabelWithStyle("Delegation history", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	return page(title, s.empty, s.list)
+}
+
+// show lists history; it keeps the summaries the user opened.
+func (s *sessionSection) show(history []transport.Delegation) {
+	items := orderHistory(history)
+	if slices.Equal(items, s.items) && len(s.rows) == len(items) {
+		return
+	}
+	s.items = items
+	s.rows = s.rows[:0]
+	objs := make([]fyne.CanvasObject, 0, len(items))
+	for _, d := range items {
+		r := newHistoryRow(d, s.open[d.ID], func(id string, open bool) { s.open[id] = open })
+		s.rows = append(s.rows, r)
+		objs = append(objs, r)
+	}
+	s.list.Objects = objs
+	s.list.Refresh()
+	if len(items) == 0 {
+		s.empty.Show()
+	} else {
+		s.empty.Hide()
+	}
+}
+
+// orderHistory returns the history as the Session section lists it:
+// running items first (newest started first), then done items newest
+// first by ended_at, else started_at.
+func orderHistory(history []transport.Delegation) []transport.Delegation {
+	out := slices.Clone(history)
+	when := func(d transport.Delegation) int64 {
+		if d.State != "running" && d.EndedAt != 0 {
+			return d.EndedAt
+		}
+		return d.StartedAt
+	}
+	slices.SortStableFunc(out, func(a, b transport.Delegation) int {
+		ar, br := a.State == "running", b.State == "running"
+		if ar != br {
+			if ar {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(when(b), when(a))
+	})
+	return out
+}
