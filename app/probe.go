@@ -15,6 +15,7 @@ import (
 	"yui/app/settings"
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/push"
 	"yui/transport/request"
 	"yui/windows"
 )
@@ -41,8 +42,12 @@ func (y *yui) Probe(ctx context.Context, p settings.Preset) windows.Probe {
 // server that is not a push backend says so), then runs a real push
 // client with p's settings until it is ready or refused.
 func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
+	u, err := push.WebSocketURL(p.ChatBaseURL)
+	if err != nil {
+		return windows.Probe{Text: "invalid: " + err.Error()}
+	}
 	d := websocket.Dialer{HandshakeTimeout: probeWait}
-	ws, resp, err := d.DialContext(ctx, p.ChatBaseURL, nil)
+	ws, resp, err := d.DialContext(ctx, u, nil)
 	if err != nil {
 		if errors.Is(err, websocket.ErrBadHandshake) && resp != nil {
 			return windows.Probe{Text: fmt.Sprintf("not a push backend: the server answered HTTP %d", resp.StatusCode)}

@@ -9,7 +9,7 @@ import (
 // windowSet holds the settings window and the message windows, opened on
 // demand and reused. UI thread only.
 type windowSet struct {
-	settings fyne.Window
+	settings *windows.SettingsWindow
 	messages map[string]fyne.Window
 }
 
@@ -32,12 +32,8 @@ func (y *yui) openMessages(presetID string) {
 // openSettings opens (or raises) the settings window on a preset ("" is
 // the active one).
 func (y *yui) openSettings(presetID string) {
-	if y.wins.settings != nil {
-		y.wins.settings.Show()
-		y.wins.settings.RequestFocus()
-		return
+	if y.wins.settings == nil {
+		y.wins.settings = windows.NewSettingsWindow(y.app, y, y.log)
 	}
-	y.wins.settings = windows.ShowPlaceholder(y.app, "Yui — settings", "Settings are in "+y.store.Path()+".")
-	y.wins.settings.SetOnClosed(func() { y.wins.settings = nil })
-	y.log.Info("window_open", "window", "settings", "preset", presetID)
+	y.wins.settings.Show(presetID)
 }

@@ -33,10 +33,10 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 		{"empty name", func() { retype(f.name, "  ") }, "name", "Name is empty"},
 		{"bad URL", func() { retype(f.baseURL, "http://[::1") }, "chat_base_url", "Base URL is not a valid URL"},
 		{"not a URL scheme", func() { retype(f.baseURL, "ftp://example.com") }, "chat_base_url", "Base URL must start with http://"},
-		{"http for push", func() {
+		{"ftp for push", func() {
 			pickLabel(f.chatAPI, "Push (WebSocket)")
-			retype(f.baseURL, "http://127.0.0.1:8646")
-		}, "chat_base_url", "Base URL must start with ws:// or wss:// for push"},
+			retype(f.baseURL, "ftp://127.0.0.1:8646")
+		}, "chat_base_url", "Base URL must start with http:// or https:// or ws:// or wss://"},
 		{"ws for chat_completions", func() {
 			pickLabel(f.chatAPI, "Chat Completions")
 			retype(f.baseURL, "ws://127.0.0.1:8646")

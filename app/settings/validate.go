@@ -166,17 +166,19 @@ const MaxCheckInMinutes = 24 * 60
 // ValidateEdit is what the settings editor checks before it saves a
 // preset: Validate, and what a hand-edited file may get away with but a
 // user editing in the window should be told at once: the endpoint's scheme
-// must fit the protocol (ws/wss for push, http/https for the request
-// transports), and a request transport needs a model.
+// must fit the protocol (the request transports speak http/https only),
+// and a request transport needs a model.
 func (p *Preset) ValidateEdit() []FieldError {
 	errs := p.Validate()
 	has := func(field string) bool {
 		return slices.ContainsFunc(errs, func(e FieldError) bool { return e.Field == field })
 	}
 	if !has("chat_base_url") && !has("chat_api") {
+		// push opens ws(s)://…/ws from an http(s) or ws(s) base;
+		// the request transports post over http(s) only.
 		schemes := []string{"http", "https"}
 		if p.ChatAPI == ChatAPIPush {
-			schemes = []string{"ws", "wss"}
+			schemes = []string{"ws", "wss", "http", "https"}
 		}
 		if err := CheckURL(p.ChatBaseURL, schemes...); err != nil {
 			errs = append(errs, FieldError{PresetID: p.ID, Field: "chat_base_url", Reason: err.Error() + " for " + p.ChatAPI})
