@@ -363,10 +363,9 @@ func pillTextOnly(cur, next pet.View) bool {
 		slices.Equal(cur.Delegations, next.Delegations)
 }
 
-// Close stops the animation and releases the window's native resources.
-// The app calls it after the Fyne app stopped running, which closed the
-// window; the position was saved when the last drag ended. It may be
-// called from any goroutine.
+// Close stops the animation, closes the window (a preset disabled while
+// the app runs) and releases its native resources; the position was saved
+// when the last drag ended. It may be called from any goroutine.
 func (w *PetWindow) Close() {
 	w.closeOnce.Do(func() {
 		w.closed.Store(true)
@@ -377,6 +376,9 @@ func (w *PetWindow) Close() {
 					t.Stop()
 				}
 			}
+			// A preset disabled while the app runs takes its window
+			// away; at quit the app closed it already.
+			w.win.Close()
 		})
 		w.native.close()
 	})

@@ -277,3 +277,10 @@ func findRecord(recs []record, msg string, fields map[string]string) (record, bo
 	}
 	return nil, false
 }
+
+// command is a command on the display, for a caller that reads its exit status.
+func (d *display) command(name string, args ...string) *exec.Cmd {
+	c := exec.Command(name, args...)
+	c.Env = d.env()
+	return c
+}

@@ -195,3 +195,78 @@ func TestSecondYuiExits(t *testing.T) {
 		t.Errorf("the second yui connected too")
 	}
 }
+
+// settingsWindow returns the top-left corner of the settings window.
+func settingsWindow(t testing.TB, d *display) (x, y int) {
+	t.Helper()
+	var out string
+	waitFor(t, 10*time.Second, "the settings window", func() bool {
+		o, err := d.command("xdotool", "search", "--name", "^Yui settings$", "getwindowgeometry").CombinedOutput()
+		out = string(o)
+		return err == nil && strings.Contains(out, "Position:")
+	})
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "Position:") {
+			fmt.Sscanf(strings.TrimSpace(line), "Position: %d,%d", &x, &y)
+		}
+	}
+	return x, y
+}
+
+// click clicks at a point of the screen, as a person would.
+func click(t testing.TB, d *display, x, y int) {
+	t.Helper()
+	d.run(t, "xdotool", "mousemove", fmt.Sprint(x), fmt.Sprint(y))
+	time.Sleep(150 * time.Millisecond)
+	d.run(t, "xdotool", "click", "1")
+	time.Sleep(300 * time.Millisecond)
+}
+
+// A new key typed in the settings window reconnects that preset only; a
+// preset disabled there closes its pet and its socket.
+func TestSettingsWindowKeyChangeAndDisable(t *testing.T) {
+	d := startXvfb(t, 1280, 800)
+	s1 := startSim(t, freePort(t), "k1", "echo")
+	s2 := startSim(t, freePort(t), "k2", "echo")
+	cfg := t.TempDir()
+	a1, b := pushPreset("p-eeee0001", "Yui", s1, "wrong-key"), pushPreset("p-eeee0002", "Mochi", s2, "k2")
+	writeSettings(t, cfg, a1, b)
+	a := startYuiIn(t, d, cfg, "")
+	// The rejected key opens the settings window on its preset.
+	a.waitRecord(30*time.Second, "ws_close", map[string]string{"preset": a1.ID, "code": "4401"})
+	a.waitRecord(30*time.Second, "ws_ready", map[string]string{"preset": b.ID})
+	a.waitRecord(30*time.Second, "window_open", map[string]string{"window": "settings", "preset": a1.ID})
+	x, y := settingsWindow(t, d)
+	time.Sleep(time.Second)
+	d.screenshot(t, "settings-opened")
+
+	// The key field of the Preset tab, then Save.
+	click(t, d, x+700, y+454)
+	d.run(t, "xdotool", "key", "ctrl+a")
+	d.run(t, "xdotool", "type", "--delay", "40", "k1")
+	time.Sleep(300 * time.Millisecond)
+	d.screenshot(t, "key-typed")
+	click(t, d, x+1060, y+697)
+	a.waitRecord(20*time.Second, "preset_reconnect", map[string]string{"preset": a1.ID})
+	a.waitRecord(20*time.Second, "ws_ready", map[string]string{"preset": a1.ID})
+	if n := a.count("ws_open", map[string]string{"preset": b.ID}); n != 1 {
+		t.Errorf("the other preset opened %d sockets, want 1: only the edited preset reconnects", n)
+	}
+	if st := readSettings(t, cfg); !strings.Contains(fmt.Sprint(st["presets"]), "k1") {
+		t.Errorf("the new key was not saved")
+	}
+
+	// Select Mochi in the list, then Disable.
+	click(t, d, x+60, y+150)
+	click(t, d, x+70, y+653)
+	a.waitRecord(20*time.Second, "preset_disabled", map[string]string{"preset": b.ID})
+	a.waitRecord(20*time.Second, "ws_close", map[string]string{"preset": b.ID})
+	waitFor(t, 10*time.Second, "Mochi's pet window to close", func() bool {
+		out, _ := d.command("xdotool", "search", "--name", "^Mochi$").CombinedOutput()
+		return strings.TrimSpace(string(out)) == ""
+	})
+	if n := len(s2.frames("hello")); n != 1 {
+		t.Errorf("Mochi's simulator saw %d hellos", n)
+	}
+	d.screenshot(t, "after-disable")
+}
