@@ -271,3 +271,6 @@ func (a *Actor) Close() {
 		j.offer(toolcall.ErrTurnStopped)
 	}
 }
+
+// State returns the pet window's state (Body.State).
+func (a *Actor) State() State { return a.o.Body.State() }
