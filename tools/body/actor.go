@@ -52,6 +52,8 @@ type job struct {
 	end     Motion // shown on arrival
 	result  string
 
+	started bool           // a.cur has been j; changes before are kept in win and gone
+	gone    bool           // the window closed or was minimised before the start
 	perched bool           // sits on win once arrived
 	win     desktop.Window // the window sat on, as last seen
 	dx      int            // the pet's left edge from the window's

@@ -393,3 +393,38 @@ func BenchmarkTargets50(b *testing.B) {
 		}
 	}
 }
+
+func TestWindowGoesDuringApproach(t *testing.T) {
+	r := newRig(t)
+	res := r.start(context.Background(), `{"action":"sit_on_window","app":"Notes"}`)
+	if !r.clk.WaitPending(1, 5*time.Second) {
+		t.Fatal("no movement timer")
+	}
+	r.desk.CloseWindow(0x3a00007)
+	if got := <-res; got != `error: no window matches "Notes"` {
+		t.Fatalf("result %q", got)
+	}
+	if m := r.body.lastMove(); m.motion != Fall {
+		t.Fatalf("last move %+v, want a fall", m)
+	}
+	r.clk.Advance(MaxFall)
+	if r.clk.Pending() != 0 {
+		t.Fatal("timers left")
+	}
+}
+
+func TestWindowMovesDuringApproach(t *testing.T) {
+	r := newRig(t)
+	res := r.start(context.Background(), `{"action":"perch","target_id":"w-3a00007"}`)
+	if !r.clk.WaitPending(1, 5*time.Second) {
+		t.Fatal("no movement timer")
+	}
+	r.desk.Move(0x3a00007, image.Rect(400, 600, 1040, 900))
+	r.clk.Advance(MaxJump)
+	if got := <-res; got != `ok: sitting on "Notes" ("Shopping")` {
+		t.Fatalf("result %q", got)
+	}
+	if m := r.body.lastMove(); m.to != image.Pt(848, 600-256) || m.motion != Sit {
+		t.Fatalf("sits at %+v, want the window's new top", m)
+	}
+}

@@ -31,6 +31,12 @@ func (a *Actor) run(ctx context.Context, p plan) string {
 		return toolcall.ErrTurnStopped
 	}
 	a.replaceLocked(j)
+	j.started = true
+	if j.gone {
+		a.endLocked(j)
+		a.mu.Unlock()
+		return p.lost
+	}
 	if p.visible != nil {
 		a.o.Body.SetVisible(*p.visible)
 	}
@@ -104,6 +110,16 @@ func (a *Actor) arriveLocked(j *job) {
 func (a *Actor) onWindow(j *job, c desktop.Change) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if !j.started {
+		// Between the watch's start and the job's: keep what it says.
+		switch c.Kind {
+		case desktop.Moved:
+			j.win = c.Window
+		default:
+			j.gone = true
+		}
+		return
+	}
 	if a.cur != j {
 		return // a change that arrived after the perch ended
 	}
