@@ -67,7 +67,9 @@ type State struct {
 
 // Body is the pet window as the body tool drives it. The pet window
 // implements it; every method returns at once and never calls back into
-// the Actor (the Actor calls them under its lock). The Actor owns timing:
+// the Actor (the Actor calls them under its lock). They are called from
+// any goroutine (a tool call's, the clock's timers, the desktop layer's
+// watch), so the window hands the work to its UI thread. The Actor owns timing:
 // it gives a move its duration and waits for it on its clock, so the
 // window animates while the tool's result waits for the same span.
 type Body interface {

@@ -211,8 +211,12 @@ const (
 // stands on a monitor's bottom edge, else "" (hidden, or standing
 // anywhere else), which leaves the place out.
 func (a *Actor) Place() string {
+	ms, _ := a.Monitors() // read once, outside the lock, when none were
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.monitors == nil {
+		a.monitors = ms
+	}
 	if j := a.cur; j != nil {
 		if j.perched && j.arrived {
 			return clientctx.SittingOn(appName(j.win))

@@ -276,3 +276,24 @@ func TestDesktopFailure(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkPerchTargets50(b *testing.B) {
+	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 3840, 2160), 48, true))
+	var ws []desktop.Window
+	for i := range 50 {
+		ws = append(ws, desktop.Window{ID: desktop.ID(0x3a00000 + i), App: "Notes", Title: fmt.Sprint("Shopping list ", i),
+			Frame: image.Rect(37*i, 20*i+40, 37*i+900, 20*i+700), Normal: true})
+	}
+	d.SetWindows(ws...)
+	fb := &fakeBody{st: body.State{Rect: image.Rect(1800, 1856, 1992, 2112), Visible: true}}
+	a := body.New(body.Options{Desktop: d, Body: fb})
+	defer a.Close()
+	l := New(Options{Actor: a, Desktop: d, Capture: &fakeCapture{}, Permission: &fakePermission{}})
+	call := transport.ToolCall{Name: Name, Arguments: json.RawMessage(`{"at":"perch_targets"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := l.Handle(context.Background(), call); !strings.HasPrefix(res.Text, `{"targets":[`) {
+			b.Fatal(res.Text)
+		}
+	}
+}
