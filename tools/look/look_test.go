@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"image/jpeg"
 	"strings"
 	"sync"
@@ -83,10 +82,10 @@ func (c *fakeCapture) Capture(r image.Rectangle) (*image.RGBA, error) {
 		return nil, c.err
 	}
 	img := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
-	for y := 0; y < r.Dy(); y++ {
-		for x := 0; x < r.Dx(); x++ {
-			img.SetRGBA(x, y, color.RGBA{uint8(x), uint8(y), uint8(x ^ y), 255})
-		}
+	for i := 0; i < len(img.Pix); i += 4 {
+		p := i / 4
+		x, y := p%r.Dx(), p/r.Dx()
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = uint8(x), uint8(y), uint8(x^y), 255
 	}
 	return img, nil
 }
@@ -296,4 +295,19 @@ func BenchmarkPerchTargets50(b *testing.B) {
 			b.Fatal(res.Text)
 		}
 	}
+}
+
+// FuzzHandle: any arguments give a JSON answer, an image result or an
+// "error: " text, never a panic.
+func FuzzHandle(f *testing.F) {
+	for _, s := range []string{`{"at":"body"}`, `{"at":"perch_targets","monitor":1}`, `{"at":"screen","monitor":9}`, `{"at":null}`, `7`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		r := newRig(t)
+		res := r.call(args)
+		if !strings.HasPrefix(res.Text, "{") && !strings.HasPrefix(res.Text, "error: ") && !strings.HasPrefix(res.Text, "screenshot of display ") {
+			t.Fatalf("%s: result %q", args, res.Text)
+		}
+	})
 }
