@@ -1,0 +1,205 @@
+package desktop
+
+import (
+	"fmt"
+	"image"
+	"sync"
+	"sync/atomic"
+)
+
+// Fake is an in-memory Desktop for tests. Changes made through Move,
+// Minimize and CloseWindow are delivered to watches synchronously, on the
+// caller's goroutine, before the method returns.
+type Fake struct {
+	mu       sync.Mutex
+	monitors []Monitor
+	windows  []Window
+	active   ID
+	watches  map[ID][]*fakeWatch
+	closed   bool
+	// Err, when set, is returned by every query.
+	err error
+}
+
+type fakeWatch struct {
+	f       func(Change)
+	stopped atomic.Bool
+}
+
+// NewFake returns a fake desktop with the given monitors and no windows.
+func NewFake(monitors ...Monitor) *Fake {
+	return &Fake{monitors: monitors, watches: map[ID][]*fakeWatch{}}
+}
+
+// FakeMonitor returns a monitor at bounds whose work area leaves a task bar
+// of taskbar pixels at the bottom.
+func FakeMonitor(bounds image.Rectangle, taskbar int, primary bool) Monitor {
+	work := bounds
+	work.Max.Y -= taskbar
+	return Monitor{Bounds: bounds, WorkArea: work, Primary: primary}
+}
+
+// SetMonitors replaces the monitors.
+func (f *Fake) SetMonitors(ms ...Monitor) {
+	f.mu.Lock()
+	f.monitors = append([]Monitor(nil), ms...)
+	f.mu.Unlock()
+}
+
+// SetWindows replaces the window list, without notifying watches.
+func (f *Fake) SetWindows(ws ...Window) {
+	f.mu.Lock()
+	f.windows = append([]Window(nil), ws...)
+	f.mu.Unlock()
+}
+
+// SetActive makes id the active window (0: none).
+func (f *Fake) SetActive(id ID) {
+	f.mu.Lock()
+	f.active = id
+	f.mu.Unlock()
+}
+
+// SetError makes every query fail with err (nil: succeed again).
+func (f *Fake) SetError(err error) {
+	f.mu.Lock()
+	f.err = err
+	f.mu.Unlock()
+}
+
+// Watching returns how many live watches window id has.
+func (f *Fake) Watching(id ID) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.watches[id])
+}
+
+// Move sets the window's frame and tells its watches.
+func (f *Fake) Move(id ID, frame image.Rectangle) {
+	f.change(id, Moved, func(w *Window) { w.Frame = frame })
+}
+
+// Minimize minimises the window and tells its watches.
+func (f *Fake) Minimize(id ID) {
+	f.change(id, Minimized, func(w *Window) { w.Minimized = true })
+}
+
+// CloseWindow removes the window and tells its watches, which end.
+func (f *Fake) CloseWindow(id ID) { f.change(id, Closed, nil) }
+
+func (f *Fake) change(id ID, kind ChangeKind, edit func(*Window)) {
+	f.mu.Lock()
+	ch := Change{Kind: kind, Window: Window{ID: id}}
+	for i := range f.windows {
+		if f.windows[i].ID != id {
+			continue
+		}
+		if kind == Closed {
+			f.windows = append(f.windows[:i], f.windows[i+1:]...)
+		} else {
+			edit(&f.windows[i])
+			ch.Window = f.windows[i]
+		}
+		break
+	}
+	subs := append([]*fakeWatch(nil), f.watches[id]...)
+	if kind == Closed {
+		delete(f.watches, id)
+	}
+	f.mu.Unlock()
+	for _, w := range subs {
+		if kind == Closed {
+			if !w.stopped.Swap(true) {
+				w.f(ch)
+			}
+		} else if !w.stopped.Load() {
+			w.f(ch)
+		}
+	}
+}
+
+// Monitors implements Desktop.
+func (f *Fake) Monitors() ([]Monitor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.usable(); err != nil {
+		return nil, err
+	}
+	return append([]Monitor(nil), f.monitors...), nil
+}
+
+// Windows implements Desktop.
+func (f *Fake) Windows() ([]Window, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.usable(); err != nil {
+		return nil, err
+	}
+	return append([]Window(nil), f.windows...), nil
+}
+
+// Active implements Desktop.
+func (f *Fake) Active() (Window, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.usable(); err != nil {
+		return Window{}, false, err
+	}
+	for _, w := range f.windows {
+		if w.ID == f.active && f.active != 0 {
+			return w, true, nil
+		}
+	}
+	return Window{}, false, nil
+}
+
+// Watch implements Desktop.
+func (f *Fake) Watch(id ID, fn func(Change)) (func(), error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.usable(); err != nil {
+		return nil, err
+	}
+	found := false
+	for _, w := range f.windows {
+		found = found || w.ID == id
+	}
+	if !found {
+		return nil, fmt.Errorf("desktop: watch %s: no such window", id)
+	}
+	w := &fakeWatch{f: fn}
+	f.watches[id] = append(f.watches[id], w)
+	return func() {
+		w.stopped.Store(true)
+		f.mu.Lock()
+		list := f.watches[id]
+		for i, x := range list {
+			if x == w {
+				f.watches[id] = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(f.watches[id]) == 0 {
+			delete(f.watches, id)
+		}
+		f.mu.Unlock()
+	}, nil
+}
+
+// Close implements Desktop.
+func (f *Fake) Close() error {
+	f.mu.Lock()
+	f.closed = true
+	f.watches = map[ID][]*fakeWatch{}
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *Fake) usable() error {
+	if f.closed {
+		return errClosed
+	}
+	return f.err
+}
+
+var _ Desktop = (*Fake)(nil)

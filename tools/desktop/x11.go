@@ -1,0 +1,492 @@
+//go:build (linux || freebsd || openbsd || netbsd) && !android
+
+package desktop
+
+import (
+	"fmt"
+	"image"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/randr"
+	"github.com/jezek/xgb/xproto"
+)
+
+// x11 is the desktop layer over one pure-Go X connection for the whole
+// process (github.com/jezek/xgb), reading the EWMH properties the window
+// manager keeps on the root window and on each client.
+type x11 struct {
+	log   *slog.Logger
+	conn  *xgb.Conn
+	root  xproto.Window
+	randr bool // RandR 1.5 monitors present
+
+	atomMu sync.Mutex
+	atoms  map[string]xproto.Atom
+
+	mu      sync.Mutex
+	watches map[xproto.Window][]*x11Watch // by the window whose events carry it: the client and its frame
+	done    chan struct{}                 // closed when the event loop ends
+	closed  bool
+}
+
+type x11Watch struct {
+	id      ID
+	frame   xproto.Window // the window manager's frame, 0 when not reparented
+	f       func(Change)
+	stopped atomic.Bool
+	last    image.Rectangle // last frame delivered, read and written by the event loop only
+	mini    bool            // Minimized delivered and not yet undone
+}
+
+// Open connects to the display named by $DISPLAY. log nil discards.
+func Open(log *slog.Logger) (Desktop, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	conn, err := xgb.NewConn()
+	if err != nil {
+		return nil, fmt.Errorf("desktop: connect to X: %w", err)
+	}
+	x := &x11{
+		log:     log,
+		conn:    conn,
+		root:    xproto.Setup(conn).DefaultScreen(conn).Root,
+		atoms:   map[string]xproto.Atom{},
+		watches: map[xproto.Window][]*x11Watch{},
+		done:    make(chan struct{}),
+	}
+	if randr.Init(conn) == nil {
+		if v, err := randr.QueryVersion(conn, 1, 5).Reply(); err == nil &&
+			(v.MajorVersion > 1 || v.MinorVersion >= 5) {
+			x.randr = true
+		}
+	}
+	go x.loop()
+	return x, nil
+}
+
+// atom returns the interned atom, cached for the connection's life.
+func (x *x11) atom(name string) xproto.Atom {
+	x.atomMu.Lock()
+	a, ok := x.atoms[name]
+	x.atomMu.Unlock()
+	if ok {
+		return a
+	}
+	r, err := xproto.InternAtom(x.conn, false, uint16(len(name)), name).Reply()
+	if err != nil {
+		return 0
+	}
+	x.atomMu.Lock()
+	x.atoms[name] = r.Atom
+	x.atomMu.Unlock()
+	return r.Atom
+}
+
+// prop requests a property; the cookie's reply is read later, so that the
+// requests for many windows go out before the first answer is awaited.
+func (x *x11) prop(w xproto.Window, name string, typ xproto.Atom) xproto.GetPropertyCookie {
+	return xproto.GetProperty(x.conn, false, w, x.atom(name), typ, 0, 1<<16)
+}
+
+func cardinals(r *xproto.GetPropertyReply, err error) []uint32 {
+	if err != nil || r == nil || r.Format != 32 {
+		return nil
+	}
+	out := make([]uint32, r.ValueLen)
+	for i := range out {
+		out[i] = xgb.Get32(r.Value[4*i:])
+	}
+	return out
+}
+
+func text(r *xproto.GetPropertyReply, err error) string {
+	if err != nil || r == nil || r.Format != 8 {
+		return ""
+	}
+	return string(r.Value)
+}
+
+func (x *x11) Monitors() ([]Monitor, error) {
+	if x.isClosed() {
+		return nil, errClosed
+	}
+	var rects []image.Rectangle
+	primary := -1
+	if x.randr {
+		r, err := randr.GetMonitors(x.conn, x.root, true).Reply()
+		if err == nil {
+			ms := append([]randr.MonitorInfo(nil), r.Monitors...)
+			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Primary && !ms[j].Primary })
+			for i, m := range ms {
+				if m.Primary {
+					primary = i
+				}
+				rects = append(rects, image.Rect(int(m.X), int(m.Y), int(m.X)+int(m.Width), int(m.Y)+int(m.Height)))
+			}
+		}
+	}
+	if len(rects) == 0 {
+		g, err := xproto.GetGeometry(x.conn, xproto.Drawable(x.root)).Reply()
+		if err != nil {
+			return nil, fmt.Errorf("desktop: root geometry: %w", err)
+		}
+		rects = []image.Rectangle{image.Rect(0, 0, int(g.Width), int(g.Height))}
+	}
+	work := x.workArea()
+	out := make([]Monitor, len(rects))
+	for i, r := range rects {
+		out[i] = Monitor{Bounds: r, WorkArea: r, Primary: i == primary || (primary < 0 && i == 0)}
+		if w := r.Intersect(work); !work.Empty() && !w.Empty() {
+			out[i].WorkArea = w
+		}
+	}
+	return out, nil
+}
+
+// workArea reads _NET_WORKAREA for the current desktop; empty when the
+// window manager sets none.
+func (x *x11) workArea() image.Rectangle {
+	cur := x.prop(x.root, "_NET_CURRENT_DESKTOP", xproto.AtomCardinal)
+	wa := x.prop(x.root, "_NET_WORKAREA", xproto.AtomCardinal)
+	desk := 0
+	if c := cardinals(cur.Reply()); len(c) > 0 {
+		desk = int(c[0])
+	}
+	v := cardinals(wa.Reply())
+	if len(v) < 4*(desk+1) {
+		desk = 0
+	}
+	if len(v) < 4 {
+		return image.Rectangle{}
+	}
+	a := v[4*desk:]
+	return image.Rect(int(int32(a[0])), int(int32(a[1])), int(int32(a[0]))+int(a[2]), int(int32(a[1]))+int(a[3]))
+}
+
+func (x *x11) Windows() ([]Window, error) {
+	if x.isClosed() {
+		return nil, errClosed
+	}
+	ids := cardinals(x.prop(x.root, "_NET_CLIENT_LIST", xproto.AtomWindow).Reply())
+	var wins []xproto.Window
+	if ids != nil {
+		for _, id := range ids {
+			wins = append(wins, xproto.Window(id))
+		}
+	} else {
+		// No EWMH window manager: the root's mapped children are the
+		// top-level windows.
+		t, err := xproto.QueryTree(x.conn, x.root).Reply()
+		if err != nil {
+			return nil, fmt.Errorf("desktop: window list: %w", err)
+		}
+		wins = t.Children
+	}
+	// Every request for every window goes out before the first reply is
+	// read: one round trip's latency for the whole list.
+	qs := make([]*windowQuery, len(wins))
+	for i, w := range wins {
+		qs[i] = x.query(w)
+	}
+	out := make([]Window, 0, len(wins))
+	for _, q := range qs {
+		w, ok := q.result(ids == nil)
+		if ok {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+func (x *x11) Active() (Window, bool, error) {
+	if x.isClosed() {
+		return Window{}, false, errClosed
+	}
+	v := cardinals(x.prop(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow).Reply())
+	if len(v) == 0 || v[0] == 0 {
+		return Window{}, false, nil
+	}
+	w, ok := x.query(xproto.Window(v[0])).result(false)
+	return w, ok, nil
+}
+
+// windowQuery holds the requests for one window's state.
+type windowQuery struct {
+	x                                    *x11
+	win                                  xproto.Window
+	attrs                                xproto.GetWindowAttributesCookie
+	geom                                 xproto.GetGeometryCookie
+	pos                                  xproto.TranslateCoordinatesCookie
+	netName, name, class, extents, state xproto.GetPropertyCookie
+	wmState, wtype, pid                  xproto.GetPropertyCookie
+}
+
+func (x *x11) query(w xproto.Window) *windowQuery {
+	return &windowQuery{
+		x:       x,
+		win:     w,
+		attrs:   xproto.GetWindowAttributes(x.conn, w),
+		geom:    xproto.GetGeometry(x.conn, xproto.Drawable(w)),
+		pos:     xproto.TranslateCoordinates(x.conn, w, x.root, 0, 0),
+		netName: x.prop(w, "_NET_WM_NAME", x.atom("UTF8_STRING")),
+		name:    x.prop(w, "WM_NAME", xproto.GetPropertyTypeAny),
+		class:   x.prop(w, "WM_CLASS", xproto.AtomString),
+		extents: x.prop(w, "_NET_FRAME_EXTENTS", xproto.AtomCardinal),
+		state:   x.prop(w, "_NET_WM_STATE", xproto.AtomAtom),
+		wmState: x.prop(w, "WM_STATE", x.atom("WM_STATE")),
+		wtype:   x.prop(w, "_NET_WM_WINDOW_TYPE", xproto.AtomAtom),
+		pid:     x.prop(w, "_NET_WM_PID", xproto.AtomCardinal),
+	}
+}
+
+// result reads the replies. ok is false for a window that is gone, and,
+// when bare (no window manager), for one that is unmapped or override-redirect.
+func (q *windowQuery) result(bare bool) (Window, bool) {
+	x := q.x
+	a, errA := q.attrs.Reply()
+	g, errG := q.geom.Reply()
+	p, errP := q.pos.Reply()
+	netName, name := text(q.netName.Reply()), text(q.name.Reply())
+	class := text(q.class.Reply())
+	ext := cardinals(q.extents.Reply())
+	state := cardinals(q.state.Reply())
+	wmState := cardinals(q.wmState.Reply())
+	wtype := cardinals(q.wtype.Reply())
+	pid := cardinals(q.pid.Reply())
+	if errA != nil || errG != nil || errP != nil {
+		return Window{}, false
+	}
+	if bare && (a.OverrideRedirect || a.MapState != xproto.MapStateViewable) {
+		return Window{}, false
+	}
+	w := Window{ID: ID(q.win), Title: netName, Normal: true}
+	if w.Title == "" {
+		w.Title = name
+	}
+	w.App = wmClass(class)
+	r := image.Rect(int(p.DstX), int(p.DstY), int(p.DstX)+int(g.Width), int(p.DstY)+int(g.Height))
+	if len(ext) == 4 {
+		r.Min.X -= int(ext[0])
+		r.Max.X += int(ext[1])
+		r.Min.Y -= int(ext[2])
+		r.Max.Y += int(ext[3])
+	}
+	w.Frame = r
+	w.Minimized = a.MapState != xproto.MapStateViewable ||
+		(len(wmState) > 0 && wmState[0] == iconicState) ||
+		x.hasAtom(state, "_NET_WM_STATE_HIDDEN")
+	if len(wtype) > 0 {
+		w.Normal = x.hasAtom(wtype, "_NET_WM_WINDOW_TYPE_NORMAL")
+	}
+	if len(pid) > 0 {
+		w.PID = int(pid[0])
+	}
+	return w, true
+}
+
+// iconicState is WM_STATE's IconicState (ICCCM 4.1.3.1).
+const iconicState = 3
+
+func (x *x11) hasAtom(list []uint32, name string) bool {
+	a := uint32(x.atom(name))
+	for _, v := range list {
+		if v == a && a != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// wmClass returns the class part of WM_CLASS ("instance\0Class\0"), else
+// the instance.
+func wmClass(v string) string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] == 0 {
+			parts = append(parts, v[start:i])
+			start = i + 1
+		}
+	}
+	if start < len(v) {
+		parts = append(parts, v[start:])
+	}
+	switch {
+	case len(parts) >= 2 && parts[1] != "":
+		return parts[1]
+	case len(parts) >= 1:
+		return parts[0]
+	}
+	return ""
+}
+
+// frameOf returns the window manager's frame around w: its ancestor that
+// is a child of the root; 0 when w is itself a child of the root.
+func (x *x11) frameOf(w xproto.Window) xproto.Window {
+	cur := w
+	for range 16 { // bounded: frames nest a few levels at most
+		t, err := xproto.QueryTree(x.conn, cur).Reply()
+		if err != nil || t.Parent == 0 {
+			return 0
+		}
+		if t.Parent == x.root {
+			if cur == w {
+				return 0
+			}
+			return cur
+		}
+		cur = t.Parent
+	}
+	return 0
+}
+
+func (x *x11) Watch(id ID, f func(Change)) (func(), error) {
+	if x.isClosed() {
+		return nil, errClosed
+	}
+	win := xproto.Window(id)
+	mask := []uint32{xproto.EventMaskStructureNotify | xproto.EventMaskPropertyChange}
+	if err := xproto.ChangeWindowAttributesChecked(x.conn, win, xproto.CwEventMask, mask).Check(); err != nil {
+		return nil, fmt.Errorf("desktop: watch %s: %w", id, err)
+	}
+	// A reparenting window manager moves its frame, not the client: the
+	// frame's ConfigureNotify tells of moves a WM does not forward.
+	frame := x.frameOf(win)
+	if frame != 0 {
+		xproto.ChangeWindowAttributes(x.conn, frame, xproto.CwEventMask, []uint32{xproto.EventMaskStructureNotify})
+	}
+	w := &x11Watch{id: id, frame: frame, f: f}
+	if cur, ok := x.query(win).result(false); ok {
+		w.last, w.mini = cur.Frame, cur.Minimized
+	}
+	x.mu.Lock()
+	if x.closed {
+		x.mu.Unlock()
+		return nil, errClosed
+	}
+	x.watches[win] = append(x.watches[win], w)
+	if frame != 0 {
+		x.watches[frame] = append(x.watches[frame], w)
+	}
+	x.mu.Unlock()
+	return func() { x.unwatch(w) }, nil
+}
+
+func (x *x11) unwatch(w *x11Watch) {
+	w.stopped.Store(true)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, key := range []xproto.Window{xproto.Window(w.id), w.frame} {
+		list := x.watches[key]
+		for i, v := range list {
+			if v == w {
+				list = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(x.watches, key)
+		} else {
+			x.watches[key] = list
+		}
+	}
+}
+
+// loop reads the connection's events and the errors of unchecked
+// requests (which xgb would otherwise queue until its buffer blocks), and
+// delivers watch changes. It ends when the connection closes.
+func (x *x11) loop() {
+	defer close(x.done)
+	for {
+		ev, err := x.conn.WaitForEvent()
+		if ev == nil && err == nil {
+			return
+		}
+		if err != nil {
+			x.log.Debug("desktop: x11 request failed", "err", err.Error())
+			continue
+		}
+		var win xproto.Window
+		closed := false
+		switch e := ev.(type) {
+		case xproto.ConfigureNotifyEvent:
+			win = e.Window
+		case xproto.UnmapNotifyEvent:
+			win = e.Window
+		case xproto.MapNotifyEvent:
+			win = e.Window
+		case xproto.DestroyNotifyEvent:
+			win, closed = e.Window, true
+		case xproto.PropertyNotifyEvent:
+			if e.Atom != x.atom("_NET_WM_STATE") && e.Atom != x.atom("WM_STATE") {
+				continue
+			}
+			win = e.Window
+		default:
+			continue
+		}
+		x.mu.Lock()
+		subs := append([]*x11Watch(nil), x.watches[win]...)
+		x.mu.Unlock()
+		for _, w := range subs {
+			x.update(w, closed && xproto.Window(w.id) == win)
+		}
+	}
+}
+
+// update reads a watched window again and delivers what changed.
+func (x *x11) update(w *x11Watch, destroyed bool) {
+	if w.stopped.Load() {
+		return
+	}
+	cur, ok := Window{}, false
+	if !destroyed {
+		cur, ok = x.query(xproto.Window(w.id)).result(false)
+	}
+	if !ok {
+		x.unwatch(w)
+		w.f(Change{Kind: Closed, Window: Window{ID: w.id}})
+		return
+	}
+	switch {
+	case cur.Minimized && !w.mini:
+		w.mini = true
+		w.f(Change{Kind: Minimized, Window: cur})
+	case !cur.Minimized && cur.Frame != w.last:
+		w.mini = false
+		w.last = cur.Frame
+		w.f(Change{Kind: Moved, Window: cur})
+	case !cur.Minimized:
+		w.mini = false
+	}
+}
+
+func (x *x11) isClosed() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.closed
+}
+
+func (x *x11) Close() error {
+	x.mu.Lock()
+	if x.closed {
+		x.mu.Unlock()
+		return nil
+	}
+	x.closed = true
+	for _, list := range x.watches {
+		for _, w := range list {
+			w.stopped.Store(true)
+		}
+	}
+	x.watches = map[xproto.Window][]*x11Watch{}
+	x.mu.Unlock()
+	x.conn.Close()
+	<-x.done
+	return nil
+}

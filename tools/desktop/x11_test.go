@@ -1,0 +1,160 @@
+//go:build (linux || freebsd || openbsd || netbsd) && !android
+
+package desktop
+
+import (
+	"image"
+	"testing"
+	"time"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+
+	"yui/tools/internal/xvfbtest"
+)
+
+// client is a second X client that plays the window manager's and an
+// application's part.
+type client struct {
+	t    *testing.T
+	conn *xgb.Conn
+	root xproto.Window
+}
+
+func (c *client) atom(name string) xproto.Atom {
+	r, err := xproto.InternAtom(c.conn, false, uint16(len(name)), name).Reply()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return r.Atom
+}
+
+func (c *client) set(w xproto.Window, prop string, typ xproto.Atom, format byte, data []byte) {
+	n := uint32(len(data))
+	if format == 32 {
+		n /= 4
+	}
+	if err := xproto.ChangePropertyChecked(c.conn, xproto.PropModeReplace, w, c.atom(prop), typ, format, n, data).Check(); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func u32s(vs ...uint32) []byte {
+	b := make([]byte, 4*len(vs))
+	for i, v := range vs {
+		xgb.Put32(b[4*i:], v)
+	}
+	return b
+}
+
+func (c *client) window(r image.Rectangle, title, class string) xproto.Window {
+	id, err := xproto.NewWindowId(c.conn)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	s := xproto.Setup(c.conn).DefaultScreen(c.conn)
+	if err := xproto.CreateWindowChecked(c.conn, s.RootDepth, id, c.root, int16(r.Min.X), int16(r.Min.Y),
+		uint16(r.Dx()), uint16(r.Dy()), 0, xproto.WindowClassInputOutput, s.RootVisual, 0, nil).Check(); err != nil {
+		c.t.Fatal(err)
+	}
+	c.set(id, "_NET_WM_NAME", c.atom("UTF8_STRING"), 8, []byte(title))
+	c.set(id, "WM_CLASS", xproto.AtomString, 8, []byte(class+"\x00"+class+"\x00"))
+	if err := xproto.MapWindowChecked(c.conn, id).Check(); err != nil {
+		c.t.Fatal(err)
+	}
+	return id
+}
+
+func waitChange(t *testing.T, ch <-chan Change, kind ChangeKind) Change {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case c := <-ch:
+			if c.Kind == kind {
+				return c
+			}
+		case <-deadline:
+			t.Fatalf("no %s change", kind)
+		}
+	}
+}
+
+func TestX11UnderXvfb(t *testing.T) {
+	xvfbtest.Start(t, "1280x800x24")
+	conn, err := xgb.NewConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := &client{t: t, conn: conn, root: xproto.Setup(conn).DefaultScreen(conn).Root}
+
+	d, err := Open(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+
+	// No window manager: the root's mapped children are the windows.
+	notes := c.window(image.Rect(100, 200, 500, 500), "Shopping", "Notes")
+	ws, err := d.Windows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].ID != ID(notes) || ws[0].Title != "Shopping" || ws[0].App != "Notes" ||
+		ws[0].Frame != image.Rect(100, 200, 500, 500) || ws[0].Minimized || !ws[0].Normal {
+		t.Fatalf("bare windows %+v", ws)
+	}
+	ms, err := d.Monitors()
+	if err != nil || len(ms) != 1 || ms[0].Bounds != image.Rect(0, 0, 1280, 800) || ms[0].WorkArea != ms[0].Bounds || !ms[0].Primary {
+		t.Fatalf("monitors %+v %v", ms, err)
+	}
+
+	// EWMH, as a window manager keeps it.
+	hidden := c.window(image.Rect(0, 0, 50, 50), "", "Hidden")
+	c.set(hidden, "WM_NAME", xproto.AtomString, 8, []byte("legacy title"))
+	c.set(hidden, "_NET_WM_STATE", xproto.AtomAtom, 32, u32s(uint32(c.atom("_NET_WM_STATE_HIDDEN"))))
+	c.set(notes, "_NET_FRAME_EXTENTS", xproto.AtomCardinal, 32, u32s(2, 3, 20, 4))
+	c.set(notes, "_NET_WM_PID", xproto.AtomCardinal, 32, u32s(4321))
+	c.set(c.root, "_NET_CLIENT_LIST", xproto.AtomWindow, 32, u32s(uint32(notes), uint32(hidden)))
+	c.set(c.root, "_NET_WORKAREA", xproto.AtomCardinal, 32, u32s(0, 0, 1280, 760))
+	c.set(c.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow, 32, u32s(uint32(notes)))
+	ws, err = d.Windows()
+	if err != nil || len(ws) != 2 {
+		t.Fatalf("EWMH windows %+v %v", ws, err)
+	}
+	if w := ws[0]; w.Frame != image.Rect(98, 180, 503, 504) || w.PID != 4321 {
+		t.Fatalf("framed window %+v", w)
+	}
+	if w := ws[1]; !w.Minimized || w.Title != "legacy title" || w.App != "Hidden" {
+		t.Fatalf("hidden window %+v", w)
+	}
+	if ms, _ := d.Monitors(); ms[0].WorkArea != image.Rect(0, 0, 1280, 760) {
+		t.Fatalf("work area %v", ms[0].WorkArea)
+	}
+	if a, ok, err := d.Active(); err != nil || !ok || a.ID != ID(notes) {
+		t.Fatalf("active %+v %v %v", a, ok, err)
+	}
+
+	// Watch: a move, a minimise, a close.
+	ch := make(chan Change, 16)
+	stop, err := d.Watch(ID(notes), func(c Change) { ch <- c })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	xproto.ConfigureWindow(conn, notes, xproto.ConfigWindowX|xproto.ConfigWindowY, []uint32{300, 250})
+	if got := waitChange(t, ch, Moved); got.Window.Frame != image.Rect(298, 230, 703, 554) {
+		t.Fatalf("moved to %v", got.Window.Frame)
+	}
+	xproto.UnmapWindow(conn, notes)
+	waitChange(t, ch, Minimized)
+	xproto.MapWindow(conn, notes)
+	xproto.DestroyWindow(conn, notes)
+	if got := waitChange(t, ch, Closed); got.Window.ID != ID(notes) {
+		t.Fatalf("closed %+v", got)
+	}
+	if _, err := d.Watch(ID(notes), func(Change) {}); err == nil {
+		t.Fatal("watching a destroyed window succeeded")
+	}
+}
