@@ -93,19 +93,23 @@ func (r *messageRow) Tapped(*fyne.PointEvent) {
 // TappedSecondary offers to copy the row's text: the rows are drawn
 // text, not selectable labels.
 func (r *messageRow) TappedSecondary(e *fyne.PointEvent) {
+	menu := r.menu()
+	c := fyne.CurrentApp().Driver().CanvasForObject(r)
+	if menu == nil || c == nil {
+		return
+	}
+	widget.ShowPopUpMenuAtPosition(menu, c, e.AbsolutePosition)
+}
+
+// menu is the row's right-click menu; nil when it has nothing to copy.
+func (r *messageRow) menu() *fyne.Menu {
 	text := entryCopyText(r.entry)
 	if text == "" {
-		return
+		return nil
 	}
-	app := fyne.CurrentApp()
-	c := app.Driver().CanvasForObject(r)
-	if c == nil {
-		return
-	}
-	menu := fyne.NewMenu("", fyne.NewMenuItem("Copy", func() {
-		app.Clipboard().SetContent(text)
+	return fyne.NewMenu("", fyne.NewMenuItem("Copy", func() {
+		fyne.CurrentApp().Clipboard().SetContent(text)
 	}))
-	widget.ShowPopUpMenuAtPosition(menu, c, e.AbsolutePosition)
 }
 
 // Cursor is a pointer over a reasoning row that can be toggled.

@@ -38,6 +38,10 @@ const (
 	chipHeight    = 20
 	chipPadX      = 8
 	chipGap       = 4
+	// minRowWidth is the narrowest a row is laid out: narrower, a
+	// bubble could be thinner than one glyph, which wrapText cannot
+	// break. A narrower window clips the rows instead.
+	minRowWidth = 200
 	// maxWrapLines bounds the lines of one entry (a transcript entry is
 	// bounded, but a row must not grow without end either).
 	maxWrapLines = 2000
@@ -179,7 +183,7 @@ func (b *rowBuilder) chips(cs []chip, y float32, right bool) float32 {
 // layoutEntry lays entry e out at width; expanded says whether reasoning
 // shows all its lines.
 func layoutEntry(e transcript.Entry, width float32, expanded bool) rowLayout {
-	b := &rowBuilder{width: max(width, 4*rowPadX)}
+	b := &rowBuilder{width: max(width, minRowWidth)}
 	y := float32(rowPadY)
 	switch e.Kind {
 	case transcript.KindUser:

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 
 	"yui/app/settings"
-	"yui/pet"
 	"yui/pet/transcript"
 	"yui/transport"
 )
@@ -48,7 +47,6 @@ func TestMessageWindowScreenshot(t *testing.T) {
 
 	v := c.View()
 	v.Usage = &transport.Usage{InputTokens: 1180, OutputTokens: 54, TotalTokens: 1234}
-	v.Pill.Tool = ""
 	c.publish(v)
 
 	w, _, _ := openMessages(t, b)
@@ -63,5 +61,4 @@ func TestMessageWindowScreenshot(t *testing.T) {
 	if err := png.Encode(f, img); err != nil {
 		t.Fatal(err)
 	}
-	_ = pet.View{}
 }

@@ -122,6 +122,16 @@ func TestMessageWindowRendersEveryKind(t *testing.T) {
 	if got := rowTexts(rowFor(t, w, reset.Seq)); !hasText(got, resetText) {
 		t.Errorf("reset row draws %q", got)
 	}
+	// The rows are drawn text: a right click copies one.
+	rr := rowFor(t, w, reply.Seq)
+	test.TapSecondaryAt(rr, fyne.NewPos(20, 20))
+	if w.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("a right click opened no menu")
+	}
+	rr.menu().Items[0].Action()
+	if got := w.app.Clipboard().Content(); got != "Hi! Nice to see you." {
+		t.Errorf("Copy put %q on the clipboard", got)
+	}
 	if w.win.Title() != "Yui — messages" {
 		t.Errorf("title %q", w.win.Title())
 	}
