@@ -94,6 +94,9 @@ func (w *MessageWindow) Show() {
 	})
 	w.attach(w.backend.Conn(w.presetID))
 	w.win.Show()
+	if !w.composer.entry.Disabled() {
+		w.win.Canvas().Focus(w.composer.entry)
+	}
 	w.log.Info("window_open", "window", "messages", "preset", w.presetID)
 }
 

@@ -42,6 +42,10 @@ const (
 	// bubble could be thinner than one glyph, which wrapText cannot
 	// break. A narrower window clips the rows instead.
 	minRowWidth = 200
+	// maxRowRunes is how much of an entry's text a row wraps: wrapping
+	// measures every word, and a runaway text must not freeze the window.
+	// Copy still gives all of it.
+	maxRowRunes = 12000
 	// maxWrapLines bounds the lines of one entry (a transcript entry is
 	// bounded, but a row must not grow without end either).
 	maxWrapLines = 2000
@@ -184,6 +188,7 @@ func (b *rowBuilder) chips(cs []chip, y float32, right bool) float32 {
 // shows all its lines.
 func layoutEntry(e transcript.Entry, width float32, expanded bool) rowLayout {
 	b := &rowBuilder{width: max(width, minRowWidth)}
+	e.Text = clipText(e.Text, maxRowRunes)
 	y := float32(rowPadY)
 	switch e.Kind {
 	case transcript.KindUser:
@@ -355,6 +360,18 @@ func (b *rowBuilder) reset(y float32) float32 {
 		rowPart{kind: partLine, pos: fyne.NewPos(mid+tw/2+gap, ly), size: fyne.NewSize(b.width-rowPadX-(mid+tw/2+gap), 0), fill: colRule})
 	b.text(resetText, fyne.NewPos(mid-tw/2, y+4), chipTextSize, colMuted, true)
 	return y + h + 8
+}
+
+// clipText cuts s to at most n runes, marking the cut.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + " … (cut: Copy gives all of it)"
 }
 
 func textWidth(s string, size float32, italic bool) float32 {

@@ -219,6 +219,14 @@ func TestMessageWindowGrowRedrawsOnlyThatRow(t *testing.T) {
 			t.Errorf("row %d redrawn %d times by another row's growth", r.entry.Seq, r.renders-before[r.entry.Seq])
 		}
 	}
+	// An Added that reached the window after the history holding it (the
+	// log delivers outside its lock) updates the row instead of doubling it.
+	late := reply
+	late.Text = "One, late."
+	w.conv.apply(transcript.Change{Op: transcript.Added, Entry: late})
+	if len(w.conv.rows) != 5 || !hasText(rowTexts(rowFor(t, w, reply.Seq)), "One, late.") {
+		t.Errorf("a late Added made %d rows", len(w.conv.rows))
+	}
 	log.Clear()
 	if len(w.conv.rows) != 0 || len(w.conv.box.Objects) != 0 {
 		t.Errorf("Cleared left %d rows", len(w.conv.rows))
@@ -470,5 +478,21 @@ func TestMessageWindowShowRaisesAndCloseLetsGo(t *testing.T) {
 	w.Show()
 	if w.win == nil || len(w.conv.rows) != 1 {
 		t.Errorf("reopened: rows %d", len(w.conv.rows))
+	}
+}
+
+func TestMessageWindowRunawayTextStaysBounded(t *testing.T) {
+	b := newFakeBackend(t)
+	c := b.run(firstPreset(t, b))
+	huge := strings.Repeat("lorem ipsum dolor sit amet ", 20000) // 540,000 characters
+	e := c.Transcript().Add(transcript.Entry{Kind: transcript.KindReply, Text: huge})
+	w, _, _ := openMessages(t, b)
+	r := rowFor(t, w, e.Seq)
+	got := rowTexts(r)
+	if len(got) > maxWrapLines+2 || !strings.HasSuffix(got[len(got)-1], "(cut: Copy gives all of it)") {
+		t.Errorf("a runaway reply draws %d lines ending %q", len(got), got[len(got)-1])
+	}
+	if r.menu() == nil || entryCopyText(r.entry) != huge {
+		t.Errorf("Copy does not give the whole text")
 	}
 }
