@@ -23,6 +23,7 @@ type messageRow struct {
 	// onResized tells the conversation this row's height changed.
 	onResized func(*messageRow)
 
+	wraps     wrapCache
 	memo      rowLayout
 	memoWidth float32
 	memoVer   int
@@ -62,7 +63,7 @@ func (r *messageRow) isExpanded() bool {
 func (r *messageRow) layoutAt(width float32) rowLayout {
 	exp := r.isExpanded()
 	if !r.memoValid || r.memoWidth != width || r.memoVer != r.version || r.memoExp != exp {
-		r.memo = layoutEntry(r.entry, width, exp)
+		r.memo = layoutEntry(r.entry, width, exp, &r.wraps)
 		r.memoWidth, r.memoVer, r.memoExp, r.memoValid = width, r.version, exp, true
 	}
 	return r.memo

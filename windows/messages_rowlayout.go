@@ -2,6 +2,7 @@ package windows
 
 import (
 	"image/color"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -89,6 +90,7 @@ type rowLayout struct {
 // rowBuilder collects parts while a row is laid out.
 type rowBuilder struct {
 	width float32
+	wc    *wrapCache // nil wraps afresh
 	l     rowLayout
 }
 
@@ -186,8 +188,8 @@ func (b *rowBuilder) chips(cs []chip, y float32, right bool) float32 {
 
 // layoutEntry lays entry e out at width; expanded says whether reasoning
 // shows all its lines.
-func layoutEntry(e transcript.Entry, width float32, expanded bool) rowLayout {
-	b := &rowBuilder{width: max(width, minRowWidth)}
+func layoutEntry(e transcript.Entry, width float32, expanded bool, wc *wrapCache) rowLayout {
+	b := &rowBuilder{width: max(width, minRowWidth), wc: wc}
 	e.Text = clipText(e.Text, maxRowRunes)
 	y := float32(rowPadY)
 	switch e.Kind {
@@ -271,7 +273,7 @@ func cueChips(cues []transport.Cue) []chip {
 // bubble draws text wrapped in a rounded bubble on the left or right.
 func (b *rowBuilder) bubble(text string, y float32, right bool, fill, stroke color.Color) float32 {
 	maxW := (b.width - 2*rowPadX) * 0.82
-	ls := wrapText(text, maxW-2*msgBubblePadX, msgTextSize, maxWrapLines)
+	ls := b.wc.wrap(text, maxW-2*msgBubblePadX, msgTextSize)
 	w := float32(0)
 	for _, l := range ls {
 		w = max(w, textWidth(l, msgTextSize, false))
@@ -290,7 +292,7 @@ func (b *rowBuilder) bubble(text string, y float32, right bool, fill, stroke col
 // box draws text wrapped in a full-width box (error lines).
 func (b *rowBuilder) box(text string, y float32, fg, fill, stroke color.Color) float32 {
 	w := b.width - 2*rowPadX
-	ls := wrapText(text, w-2*msgBubblePadX, msgTextSize, maxWrapLines)
+	ls := b.wc.wrap(text, w-2*msgBubblePadX, msgTextSize)
 	h := float32(len(ls))*textLineHeight(msgTextSize) + 2*msgBubblePadY
 	b.rect(fyne.NewPos(rowPadX, y), fyne.NewSize(w, h), fill, stroke, 6)
 	b.lines(ls, fyne.NewPos(rowPadX+msgBubblePadX, y+msgBubblePadY), msgTextSize, fg)
@@ -311,13 +313,18 @@ func (b *rowBuilder) reasoning(e transcript.Entry, y float32, expanded bool) flo
 	const size = 13
 	w := b.width - 2*rowPadX
 	inner := w - 2*msgBubblePadX
-	all := wrapText(e.Text, inner, size, maxWrapLines)
+	all := b.wc.wrap(e.Text, inner, size)
 	ls := all
 	if !expanded && len(all) > 1 {
 		// The first line, and enough of the next to be cut with an
 		// ellipsis: cutting the whole text would measure it rune by rune.
 		next := []rune(all[1])
-		ls = []string{cutText(all[0]+" "+string(next[:min(len(next), 3)]), inner, size, fyne.TextStyle{})}
+		more := all[0] + " " + string(next[:min(len(next), 3)])
+		line := cutText(more, inner, size, fyne.TextStyle{})
+		if line == more || !strings.HasSuffix(line, "…") {
+			line = all[0] + " …" // the next line is blank: mark that more follows
+		}
+		ls = []string{line}
 	}
 	b.l.toggle = len(all) > 1
 	lh := textLineHeight(size)
@@ -360,6 +367,58 @@ func (b *rowBuilder) reset(y float32) float32 {
 		rowPart{kind: partLine, pos: fyne.NewPos(mid+tw/2+gap, ly), size: fyne.NewSize(b.width-rowPadX-(mid+tw/2+gap), 0), fill: colRule})
 	b.text(resetText, fyne.NewPos(mid-tw/2, y+4), chipTextSize, colMuted, true)
 	return y + h + 8
+}
+
+// wrapCache keeps one row's wrapped paragraphs, so that a text growing
+// at its end (a reply's next sentence, streaming reasoning) rewraps only
+// what changed: unchanged paragraphs come from the cache, and a last
+// paragraph that grew rewraps from its last line on. Greedy wrapping
+// makes that exact: text appended to a paragraph can change only its
+// last line and what follows. Paragraphs are wrapped one by one, so a
+// blank line between them stays.
+type wrapCache struct {
+	width, size float32
+	paras       map[string][]string
+	// last and lastLines are the last paragraph wrapped and its lines.
+	last      string
+	lastLines []string
+}
+
+// wrap is wrapText over the paragraphs of text, at most maxWrapLines
+// lines. A nil cache wraps afresh.
+func (c *wrapCache) wrap(text string, width, size float32) []string {
+	var tmp wrapCache
+	if c == nil {
+		c = &tmp
+	}
+	if c.width != width || c.size != size {
+		*c = wrapCache{width: width, size: size}
+	}
+	next := map[string][]string{}
+	var out []string
+	for _, p := range strings.Split(strings.TrimSpace(text), "\n") {
+		ls, ok := c.paras[p]
+		switch {
+		case ok:
+		case len(c.lastLines) > 0 && strings.HasPrefix(p, c.last):
+			tail := c.lastLines[len(c.lastLines)-1] + p[len(c.last):]
+			ls = append(slices.Clone(c.lastLines[:len(c.lastLines)-1]), wrapText(tail, width, size, maxWrapLines)...)
+		default:
+			ls = wrapText(p, width, size, maxWrapLines)
+		}
+		next[p] = ls
+		c.last, c.lastLines = p, ls
+		out = append(out, ls...)
+		if len(out) > maxWrapLines {
+			break
+		}
+	}
+	c.paras = next
+	if len(out) > maxWrapLines {
+		out = out[:maxWrapLines]
+		out[maxWrapLines-1] = cutText(out[maxWrapLines-1]+" …", width, size, fyne.TextStyle{})
+	}
+	return out
 }
 
 // clipText cuts s to at most n runes, marking the cut.

@@ -496,3 +496,27 @@ func TestMessageWindowRunawayTextStaysBounded(t *testing.T) {
 		t.Errorf("Copy does not give the whole text")
 	}
 }
+
+// A text that grows at its end wraps the same through the row's cache as
+// afresh, whether it grows by words, inside a word, inside a word too
+// wide for a line, or by new paragraphs.
+func TestMessageRowWrapCacheMatchesAFreshWrap(t *testing.T) {
+	test.NewTempApp(t)
+	full := "Let me think. The user asks about the weather in Lisbon tomorrow and " +
+		"whether to take an umbrella.\n\nI should check the forecast first, then answer briefly: " +
+		strings.Repeat("x", 90) + " supercalifragilisticexpialidocious words after the long one.\nLast line."
+	var wc wrapCache
+	r := []rune(full)
+	for n := 1; n <= len(r); n += 1 + n%4 {
+		text := string(r[:n])
+		got := wc.wrap(text, 180, msgTextSize)
+		want := (*wrapCache)(nil).wrap(text, 180, msgTextSize)
+		if !slices.Equal(got, want) {
+			t.Fatalf("after %d runes the cache wraps\n%q\nafresh\n%q", n, got, want)
+		}
+	}
+	// A text that is not a growth (an edit) wraps afresh too.
+	if got, want := wc.wrap("Something else entirely.", 180, msgTextSize), (*wrapCache)(nil).wrap("Something else entirely.", 180, msgTextSize); !slices.Equal(got, want) {
+		t.Errorf("an edit wraps %q, want %q", got, want)
+	}
+}
