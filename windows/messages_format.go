@@ -39,41 +39,41 @@ func groupThousands(n int64) string {
 	return sign + string(out)
 }
 
-// RelationLevel is a display level of the relation score
+// relationLevel is a display level of the relation score
 // (client-tools.md rate_relation).
-type RelationLevel int
+type relationLevel int
 
 const (
-	RelationCold    RelationLevel = iota // 0–19
-	RelationCool                         // 20–39
-	RelationNeutral                      // 40–59
-	RelationWarm                         // 60–79
-	RelationClose                        // 80–100
+	levelCold    relationLevel = iota // 0–19
+	levelCool                         // 20–39
+	levelNeutral                      // 40–59
+	levelWarm                         // 60–79
+	levelClose                        // 80–100
 )
 
 // relationLevels is how many levels there are: the heart meter's hearts.
 const relationLevels = 5
 
-// relationLevel is the level of a score; scores out of 0–100 are clamped.
-func relationLevel(score int) RelationLevel {
+// levelOf is the level of a score; scores out of 0–100 are clamped.
+func levelOf(score int) relationLevel {
 	score = min(max(score, 0), 100)
-	return RelationLevel(min(score/20, int(RelationClose)))
+	return relationLevel(min(score/20, int(levelClose)))
 }
 
-func (l RelationLevel) String() string {
+func (l relationLevel) String() string {
 	switch l {
-	case RelationCold:
+	case levelCold:
 		return "cold"
-	case RelationCool:
+	case levelCool:
 		return "cool"
-	case RelationNeutral:
+	case levelNeutral:
 		return "neutral"
-	case RelationWarm:
+	case levelWarm:
 		return "warm"
-	case RelationClose:
+	case levelClose:
 		return "close"
 	}
-	return fmt.Sprintf("RelationLevel(%d)", int(l))
+	return fmt.Sprintf("relationLevel(%d)", int(l))
 }
 
 // triggerLabel is the chip a user turn shows for its trigger: nothing for

@@ -51,7 +51,7 @@ func (m *heartMeter) setScore(score int) {
 
 // label is the meter's words: "warm 64".
 func (m *heartMeter) label() string {
-	return relationLevel(m.score).String() + " " + strconv.Itoa(min(max(m.score, 0), 100))
+	return levelOf(m.score).String() + " " + strconv.Itoa(min(max(m.score, 0), 100))
 }
 
 func (m *heartMeter) CreateRenderer() fyne.WidgetRenderer {
@@ -92,7 +92,7 @@ func (r *heartMeterRenderer) MinSize() fyne.Size {
 }
 
 func (r *heartMeterRenderer) Refresh() {
-	filled := int(relationLevel(r.m.score)) + 1
+	filled := int(levelOf(r.m.score)) + 1
 	for i, h := range r.hearts {
 		res := heartEmpty
 		if i < filled {

@@ -421,7 +421,7 @@ func TestMessageWindowRelationMeter(t *testing.T) {
 		{-5, "cold"}, {0, "cold"}, {19, "cold"}, {20, "cool"}, {39, "cool"}, {40, "neutral"},
 		{59, "neutral"}, {60, "warm"}, {79, "warm"}, {80, "close"}, {100, "close"}, {130, "close"},
 	} {
-		if got := relationLevel(tc.score).String(); got != tc.want {
+		if got := levelOf(tc.score).String(); got != tc.want {
 			t.Errorf("score %d is %q, want %q", tc.score, got, tc.want)
 		}
 	}
