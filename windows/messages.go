@@ -1,6 +1,7 @@
 package windows
 
 import (
+	"image/color"
 	"log/slog"
 
 	"fyne.io/fyne/v2"
@@ -230,26 +231,38 @@ func (w *MessageWindow) presetChanged() {
 // notRunning is the connection text while the preset is not running.
 const notRunning = "not running"
 
-// setView shows a new view of the mirrored connection.
+// setView shows a new view of the mirrored connection. The pet publishes
+// a view for every frame of its bubble and motion: only what the window
+// shows and what changed is redrawn.
 func (w *MessageWindow) setView(v pet.View) {
 	w.view = v
 	text := v.Pill.Conn
-	w.dot.FillColor = stateColor(v.Pill.ConnState)
+	var dot color.Color = colMuted
 	if w.conn == nil {
 		text = notRunning
-		w.dot.FillColor = colMuted
+	} else {
+		dot = stateColor(v.Pill.ConnState)
 	}
 	if v.Pill.Tool != "" {
 		text += " · " + v.Pill.Tool
 	}
-	w.connText.SetText(text)
-	w.dot.Refresh()
+	if w.connText.Text != text {
+		w.connText.SetText(text)
+	}
+	if w.dot.FillColor != dot {
+		w.dot.FillColor = dot
+		w.dot.Refresh()
+	}
 	w.showUsage()
 	w.composer.set(w.conn != nil, v.Running, v.ErrorLine, w.win.Canvas())
 }
 
 func (w *MessageWindow) showUsage() {
-	w.usage.Text = usageText(w.view.Usage, w.preset.ContextWindow)
+	text := usageText(w.view.Usage, w.preset.ContextWindow)
+	if w.usage.Text == text {
+		return
+	}
+	w.usage.Text = text
 	w.usage.Refresh()
 	w.header.Refresh() // the readout's width changed
 }

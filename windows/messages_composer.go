@@ -55,27 +55,32 @@ func (m *messageComposer) submit() {
 // stops it) and while the preset is not running (the button does
 // nothing), and the error line under the entry.
 func (m *messageComposer) set(connected, running bool, errLine string, c fyne.Canvas) {
+	locked := !connected || running
 	wasLocked := m.entry.Disabled()
+	place := composerPlaceholder
 	switch {
 	case !connected:
 		m.button.Set(theme.MailSendIcon(), widget.LowImportance)
-		m.entry.PlaceHolder = composerNotRunning
-		m.entry.Disable()
+		place = composerNotRunning
 	case running:
 		m.button.Set(theme.MediaStopIcon(), widget.DangerImportance)
-		m.entry.PlaceHolder = composerPlaceholder
-		m.entry.Disable()
 	default:
 		m.button.Set(theme.MailSendIcon(), widget.HighImportance)
-		m.entry.PlaceHolder = composerPlaceholder
+	}
+	if m.entry.PlaceHolder != place {
+		m.entry.SetPlaceHolder(place)
+	}
+	switch {
+	case locked && !wasLocked:
+		m.entry.Disable()
+	case !locked && wasLocked:
 		m.entry.Enable()
-		if wasLocked && c != nil && c.Focused() == nil {
+		if c != nil && c.Focused() == nil {
 			// The entry lost the focus when it was locked: give it
 			// back so the next line can be typed at once.
 			c.Focus(m.entry)
 		}
 	}
-	m.entry.Refresh()
 	if m.errLine.Text != errLine {
 		m.errLine.SetText(errLine)
 	}
