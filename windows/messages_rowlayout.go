@@ -42,10 +42,16 @@ const (
 	// bubble could be thinner than one glyph, which wrapText cannot
 	// break. A narrower window clips the rows instead.
 	minRowWidth = 200
+	// maxRowWidth bounds a row's width (and so a line's length, which
+	// wrapping measures whole for each word it adds).
+	maxRowWidth = 8192
 	// maxRowRunes is how much of an entry's text a row wraps: wrapping
 	// measures every word, and a runaway text must not freeze the window.
 	// Copy still gives all of it.
 	maxRowRunes = 12000
+	// maxChipRunes is the most of a chip's text measured: a chip is a
+	// word or a short phrase.
+	maxChipRunes = 80
 	// maxWrapLines bounds the lines of one entry (a transcript entry is
 	// bounded, but a row must not grow without end either).
 	maxWrapLines = 2000
@@ -143,6 +149,7 @@ func (b *rowBuilder) chips(cs []chip, y float32, right bool) float32 {
 	var cur []placed
 	used := float32(0)
 	for _, c := range cs {
+		c.text = clipRunes(c.text, maxChipRunes) // cutText measures rune by rune
 		if c.width() > avail {
 			c.text = cutText(c.text, avail-(c.width()-textWidth(c.text, chipTextSize, c.italic)), chipTextSize, fyne.TextStyle{Italic: c.italic})
 		}
@@ -188,7 +195,11 @@ func (b *rowBuilder) chips(cs []chip, y float32, right bool) float32 {
 // layoutEntry lays entry e out at width; expanded says whether reasoning
 // shows all its lines.
 func layoutEntry(e transcript.Entry, width float32, expanded bool, wc *wrapCache) rowLayout {
-	b := &rowBuilder{width: max(width, minRowWidth), wc: wc}
+	if !(width >= minRowWidth) { // NaN too
+		width = minRowWidth
+	}
+	width = min(width, maxRowWidth)
+	b := &rowBuilder{width: width, wc: wc}
 	e.Text = clipText(e.Text, maxRowRunes)
 	y := float32(rowPadY)
 	switch e.Kind {

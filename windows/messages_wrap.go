@@ -3,6 +3,7 @@ package windows
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 )
@@ -40,9 +41,9 @@ func (c *wrapCache) wrap(text string, width, size float32) []string {
 		case ok:
 		case len(c.lastLines) > 0 && strings.HasPrefix(p, c.last):
 			tail := c.lastLines[len(c.lastLines)-1] + p[len(c.last):]
-			ls = append(slices.Clone(c.lastLines[:len(c.lastLines)-1]), wrapText(tail, width, size, maxWrapLines)...)
+			ls = append(slices.Clone(c.lastLines[:len(c.lastLines)-1]), wrapPara(tail, width, size)...)
 		default:
-			ls = wrapText(p, width, size, maxWrapLines)
+			ls = wrapPara(p, width, size)
 		}
 		next[p] = ls
 		c.last, c.lastLines = p, ls
@@ -69,4 +70,83 @@ func clipText(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + " … (cut: Copy gives all of it)"
+}
+
+// clipRunes cuts s to at most n runes, ending it with an ellipsis when cut.
+func clipRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// wrapPara is wrapText of one paragraph with its long words broken
+// first: wrapText measures a word too wide for a line whole for every
+// piece it breaks off, which a long run of text without spaces (a URL, a
+// hash, garbage) turns into seconds.
+func wrapPara(p string, width, size float32) []string {
+	return wrapText(breakLongWords(p, width, size), width, size, maxWrapLines)
+}
+
+// shortWord is a word that fits the narrowest line whatever its letters.
+const shortWord = 8
+
+// breakLongWords splits each word wider than width into the pieces
+// wrapText would break it into (each the longest prefix that fits, at
+// least one rune), measuring only pieces of about a line.
+func breakLongWords(p string, width, size float32) string {
+	fits := func(s string) bool { return fyne.MeasureText(s, size, fyne.TextStyle{}).Width <= width }
+	words := strings.Fields(p)
+	changed := false
+	for i, w := range words {
+		if utf8.RuneCountInString(w) <= shortWord {
+			continue
+		}
+		r := []rune(w)
+		if len(r) < 64 && fits(w) {
+			continue
+		}
+		var parts []string
+		for len(r) > 0 {
+			n := longestFit(r, fits)
+			parts = append(parts, string(r[:n]))
+			r = r[n:]
+		}
+		if len(parts) > 1 {
+			words[i] = strings.Join(parts, " ")
+			changed = true
+		}
+	}
+	if !changed {
+		return p
+	}
+	return strings.Join(words, " ")
+}
+
+// longestFit is the length of the longest prefix of r that fits (at
+// least 1), found by doubling then halving: about 2·log2 of a line's
+// runes measures, none much longer than a line.
+func longestFit(r []rune, fits func(string) bool) int {
+	lo, hi := 1, len(r)+1 // r[:lo] is taken; r[:hi] does not fit
+	for lo < len(r) {
+		next := min(2*lo, len(r))
+		if !fits(string(r[:next])) {
+			hi = next
+			break
+		}
+		lo = next
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if fits(string(r[:mid])) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
