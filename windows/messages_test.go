@@ -520,3 +520,23 @@ func TestMessageRowWrapCacheMatchesAFreshWrap(t *testing.T) {
 		t.Errorf("an edit wraps %q, want %q", got, want)
 	}
 }
+
+func TestMessageWindowClosesWhenItsPresetIsDeleted(t *testing.T) {
+	b := newFakeBackend(t)
+	if _, err := b.store.AddPreset("Mika"); err != nil {
+		t.Fatal(err)
+	}
+	c := b.run(firstPreset(t, b))
+	w, id, _ := openMessages(t, b)
+	if err := b.store.DeletePreset(id); err != nil {
+		t.Fatal(err)
+	}
+	if w.win != nil {
+		t.Fatal("the window of a deleted preset stays open")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.watchers) != 0 {
+		t.Errorf("%d view watchers left", len(c.watchers))
+	}
+}
