@@ -60,8 +60,8 @@ func (c *wrapCache) wrap(text string, width, size float32) []string {
 	return out
 }
 
-// clipText cuts s to at most n runes, marking the cut.
-func clipText(s string, n int) string {
+// clipRunes cuts s to at most n runes followed by mark when it is longer.
+func clipRunes(s string, n int, mark string) string {
 	if len(s) <= n {
 		return s
 	}
@@ -69,19 +69,7 @@ func clipText(s string, n int) string {
 	if len(r) <= n {
 		return s
 	}
-	return string(r[:n]) + " … (cut: Copy gives all of it)"
-}
-
-// clipRunes cuts s to at most n runes, ending it with an ellipsis when cut.
-func clipRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return string(r[:n]) + mark
 }
 
 // wrapPara is wrapText of one paragraph with its long words broken
