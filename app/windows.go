@@ -1,8 +1,6 @@
 package app
 
 import (
-	"fyne.io/fyne/v2"
-
 	"yui/windows"
 )
 
@@ -10,23 +8,20 @@ import (
 // demand and reused. UI thread only.
 type windowSet struct {
 	settings *windows.SettingsWindow
-	messages map[string]fyne.Window
+	messages map[string]*windows.MessageWindow
 }
 
 // openMessages opens (or raises) the message window of a preset.
 func (y *yui) openMessages(presetID string) {
-	if w, ok := y.wins.messages[presetID]; ok {
-		w.Show()
-		w.RequestFocus()
-		return
+	w, ok := y.wins.messages[presetID]
+	if !ok {
+		if y.wins.messages == nil {
+			y.wins.messages = map[string]*windows.MessageWindow{}
+		}
+		w = windows.NewMessageWindow(y.app, y, presetID, y.log)
+		y.wins.messages[presetID] = w
 	}
-	if y.wins.messages == nil {
-		y.wins.messages = map[string]fyne.Window{}
-	}
-	w := windows.ShowPlaceholder(y.app, "Yui — messages", "The message window is on its way.")
-	w.SetOnClosed(func() { delete(y.wins.messages, presetID) })
-	y.wins.messages[presetID] = w
-	y.log.Info("window_open", "window", "messages", "preset", presetID)
+	w.Show()
 }
 
 // openSettings opens (or raises) the settings window on a preset ("" is

@@ -11,19 +11,6 @@ import (
 	"yui/transport"
 )
 
-// ShowPlaceholder opens a small window standing in for a window that a
-// later version brings (the message and settings windows). It returns the
-// window so the caller can reuse it.
-func ShowPlaceholder(a fyne.App, title, body string) fyne.Window {
-	w := a.NewWindow(title)
-	l := widget.NewLabel(body)
-	l.Wrapping = fyne.TextWrapWord
-	w.SetContent(container.NewPadded(l))
-	w.Resize(fyne.NewSize(360, 160))
-	w.Show()
-	return w
-}
-
 // delegationWindow lists the delegations of the chip: the work the
 // backend handed to background workers (push-transport.md delegations).
 type delegationWindow struct {
