@@ -1,6 +1,7 @@
 // Package windows is Yui's Fyne UI: the shaped pet window, the delegation
-// list, the placeholder message and settings windows, and the per-platform
-// native window shims (shape_*.go) behind one small interface.
+// list, the message window and the settings window (which see the app
+// through Backend and Conn), and the per-platform native window shims
+// (shape_*.go) behind one small interface.
 //
 // The pet window draws a pet.View snapshot; it knows nothing of transports.
 // User actions go back through PetActions.
