@@ -73,7 +73,11 @@ func (w *MessageWindow) Show() {
 		w.win.RequestFocus()
 		return
 	}
-	w.preset, _ = w.backend.Store().Preset(w.presetID)
+	var ok bool
+	if w.preset, ok = w.backend.Store().Preset(w.presetID); !ok {
+		// A preset that runs without being saved (--demo).
+		w.preset = settings.Preset{ID: w.presetID, Name: "Yui", Relation: settings.RelationDefault}
+	}
 	w.build()
 	w.stopStore = w.backend.Store().Subscribe(func(c settings.Change) {
 		if !c.PresetChanged(w.presetID) {
