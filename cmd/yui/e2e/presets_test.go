@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,6 +138,21 @@ func TestRestartRestoresPositionPresetsAndHistory(t *testing.T) {
 	if ps, _ := st["presets"].([]any); len(ps) != 1 {
 		t.Errorf("presets after restart: %v", st["presets"])
 	}
+
+	// The message window, opened from the pet's menu, shows the history.
+	num := func(r record, k string) int { v, _ := r[k].(float64); return int(v) }
+	c2 := image.Pt(num(shown, "x")+num(shown, "width")/2, num(shown, "y")+150+128)
+	d.run(t, "xdotool", "mousemove", fmt.Sprint(c2.X), fmt.Sprint(c2.Y), "click", "3")
+	time.Sleep(700 * time.Millisecond)
+	click(t, d, c2.X+30, c2.Y+45) // the menu's second item: Messages
+	waitFor(t, 10*time.Second, "the message window", func() bool {
+		return b.count("window_open", map[string]string{"window": "messages"}) == 1
+	})
+	if err := d.command("xdotool", "search", "--name", "^Yui — messages$").Run(); err != nil {
+		t.Errorf("no message window: %v", err)
+	}
+	time.Sleep(time.Second)
+	d.screenshot(t, "messages-after-restart")
 }
 
 // A settings file that parses but holds invalid values keeps every valid
