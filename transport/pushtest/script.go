@@ -64,6 +64,9 @@ type SimOptions struct {
 	Logger *slog.Logger
 	// OnFrame sees every frame a client sends (Options.OnFrame).
 	OnFrame func(f Frame)
+	// Break makes the server break one rule (Options.Break). A Script that
+	// should break its rules too takes the same value in DemoOptions.Break.
+	Break Breakage
 }
 
 // StartSim starts a simulated backend that runs the script on every
@@ -86,6 +89,7 @@ func StartSim(ctx context.Context, o SimOptions) (*Server, error) {
 		Key:          o.Key,
 		MaxTurnBytes: o.MaxTurnBytes,
 		OnFrame:      o.OnFrame,
+		Break:        o.Break,
 		OnConn: func(c *Conn) {
 			cctx, cancel := context.WithCancel(ctx)
 			defer cancel()
@@ -184,6 +188,11 @@ type DemoOptions struct {
 	ReportAfter time.Duration
 	// Clock times the pauses; nil is the wall clock.
 	Clock clock.Clock
+	// ToolWaits overrides the backend adapter's tool_result wait per tool
+	// name; a tool not listed waits as the limits table says.
+	ToolWaits map[string]time.Duration
+	// Break makes the script break one rule (see Breakage).
+	Break Breakage
 }
 
 // DefaultDemo is the pacing of `yui --demo` and cmd/yui-sim.
@@ -191,8 +200,8 @@ func DefaultDemo() DemoOptions {
 	return DemoOptions{Pace: 400 * time.Millisecond, ReportAfter: 8 * time.Second}
 }
 
-// Backend-side waits for a tool_result (push-transport.md limits).
-func toolWait(name string) time.Duration {
+// ToolWait is the backend adapter's wait for a tool_result (push-transport.md limits).
+func ToolWait(name string) time.Duration {
 	switch name {
 	case "body_action":
 		return 20 * time.Second
@@ -230,16 +239,17 @@ type demo struct {
 	log    *slog.Logger
 	o      DemoOptions
 	tools  []toolDecl
-	vocab  transport.Vocabulary
 	errOK  bool // the client accepts error frames
 
 	turns chan turnFrame // client turns, in order
 
-	mu      sync.Mutex
-	results map[string]chan string // pending tool_call id -> result text
-	items   []transport.Delegation
-	reports int
-	wg      sync.WaitGroup // report goroutines
+	mu       sync.Mutex
+	vocab    transport.Vocabulary   // the latest hello or vocabulary frame
+	hasVocab bool                   // the client sent a vocabulary
+	results  map[string]chan string // pending tool_call id -> result text
+	items    []transport.Delegation
+	reports  int
+	wg       sync.WaitGroup // report goroutines
 }
 
 // toolDecl is one declared tool as the demo reads it.
@@ -266,6 +276,8 @@ func newDemo(ctx context.Context, c *Conn, log *slog.Logger, o DemoOptions) *dem
 	if len(c.Hello.Vocabulary) > 0 {
 		if err := json.Unmarshal(c.Hello.Vocabulary, &d.vocab); err != nil {
 			log.Warn("sim_vocabulary_malformed", "err", err)
+		} else {
+			d.hasVocab = true
 		}
 	}
 	d.errOK = slices.Contains(c.Hello.Accepts, "error")
@@ -357,12 +369,27 @@ func (d *demo) read() error {
 			d.log.Info("sim_tool_result", "id", r.ID, "result", cutText(r.Result, 120), "images", len(r.Images))
 		case "reset":
 			d.log.Info("sim_reset")
+			if d.o.Break == BreakResetKeepsWork {
+				continue
+			}
 			d.mu.Lock()
 			d.items = nil
 			d.mu.Unlock()
 			if err := d.sendDelegations(); err != nil {
 				return err
 			}
+		case "vocabulary":
+			var v struct {
+				Vocabulary *transport.Vocabulary `json:"vocabulary"`
+			}
+			if err := f.Decode(&v); err != nil || v.Vocabulary == nil {
+				d.log.Warn("sim_frame_malformed", "type", f.Type)
+				continue
+			}
+			d.log.Info("sim_vocabulary", "emotions", len(v.Vocabulary.EmotionIDs), "motions", len(v.Vocabulary.MotionIDs))
+			d.mu.Lock()
+			d.vocab, d.hasVocab = *v.Vocabulary, true
+			d.mu.Unlock()
 		default:
 			d.log.Info("sim_frame", "type", f.Type, "bytes", len(f.Raw))
 		}
@@ -394,6 +421,9 @@ func (d *demo) live(turnID string) bool {
 			var st struct {
 				TurnIDs []string `json:"turn_ids"`
 			}
+			if d.o.Break == BreakIgnoreStop {
+				continue
+			}
 			if f.Decode(&st) == nil && slices.Contains(st.TurnIDs, turnID) {
 				return false
 			}
@@ -406,36 +436,69 @@ func (d *demo) live(turnID string) bool {
 func (d *demo) pause() error { return sleep(d.ctx, d.o.Clock, d.o.Pace) }
 
 func (d *demo) failTurn(t turnFrame, n int) error {
-	if d.errOK {
-		if err := d.c.Send(frame{"type": "error", "turn_id": t.TurnID,
-			"message": fmt.Sprintf("Simulated failure: every fourth turn fails (turn %d)", n)}); err != nil {
-			return err
-		}
-	} else {
-		if err := d.c.Send(frame{"type": "render", "turn_id": t.TurnID, "source": Source,
-			"segments": []transport.Segment{segment("Sorry, something went wrong on my side.", transport.Cue{EmotionID: d.emotion("sad")})}}); err != nil {
-			return err
-		}
+	errFrame := frame{"type": "error", "turn_id": t.TurnID,
+		"message": fmt.Sprintf("Simulated failure: every fourth turn fails (turn %d)", n)}
+	end := frame{"type": "turn_end", "turn_id": t.TurnID}
+	switch {
+	case d.errOK && d.o.Break == BreakErrorAfterTurnEnd:
+		return d.sendAll(end, errFrame)
+	case d.errOK || d.o.Break == BreakErrorWithoutAccepts:
+		return d.sendAll(errFrame, end)
 	}
-	return d.c.Send(frame{"type": "turn_end", "turn_id": t.TurnID})
+	return d.sendAll(frame{"type": "render", "turn_id": t.TurnID, "source": Source,
+		"segments": []transport.Segment{segment("Sorry, something went wrong on my side.", d.emotionCue("sad")...)}}, end)
 }
 
-// emotion returns want when the client renders it, else its first emotion.
+// sendAll sends frames in order, stopping at the first error.
+func (d *demo) sendAll(frames ...frame) error {
+	for _, f := range frames {
+		if err := d.c.Send(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vocabulary returns the client's latest vocabulary and whether it sent one.
+func (d *demo) vocabulary() (transport.Vocabulary, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.vocab, d.hasVocab
+}
+
+// emotion returns want when the client renders it (or sent no
+// vocabulary), else its first emotion, or "" when its list is empty.
 func (d *demo) emotion(want string) string {
-	if len(d.vocab.EmotionIDs) == 0 || slices.Contains(d.vocab.EmotionIDs, want) {
+	v, ok := d.vocabulary()
+	if !ok || slices.Contains(v.EmotionIDs, want) || d.o.Break == BreakVocabDefaults {
 		return want
 	}
-	return d.vocab.EmotionIDs[0]
+	if len(v.EmotionIDs) == 0 {
+		return ""
+	}
+	return v.EmotionIDs[0]
+}
+
+// emotionCue is a cue showing emotion want, or none when the client
+// renders no emotion.
+func (d *demo) emotionCue(want string) []transport.Cue {
+	if e := d.emotion(want); e != "" {
+		return []transport.Cue{{EmotionID: e}}
+	}
+	return nil
 }
 
 func (d *demo) cue(k int) transport.Cue {
+	v, _ := d.vocabulary()
 	c := transport.Cue{EmotionID: d.emotion("happy"), Caption: fmt.Sprintf("demo turn %d", k)}
-	if len(d.vocab.MotionIDs) > 0 {
-		c.MotionID = d.vocab.MotionIDs[(k-1)%len(d.vocab.MotionIDs)]
+	if len(v.MotionIDs) > 0 {
+		c.MotionID = v.MotionIDs[(k-1)%len(v.MotionIDs)]
+	} else if d.o.Break == BreakVocabDefaults {
+		c.MotionID = "idle"
 	}
-	if d.vocab.EmotionTextMode == "enum" {
-		keys := make([]string, 0, len(d.vocab.EmotionTextMap))
-		for key := range d.vocab.EmotionTextMap {
+	if v.EmotionTextMode == "enum" {
+		keys := make([]string, 0, len(v.EmotionTextMap))
+		for key := range v.EmotionTextMap {
 			keys = append(keys, key)
 		}
 		slices.Sort(keys)
@@ -452,9 +515,33 @@ func (d *demo) cue(k int) transport.Cue {
 func (d *demo) playTurn(t turnFrame, k int) error {
 	id := t.TurnID
 	end := func() error {
-		return d.c.Send(frame{"type": "turn_end", "turn_id": id, "usage": usageFor(t.ClientContext+t.Text, t.Text)})
+		u := any(usageFor(t.ClientContext+t.Text, t.Text))
+		if d.o.Break == BreakUsageStrings {
+			u = map[string]string{"input_tokens": "1200", "output_tokens": "80", "total_tokens": "1280"}
+		}
+		f := frame{"type": "turn_end", "turn_id": id, "usage": u}
+		if d.o.Break == BreakDoubleTurnEnd {
+			return d.sendAll(f, f)
+		}
+		return d.c.Send(f)
 	}
 	reasoning := []string{"The user wrote something; ", "showing every frame the backend can send."}
+	said := "You poked me!"
+	if t.Text != "" {
+		said = "You said: " + cutText(t.Text, 200)
+	}
+	speech := frame{"type": "speech", "turn_id": id, "source": Source,
+		"segments": []transport.Segment{segment(said, d.emotionCue("happy")...)}}
+	if d.o.Break == BreakRenderShape {
+		speech["segments"] = map[string]string{"speech": said}
+	}
+	doneState := "done"
+	if d.o.Break == BreakToolStatusState {
+		doneState = "finished"
+	}
+	closing := frame{"type": "render", "turn_id": id, "source": Source,
+		"reasoning": strings.Join(reasoning, ""),
+		"segments":  []transport.Segment{segment("That was the render closing my reply.", d.cue(k))}}
 	steps := []func() error{
 		func() error { return d.c.Send(frame{"type": "reasoning", "turn_id": id, "delta": reasoning[0]}) },
 		func() error { return d.c.Send(frame{"type": "reasoning", "turn_id": id, "delta": reasoning[1]}) },
@@ -462,32 +549,42 @@ func (d *demo) playTurn(t turnFrame, k int) error {
 			return d.c.Send(frame{"type": "tool_status", "turn_id": id, "state": "running", "tool_id": "web_search"})
 		},
 		func() error {
-			return d.c.Send(frame{"type": "tool_status", "turn_id": id, "state": "done", "tool_id": "web_search"})
+			return d.c.Send(frame{"type": "tool_status", "turn_id": id, "state": doneState, "tool_id": "web_search"})
 		},
 		func() error { return d.callTool(id, k) },
 		func() error {
+			title := fmt.Sprintf("Demo background task %d", k)
+			if d.o.Break == BreakDelegationTitle {
+				title += strings.Repeat(" and more", 20)
+			} else {
+				title = cutText(title, 120)
+			}
 			d.mu.Lock()
 			d.items = append(d.items, transport.Delegation{ID: fmt.Sprintf("d-%d", k),
-				Title: fmt.Sprintf("Demo background task %d", k), StartedAt: d.o.Clock.Now().UnixMilli(), State: "running"})
+				Title: title, StartedAt: d.o.Clock.Now().UnixMilli(), State: "running"})
 			d.mu.Unlock()
 			return d.sendDelegations()
 		},
-		func() error {
-			said := "You poked me!"
-			if t.Text != "" {
-				said = "You said: " + cutText(t.Text, 200)
-			}
-			return d.c.Send(frame{"type": "speech", "turn_id": id, "source": Source,
-				"segments": []transport.Segment{segment(said, transport.Cue{EmotionID: d.emotion("happy")})}})
-		},
+		func() error { return d.c.Send(speech) },
 		func() error {
 			return d.c.Send(frame{"type": "speech", "turn_id": id, "source": Source,
 				"segments": []transport.Segment{segment("Let me show you what a backend can send.")}})
 		},
 		func() error {
-			return d.c.Send(frame{"type": "render", "turn_id": id, "source": Source,
-				"reasoning": strings.Join(reasoning, ""),
-				"segments":  []transport.Segment{segment("That was the render closing my reply.", d.cue(k))}})
+			switch d.o.Break {
+			case BreakFrameNotJSON:
+				if err := d.c.SendRaw([]byte("still thinking...")); err != nil {
+					return err
+				}
+			case BreakOversizeFrame:
+				if err := d.c.Send(frame{"type": "render", "turn_id": id, "source": Source,
+					"segments": []transport.Segment{segment(strings.Repeat("a", 300<<10))}}); err != nil {
+					return err
+				}
+			case BreakRenderAfterTurnEnd:
+				return nil // sent after turn_end below
+			}
+			return d.c.Send(closing)
 		},
 	}
 	for i, step := range steps {
@@ -507,6 +604,16 @@ func (d *demo) playTurn(t turnFrame, k int) error {
 	if err := end(); err != nil {
 		return err
 	}
+	switch d.o.Break {
+	case BreakRenderAfterTurnEnd:
+		if err := d.c.Send(closing); err != nil {
+			return err
+		}
+	case BreakReasoningAfterTurnEnd:
+		if err := d.c.Send(frame{"type": "reasoning", "turn_id": id, "delta": " (an afterthought)"}); err != nil {
+			return err
+		}
+	}
 	d.scheduleReport(k)
 	return nil
 }
@@ -518,33 +625,64 @@ func (d *demo) callTool(turnID string, k int) error {
 		return nil
 	}
 	t := d.tools[(k-1)%len(d.tools)]
-	callID := fmt.Sprintf("c-%d-%s", k, t.Name)
+	name, args := t.Name, ExampleArguments(t.Name, t.Parameters)
+	switch d.o.Break {
+	case BreakUndeclaredTool:
+		name = "run_shell"
+	case BreakToolArgs:
+		args = json.RawMessage(`{}`)
+	case BreakParallelTools:
+		// A second call goes out before the first is answered.
+		wait, err := d.sendCall(turnID, fmt.Sprintf("c-%d-%s-early", k, name), name, args)
+		if err != nil {
+			return err
+		}
+		defer wait()
+	}
+	wait, err := d.sendCall(turnID, fmt.Sprintf("c-%d-%s", k, name), name, args)
+	if err != nil {
+		return err
+	}
+	return wait()
+}
+
+// sendCall sends one tool_call and returns the wait for its result.
+func (d *demo) sendCall(turnID, callID, name string, args json.RawMessage) (wait func() error, err error) {
 	ch := make(chan string, 1)
 	d.mu.Lock()
 	d.results[callID] = ch
 	d.mu.Unlock()
-	defer func() {
+	forget := func() {
 		d.mu.Lock()
 		delete(d.results, callID)
 		d.mu.Unlock()
-	}()
-	args := ExampleArguments(t.Name, t.Parameters)
-	d.log.Info("sim_tool_call", "id", callID, "name", t.Name, "arguments", string(args))
-	if err := d.c.Send(frame{"type": "tool_call", "id": callID, "turn_id": turnID, "name": t.Name, "arguments": args}); err != nil {
-		return err
 	}
-	wait := toolWait(t.Name)
-	timeout := make(chan struct{})
-	timer := d.o.Clock.AfterFunc(wait, func() { close(timeout) })
-	defer timer.Stop()
-	select {
-	case <-ch:
-	case <-timeout:
-		d.log.Warn("sim_tool_wait", "id", callID, "result", fmt.Sprintf("error: no reply from the client within %d s", int(wait.Seconds())))
-	case <-d.ctx.Done():
-		return d.ctx.Err()
+	d.log.Info("sim_tool_call", "id", callID, "name", name, "arguments", string(args))
+	if err := d.c.Send(frame{"type": "tool_call", "id": callID, "turn_id": turnID, "name": name, "arguments": args}); err != nil {
+		forget()
+		return nil, err
 	}
-	return nil
+	return func() error {
+		defer forget()
+		if d.o.Break == BreakToolNoWait {
+			return nil
+		}
+		wait := ToolWait(name)
+		if w, ok := d.o.ToolWaits[name]; ok {
+			wait = w
+		}
+		timeout := make(chan struct{})
+		timer := d.o.Clock.AfterFunc(wait, func() { close(timeout) })
+		defer timer.Stop()
+		select {
+		case <-ch:
+		case <-timeout:
+			d.log.Warn("sim_tool_wait", "id", callID, "result", fmt.Sprintf("error: no reply from the client within %d s", int(wait.Seconds())))
+		case <-d.ctx.Done():
+			return d.ctx.Err()
+		}
+		return nil
+	}, nil
 }
 
 func (d *demo) sendDelegations() error {
@@ -587,7 +725,7 @@ func (d *demo) scheduleReport(k int) {
 		for _, f := range []frame{
 			nil, // the delegations list
 			{"type": "render", "turn_id": turnID, "source": Source,
-				"segments": []transport.Segment{segment(speech, transport.Cue{EmotionID: d.emotion("happy")})}},
+				"segments": []transport.Segment{segment(speech, d.emotionCue("happy")...)}},
 			{"type": "turn_end", "turn_id": turnID, "usage": usageFor("report", speech)},
 		} {
 			var err error
