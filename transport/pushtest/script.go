@@ -243,6 +243,11 @@ type demo struct {
 
 	turns chan turnFrame // client turns, in order
 
+	// What live has read of the received frames (run goroutine only).
+	scanned   int
+	turnOrder []string
+	stopped   map[string]bool
+
 	mu       sync.Mutex
 	vocab    transport.Vocabulary   // the latest hello or vocabulary frame
 	hasVocab bool                   // the client sent a vocabulary
@@ -261,7 +266,7 @@ type toolDecl struct {
 func newDemo(ctx context.Context, c *Conn, log *slog.Logger, o DemoOptions) *demo {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &demo{ctx: ctx, cancel: cancel, c: c, log: log, o: o, turns: make(chan turnFrame, 64),
-		results: map[string]chan string{}}
+		results: map[string]chan string{}, stopped: map[string]bool{}}
 	for _, raw := range c.Hello.Tools {
 		var t struct {
 			Function struct {
@@ -399,37 +404,39 @@ func (d *demo) read() error {
 // live reports whether the turn should go on: no stop named it, no newer
 // turn arrived, the connection is open. It reads what the connection
 // received rather than what the reader dispatched, so a frame counts from
-// the moment it arrived.
+// the moment it arrived. Only the run goroutine calls it; it decodes each
+// received frame once.
 func (d *demo) live(turnID string) bool {
 	if d.ctx.Err() != nil {
 		return false
 	}
-	seen := false
-	for _, f := range d.c.Received() {
+	recv := d.c.Received()
+	for _, f := range recv[d.scanned:] {
 		switch f.Type {
 		case "turn":
-			var t turnFrame
-			if f.Decode(&t) != nil {
-				continue
+			var t struct {
+				TurnID string `json:"turn_id"`
 			}
-			if t.TurnID == turnID {
-				seen = true
-			} else if seen {
-				return false // superseded by a newer turn
+			if f.Decode(&t) == nil {
+				d.turnOrder = append(d.turnOrder, t.TurnID)
 			}
 		case "stop":
 			var st struct {
 				TurnIDs []string `json:"turn_ids"`
 			}
-			if d.o.Break == BreakIgnoreStop {
-				continue
-			}
-			if f.Decode(&st) == nil && slices.Contains(st.TurnIDs, turnID) {
-				return false
+			if d.o.Break != BreakIgnoreStop && f.Decode(&st) == nil {
+				for _, id := range st.TurnIDs {
+					d.stopped[id] = true
+				}
 			}
 		}
 	}
-	return true
+	d.scanned = len(recv)
+	if d.stopped[turnID] {
+		return false
+	}
+	i := slices.Index(d.turnOrder, turnID)
+	return i < 0 || i == len(d.turnOrder)-1 // a newer turn supersedes it
 }
 
 // pause waits the pace between frames.
