@@ -36,7 +36,7 @@ func evalJSON(ev *evidence) (Status, string) {
 			}
 		}
 	}
-	return f.verdict(fmt.Sprintf("%d frames, each a JSON object with a string type", total))
+	return f.verdict(fmt.Sprintf("frames: %d, each a JSON object with a string type", total))
 }
 
 func evalTypes(ev *evidence) (Status, string) {
@@ -142,7 +142,7 @@ func evalRenderShape(ev *evidence) (Status, string) {
 	if n == 0 {
 		return Skip, "the backend sent no render or speech frame; --text should ask for a spoken answer"
 	}
-	return f.verdict(fmt.Sprintf("%d render and speech frames, segments and cues well formed", n))
+	return f.verdict(fmt.Sprintf("render and speech frames: %d, segments and cues well formed", n))
 }
 
 func evalCues(ev *evidence) (Status, string) {
@@ -173,7 +173,7 @@ func evalCues(ev *evidence) (Status, string) {
 	if cues == 0 {
 		return Skip, "the backend sent no cues; a backend that shows emotions sends them in render and speech segments"
 	}
-	return f.verdict(fmt.Sprintf("%d cues, each from the vocabulary in force (empty lists honoured)", cues))
+	return f.verdict(fmt.Sprintf("cues: %d, each from the vocabulary in force (empty lists honoured)", cues))
 }
 
 func checkCue(f *findings, at string, cue map[string]json.RawMessage, v Vocabulary) {
@@ -266,7 +266,7 @@ func evalTurnEnd(ev *evidence) (Status, string) {
 			}
 		}
 	}
-	return f.verdict(fmt.Sprintf("%d turns, one turn_end each", turns))
+	return f.verdict(fmt.Sprintf("turns: %d, one turn_end each", turns))
 }
 
 func evalError(ev *evidence) (Status, string) {
@@ -307,7 +307,7 @@ func evalError(ev *evidence) (Status, string) {
 	if n == 0 {
 		return Skip, fmt.Sprintf("no turn failed in %d turns (a backend that sends no error frames renders its failure line instead, which is allowed); make one fail with --fail-text, a text your backend fails on", len(s.Turns))
 	}
-	return f.verdict(fmt.Sprintf("%d error frames, each one line, each before its turn's turn_end", n))
+	return f.verdict(fmt.Sprintf("error frames: %d, each one line, each before its turn's turn_end", n))
 }
 
 func containsLineBreak(s string) bool {
@@ -378,7 +378,7 @@ func evalUsage(ev *evidence) (Status, string) {
 	if n == 0 {
 		return Skip, "no turn_end carried usage (optional: absent when the backend has no usage for the turn)"
 	}
-	return f.verdict(fmt.Sprintf("%d usage objects, each with input_tokens, output_tokens and total_tokens as numbers", n))
+	return f.verdict(fmt.Sprintf("usage objects: %d, each with input_tokens, output_tokens and total_tokens as numbers", n))
 }
 
 func evalReasoning(ev *evidence) (Status, string) {
@@ -411,7 +411,7 @@ func evalReasoning(ev *evidence) (Status, string) {
 	if n == 0 {
 		return Skip, "the backend sent no reasoning frames (best effort: a turn may carry none)"
 	}
-	return f.verdict(fmt.Sprintf("%d reasoning frames, each with turn_id and delta, while their turn ran", n))
+	return f.verdict(fmt.Sprintf("reasoning frames: %d, each with turn_id and delta, while their turn ran", n))
 }
 
 var toolStates = []string{"running", "done", "failed"}
@@ -461,7 +461,7 @@ func evalToolStatus(ev *evidence) (Status, string) {
 	if n == 0 {
 		return Skip, "the backend sent no tool_status frames (a turn may carry none)"
 	}
-	return f.verdict(fmt.Sprintf("%d tool_status frames: running, then done or failed, while the turn ran", n))
+	return f.verdict(fmt.Sprintf("tool_status frames: %d; running, then done or failed, while the turn ran", n))
 }
 
 func evalDelegations(ev *evidence) (Status, string) {
@@ -483,7 +483,7 @@ func evalDelegations(ev *evidence) (Status, string) {
 	if n == 0 {
 		return Skip, "the backend sent no delegations frames (a backend that hands no work to background workers sends none)"
 	}
-	return f.verdict(fmt.Sprintf("%d delegations frames, every item within its limits", n))
+	return f.verdict(fmt.Sprintf("delegations frames: %d, every item within its limits", n))
 }
 
 func checkDelegations(f *findings, at string, fr frameIn) {

@@ -36,7 +36,7 @@ func evalToolDeclared(ev *evidence) (Status, string) {
 	if n == 0 {
 		return Skip, "the backend called no tool; make it call one with --text (e.g. \"" + DefaultToolText + "\")"
 	}
-	return f.verdict(fmt.Sprintf("%d tool_calls, each naming a declared tool", n))
+	return f.verdict(fmt.Sprintf("tool_calls: %d, each naming a declared tool", n))
 }
 
 func evalToolSchema(ev *evidence) (Status, string) {
@@ -60,7 +60,7 @@ func evalToolSchema(ev *evidence) (Status, string) {
 	if n == 0 {
 		return Skip, "the backend called no declared tool; make it call one with --text (e.g. \"" + DefaultToolText + "\")"
 	}
-	return f.verdict(fmt.Sprintf("%d calls, arguments valid against their schemas", n))
+	return f.verdict(fmt.Sprintf("calls: %d, arguments valid against their schemas", n))
 }
 
 func evalToolSerial(ev *evidence) (Status, string) {
@@ -78,7 +78,7 @@ func evalToolSerial(ev *evidence) (Status, string) {
 	if len(s.Calls) == 0 {
 		return Skip, "the backend called no tool; make it call one with --text (e.g. \"" + DefaultToolText + "\")"
 	}
-	return f.verdict(fmt.Sprintf("%d calls, each after the previous one's result (answered %v after each call)", len(s.Calls), ev.cfg.AnswerDelay))
+	return f.verdict(fmt.Sprintf("calls: %d, each after the previous one's result (answered %v after each call)", len(s.Calls), ev.cfg.AnswerDelay))
 }
 
 func evalToolWait(ev *evidence) (Status, string) {
