@@ -85,7 +85,7 @@ var rules = []*rule{
 	{ID: "usage", Doc: docPush, Needs: general,
 		Spec: "usage: Optional. The token usage of the turn's last LLM call ...: input_tokens, output_tokens and total_tokens, all numbers.",
 		eval: evalUsage},
-	{ID: "size.out", Doc: docPush, Needs: general,
+	{ID: "size.out", Doc: docPush, Needs: append([]probeID{probeSize}, general...),
 		Spec: "Text frame size, either direction, every frame but turn and tool_result with images: 256 KiB.",
 		eval: evalSizeOut},
 	{ID: "size.in", Doc: docPush, Needs: []probeID{probeSize},

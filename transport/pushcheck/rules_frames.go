@@ -546,7 +546,8 @@ func checkDelegations(f *findings, at string, fr frameIn) {
 }
 
 func evalSizeOut(ev *evidence) (Status, string) {
-	ss, err := ev.sessions(general...)
+	// The size probe's full-size turn tempts a backend to echo it whole.
+	ss, err := ev.sessions(append([]probeID{probeSize}, general...)...)
 	if err != nil {
 		return probeErr(err)
 	}

@@ -144,14 +144,30 @@ type turnFrame struct {
 	Images        []string `json:"images"`
 }
 
-// Echo answers each turn with a render repeating its text under the cue
-// emotion "happy", then turn_end with usage.
+// Echo answers each turn with a render repeating its text (cut to echoMax
+// code points) under the cue
+// emotion "happy" (when the client's vocabulary has it, or it sent none),
+// then turn_end with usage.
 func Echo() Script {
 	return func(ctx context.Context, c *Conn, log *slog.Logger) error {
+		happy := echoHappy(c.Hello.Vocabulary)
 		for {
-			f, err := c.NextOfType(ctx, "turn")
+			f, err := c.Next(ctx)
 			if err != nil {
 				return endErr(err)
+			}
+			switch f.Type {
+			case "vocabulary":
+				var v struct {
+					Vocabulary json.RawMessage `json:"vocabulary"`
+				}
+				if f.Decode(&v) == nil && len(v.Vocabulary) > 0 {
+					happy = echoHappy(v.Vocabulary)
+				}
+				continue
+			case "turn":
+			default:
+				continue
 			}
 			var t turnFrame
 			if err := f.Decode(&t); err != nil {
@@ -159,8 +175,12 @@ func Echo() Script {
 				continue
 			}
 			log.Info("sim_turn", "turn_id", t.TurnID, "text_len", len(t.Text), "images", len(t.Images))
+			var cues []transport.Cue
+			if happy {
+				cues = []transport.Cue{{EmotionID: "happy"}}
+			}
 			err = c.Send(frame{"type": "render", "turn_id": t.TurnID, "source": Source,
-				"segments": []transport.Segment{segment(t.Text, transport.Cue{EmotionID: "happy"})}})
+				"segments": []transport.Segment{segment(cutText(t.Text, echoMax), cues...)}})
 			if err == nil {
 				err = c.Send(frame{"type": "turn_end", "turn_id": t.TurnID, "usage": usageFor(t.ClientContext+t.Text, t.Text)})
 			}
@@ -169,6 +189,20 @@ func Echo() Script {
 			}
 		}
 	}
+}
+
+// echoMax cuts the text Echo repeats, so its render stays far below the
+// text frame size whatever the turn carried.
+const echoMax = 2000
+
+// echoHappy reports whether a vocabulary lets Echo show "happy": it lists
+// it, or there is no vocabulary to go by.
+func echoHappy(raw json.RawMessage) bool {
+	var v transport.Vocabulary
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return true
+	}
+	return slices.Contains(v.EmotionIDs, "happy")
 }
 
 // endErr maps the ways a connection ends to a nil script error.
