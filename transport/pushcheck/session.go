@@ -16,6 +16,13 @@ import (
 // the spec's limits so that an oversize frame is seen and reported.
 const readLimit = 64 << 20
 
+// maxFrames bounds what one session records; a backend that floods the
+// socket past it is cut off.
+const maxFrames = 100000
+
+// waitCap bounds any one wait, however often frames re-arm its idle timer.
+const waitCap = 4
+
 // frameIn is one message the backend sent.
 type frameIn struct {
 	At     time.Time
@@ -197,6 +204,11 @@ func (s *session) read() {
 		}
 		f := parseFrame(time.Now(), typ == websocket.BinaryMessage, data)
 		s.mu.Lock()
+		if len(s.frames) >= maxFrames {
+			s.mu.Unlock()
+			s.ws.Close() // the next read ends the loop
+			continue
+		}
 		s.frames = append(s.frames, f)
 		if f.Type == "tool_call" {
 			s.onCallLocked(f, len(s.frames)-1)
@@ -332,9 +344,12 @@ func (s *session) setVocabulary(v Vocabulary) error {
 }
 
 // waitFor waits until cond holds over the frames, the socket closes, ctx
-// ends or idle passes with no frame (and no pong or answer). It reports
-// whether cond held. cond runs under the session lock.
+// ends, idle passes with no frame (and no pong or answer), or waitCap
+// idles pass in all. It reports whether cond held. cond runs under the
+// session lock.
 func (s *session) waitFor(ctx context.Context, idle time.Duration, cond func(s *session) bool) bool {
+	ctx, cancel := context.WithTimeout(ctx, waitCap*idle)
+	defer cancel()
 	timer := time.NewTimer(idle)
 	defer timer.Stop()
 	for {
