@@ -17,6 +17,9 @@ func evalReady(ev *evidence) (Status, string) {
 	if err != nil {
 		return probeErr(err)
 	}
+	if len(ss[0].Frames) == 0 {
+		return Fail, "no ready"
+	}
 	ready := ss[0].Frames[0]
 	var f findings
 	if raw, ok := ready.Obj["chat_id"]; ok {
