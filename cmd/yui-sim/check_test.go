@@ -37,7 +37,7 @@ func TestCheckPassesExitZero(t *testing.T) {
 	if code != exitPass {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"PASS   ready", "PASS   key.reject", "closed with 4401", "2 rules: 2 PASS, 0 FAIL, 0 SKIP"} {
+	for _, want := range []string{"PASS   ready", "PASS   key.reject", "closed with 4401", "PASS 2, FAIL 0, SKIP 0 (rules checked: 2)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -50,6 +50,12 @@ func main() {
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("yui-sim", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: yui-sim [flags]          run the simulated push backend")
+		fmt.Fprintln(fs.Output(), "       yui-sim check [flags]    check a running push backend (yui-sim check --help)")
+		fmt.Fprintln(fs.Output())
+		fs.PrintDefaults()
+	}
 	addr := fs.String("addr", pushtest.DefaultSimAddr, "loopback `address` to listen on")
 	key := fs.String("key", "", "chat API `key` the client must send (default $YUI_SIM_KEY; empty accepts any)")
 	script := fs.String("script", "demo", "script: demo, echo, or a scenario `file`")

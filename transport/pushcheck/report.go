@@ -17,7 +17,7 @@ func (r Report) WriteText(w io.Writer) error {
 		ew.printf("%-6s %-24s %s: %s\n", "", "", res.Doc, res.Spec)
 	}
 	pass, fail, skip := r.Counts()
-	ew.printf("\n%d rules: %d PASS, %d FAIL, %d SKIP\n", len(r.Results), pass, fail, skip)
+	ew.printf("\nPASS %d, FAIL %d, SKIP %d (rules checked: %d)\n", pass, fail, skip, len(r.Results))
 	return ew.err
 }
 
