@@ -24,7 +24,7 @@ func FuzzRules(f *testing.F) {
 		s := &session{hello: h, more: make(chan struct{}), vocabs: []vocabAt{{0, h.Vocabulary}}, marks: map[string]int{}}
 		now := time.Unix(1e9, 0)
 		s.frames = append(s.frames, parseFrame(now, false, []byte(`{"type":"ready","chat_id":"yui-1"}`)))
-		s.turns = []sentTurn{{ID: "1", At: now}}
+		s.turns = []sentTurn{{ID: "1"}}
 		s.marks["stop"], s.marks["reset"] = 1, 1
 		for i, line := range bytes.Split(data, []byte("\n")) {
 			fr := parseFrame(now.Add(time.Duration(i)*time.Millisecond), false, line)

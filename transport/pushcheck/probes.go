@@ -162,7 +162,7 @@ func answered(s *session) bool {
 func (c *checker) sendTurn(s *session, text string) (string, error) {
 	id := c.turnID()
 	s.mu.Lock()
-	s.turns = append(s.turns, sentTurn{ID: id, Index: len(s.frames), At: time.Now()})
+	s.turns = append(s.turns, sentTurn{ID: id})
 	s.mu.Unlock()
 	return id, s.send(map[string]any{"type": "turn", "turn_id": id, "client_context": clientContext(), "text": text})
 }
@@ -432,7 +432,7 @@ func (c *checker) runSize(ctx context.Context) *probeResult {
 	}
 	res.SizeBytes = len(frame)
 	s.mu.Lock()
-	s.turns = append(s.turns, sentTurn{ID: id, Index: len(s.frames), At: time.Now()})
+	s.turns = append(s.turns, sentTurn{ID: id})
 	s.mu.Unlock()
 	if err := s.sendRaw(frame); err != nil {
 		return failed(s, err)

@@ -72,7 +72,6 @@ type callIn struct {
 	// Overlap names why the call came while it should have waited: another
 	// call of the chat still unanswered, or a repeated pending id.
 	Overlap  string
-	Answered time.Time
 	answered bool
 	withheld bool // the probe leaves it unanswered on purpose
 }
@@ -98,7 +97,6 @@ type session struct {
 	more      chan struct{} // closed and replaced on every frame and on close
 	closed    bool
 	closeCode int // 0 when the backend sent no close frame
-	closeErr  error
 	vocabs    []vocabAt
 	calls     []*callIn
 	turns     []sentTurn
@@ -114,9 +112,7 @@ type session struct {
 
 // sentTurn is one turn frame the checker sent.
 type sentTurn struct {
-	ID    string
-	Index int // frames received before it
-	At    time.Time
+	ID string
 }
 
 type answerJob struct {
@@ -127,13 +123,12 @@ type answerJob struct {
 
 // Hello is the hello frame the checker sends.
 type Hello struct {
-	Type       string          `json:"type"`
-	Key        string          `json:"key"`
-	ChatID     string          `json:"chat_id"`
-	Accepts    []string        `json:"accepts,omitempty"`
-	Vocabulary Vocabulary      `json:"vocabulary"`
-	Tools      []toolDecl      `json:"tools,omitempty"`
-	Extra      json.RawMessage `json:"-"`
+	Type       string     `json:"type"`
+	Key        string     `json:"key"`
+	ChatID     string     `json:"chat_id"`
+	Accepts    []string   `json:"accepts,omitempty"`
+	Vocabulary Vocabulary `json:"vocabulary"`
+	Tools      []toolDecl `json:"tools,omitempty"`
 }
 
 // Vocabulary is hello.vocabulary; lists encode as lists even when empty.
@@ -193,7 +188,7 @@ func (s *session) read() {
 		typ, data, err := s.ws.ReadMessage()
 		if err != nil {
 			s.mu.Lock()
-			s.closed, s.closeErr = true, err
+			s.closed = true
 			var ce *websocket.CloseError
 			if errors.As(err, &ce) && ce.Code != websocket.CloseNoStatusReceived && ce.Code != websocket.CloseAbnormalClosure {
 				s.closeCode = ce.Code
@@ -293,7 +288,7 @@ func (s *session) sleepUntil(t time.Time) bool {
 func (s *session) sendResult(c *callIn, text string) {
 	s.send(map[string]any{"type": "tool_result", "id": c.ID, "turn_id": c.TurnID, "result": text})
 	s.mu.Lock()
-	c.answered, c.Answered = true, time.Now()
+	c.answered = true
 	s.signalLocked()
 	s.mu.Unlock()
 }
@@ -328,11 +323,10 @@ func (s *session) ping() (pongsBefore int) {
 }
 
 // mark records the current frame count under name.
-func (s *session) mark(name string) int {
+func (s *session) mark(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.marks[name] = len(s.frames)
-	return len(s.frames)
 }
 
 // setVocabulary sends a vocabulary frame and records it.
@@ -401,7 +395,7 @@ func (s *session) snapshot() transcript {
 	}
 	return transcript{
 		Hello: s.hello, Frames: append([]frameIn(nil), s.frames...), Closed: s.closed,
-		CloseCode: s.closeCode, CloseErr: s.closeErr, Vocabs: append([]vocabAt(nil), s.vocabs...),
+		CloseCode: s.closeCode, Vocabs: append([]vocabAt(nil), s.vocabs...),
 		Calls: calls, Turns: append([]sentTurn(nil), s.turns...), Marks: marks,
 	}
 }
@@ -426,7 +420,6 @@ type transcript struct {
 	Frames    []frameIn
 	Closed    bool
 	CloseCode int
-	CloseErr  error
 	Vocabs    []vocabAt
 	Calls     []callIn
 	Turns     []sentTurn
@@ -442,14 +435,4 @@ func (t transcript) vocabAt(i int) Vocabulary {
 		}
 	}
 	return v
-}
-
-// sentTurn reports whether id is a turn the checker sent in this session.
-func (t transcript) sentTurn(id string) bool {
-	for _, st := range t.Turns {
-		if st.ID == id {
-			return true
-		}
-	}
-	return false
 }
