@@ -46,6 +46,7 @@ type probeResult struct {
 	ProgressType string
 	SizeBytes    int
 	SizeNote     string
+	SendErr      error // the size probe's turn frame could not be written
 	// second: the second connection.
 	B transcript
 }
@@ -435,7 +436,11 @@ func (c *checker) runSize(ctx context.Context) *probeResult {
 	s.turns = append(s.turns, sentTurn{ID: id})
 	s.mu.Unlock()
 	if err := s.sendRaw(frame); err != nil {
-		return failed(s, err)
+		// A backend that cannot take the frame may close the socket while
+		// it is still being written: size.in reports the close.
+		res.SendErr = err
+		s.waitFor(ctx, c.cfg.ReadyWait, func(s *session) bool { return s.closed })
+		return c.finish(ctx, s, res)
 	}
 	s.waitFor(ctx, c.cfg.TurnWait, hasTurnEnd(id))
 	s.waitFor(ctx, c.cfg.AnswerDelay+c.cfg.ReadyWait, answered)

@@ -16,7 +16,7 @@ import (
 // the fake on the right side of each.
 const (
 	testPace     = 100 * time.Millisecond
-	testToolWait = 600 * time.Millisecond
+	testToolWait = 2 * time.Second
 )
 
 func testToolWaits() map[string]time.Duration {
@@ -53,7 +53,7 @@ func testConfig(srv *pushtest.Server) Config {
 		ReadyWait:         15 * time.Second,
 		TurnWait:          20 * time.Second,
 		Grace:             20 * time.Millisecond,
-		AnswerDelay:       20 * time.Millisecond,
+		AnswerDelay:       50 * time.Millisecond,
 		ToolWaits:         testToolWaits(),
 		ToolWaitTolerance: testToolWait / 2,
 	}

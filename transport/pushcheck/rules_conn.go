@@ -155,6 +155,8 @@ func evalSizeIn(ev *evidence) (Status, string) {
 	switch {
 	case s.Closed:
 		return Fail, fmt.Sprintf("closed the socket (code %d) on a turn frame of %d bytes (%s)", s.CloseCode, p.SizeBytes, p.SizeNote)
+	case p.SendErr != nil:
+		return Fail, fmt.Sprintf("a turn frame of %d bytes (%s) could not be sent: %v", p.SizeBytes, p.SizeNote, p.SendErr)
 	case len(turnEnds(s.transcript)[p.TurnID]) == 0:
 		return Fail, fmt.Sprintf("no turn_end for a turn frame of %d bytes (%s)", p.SizeBytes, p.SizeNote)
 	}
