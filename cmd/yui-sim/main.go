@@ -1,10 +1,13 @@
 // Command yui-sim is a simulated push backend for trying Yui without a real
 // agent: it listens on a loopback address and plays a script on every
-// connection (push-transport.md).
+// connection (push-transport.md). `yui-sim check` is the other side: it
+// plays a client against a running push backend and reports which backend
+// rules it keeps (package yui/transport/pushcheck).
 //
 // Usage:
 //
-//	yui-sim [--addr 127.0.0.1:8646] [--key K] [--script demo|echo|FILE] [--max-turn-bytes N]
+//	yui-sim [--addr 127.0.0.1:8646] [--key K] [--script demo|echo|FILE] [--max-turn-bytes N] [--break NAME]
+//	yui-sim check --url ws://HOST:PORT/ws [--key K] [--chat-id ID] [--json] [--only RULE,...]
 //
 // Point a preset with chat_api "push" at chat_base_url http://<addr>. The
 // key may also come from the YUI_SIM_KEY environment variable; without one
@@ -25,6 +28,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -32,6 +36,12 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "check" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := runCheck(ctx, os.Args[2:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "yui-sim:", err)
 		os.Exit(1)
@@ -40,11 +50,18 @@ func main() {
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("yui-sim", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: yui-sim [flags]          run the simulated push backend")
+		fmt.Fprintln(fs.Output(), "       yui-sim check [flags]    check a running push backend (yui-sim check --help)")
+		fmt.Fprintln(fs.Output())
+		fs.PrintDefaults()
+	}
 	addr := fs.String("addr", pushtest.DefaultSimAddr, "loopback `address` to listen on")
 	key := fs.String("key", "", "chat API `key` the client must send (default $YUI_SIM_KEY; empty accepts any)")
 	script := fs.String("script", "demo", "script: demo, echo, or a scenario `file`")
 	maxTurn := fs.Int("max-turn-bytes", 0, "max_turn_bytes stated in ready (0: none, the client sends no images)")
 	record := fs.String("record", "", "append every frame clients send to `file`, one JSON object a line (hello keys redacted)")
+	brk := fs.String("break", "", "break one backend rule on purpose, to try `yui-sim check` on it: "+breakNames())
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,9 +78,18 @@ func run(args []string) error {
 	if k == "" {
 		k = os.Getenv("YUI_SIM_KEY")
 	}
+	b, err := parseBreak(*brk)
+	if err != nil {
+		return err
+	}
 	s, err := pushtest.NamedScript(*script)
 	if err != nil {
 		return err
+	}
+	if b != pushtest.BreakNone && (*script == "demo" || *script == "") {
+		o := pushtest.DefaultDemo()
+		o.Break = b
+		s = pushtest.Demo(o)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var onFrame func(pushtest.Frame)
@@ -79,15 +105,36 @@ func run(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := pushtest.StartSim(ctx, pushtest.SimOptions{
-		Addr: *addr, Key: k, Script: s, MaxTurnBytes: *maxTurn, Logger: log, OnFrame: onFrame,
+		Addr: *addr, Key: k, Script: s, MaxTurnBytes: *maxTurn, Logger: log, OnFrame: onFrame, Break: b,
 	})
 	if err != nil {
 		return err
 	}
-	log.Info("yui-sim ready", "chat_base_url", srv.URL, "script", *script, "key_required", k != "")
+	log.Info("yui-sim ready", "chat_base_url", srv.URL, "script", *script, "key_required", k != "", "break", string(b))
 	<-ctx.Done()
 	log.Info("yui-sim stopping")
 	return srv.Close()
+}
+
+// parseBreak reads a --break value: "" or one of pushtest.Breakages.
+func parseBreak(name string) (pushtest.Breakage, error) {
+	if name == "" {
+		return pushtest.BreakNone, nil
+	}
+	for _, b := range pushtest.Breakages() {
+		if string(b) == name {
+			return b, nil
+		}
+	}
+	return "", fmt.Errorf("--break %q: want one of %s", name, breakNames())
+}
+
+func breakNames() string {
+	names := make([]string, 0, len(pushtest.Breakages()))
+	for _, b := range pushtest.Breakages() {
+		names = append(names, string(b))
+	}
+	return strings.Join(names, ", ")
 }
 
 // checkLoopback refuses addresses other machines could reach: the

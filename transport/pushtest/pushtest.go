@@ -41,6 +41,9 @@ type Options struct {
 	// OnFrame, when set, sees every frame a client sends, hello included,
 	// as it arrives (the simulator's --record uses it).
 	OnFrame func(f Frame)
+	// Break makes the server break one rule (the connection-level
+	// breakages; the scripts read the others).
+	Break Breakage
 }
 
 // Server is a running fake backend.
@@ -58,6 +61,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	live     map[*Conn]struct{}
+	chats    map[string]*Conn // latest connection per chat_id (BreakReplaceCode)
 	closed   bool
 	rejected int
 	hellos   int
@@ -86,6 +90,7 @@ func Start(opts Options) (*Server, error) {
 		ln:    ln,
 		conns: make(chan *Conn, 1024),
 		live:  make(map[*Conn]struct{}),
+		chats: make(map[string]*Conn),
 		done:  make(chan struct{}),
 		upgrader: websocket.Upgrader{
 			CheckOrigin: func(*http.Request) bool { return true },
@@ -190,16 +195,34 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Key != "" && h.Key != s.opts.Key {
 		s.rejected++
 		s.mu.Unlock()
-		c.CloseWith(CloseKeyRejected, "")
+		code := CloseKeyRejected
+		if s.opts.Break == BreakWrongKeyCode {
+			code = websocket.ClosePolicyViolation
+		}
+		c.CloseWith(code, "")
 		close(c.done)
 		return
 	}
+	var replaced *Conn
+	if s.opts.Break == BreakReplaceCode {
+		replaced = s.chats[h.ChatID]
+		s.chats[h.ChatID] = c
+	}
 	s.mu.Unlock()
+	if replaced != nil {
+		replaced.CloseWith(replaceCode, "replaced")
+	}
+	if s.opts.Break == BreakTurnReadLimit {
+		ws.SetReadLimit(turnReadLimit)
+	}
 
 	if !s.opts.NoReady {
 		ready := map[string]any{"type": "ready", "chat_id": h.ChatID}
 		if s.opts.MaxTurnBytes > 0 {
 			ready["max_turn_bytes"] = s.opts.MaxTurnBytes
+		}
+		if s.opts.Break == BreakReadyMaxTurnBytes {
+			ready["max_turn_bytes"] = "1MB"
 		}
 		if err := c.Send(ready); err != nil {
 			ws.Close()

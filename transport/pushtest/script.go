@@ -9,9 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -64,6 +62,9 @@ type SimOptions struct {
 	Logger *slog.Logger
 	// OnFrame sees every frame a client sends (Options.OnFrame).
 	OnFrame func(f Frame)
+	// Break makes the server break one rule (Options.Break). A Script that
+	// should break its rules too takes the same value in DemoOptions.Break.
+	Break Breakage
 }
 
 // StartSim starts a simulated backend that runs the script on every
@@ -86,6 +87,7 @@ func StartSim(ctx context.Context, o SimOptions) (*Server, error) {
 		Key:          o.Key,
 		MaxTurnBytes: o.MaxTurnBytes,
 		OnFrame:      o.OnFrame,
+		Break:        o.Break,
 		OnConn: func(c *Conn) {
 			cctx, cancel := context.WithCancel(ctx)
 			defer cancel()
@@ -140,14 +142,30 @@ type turnFrame struct {
 	Images        []string `json:"images"`
 }
 
-// Echo answers each turn with a render repeating its text under the cue
-// emotion "happy", then turn_end with usage.
+// Echo answers each turn with a render repeating its text (cut to echoMax
+// code points) under the cue
+// emotion "happy" (when the client's vocabulary has it, or it sent none),
+// then turn_end with usage.
 func Echo() Script {
 	return func(ctx context.Context, c *Conn, log *slog.Logger) error {
+		happy := echoHappy(c.Hello.Vocabulary)
 		for {
-			f, err := c.NextOfType(ctx, "turn")
+			f, err := c.Next(ctx)
 			if err != nil {
 				return endErr(err)
+			}
+			switch f.Type {
+			case "vocabulary":
+				var v struct {
+					Vocabulary json.RawMessage `json:"vocabulary"`
+				}
+				if f.Decode(&v) == nil && len(v.Vocabulary) > 0 {
+					happy = echoHappy(v.Vocabulary)
+				}
+				continue
+			case "turn":
+			default:
+				continue
 			}
 			var t turnFrame
 			if err := f.Decode(&t); err != nil {
@@ -155,8 +173,12 @@ func Echo() Script {
 				continue
 			}
 			log.Info("sim_turn", "turn_id", t.TurnID, "text_len", len(t.Text), "images", len(t.Images))
+			var cues []transport.Cue
+			if happy {
+				cues = []transport.Cue{{EmotionID: "happy"}}
+			}
 			err = c.Send(frame{"type": "render", "turn_id": t.TurnID, "source": Source,
-				"segments": []transport.Segment{segment(t.Text, transport.Cue{EmotionID: "happy"})}})
+				"segments": []transport.Segment{segment(cutText(t.Text, echoMax), cues...)}})
 			if err == nil {
 				err = c.Send(frame{"type": "turn_end", "turn_id": t.TurnID, "usage": usageFor(t.ClientContext+t.Text, t.Text)})
 			}
@@ -167,492 +189,26 @@ func Echo() Script {
 	}
 }
 
+// echoMax cuts the text Echo repeats, so its render stays far below the
+// text frame size whatever the turn carried.
+const echoMax = 2000
+
+// echoHappy reports whether a vocabulary lets Echo show "happy": it lists
+// it, or there is no vocabulary to go by.
+func echoHappy(raw json.RawMessage) bool {
+	var v transport.Vocabulary
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return true
+	}
+	return slices.Contains(v.EmotionIDs, "happy")
+}
+
 // endErr maps the ways a connection ends to a nil script error.
 func endErr(err error) error {
 	if errors.Is(err, ErrClosed) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
-}
-
-// DemoOptions paces the demo script.
-type DemoOptions struct {
-	// Pace is the pause between the frames of a turn; 0 sends them at once.
-	Pace time.Duration
-	// ReportAfter is how long after a turn the backend-minted report turn
-	// that finishes the turn's delegation arrives; <= 0 sends none.
-	ReportAfter time.Duration
-	// Clock times the pauses; nil is the wall clock.
-	Clock clock.Clock
-}
-
-// DefaultDemo is the pacing of `yui --demo` and cmd/yui-sim.
-func DefaultDemo() DemoOptions {
-	return DemoOptions{Pace: 400 * time.Millisecond, ReportAfter: 8 * time.Second}
-}
-
-// Backend-side waits for a tool_result (push-transport.md limits).
-func toolWait(name string) time.Duration {
-	switch name {
-	case "body_action":
-		return 20 * time.Second
-	case "browser":
-		return 40 * time.Second
-	}
-	return 7 * time.Second
-}
-
-// Demo plays every frame type over the turns it gets. Every fourth client
-// turn fails (an error frame when the client accepts it, a failure line
-// otherwise) and ends. Other turns stream reasoning, a tool_status pair,
-// one tool_call (the declared tools in turn, with valid arguments; the
-// script waits for the tool_result), a delegations list, two speech frames
-// and a render carrying every cue kind and the whole reasoning, then
-// turn_end with usage. ReportAfter later a turn the backend mints
-// ("sim-<n>") finishes the turn's delegation: delegations, render, turn_end.
-//
-// A stop naming the turn, or a newer turn arriving, cuts the turn short:
-// its turn_end goes out at once. reset empties the delegations list.
-func Demo(o DemoOptions) Script {
-	if o.Clock == nil {
-		o.Clock = clock.Real{}
-	}
-	return func(ctx context.Context, c *Conn, log *slog.Logger) error {
-		d := newDemo(ctx, c, log, o)
-		return d.run()
-	}
-}
-
-type demo struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	c      *Conn
-	log    *slog.Logger
-	o      DemoOptions
-	tools  []toolDecl
-	vocab  transport.Vocabulary
-	errOK  bool // the client accepts error frames
-
-	turns chan turnFrame // client turns, in order
-
-	mu      sync.Mutex
-	results map[string]chan string // pending tool_call id -> result text
-	items   []transport.Delegation
-	reports int
-	wg      sync.WaitGroup // report goroutines
-}
-
-// toolDecl is one declared tool as the demo reads it.
-type toolDecl struct {
-	Name       string
-	Parameters json.RawMessage
-}
-
-func newDemo(ctx context.Context, c *Conn, log *slog.Logger, o DemoOptions) *demo {
-	ctx, cancel := context.WithCancel(ctx)
-	d := &demo{ctx: ctx, cancel: cancel, c: c, log: log, o: o, turns: make(chan turnFrame, 64),
-		results: map[string]chan string{}}
-	for _, raw := range c.Hello.Tools {
-		var t struct {
-			Function struct {
-				Name       string          `json:"name"`
-				Parameters json.RawMessage `json:"parameters"`
-			} `json:"function"`
-		}
-		if json.Unmarshal(raw, &t) == nil && t.Function.Name != "" {
-			d.tools = append(d.tools, toolDecl{t.Function.Name, t.Function.Parameters})
-		}
-	}
-	if len(c.Hello.Vocabulary) > 0 {
-		if err := json.Unmarshal(c.Hello.Vocabulary, &d.vocab); err != nil {
-			log.Warn("sim_vocabulary_malformed", "err", err)
-		}
-	}
-	d.errOK = slices.Contains(c.Hello.Accepts, "error")
-	return d
-}
-
-func (d *demo) run() error {
-	readErr := make(chan error, 1)
-	go func() { readErr <- d.read() }()
-	defer func() {
-		// Stop the reader and the pending reports before returning:
-		// the script owns them.
-		d.cancel()
-		<-d.turnsDone()
-		d.wg.Wait()
-	}()
-	n, normal := 0, 0
-	for t := range d.turns {
-		n++
-		var err error
-		if n%4 == 0 {
-			err = d.failTurn(t, n)
-		} else {
-			normal++
-			err = d.playTurn(t, normal)
-		}
-		if err != nil {
-			return endErr(err)
-		}
-	}
-	return endErr(<-readErr)
-}
-
-// turnsDone returns a channel closed once the reader has closed d.turns,
-// draining turns nobody will play.
-func (d *demo) turnsDone() <-chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		for range d.turns {
-		}
-		close(done)
-	}()
-	return done
-}
-
-// read dispatches the client's frames until the connection closes.
-func (d *demo) read() error {
-	defer close(d.turns)
-	for {
-		f, err := d.c.Next(d.ctx)
-		if err != nil {
-			return err
-		}
-		switch f.Type {
-		case "turn":
-			var t turnFrame
-			if err := f.Decode(&t); err != nil || t.TurnID == "" {
-				d.log.Warn("sim_frame_malformed", "type", f.Type)
-				continue
-			}
-			d.log.Info("sim_turn", "turn_id", t.TurnID, "text_len", len(t.Text), "images", len(t.Images))
-			select {
-			case d.turns <- t:
-			default:
-				d.log.Warn("sim_turn_dropped", "turn_id", t.TurnID, "reason", "queue full")
-			}
-		case "stop":
-			var s struct {
-				TurnIDs []string `json:"turn_ids"`
-			}
-			f.Decode(&s)
-			d.log.Info("sim_stop", "turn_ids", s.TurnIDs)
-		case "tool_result":
-			var r struct {
-				ID     string   `json:"id"`
-				Result string   `json:"result"`
-				Images []string `json:"images"`
-			}
-			f.Decode(&r)
-			d.mu.Lock()
-			ch := d.results[r.ID]
-			delete(d.results, r.ID)
-			d.mu.Unlock()
-			if ch == nil {
-				d.log.Info("sim_tool_result_ignored", "id", r.ID)
-				continue
-			}
-			ch <- r.Result
-			d.log.Info("sim_tool_result", "id", r.ID, "result", cutText(r.Result, 120), "images", len(r.Images))
-		case "reset":
-			d.log.Info("sim_reset")
-			d.mu.Lock()
-			d.items = nil
-			d.mu.Unlock()
-			if err := d.sendDelegations(); err != nil {
-				return err
-			}
-		default:
-			d.log.Info("sim_frame", "type", f.Type, "bytes", len(f.Raw))
-		}
-	}
-}
-
-// live reports whether the turn should go on: no stop named it, no newer
-// turn arrived, the connection is open. It reads what the connection
-// received rather than what the reader dispatched, so a frame counts from
-// the moment it arrived.
-func (d *demo) live(turnID string) bool {
-	if d.ctx.Err() != nil {
-		return false
-	}
-	seen := false
-	for _, f := range d.c.Received() {
-		switch f.Type {
-		case "turn":
-			var t turnFrame
-			if f.Decode(&t) != nil {
-				continue
-			}
-			if t.TurnID == turnID {
-				seen = true
-			} else if seen {
-				return false // superseded by a newer turn
-			}
-		case "stop":
-			var st struct {
-				TurnIDs []string `json:"turn_ids"`
-			}
-			if f.Decode(&st) == nil && slices.Contains(st.TurnIDs, turnID) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// pause waits the pace between frames.
-func (d *demo) pause() error { return sleep(d.ctx, d.o.Clock, d.o.Pace) }
-
-func (d *demo) failTurn(t turnFrame, n int) error {
-	if d.errOK {
-		if err := d.c.Send(frame{"type": "error", "turn_id": t.TurnID,
-			"message": fmt.Sprintf("Simulated failure: every fourth turn fails (turn %d)", n)}); err != nil {
-			return err
-		}
-	} else {
-		if err := d.c.Send(frame{"type": "render", "turn_id": t.TurnID, "source": Source,
-			"segments": []transport.Segment{segment("Sorry, something went wrong on my side.", transport.Cue{EmotionID: d.emotion("sad")})}}); err != nil {
-			return err
-		}
-	}
-	return d.c.Send(frame{"type": "turn_end", "turn_id": t.TurnID})
-}
-
-// emotion returns want when the client renders it, else its first emotion.
-func (d *demo) emotion(want string) string {
-	if len(d.vocab.EmotionIDs) == 0 || slices.Contains(d.vocab.EmotionIDs, want) {
-		return want
-	}
-	return d.vocab.EmotionIDs[0]
-}
-
-func (d *demo) cue(k int) transport.Cue {
-	c := transport.Cue{EmotionID: d.emotion("happy"), Caption: fmt.Sprintf("demo turn %d", k)}
-	if len(d.vocab.MotionIDs) > 0 {
-		c.MotionID = d.vocab.MotionIDs[(k-1)%len(d.vocab.MotionIDs)]
-	}
-	if d.vocab.EmotionTextMode == "enum" {
-		keys := make([]string, 0, len(d.vocab.EmotionTextMap))
-		for key := range d.vocab.EmotionTextMap {
-			keys = append(keys, key)
-		}
-		slices.Sort(keys)
-		if len(keys) > 0 {
-			c.EmotionText = keys[(k-1)%len(keys)]
-		}
-	} else {
-		c.EmotionText = "cheerfully"
-	}
-	return c
-}
-
-// playTurn plays the k-th turn that does not fail.
-func (d *demo) playTurn(t turnFrame, k int) error {
-	id := t.TurnID
-	end := func() error {
-		return d.c.Send(frame{"type": "turn_end", "turn_id": id, "usage": usageFor(t.ClientContext+t.Text, t.Text)})
-	}
-	reasoning := []string{"The user wrote something; ", "showing every frame the backend can send."}
-	steps := []func() error{
-		func() error { return d.c.Send(frame{"type": "reasoning", "turn_id": id, "delta": reasoning[0]}) },
-		func() error { return d.c.Send(frame{"type": "reasoning", "turn_id": id, "delta": reasoning[1]}) },
-		func() error {
-			return d.c.Send(frame{"type": "tool_status", "turn_id": id, "state": "running", "tool_id": "web_search"})
-		},
-		func() error {
-			return d.c.Send(frame{"type": "tool_status", "turn_id": id, "state": "done", "tool_id": "web_search"})
-		},
-		func() error { return d.callTool(id, k) },
-		func() error {
-			d.mu.Lock()
-			d.items = append(d.items, transport.Delegation{ID: fmt.Sprintf("d-%d", k),
-				Title: fmt.Sprintf("Demo background task %d", k), StartedAt: d.o.Clock.Now().UnixMilli(), State: "running"})
-			d.mu.Unlock()
-			return d.sendDelegations()
-		},
-		func() error {
-			said := "You poked me!"
-			if t.Text != "" {
-				said = "You said: " + cutText(t.Text, 200)
-			}
-			return d.c.Send(frame{"type": "speech", "turn_id": id, "source": Source,
-				"segments": []transport.Segment{segment(said, transport.Cue{EmotionID: d.emotion("happy")})}})
-		},
-		func() error {
-			return d.c.Send(frame{"type": "speech", "turn_id": id, "source": Source,
-				"segments": []transport.Segment{segment("Let me show you what a backend can send.")}})
-		},
-		func() error {
-			return d.c.Send(frame{"type": "render", "turn_id": id, "source": Source,
-				"reasoning": strings.Join(reasoning, ""),
-				"segments":  []transport.Segment{segment("That was the render closing my reply.", d.cue(k))}})
-		},
-	}
-	for i, step := range steps {
-		if i > 0 {
-			if err := d.pause(); err != nil {
-				return err
-			}
-		}
-		if !d.live(id) {
-			d.log.Info("sim_turn_cut", "turn_id", id)
-			return end()
-		}
-		if err := step(); err != nil {
-			return err
-		}
-	}
-	if err := end(); err != nil {
-		return err
-	}
-	d.scheduleReport(k)
-	return nil
-}
-
-// callTool sends one tool_call of the declared tools, in turn, and waits
-// for its result with the backend adapter's wait.
-func (d *demo) callTool(turnID string, k int) error {
-	if len(d.tools) == 0 {
-		return nil
-	}
-	t := d.tools[(k-1)%len(d.tools)]
-	callID := fmt.Sprintf("c-%d-%s", k, t.Name)
-	ch := make(chan string, 1)
-	d.mu.Lock()
-	d.results[callID] = ch
-	d.mu.Unlock()
-	defer func() {
-		d.mu.Lock()
-		delete(d.results, callID)
-		d.mu.Unlock()
-	}()
-	args := ExampleArguments(t.Name, t.Parameters)
-	d.log.Info("sim_tool_call", "id", callID, "name", t.Name, "arguments", string(args))
-	if err := d.c.Send(frame{"type": "tool_call", "id": callID, "turn_id": turnID, "name": t.Name, "arguments": args}); err != nil {
-		return err
-	}
-	wait := toolWait(t.Name)
-	timeout := make(chan struct{})
-	timer := d.o.Clock.AfterFunc(wait, func() { close(timeout) })
-	defer timer.Stop()
-	select {
-	case <-ch:
-	case <-timeout:
-		d.log.Warn("sim_tool_wait", "id", callID, "result", fmt.Sprintf("error: no reply from the client within %d s", int(wait.Seconds())))
-	case <-d.ctx.Done():
-		return d.ctx.Err()
-	}
-	return nil
-}
-
-func (d *demo) sendDelegations() error {
-	d.mu.Lock()
-	items := append([]transport.Delegation{}, d.items...)
-	d.mu.Unlock()
-	return d.c.Send(frame{"type": "delegations", "items": items})
-}
-
-// scheduleReport finishes the k-th turn's delegation ReportAfter from now
-// in a turn the backend mints.
-func (d *demo) scheduleReport(k int) {
-	if d.o.ReportAfter <= 0 {
-		return
-	}
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		if sleep(d.ctx, d.o.Clock, d.o.ReportAfter) != nil {
-			return
-		}
-		delID := fmt.Sprintf("d-%d", k)
-		d.mu.Lock()
-		d.reports++
-		turnID := fmt.Sprintf("sim-%d", d.reports)
-		found := false
-		for i := range d.items {
-			if d.items[i].ID == delID && d.items[i].State == "running" {
-				d.items[i].State, d.items[i].Status = "done", "ok"
-				d.items[i].EndedAt = d.o.Clock.Now().UnixMilli()
-				d.items[i].Summary = fmt.Sprintf("Demo task %d finished without trouble.", k)
-				found = true
-			}
-		}
-		d.mu.Unlock()
-		if !found { // reset in between: nothing to report
-			return
-		}
-		speech := fmt.Sprintf("By the way, background task %d is done.", k)
-		for _, f := range []frame{
-			nil, // the delegations list
-			{"type": "render", "turn_id": turnID, "source": Source,
-				"segments": []transport.Segment{segment(speech, transport.Cue{EmotionID: d.emotion("happy")})}},
-			{"type": "turn_end", "turn_id": turnID, "usage": usageFor("report", speech)},
-		} {
-			var err error
-			if f == nil {
-				err = d.sendDelegations()
-			} else {
-				err = d.c.Send(f)
-			}
-			if err != nil {
-				return
-			}
-		}
-		d.log.Info("sim_report", "turn_id", turnID, "delegation", delID)
-	}()
-}
-
-// ExampleArguments returns valid arguments for a declared tool: known
-// tools get meaningful ones, others the required fields filled from the
-// schema (first enum value, minimum, "demo", true).
-func ExampleArguments(name string, schema json.RawMessage) json.RawMessage {
-	switch name {
-	case "look":
-		return json.RawMessage(`{"at":"body"}`)
-	case "body_action":
-		return json.RawMessage(`{"action":"go_home"}`)
-	case "rate_relation":
-		return json.RawMessage(`{"delta":1,"reason":"a friendly demo"}`)
-	case "address_character":
-		return json.RawMessage(`{"character":"Yui","text":"Hello from the demo backend!"}`)
-	case "browser":
-		return json.RawMessage(`{"action":"read","url":"https://example.com"}`)
-	}
-	var s struct {
-		Properties map[string]struct {
-			Type    string            `json:"type"`
-			Enum    []json.RawMessage `json:"enum"`
-			Minimum *float64          `json:"minimum"`
-		} `json:"properties"`
-		Required []string `json:"required"`
-	}
-	json.Unmarshal(schema, &s)
-	args := map[string]json.RawMessage{}
-	for _, r := range s.Required {
-		p := s.Properties[r]
-		switch {
-		case len(p.Enum) > 0:
-			args[r] = p.Enum[0]
-		case p.Type == "integer" || p.Type == "number":
-			v := 0.0
-			if p.Minimum != nil {
-				v = *p.Minimum
-			}
-			args[r] = json.RawMessage(strconv.FormatFloat(v, 'f', -1, 64))
-		case p.Type == "boolean":
-			args[r] = json.RawMessage("true")
-		case p.Type == "object":
-			args[r] = json.RawMessage("{}")
-		case p.Type == "array":
-			args[r] = json.RawMessage("[]")
-		default:
-			args[r] = json.RawMessage(`"demo"`)
-		}
-	}
-	b, _ := json.Marshal(args)
-	return b
 }
 
 // sleep waits d on clk, or until ctx ends.

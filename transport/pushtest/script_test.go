@@ -360,3 +360,24 @@ func TestStartSimRefusesNonLoopback(t *testing.T) {
 		t.Error("non-loopback address accepted")
 	}
 }
+
+func TestEchoHonoursVocabulary(t *testing.T) {
+	srv := startSim(t, Echo(), "k")
+	c := dial(t, srv.URL, map[string]any{"key": "k", "chat_id": "yui-1",
+		"vocabulary": map[string]any{"emotion_ids": []string{}, "motion_ids": []string{}, "emotion_text_mode": "free", "emotion_text_map": map[string]string{}}})
+	c.send(turn("100", strings.Repeat("long ", 1000)))
+	fs := c.expect("render", "turn_end")
+	seg := fs[0]["segments"].([]any)[0].(map[string]any)
+	if seg["cues"] != nil {
+		t.Errorf("cue with an empty emotion list: %v", seg)
+	}
+	if n := len([]rune(seg["speech"].(string))); n != echoMax {
+		t.Errorf("echoed %d code points, want %d", n, echoMax)
+	}
+	c.send(map[string]any{"type": "vocabulary", "vocabulary": map[string]any{"emotion_ids": []string{"happy"}}})
+	c.send(turn("101", "hi"))
+	fs = c.expect("render", "turn_end")
+	if cues := fs[0]["segments"].([]any)[0].(map[string]any)["cues"]; cues == nil {
+		t.Errorf("no cue once happy is in the vocabulary: %v", fs[0])
+	}
+}
