@@ -44,6 +44,8 @@ type Config struct {
 	// ChatAPI, ChatBaseURL, Model and Key override the active preset's
 	// fields for this run only; "" keeps the saved value. Nothing is saved.
 	ChatAPI, ChatBaseURL, Model, Key string
+	// AudioOut, when set, is a WAV file every pet's speech is also written to, mixed (speech.go).
+	AudioOut string
 }
 
 // Run starts Yui and returns when the user quits or the process gets
@@ -108,6 +110,10 @@ func Run(cfg Config) error {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(windows.Theme())
 	y := &yui{app: a, log: log, store: store, configDir: dir, cfg: cfg}
+	if y.audio, err = openAudio(cfg.AudioOut, log); err != nil { // speech output (speech.go)
+		return err
+	}
+	defer y.audio.close() // after the sessions, which play on it
 
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
@@ -191,6 +197,7 @@ type yui struct {
 	configDir string
 	cfg       Config
 	sim       *pushtest.Server
+	audio     *audioOut // the process's audio output (speech.go)
 
 	mu       sync.Mutex // guards sessions after start (address_character)
 	sessions []*session
@@ -263,6 +270,7 @@ func demoPreset(url string) settings.Preset {
 		ChatID:      "yui-00demo00",
 		Poke:        true,
 		Relation:    settings.RelationDefault,
+		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
 	}
 }
 

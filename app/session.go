@@ -34,6 +34,7 @@ type session struct {
 	t      transport.Transport
 	ctl    *pet.Controller
 	win    *windows.PetWindow
+	speech *speechOut // speech output (speech.go)
 
 	// packNotice tells the user why their character pack was refused
 	// ("" when it was not); the app shows it once in the pet (Run).
@@ -65,13 +66,14 @@ func (y *yui) startSessions(presets []settings.Preset) error {
 		w, h := s.win.CharacterPixels()
 		s.pack = windows.ScaledPack(s.pack, w, h)
 		s.win.SetPack(s.pack)
-		s.ctl = pet.New(pet.Options{
+		s.speech = y.newSpeechOut(s.preset.Speech, s.log) // speech output (speech.go)
+		s.ctl = pet.New(s.speech.petOptions(pet.Options{
 			Transport: s.t,
 			Pack:      s.pack,
 			Clock:     clock.Real{},
 			Logger:    s.log,
 			OnChange:  s.onView,
-		})
+		}))
 		s.ctlPtr.Store(s.ctl)
 		s.win.SetView(s.ctl.View())
 	}
@@ -243,6 +245,7 @@ func (s *session) close() {
 	if s.ctl != nil {
 		s.ctl.Close()
 	}
+	s.speech.close() // after the controller, whose queue plays on it
 	if err := s.t.Close(); err != nil {
 		s.log.Warn("transport_close", "err", err.Error())
 	}

@@ -57,6 +57,9 @@ type Pill struct {
 	// Voice is "listening", "transcribing", a transcription error or the
 	// server text of a failed spoken turn; "" when idle.
 	Voice string
+	// Audio says once that speech cannot be heard (no audio device);
+	// it clears after AudioNoticeHold.
+	Audio string
 }
 
 // View is everything the pet window and message window draw. Each change
@@ -112,6 +115,13 @@ type Options struct {
 	BubbleHold time.Duration
 	// Rand picks filler and failure lines: a number in [0, n). Nil is math/rand/v2.
 	Rand func(n int) int
+	// Mouth is the loudness of the pet's audio (0–1) and whether audio
+	// plays; nil when the pet has no audio. The talk motion's mouth
+	// follows it (MouthFrame).
+	Mouth func() (level float64, playing bool)
+	// AudioNotice, when set, shows in the status pill from the start for
+	// AudioNoticeHold ("no audio device: …").
+	AudioNotice string
 	// Place tells where the pet sits for the "character:" line (`sitting on
 	// "Notes"`, `on the taskbar`, `walking`); nil or "" leaves it out.
 	Place func() string
@@ -130,6 +140,7 @@ type Controller struct {
 	onChange func(View)
 	hold     time.Duration
 	place    func() string
+	mouth    func() (float64, bool)
 	queue    *playback.Queue
 
 	done  chan struct{} // closed by Close: ends Run
@@ -180,6 +191,7 @@ type Controller struct {
 	connTmr clock.Timer
 
 	delegTmr clock.Timer
+	audioTmr clock.Timer
 
 	reasoningTurn      string
 	reasoningStreaming bool
@@ -200,6 +212,7 @@ func New(opts Options) *Controller {
 		onChange: opts.OnChange,
 		hold:     opts.BubbleHold,
 		place:    opts.Place,
+		mouth:    opts.Mouth,
 		done:     make(chan struct{}),
 		running:  make(map[string]transport.Trigger),
 		stopped:  newIDSet(maxRemembered),
@@ -233,6 +246,12 @@ func New(opts Options) *Controller {
 	c.view.Motion = "idle"
 	st := c.t.State()
 	c.setConnLocked(&st)
+	if opts.AudioNotice != "" {
+		c.view.Pill.Audio = opts.AudioNotice
+		c.audioTmr = c.clock.AfterFunc(AudioNoticeHold, func() {
+			c.update(func() { c.view.Pill.Audio = "" })
+		})
+	}
 	return c
 }
 
@@ -904,7 +923,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []clock.Timer{c.motionTmr, c.bubbleTmr, c.toolTmr, c.connTmr, c.delegTmr} {
+	for _, t := range []clock.Timer{c.motionTmr, c.bubbleTmr, c.toolTmr, c.connTmr, c.delegTmr, c.audioTmr} {
 		if t != nil {
 			t.Stop()
 		}

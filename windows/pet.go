@@ -541,6 +541,9 @@ func (w *PetWindow) render(v pet.View) {
 	if v.Pill.Voice != "" {
 		pill = append(pill, v.Pill.Voice)
 	}
+	if v.Pill.Audio != "" { // no audio device, said once
+		pill = append(pill, v.Pill.Audio)
+	}
 	w.pill.Text = strings.Join(slices.DeleteFunc(pill, func(s string) bool { return s == "" }), " · ")
 	w.pill.Dot = stateColor(v.Pill.ConnState)
 	running, done := 0, 0
@@ -777,6 +780,7 @@ func (w *PetWindow) updateFrames() {
 	}
 	w.animKey = key
 	var frames []image.Image
+	var pick func() (int, bool) // lip-sync
 	fps, loop := 0.0, false
 	emotion := v.Emotion
 	if emotion == "" {
@@ -788,6 +792,9 @@ func (w *PetWindow) updateFrames() {
 	case hasMotion && v.Motion != "idle" && len(m.Frames) > 0 &&
 		!(v.Motion == "talk" && emotion != "neutral" && pack.Emotions[emotion] != nil):
 		frames, fps, loop = m.Frames, m.FPS, m.Loop
+		if ms, ok := w.opts.Actions.(MouthSource); ok && v.Motion == "talk" { // lip-sync
+			pick = func() (int, bool) { return ms.MouthFrame(len(frames)) }
+		}
 	case emotion == "neutral" && hasIdle && len(idle.Frames) > 0:
 		frames, fps, loop = idle.Frames, idle.FPS, idle.Loop
 	case pack.Emotions[emotion] != nil:
@@ -806,6 +813,7 @@ func (w *PetWindow) updateFrames() {
 	}
 	w.showBackdrop()
 	w.anim.play(len(frames), fps, loop)
+	w.anim.pick = pick // lip-sync
 }
 
 // showBackdrop draws the backdrop under the character only when the frame
