@@ -287,8 +287,8 @@ const (
 	EnvelopeFloor = -50.0
 	EnvelopeCeil  = -14.0
 	// envelopeRelease is how fast the level falls: a mouth snaps open on a
-	// syllable and closes over about 60 ms.
-	envelopeRelease = 0.060
+	// syllable and closes over about 30 ms.
+	envelopeRelease = 0.030
 )
 
 // envelope follows the loudness of a player's output.
