@@ -110,3 +110,10 @@ func (s *Stream) read(dst []float32) (n int, end bool, err error) {
 	}
 	return n, false, nil
 }
+
+// Closed reports whether the stream has been closed.
+func (s *Stream) Closed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
