@@ -63,6 +63,9 @@ func openAudio(path string, log *slog.Logger) (*audioOut, error) {
 		}
 		o.file, o.wav = f, w
 		o.mixer.SetTee(w)
+		o.mixer.SetMarks(func(mk audio.Mark) {
+			log.Info("audio_out_sentence", "text", mk.Label, "at", float64(mk.At)/audio.Rate)
+		})
 	}
 	d, err := audio.OpenDevice(o.mixer)
 	if err != nil {

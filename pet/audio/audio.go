@@ -31,6 +31,10 @@ var ErrStopped = errors.New("audio: synthesis abandoned")
 // Player reads it: playback starts before synthesis ends. All methods are
 // safe for concurrent use.
 type Stream struct {
+	// Label names the stream in the tee's marks (the sentence); set it
+	// before the stream is handed to a player.
+	Label string
+
 	mu      sync.Mutex
 	buf     []float32 // unread samples are buf[off:]
 	off     int
@@ -116,4 +120,11 @@ func (s *Stream) Closed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed
+}
+
+// Unread returns a copy of the samples not yet played.
+func (s *Stream) Unread() []float32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]float32(nil), s.buf[s.off:]...)
 }

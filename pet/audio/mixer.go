@@ -20,7 +20,10 @@ type Mixer struct {
 	players []*Player
 	tee     SampleWriter
 	teeErr  error
-	err     error // the output failed: every clip fails with it
+	teeAt   int        // samples written to the tee
+	onMark  func(Mark) // hears where each stream starts in the tee
+	marks   []Mark     // to deliver after the lock
+	err     error      // the output failed: every clip fails with it
 	scratch []float32
 	// wake, when set, hears each stream a player starts: an output that
 	// sleeps while nothing plays wakes on it.
@@ -47,6 +50,21 @@ func (m *Mixer) SetTee(w SampleWriter) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tee, m.teeErr = w, nil
+}
+
+// Mark says where a stream's first sample lies in the tee's output.
+type Mark struct {
+	Label string
+	At    int // samples from the start of the tee
+}
+
+// SetMarks makes the mixer call f, outside its lock and on the goroutine
+// reading it, each time a stream's first sample goes to the tee: where
+// each sentence lies in the --audio-out file.
+func (m *Mixer) SetMarks(f func(Mark)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.onMark = f
 }
 
 // TeeErr is the first error the tee returned; the tee is dropped then.
@@ -98,9 +116,18 @@ func (m *Mixer) Active() bool {
 // Read fills dst with the next len(dst) samples of the mix, clipped to
 // [-1, 1], and updates each player's envelope with what it handed out.
 func (m *Mixer) Read(dst []float32) {
-	clear(dst)
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.read(dst)
+	marks, f := m.marks, m.onMark
+	m.marks = nil
+	m.mu.Unlock()
+	for _, mk := range marks {
+		f(mk)
+	}
+}
+
+func (m *Mixer) read(dst []float32) {
+	clear(dst)
 	if cap(m.scratch) < len(dst) {
 		m.scratch = make([]float32, len(dst))
 	}
@@ -122,6 +149,12 @@ func (m *Mixer) Read(dst []float32) {
 		}
 		p.env.add(tmp[:n], len(dst))
 		p.handed += n
+		if n > 0 && !v.started {
+			v.started = true
+			if m.tee != nil && m.onMark != nil {
+				m.marks = append(m.marks, Mark{Label: v.stream.Label, At: m.teeAt})
+			}
+		}
 		if end {
 			p.cur = nil
 			// finish only closes a channel: safe under the lock, and
@@ -136,6 +169,7 @@ func (m *Mixer) Read(dst []float32) {
 		if err := m.tee.WriteSamples(dst); err != nil {
 			m.teeErr, m.tee = err, nil
 		}
+		m.teeAt += len(dst)
 	}
 }
 
@@ -164,6 +198,7 @@ type voice struct {
 	stream   *Stream
 	finished chan error // buffered: the stream's end, once
 	stopped  chan struct{}
+	started  bool // its first sample was handed out
 	once     sync.Once
 	stopOnce sync.Once
 }

@@ -59,6 +59,7 @@ func (e *Audio) Name() string { return e.synth.Name() }
 // clip's playback with that error.
 func (e *Audio) Prepare(ctx context.Context, text string) (Clip, error) {
 	st := audio.NewStream()
+	st.Label = text
 	if err := e.ctx.Err(); err != nil {
 		st.Close(errEngineClosed)
 		return &audioClip{player: e.player, stream: st}, nil
