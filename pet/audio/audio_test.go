@@ -419,3 +419,35 @@ func TestWAVWriterFileIsReadableWhileWritten(t *testing.T) {
 		t.Fatalf("data size %d before Close", got)
 	}
 }
+
+func TestMarksSayWhereEachStreamStartsInTheTee(t *testing.T) {
+	m := NewMixer()
+	p := m.NewPlayer()
+	var buf seekBuffer
+	w, _ := NewWAVWriter(&buf)
+	m.SetTee(w)
+	var marks []Mark
+	m.SetMarks(func(mk Mark) { marks = append(marks, mk) })
+	out := make([]float32, 100)
+	for i, label := range []string{"one", "two"} {
+		s := NewStream()
+		s.Label = label
+		if i == 1 {
+			s.Write(nil) // nothing yet: synthesis lags, silence is written first
+		}
+		done := make(chan error, 1)
+		p.Start(s, func(err error) { done <- err })
+		if i == 1 {
+			m.Read(out)
+		}
+		s.Write(tone(150, 0.5))
+		s.Close(nil)
+		m.Read(out)
+		m.Read(out)
+		waitDone(t, done)
+	}
+	want := []Mark{{"one", 0}, {"two", 300}}
+	if len(marks) != 2 || marks[0] != want[0] || marks[1] != want[1] {
+		t.Fatalf("marks %v, want %v", marks, want)
+	}
+}
