@@ -22,7 +22,7 @@ run: build
 vet: deps
 	$(GO) vet ./...
 
-unit: deps
+unit: test-deps
 	$(GO) test -race -count=1 ./...
 
 fuzz: deps

@@ -47,6 +47,8 @@ type Config struct {
 	// ChatAPI, ChatBaseURL, Model and Key override the active preset's
 	// fields for this run only; "" keeps the saved value. Nothing is saved.
 	ChatAPI, ChatBaseURL, Model, Key string
+	// AudioOut, when set, is a WAV file every pet's speech is also written to, mixed (speech.go).
+	AudioOut string
 }
 
 // ErrAlreadyRunning is Run's error when another Yui runs on the same
@@ -126,6 +128,10 @@ func Run(cfg Config) error {
 	a.Settings().SetTheme(windows.Theme())
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
 		sessions: map[string]*session{}}
+	if y.audio, err = openAudio(cfg.AudioOut, log); err != nil { // speech output (speech.go)
+		return err
+	}
+	defer y.audio.close() // after the sessions, which play on it
 
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
@@ -233,6 +239,7 @@ type yui struct {
 	cfg       Config
 	sim       *pushtest.Server
 	demo      settings.Preset // the --demo preset
+	audio     *audioOut       // the process's audio output (speech.go)
 
 	mu       sync.Mutex // guards the fields below
 	sessions map[string]*session
@@ -277,6 +284,7 @@ func demoPreset(url string) settings.Preset {
 		ChatID:      "yui-00demo00",
 		Poke:        true,
 		Relation:    settings.RelationDefault,
+		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
 	}
 }
 

@@ -127,9 +127,9 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// SpeakSample and TestVoice test the speech and voice settings.
+// SpeakSample and TestVoice test the speech and voice settings as edited.
 func (y *yui) SpeakSample(ctx context.Context, p settings.Preset) error {
-	return errors.New("speech output is not available in this build")
+	return y.speakSample(ctx, p.Speech)
 }
 
 func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) {

@@ -49,10 +49,12 @@ type session struct {
 	views outbox.Fanout[pet.View] // the message and settings windows watching
 }
 
-// conn is one connection of a session.
+// conn is one connection of a session, with the speech output its
+// preset's speech settings make.
 type conn struct {
-	t   transport.Transport
-	ctl *pet.Controller
+	t      transport.Transport
+	ctl    *pet.Controller
+	speech *speechOut // speech output (speech.go)
 }
 
 // newSession builds a session's window and transcript; start connects it.
@@ -124,10 +126,10 @@ func (s *session) connect() error {
 	if err != nil {
 		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
 	}
-	c := &conn{t: t}
+	c := &conn{t: t, speech: s.y.newSpeechOut(s.cfg().Speech, s.log)}
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
-	c.ctl = pet.New(pet.Options{
+	c.ctl = pet.New(c.speech.petOptions(pet.Options{
 		Transport:  t,
 		Pack:       s.pack,
 		Clock:      clock.Real{},
@@ -136,7 +138,7 @@ func (s *session) connect() error {
 		Transcript: s.hist,
 		Greeting:   greet,
 		CheckIn:    time.Duration(s.cfg().CheckInMinutes) * time.Minute,
-	})
+	}))
 	s.everReady.Store(false) // a new endpoint has to prove itself
 	old := s.cur.Swap(c)
 	s.closeConn(old)
@@ -157,6 +159,7 @@ func (s *session) closeConn(c *conn) {
 	go func() {
 		defer s.y.closing.Done()
 		c.ctl.Close()
+		c.speech.close() // after the controller, whose queue plays on it
 		if err := c.t.Close(); err != nil {
 			s.log.Warn("transport_close", "err", err.Error())
 		}

@@ -67,6 +67,9 @@ type Pill struct {
 	// Voice is "listening", "transcribing", a transcription error or the
 	// server text of a failed spoken turn; "" when idle.
 	Voice string
+	// Audio says once that speech cannot be heard (no audio device);
+	// it clears after AudioNoticeHold.
+	Audio string
 }
 
 // View is everything the pet window and message window draw. Each change
@@ -122,6 +125,13 @@ type Options struct {
 	BubbleHold time.Duration
 	// Rand picks filler and failure lines: a number in [0, n). Nil is math/rand/v2.
 	Rand func(n int) int
+	// Mouth is the loudness of the pet's audio (0–1) and whether audio
+	// plays; nil when the pet has no audio. The talk motion's mouth
+	// follows it (MouthFrame).
+	Mouth func() (level float64, playing bool)
+	// AudioNotice, when set, shows in the status pill from the start for
+	// AudioNoticeHold ("no audio device: …").
+	AudioNotice string
 	// Place tells where the pet sits for the "character:" line (`sitting on
 	// "Notes"`, `on the taskbar`, `walking`); nil or "" leaves it out.
 	Place func() string
@@ -147,6 +157,7 @@ type Controller struct {
 	onChange func(View)
 	hold     time.Duration
 	place    func() string
+	mouth    func() (float64, bool)
 	queue    *playback.Queue
 	rec      *recorder
 
@@ -198,6 +209,7 @@ type Controller struct {
 	connTmr clock.Timer
 
 	delegTmr clock.Timer
+	audioTmr clock.Timer
 
 	reasoningTurn      string
 	reasoningStreaming bool
@@ -225,6 +237,7 @@ func New(opts Options) *Controller {
 		place:    opts.Place,
 		rec:      newRecorder(opts.Transcript),
 		checkIn:  opts.CheckIn,
+		mouth:    opts.Mouth,
 		done:     make(chan struct{}),
 		running:  make(map[string]transport.Trigger),
 		stopped:  newIDSet(maxRemembered),
@@ -263,6 +276,12 @@ func New(opts Options) *Controller {
 	c.setConnLocked(&st)
 	c.greetPending = opts.Greeting
 	c.armCheckInLocked()
+	if opts.AudioNotice != "" {
+		c.view.Pill.Audio = opts.AudioNotice
+		c.audioTmr = c.clock.AfterFunc(AudioNoticeHold, func() {
+			c.update(func() { c.view.Pill.Audio = "" })
+		})
+	}
 	return c
 }
 
@@ -992,7 +1011,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []clock.Timer{c.motionTmr, c.bubbleTmr, c.toolTmr, c.connTmr, c.delegTmr, c.checkInTmr} {
+	for _, t := range []clock.Timer{c.motionTmr, c.bubbleTmr, c.toolTmr, c.connTmr, c.delegTmr, c.checkInTmr, c.audioTmr} {
 		if t != nil {
 			t.Stop()
 		}

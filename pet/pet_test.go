@@ -651,6 +651,8 @@ func TestRenderAfterSpeechFramesDoesNotRepeatSentences(t *testing.T) {
 }
 
 // brokenEngine fails every sentence: no audio device.
+func (brokenEngine) Close() error { return nil }
+
 type brokenEngine struct{}
 
 func (brokenEngine) Prepare(context.Context, string) (speech.Clip, error) {
@@ -1004,6 +1006,8 @@ func TestCloseLeavesNoGoroutineOrTimerBehind(t *testing.T) {
 
 // blockingEngine's clips only play through the blocking Play, on a
 // goroutine the playback queue owns.
+func (blockingEngine) Close() error { return nil }
+
 type blockingEngine struct{ release chan struct{} }
 
 func (e blockingEngine) Prepare(context.Context, string) (speech.Clip, error) { return e, nil }

@@ -30,6 +30,16 @@ type animator struct {
 	due  int // frame prepared, shown on the next tick; -1 when none
 	loop bool
 	done bool // a motion that does not loop reached its last frame
+	// pick, when set and ok, chooses the frame instead of the clock: the
+	// talk motion's mouth following the audio (lip-sync).
+	pick func() (int, bool)
+}
+
+// MouthSource is implemented by PetOptions.Actions whose pet speaks
+// aloud: the talk frame its audio's loudness asks for, among n frames;
+// ok is false while no audio plays.
+type MouthSource interface {
+	MouthFrame(n int) (frame int, ok bool)
 }
 
 func newAnimator(prepare, frame func(i int)) *animator {
@@ -63,6 +73,11 @@ func (a *animator) tick(p float32) {
 		a.frame(i)
 	}
 	i := min(int(p*float32(a.n)), a.n-1)
+	if a.pick != nil { // lip-sync
+		if j, ok := a.pick(); ok && j >= 0 && j < a.n {
+			i = j
+		}
+	}
 	if !a.loop && p >= 1 {
 		a.done = true
 	}

@@ -23,6 +23,13 @@ func (w *PetWindow) updateFrames() {
 	}
 	w.showBackdrop()
 	w.anim.play(len(set.Frames), set.FPS, set.Loop)
+	// Lip-sync: while the talk motion plays, the audio's loudness picks
+	// the mouth frame.
+	w.anim.pick = nil
+	if ms, ok := w.opts.Actions.(MouthSource); ok && set.Motion == "talk" {
+		n := len(set.Frames)
+		w.anim.pick = func() (int, bool) { return ms.MouthFrame(n) }
+	}
 }
 
 // showBackdrop draws the backdrop under the character only when the frame

@@ -133,6 +133,9 @@ func (w *PetWindow) render(v pet.View) {
 	if v.Pill.Voice != "" {
 		pill = append(pill, v.Pill.Voice)
 	}
+	if v.Pill.Audio != "" { // no audio device, said once
+		pill = append(pill, v.Pill.Audio)
+	}
 	w.pill.Text = strings.Join(slices.DeleteFunc(pill, func(s string) bool { return s == "" }), " · ")
 	w.pill.Dot = stateColor(v.Pill.ConnState)
 	running, done := 0, 0

@@ -21,7 +21,7 @@
 //	      "card": "",
 //	      "context_window": 0,
 //	      "chat_id": "yui-0b7e44d1",
-//	      "speech": {"engine": "system", "voice": "", "base_url": "", "key": "", "model": "", "rate": 1},
+//	      "speech": {"engine": "system", "voice": "", "base_url": "", "key": "", "model": "", "rate": 1, "volume": 1},
 //	      "voice": {"mode": "off", "engine": "openai", "base_url": "", "key": "", "model": "", "command": ""},
 //	      "screen_on_turn": "toggle",
 //	      "greeting": false,
@@ -161,6 +161,8 @@ type Speech struct {
 	Model   string `json:"model"`
 	// Rate is a speed factor, 0.25–4; 1 is normal.
 	Rate float64 `json:"rate"`
+	// Volume is the pet's speech volume, 0–1; 1 plays the voice as synthesised.
+	Volume float64 `json:"volume"`
 }
 
 // Voice is a preset's voice input (product.md §7).
@@ -228,7 +230,7 @@ func defaultPreset() Preset {
 		Character:    DefaultCharacter,
 		ChatAPI:      DefaultChatAPI,
 		ChatBaseURL:  DefaultChatBaseURL,
-		Speech:       Speech{Engine: "system", Rate: 1},
+		Speech:       Speech{Engine: "system", Rate: 1, Volume: 1},
 		Voice:        Voice{Mode: "off", Engine: "openai"},
 		ScreenOnTurn: "toggle",
 		Poke:         true,

@@ -385,6 +385,7 @@ func TestValidatePreset(t *testing.T) {
 		{"speech.engine", func(p *Preset) { p.Speech.Engine = "sam" }},
 		{"speech.base_url", func(p *Preset) { p.Speech.Engine = "openai" }},
 		{"speech.rate", func(p *Preset) { p.Speech.Rate = 0 }},
+		{"speech.volume", func(p *Preset) { p.Speech.Volume = 1.5 }},
 		{"voice.mode", func(p *Preset) { p.Voice.Mode = "always" }},
 		{"voice.command", func(p *Preset) { p.Voice.Mode, p.Voice.Engine = "hands_free", "command" }},
 		{"relation", func(p *Preset) { p.Relation = 101 }},

@@ -133,6 +133,9 @@ func (p *Preset) Validate() []FieldError {
 	if p.Speech.Rate < 0.25 || p.Speech.Rate > 4 {
 		bad("speech.rate", "must be between 0.25 and 4")
 	}
+	if !(p.Speech.Volume >= 0 && p.Speech.Volume <= 1) {
+		bad("speech.volume", "must be between 0 and 1")
+	}
 	if !slices.Contains([]string{"off", "push_to_talk", "hands_free"}, p.Voice.Mode) {
 		bad("voice.mode", `must be "off", "push_to_talk" or "hands_free"`)
 	}

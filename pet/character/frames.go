@@ -9,6 +9,8 @@ type FrameSet struct {
 	Frames []image.Image
 	FPS    float64
 	Loop   bool
+	// Motion is the motion whose frames these are; "" for a still image.
+	Motion string
 }
 
 // Frames picks what to show for a motion and an emotion ("" is neutral).
@@ -34,15 +36,15 @@ func (p *Pack) Frames(motion, emotion string) FrameSet {
 	switch {
 	case hasMotion && motion != "idle" && len(m.Frames) > 0 &&
 		!(motion == "talk" && emotion != "neutral" && p.Emotions[emotion] != nil):
-		return FrameSet{Frames: m.Frames, FPS: m.FPS, Loop: m.Loop}
+		return FrameSet{Frames: m.Frames, FPS: m.FPS, Loop: m.Loop, Motion: motion}
 	case emotion == "neutral" && hasIdle && len(idle.Frames) > 0:
-		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop}
+		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop, Motion: "idle"}
 	case p.Emotions[emotion] != nil:
 		return FrameSet{Frames: []image.Image{p.Emotions[emotion]}}
 	case p.Emotions["neutral"] != nil:
 		return FrameSet{Frames: []image.Image{p.Emotions["neutral"]}}
 	case hasIdle && len(idle.Frames) > 0:
-		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop}
+		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop, Motion: "idle"}
 	}
 	return FrameSet{}
 }

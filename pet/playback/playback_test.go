@@ -537,6 +537,8 @@ func TestFailureLine(t *testing.T) {
 }
 
 // failingEngine fails Prepare or Play of the sentences named.
+func (*failingEngine) Close() error { return nil }
+
 type failingEngine struct {
 	clock    clock.Clock
 	none     *speech.None
@@ -625,6 +627,8 @@ func TestNextSentenceIsPreparedWhileTheCurrentOnePlays(t *testing.T) {
 
 // blockingEngine's clips implement only the blocking Play: the queue plays
 // them on a goroutine of its own.
+func (blockingEngine) Close() error { return nil }
+
 type blockingEngine struct{ release chan struct{} }
 
 func (e blockingEngine) Prepare(context.Context, string) (speech.Clip, error) { return e, nil }
@@ -756,6 +760,8 @@ func TestNextSentenceIsSynthesisedWhileTheCurrentOnePlays(t *testing.T) {
 }
 
 // ctxEngine records the context each sentence was prepared with.
+func (*ctxEngine) Close() error { return nil }
+
 type ctxEngine struct {
 	none *speech.None
 	mu   sync.Mutex

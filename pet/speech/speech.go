@@ -1,6 +1,9 @@
-// Package speech turns sentences into sound: the engine interface and the
-// "none" engine (bubble only, paced by reading speed). Audio engines
-// (system, openai) come later behind the same interface.
+// Package speech turns sentences into sound (product.md §6): the Engine
+// interface the playback queue calls, the "none" engine (bubble only, paced
+// by reading speed), and the Audio engine, which plays what a Synth makes
+// on the pet's audio.Player. Each TTS backend is one small Synth, the way
+// each chat API is one request.Dialect: System (espeak-ng, say, SAPI) and
+// OpenAI (POST {base}/audio/speech, streamed).
 package speech
 
 import (
@@ -20,10 +23,17 @@ import (
 // the clip's Play wait for it. An error from Prepare, or from Play, marks the
 // turn's playback as failed; the queue then paces the sentence by reading
 // speed so cue boundaries still fall in order.
+//
+// The playback queue cancels ctx once the clip has played, or at once when
+// a user action stops speech: an engine stops its work there (a process is
+// killed, a request aborted). The engine's owner calls Close after the
+// queue that used it has closed.
 type Engine interface {
 	// Prepare starts synthesising text and returns the clip to play.
 	// Cancelling ctx abandons the synthesis.
 	Prepare(ctx context.Context, text string) (Clip, error)
+	// Close abandons every synthesis under way and waits for it to end.
+	Close() error
 }
 
 // Clip is one synthesised sentence.
@@ -74,6 +84,9 @@ func NewNone(c clock.Clock) *None {
 	}
 	return &None{clock: c}
 }
+
+// Close does nothing: the none engine holds nothing.
+func (n *None) Close() error { return nil }
 
 // Prepare returns a silent clip lasting ReadingTime(text). It never fails.
 func (n *None) Prepare(ctx context.Context, text string) (Clip, error) {

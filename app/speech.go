@@ -1,0 +1,215 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"yui/app/settings"
+	"yui/pet"
+	"yui/pet/audio"
+	"yui/pet/speech"
+	"yui/transport/clock"
+)
+
+// Speech output wiring (product.md §6): one audio context per process,
+// owned here and handed to the pets as one player each; each preset's
+// engine built from its speech settings; the --audio-out tee.
+
+// Engines of settings.Speech.Engine.
+const (
+	engineSystem = "system"
+	engineOpenAI = "openai"
+	engineNone   = "none"
+)
+
+// noDeviceNotice is what the pill says once when speech cannot be heard.
+const noDeviceNotice = "no audio device: speech shows in the bubble only"
+
+// SampleSentence is what the settings window's Test button speaks.
+const SampleSentence = "Hello! This is how I sound with these settings."
+
+// audioOut is the process's audio output: the mixer every pet's player
+// feeds, the device playing it (or, with no device and --audio-out, a
+// clock pulling it in real time), and the WAV tee.
+type audioOut struct {
+	log    *slog.Logger
+	mixer  *audio.Mixer
+	device *audio.Device // nil when there is no device
+	paced  *audio.Paced  // pulls the mix when there is no device but a WAV
+	file   *os.File
+	wav    *audio.WAVWriter
+	// notice is the pill's once-only text, "" when audio is heard.
+	notice string
+}
+
+// openAudio opens the audio device and, when path is set, the WAV file
+// the mix is also written to. No device is not an error: one log line,
+// and the pets pace speech by reading speed (or by the WAV's clock).
+func openAudio(path string, log *slog.Logger) (*audioOut, error) {
+	o := &audioOut{log: log, mixer: audio.NewMixer()}
+	if path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, fmt.Errorf("app: --audio-out: %w", err)
+		}
+		w, err := audio.NewWAVWriter(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("app: --audio-out: %w", err)
+		}
+		o.file, o.wav = f, w
+		o.mixer.SetTee(w)
+		o.mixer.SetMarks(func(mk audio.Mark) {
+			log.Info("audio_out_sentence", "text", mk.Label, "at", float64(mk.At)/audio.Rate)
+		})
+	}
+	d, err := audio.OpenDevice(o.mixer)
+	if err != nil {
+		log.Warn("audio_unavailable", "err", err.Error(), "audio_out", path != "")
+		o.notice = noDeviceNotice
+		if o.wav != nil {
+			o.paced = audio.NewPaced(o.mixer, clock.Real{}, nil)
+			o.notice = "no audio device: speech is written to the --audio-out file only"
+		}
+	} else {
+		o.device = d
+		log.Info("audio_open", "rate", audio.Rate, "audio_out", path != "")
+	}
+	return o, nil
+}
+
+// playable reports whether audio is pulled at all (a device or the WAV clock).
+func (o *audioOut) playable() bool { return o != nil && (o.device != nil || o.paced != nil) }
+
+// close stops the output and finishes the WAV file.
+func (o *audioOut) close() {
+	if o == nil {
+		return
+	}
+	if o.device != nil {
+		o.device.Close()
+	}
+	if o.paced != nil {
+		o.paced.Close()
+	}
+	if o.wav != nil {
+		o.mixer.SetTee(nil)
+		err := o.wav.Close()
+		if cerr := o.file.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = o.mixer.TeeErr()
+		}
+		if err != nil {
+			o.log.Warn("audio_out_failed", "err", err.Error())
+		} else {
+			o.log.Info("audio_out_written", "seconds", float64(o.wav.Samples())/audio.Rate)
+		}
+	}
+}
+
+// speechOut is one pet's speech output: its engine and player.
+type speechOut struct {
+	engine speech.Engine
+	player *audio.Player // nil when the pet has no audio
+	notice string
+}
+
+// newSpeechOut builds the engine of a preset's speech settings on a new
+// player of the process's mixer.
+func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
+	o := &speechOut{}
+	if !y.audio.playable() {
+		o.engine = speech.NewNone(nil)
+		if y.audio != nil {
+			o.notice = y.audio.notice
+		}
+		log.Info("speech_engine", "engine", engineNone, "configured", sp.Engine, "reason", "no audio output")
+		return o
+	}
+	o.player = y.audio.mixer.NewPlayer()
+	o.player.SetVolume(sp.Volume)
+	engine, name, err := newEngine(sp, o.player)
+	if err != nil {
+		log.Warn("speech_engine_unavailable", "engine", sp.Engine, "err", err.Error())
+	}
+	o.engine = engine
+	o.notice = y.audio.notice
+	log.Info("speech_engine", "engine", name, "configured", sp.Engine, "voice", sp.Voice, "volume", sp.Volume)
+	return o
+}
+
+// newEngine builds the engine of sp playing on p; name is the engine
+// used. A system voice that is not installed gives the none engine and
+// the reason.
+func newEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name string, err error) {
+	switch sp.Engine {
+	case engineNone:
+		return speech.NewNone(nil), engineNone, nil
+	case engineOpenAI:
+		return speech.NewAudio(&speech.OpenAI{
+			BaseURL: sp.BaseURL, Key: sp.Key, Model: sp.Model, Voice: sp.Voice, Speed: sp.Rate,
+		}, p), engineOpenAI, nil
+	}
+	if sys, ok := speech.FindSystem(sp.Voice, sp.Rate); ok {
+		return speech.NewAudio(sys, p), engineSystem + " (" + sys.Name() + ")", nil
+	}
+	return speech.NewNone(nil), engineNone, errors.New("no system voice is installed (espeak-ng on Linux)")
+}
+
+// petOptions adds the speech output to a pet's options.
+func (o *speechOut) petOptions(opts pet.Options) pet.Options {
+	opts.Speech = o.engine
+	opts.AudioNotice = o.notice
+	if o.player != nil {
+		opts.Mouth = o.player.Level
+	}
+	return opts
+}
+
+// close ends the engine's syntheses and takes the player out of the mix;
+// the controller, whose queue plays on them, is closed first.
+func (o *speechOut) close() {
+	if o == nil {
+		return
+	}
+	o.engine.Close()
+	if o.player != nil {
+		o.player.Close()
+	}
+}
+
+// speakSample speaks SampleSentence with the edited settings sp, on a
+// player of its own, and returns when it has played: the settings
+// window's Test button calls it (off the UI goroutine). The error says
+// why nothing could be heard.
+func (y *yui) speakSample(ctx context.Context, sp settings.Speech) error {
+	if !y.audio.playable() {
+		return errors.New(noDeviceNotice)
+	}
+	p := y.audio.mixer.NewPlayer()
+	defer p.Close()
+	p.SetVolume(sp.Volume)
+	e, _, err := newEngine(sp, p)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return speech.Speak(ctx, e, SampleSentence)
+}
+
+// MouthFrame is the talk frame the pet's audio asks for (pet.Controller's
+// MouthFrame); the pet window's lip-sync reads it.
+func (s *session) MouthFrame(n int) (int, bool) {
+	if c := s.ctl(); c != nil {
+		return c.MouthFrame(n)
+	}
+	return 0, false
+}

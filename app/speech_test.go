@@ -1,0 +1,100 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"yui/app/settings"
+	"yui/pet"
+	"yui/pet/audio"
+	"yui/pet/speech"
+)
+
+func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	y := &yui{log: log, audio: &audioOut{log: log, mixer: audio.NewMixer(), notice: noDeviceNotice}}
+	o := y.newSpeechOut(settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, log)
+	defer o.close()
+	if _, ok := o.engine.(*speech.None); !ok || o.player != nil {
+		t.Fatalf("engine %T player %v with no device, want none and no player", o.engine, o.player)
+	}
+	opts := o.petOptions(pet.Options{})
+	if opts.AudioNotice != noDeviceNotice || opts.Mouth != nil || opts.Speech != o.engine {
+		t.Fatalf("pet options %+v", opts)
+	}
+	if err := y.speakSample(context.Background(), settings.Speech{Engine: engineSystem}); err == nil {
+		t.Fatal("the Test button spoke with no audio output")
+	}
+}
+
+func TestEngineOfEachSetting(t *testing.T) {
+	p := audio.NewMixer().NewPlayer()
+	for _, tt := range []struct {
+		engine string
+		want   string
+	}{
+		{engineNone, "none"},
+		{engineOpenAI, "openai"},
+	} {
+		e, name, err := newEngine(settings.Speech{Engine: tt.engine, BaseURL: "http://127.0.0.1:1/v1"}, p)
+		if err != nil || name != tt.want {
+			t.Errorf("%s: engine %q, err %v", tt.engine, name, err)
+		}
+		e.Close()
+	}
+}
+
+// TestAudioOutWritesSpeech opens the process's audio output with a WAV
+// tee (the device if there is one, else the clock pulling the mix), speaks
+// a sentence with the system voice and reads the file back.
+func TestAudioOutWritesSpeech(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.wav")
+	log := slog.New(slog.DiscardHandler)
+	out, err := openAudio(path, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := &yui{log: log, audio: out}
+	o := y.newSpeechOut(settings.Speech{Engine: engineSystem, Rate: 1.5, Volume: 1}, log)
+	if _, ok := o.engine.(*speech.Audio); !ok {
+		t.Fatalf("engine %T, want the system voice (espeak-ng installed by .ci/deps.sh test)", o.engine)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := speech.Speak(ctx, o.engine, "Testing one two three."); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	o.close()
+	out.close()
+
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st := audio.NewStream()
+	if err := audio.Decode(f, audio.Format{}, st); err != nil {
+		t.Fatal(err)
+	}
+	buf := st.Unread()
+	n := len(buf)
+	var sum float64
+	for _, x := range buf {
+		sum += float64(x) * float64(x)
+	}
+	secs := float64(n) / audio.Rate
+	if secs < 0.8 || secs > 6 || math.Sqrt(sum/float64(max(n, 1))) < 0.01 {
+		t.Fatalf("WAV holds %.2f s, rms %.4f", secs, math.Sqrt(sum/float64(max(n, 1))))
+	}
+	// Played in real time, not faster.
+	if took < time.Duration(secs*0.8*float64(time.Second)) {
+		t.Fatalf("%.2f s of speech played in %v", secs, took)
+	}
+}

@@ -1,0 +1,120 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// soxStat runs `sox file -n [trim start dur] stat` and returns its figures.
+func soxStat(t testing.TB, file string, trim ...string) map[string]float64 {
+	t.Helper()
+	args := append([]string{file, "-n"}, trim...)
+	args = append(args, "stat")
+	out, err := exec.Command("sox", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sox %v: %v\n%s", args, err, out)
+	}
+	stats := map[string]float64{}
+	re := regexp.MustCompile(`^([A-Za-z ]+?)(?:\([a-z]+\))?:\s+(-?[0-9.]+)`)
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := re.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			v, _ := strconv.ParseFloat(m[2], 64)
+			stats[strings.TrimSpace(m[1])] = v
+		}
+	}
+	return stats
+}
+
+// TestDemoSpeaksIntoAudioOut runs `yui --demo --audio-out out.wav` under
+// Xvfb (no audio device), types one turn and listens to the file: speech
+// of plausible length and loudness, each sentence audible where the app
+// says it lies, in the order the sentences were rendered.
+func TestDemoSpeaksIntoAudioOut(t *testing.T) {
+	if _, err := exec.LookPath("sox"); err != nil {
+		t.Fatal("sox is missing: .ci/deps.sh test installs it")
+	}
+	d := startXvfb(t, 1280, 800)
+	wav := filepath.Join(artifacts(t), "out.wav")
+	a := startYui(t, d, "", "--demo", "--audio-out", wav)
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	a.waitRecord(10*time.Second, "speech_engine", map[string]string{"engine": "system (espeak-ng)"})
+
+	a.talk("hello yui")
+	turn := a.waitRecord(20*time.Second, "turn", map[string]string{"spoke_text": "false"})
+	id := turn.str("turn_id")
+	a.waitRecord(30*time.Second, "push.turn_end", map[string]string{"turn_id": id})
+	// The demo's reply ends with the render's sentence; wait until it has
+	// played out, then quit so the WAV is finished.
+	last := a.waitRecord(30*time.Second, "speech", map[string]string{"turn_id": id, "text": "That was the render closing my reply."})
+	_ = last
+	a.waitRecord(30*time.Second, "audio_out_sentence", map[string]string{"text": "That was the render closing my reply."})
+	time.Sleep(4 * time.Second)
+	a.proc.stop()
+	a.waitRecord(10*time.Second, "audio_out_written", nil)
+
+	all := soxStat(t, wav)
+	secs, rms := all["Length"], all["RMS     amplitude"]
+	if rms == 0 {
+		rms = all["RMS amplitude"]
+	}
+	t.Logf("out.wav: %.2f s, RMS %.4f", secs, rms)
+	if secs < 4 || secs > 60 {
+		t.Fatalf("out.wav lasts %.2f s", secs)
+	}
+	if rms < 0.01 {
+		t.Fatalf("out.wav RMS %.4f: silent", rms)
+	}
+
+	// What the app spoke, in order, and where each sentence lies in the file.
+	var spoken, placed []string
+	var at []float64
+	for _, r := range a.log() {
+		switch r.str("msg") {
+		case "speech":
+			spoken = append(spoken, r.str("text"))
+		case "audio_out_sentence":
+			placed = append(placed, r.str("text"))
+			v, _ := r["at"].(float64)
+			at = append(at, v)
+		}
+	}
+	if !slices.Equal(spoken, placed) {
+		t.Fatalf("sentences spoken %q, in the file %q", spoken, placed)
+	}
+	order := []string{"You said: hello yui", "Let me show you what a backend can send.", "That was the render closing my reply."}
+	prev := -1
+	for _, s := range order {
+		i := slices.Index(placed, s)
+		if i <= prev {
+			t.Fatalf("%q is not after the sentences rendered before it in %q", s, placed)
+		}
+		prev = i
+	}
+	for i, s := range placed {
+		if i > 0 && at[i] < at[i-1] {
+			t.Fatalf("%q starts at %.2f s, before the sentence before it (%.2f s)", s, at[i], at[i-1])
+		}
+		dur := 0.8
+		if i+1 < len(at) {
+			dur = min(dur, at[i+1]-at[i])
+		}
+		st := soxStat(t, wav, "trim", fmt.Sprintf("%.3f", at[i]), fmt.Sprintf("%.3f", dur))
+		r := st["RMS     amplitude"]
+		if r == 0 {
+			r = st["RMS amplitude"]
+		}
+		t.Logf("%6.2f s  rms %.4f  %q", at[i], r, s)
+		if r < 0.005 {
+			t.Fatalf("sentence %q at %.2f s is silent in the file (RMS %.4f)", s, at[i], r)
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package audio
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/ebitengine/oto/v3"
+)
+
+// Device buffering: the device's own buffer and the one oto keeps per
+// player bound how much audio still plays after a stop (the mixer itself
+// drops a stopped stream at once).
+const (
+	DeviceBuffer = 30 * time.Millisecond
+	PlayerBuffer = 10 * time.Millisecond
+	// deviceIdle is how long the device runs on silence before it is
+	// suspended: an idle pet costs no audio wake-ups.
+	deviceIdle = 2 * time.Second
+	// deviceOpenWait bounds the wait for the device to open.
+	deviceOpenWait = 5 * time.Second
+)
+
+// ErrNoDevice is the error of OpenDevice when no audio output can be opened.
+var ErrNoDevice = errors.New("no audio device")
+
+// Device plays the mix on the system's audio output through oto: one
+// context per process (oto allows no second one), one oto player reading
+// the mixer.
+type Device struct {
+	m      *Mixer
+	ctx    *oto.Context
+	player *oto.Player
+	done   chan struct{}
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+// OpenDevice opens the audio output and starts playing m on it. It fails
+// with an error wrapping ErrNoDevice when there is no device; it may be
+// called once per process.
+func OpenDevice(m *Mixer) (*Device, error) {
+	ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
+		SampleRate:   Rate,
+		ChannelCount: 1,
+		Format:       oto.FormatFloat32LE,
+		BufferSize:   DeviceBuffer,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDevice, err)
+	}
+	select {
+	case <-ready:
+	case <-time.After(deviceOpenWait):
+		return nil, fmt.Errorf("%w: the device did not open within %v", ErrNoDevice, deviceOpenWait)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDevice, err)
+	}
+	d := &Device{m: m, ctx: ctx, done: make(chan struct{})}
+	d.player = ctx.NewPlayer(&mixReader{m: m})
+	d.player.SetBufferSize(int(PlayerBuffer * Rate / time.Second * 4))
+	d.player.Play()
+	d.wg.Add(1)
+	go d.watch(m.wakeChan())
+	return d, nil
+}
+
+// watch suspends the device while nothing plays, wakes it when a stream
+// starts, and fails the mixer when the device goes away.
+func (d *Device) watch(wake <-chan struct{}) {
+	defer d.wg.Done()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	suspended := false
+	idleSince := time.Now()
+	for {
+		select {
+		case <-d.done:
+			return
+		case <-wake:
+			if suspended {
+				if err := d.ctx.Resume(); err != nil {
+					d.m.Fail(fmt.Errorf("audio device: %w", err))
+					return
+				}
+				suspended = false
+			}
+			idleSince = time.Now()
+		case now := <-tick.C:
+			if err := d.ctx.Err(); err != nil {
+				d.m.Fail(fmt.Errorf("audio device: %w", err))
+				return
+			}
+			if d.m.Active() {
+				idleSince = now
+				if suspended { // a start raced with the suspend
+					_ = d.ctx.Resume()
+					suspended = false
+				}
+				continue
+			}
+			if !suspended && now.Sub(idleSince) > deviceIdle {
+				if d.ctx.Suspend() == nil {
+					suspended = true
+				}
+			}
+		}
+	}
+}
+
+// Close stops playing. oto cannot close its context: the process keeps it.
+func (d *Device) Close() error {
+	d.once.Do(func() {
+		close(d.done)
+		d.wg.Wait()
+		d.player.Pause()
+		_ = d.ctx.Suspend()
+	})
+	return nil
+}
+
+// mixReader is the mixer as the float32 little-endian byte stream oto reads.
+type mixReader struct {
+	m   *Mixer
+	buf []float32
+}
+
+func (r *mixReader) Read(p []byte) (int, error) {
+	n := len(p) / 4
+	if n == 0 {
+		return 0, nil
+	}
+	if cap(r.buf) < n {
+		r.buf = make([]float32, n)
+	}
+	b := r.buf[:n]
+	r.m.Read(b)
+	for i, x := range b {
+		binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(x))
+	}
+	return 4 * n, nil
+}
