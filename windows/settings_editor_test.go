@@ -134,6 +134,7 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	test.Type(f.speechVoice, "alloy")
 	test.Type(f.speechModel, "tts-1")
 	retype(f.speechRate, "1.5")
+	retype(f.speechVolume, "0.5")
 	pickLabel(f.voiceMode, "Hands-free")
 	pickLabel(f.voiceEngine, "Command")
 	test.Type(f.voiceCommand, "whisper-cli")
@@ -147,7 +148,7 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 		ChatBaseURL: "https://api.example.com/v1", Model: "gpt-x", ReasoningEffort: "high",
 		Card: "A calm spirit.", ContextWindow: 128000, ScreenOnTurn: "always", Greeting: true, Poke: false,
 		CheckInMinutes: 30,
-		Speech:         settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5},
+		Speech:         settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5, Volume: 0.5},
 		Voice:          settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}
 	if !sameEdits(p, want) {
 		t.Fatalf("stored\n%+v\nwant\n%+v", editable(p), editable(want))

@@ -48,6 +48,7 @@ type presetFields struct {
 	speechKey    *widget.Entry
 	speechModel  *widget.Entry
 	speechRate   *widget.Entry
+	speechVolume *widget.Entry
 	speechTest   *widget.Button
 	speechResult *widget.Label
 	voiceMode    *choice
@@ -148,6 +149,11 @@ func (e *presetEditor) buildFields() {
 	f.speechRate.SetPlaceHolder("1 = normal")
 	f.speechRate.OnChanged = func(s string) {
 		e.editFloat("speech.rate", s, func(p *settings.Preset, x float64) { p.Speech.Rate = x })
+	}
+	f.speechVolume = widget.NewEntry()
+	f.speechVolume.SetPlaceHolder("0 to 1; 1 = full")
+	f.speechVolume.OnChanged = func(s string) {
+		e.editFloat("speech.volume", s, func(p *settings.Preset, x float64) { p.Speech.Volume = x })
 	}
 	f.speechTest = widget.NewButtonWithIcon("Speak a sample", theme.MediaPlayIcon(), e.speakSample)
 	f.speechResult = widget.NewLabel("")
@@ -267,6 +273,7 @@ func (e *presetEditor) speechTab() fyne.CanvasObject {
 		e.row("speech.key", "Key", f.speechKey),
 		e.row("speech.model", "Model", f.speechModel),
 		e.row("speech.rate", "Rate", f.speechRate),
+		e.row("speech.volume", "Volume", f.speechVolume),
 		e.row("", "", container.NewBorder(nil, nil, f.speechTest, nil, f.speechResult)),
 	))
 }
@@ -311,6 +318,7 @@ func (f *presetFields) fill(p settings.Preset, chars []string) {
 	f.speechKey.SetText(p.Speech.Key)
 	f.speechModel.SetText(p.Speech.Model)
 	f.speechRate.SetText(strconv.FormatFloat(p.Speech.Rate, 'g', -1, 64))
+	f.speechVolume.SetText(strconv.FormatFloat(p.Speech.Volume, 'g', -1, 64))
 	f.voiceMode.SetValue(p.Voice.Mode)
 	f.voiceEngine.SetValue(p.Voice.Engine)
 	f.voiceURL.SetText(p.Voice.BaseURL)
