@@ -58,6 +58,8 @@ type Listener struct {
 	presses chan bool
 	dropped atomic.Int64
 	running atomic.Bool
+	// afterBlock, when set (tests), runs after each block is processed.
+	afterBlock func()
 }
 
 // NewListener returns a Listener; Run starts it.
@@ -168,6 +170,9 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- []int16) {
 				case actUtterance:
 					l.enqueue(a.pcm, utts)
 				}
+			}
+			if l.afterBlock != nil {
+				l.afterBlock()
 			}
 		}
 	}
