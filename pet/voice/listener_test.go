@@ -80,7 +80,9 @@ func (f *fakeTarget) waitFor(t *testing.T, call string) []string {
 
 type transcriberFunc func(ctx context.Context, wav []byte) (string, error)
 
-func (f transcriberFunc) Transcribe(ctx context.Context, wav []byte) (string, error) { return f(ctx, wav) }
+func (f transcriberFunc) Transcribe(ctx context.Context, wav []byte) (string, error) {
+	return f(ctx, wav)
+}
 
 // sentence is a speech sample at a conversational level between silences.
 func sentence(t testing.TB) []int16 {
