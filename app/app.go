@@ -44,6 +44,8 @@ type Config struct {
 	// ChatAPI, ChatBaseURL, Model and Key override the active preset's
 	// fields for this run only; "" keeps the saved value. Nothing is saved.
 	ChatAPI, ChatBaseURL, Model, Key string
+	// VoiceIn is a WAV file that replaces the main pet's microphone (voice.go).
+	VoiceIn string
 }
 
 // Run starts Yui and returns when the user quits or the process gets

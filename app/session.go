@@ -34,6 +34,7 @@ type session struct {
 	t      transport.Transport
 	ctl    *pet.Controller
 	win    *windows.PetWindow
+	voice  *voiceInput // voice input (voice.go); nil when off
 
 	// packNotice tells the user why their character pack was refused
 	// ("" when it was not); the app shows it once in the pet (Run).
@@ -74,6 +75,7 @@ func (y *yui) startSessions(presets []settings.Preset) error {
 		})
 		s.ctlPtr.Store(s.ctl)
 		s.win.SetView(s.ctl.View())
+		s.startVoice() // voice input (voice.go)
 	}
 	for _, s := range y.sessions {
 		go s.ctl.Run()
@@ -240,6 +242,7 @@ func (s *session) Stop() {
 // close stops the session: the controller, then the transport, then the
 // window's native resources.
 func (s *session) close() {
+	s.stopVoice() // voice input (voice.go)
 	if s.ctl != nil {
 		s.ctl.Close()
 	}

@@ -192,6 +192,7 @@ type PetWindow struct {
 	entry    *composerEntry
 	attach   *iconButton
 	send     *iconButton
+	mic      *micButton // push-to-talk (mic.go); nil unless the preset uses it
 	errLine  *tag
 
 	// pending is a view whose only change is the status pill's text (a
@@ -301,6 +302,7 @@ func (w *PetWindow) build() {
 		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip,
 		w.compBG, w.attach, w.entry, w.send, w.errLine,
 	))
+	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
 }
 
 // free is a container of the window's fixed size whose parts the pet
@@ -580,6 +582,7 @@ func (w *PetWindow) render(v pet.View) {
 	for _, o := range []fyne.CanvasObject{w.compBG, w.attach, w.entry, w.send} {
 		setShown(o, w.composerOpen)
 	}
+	w.showMic() // voice: push-to-talk button (mic.go)
 	if v.Running {
 		w.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
 		w.entry.Disable()

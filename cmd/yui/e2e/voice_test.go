@@ -1,0 +1,126 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// voiceSentence is what espeak-ng says to the pet. pocketsphinx's general
+// US English model hears espeak-ng's voice well enough at this speed.
+const voiceSentence = "what is the weather like today"
+
+// TestVoiceTurnFromAFile: espeak-ng says a sentence into a WAV; yui plays
+// it as the microphone (--voice-in) in hands-free mode, with the command
+// engine running pocketsphinx_continuous; the simulator gets a turn frame
+// with trigger "user voice" whose text shares most words with the sentence.
+func TestVoiceTurnFromAFile(t *testing.T) {
+	for _, bin := range []string{"espeak-ng", "sox", "pocketsphinx_continuous"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Fatalf("%s is missing (.ci/deps.sh test installs it)", bin)
+		}
+	}
+	dir := t.TempDir()
+	said := filepath.Join(dir, "said.wav")   // espeak-ng's own rate, 22050 Hz
+	voiceIn := filepath.Join(dir, "mic.wav") // two seconds of silence first
+	run := func(name string, args ...string) {
+		if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+	}
+	run("espeak-ng", "-v", "en-us", "-s", "150", "-w", said, voiceSentence)
+	run("sox", said, voiceIn, "pad", "2", "0")
+
+	d := startXvfb(t, 1280, 800)
+	port := freePort(t)
+	s := startSim(t, port, "sim-key", "echo")
+	cfg := t.TempDir()
+	writeVoiceSettings(t, cfg, map[string]any{
+		"mode": "hands_free", "engine": "command",
+		"command": "pocketsphinx_continuous -logfn /dev/null -infile",
+	})
+	env := append(d.env(), "YUI_KEY=sim-key")
+	p := start(t, env, filepath.Join(binDir(t), "yui"), "--config-dir", cfg,
+		"--chat-api", "push", "--chat-base-url", s.url, "--voice-in", voiceIn)
+	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, r := range a.log() {
+				b, _ := json.Marshal(r)
+				t.Logf("log: %s", b)
+			}
+		}
+	})
+
+	a.waitRecord(30*time.Second, "voice_start", map[string]string{"mode": "hands_free", "file": "true"})
+	a.waitRecord(30*time.Second, "voice_utterance", nil)
+	// pocketsphinx takes a few seconds on a busy machine.
+	turn := a.waitRecord(90*time.Second, "turn", map[string]string{"trigger": "user voice", "spoke_text": "false"})
+	id := turn.str("turn_id")
+
+	var got map[string]any
+	waitFor(t, 10*time.Second, "the turn frame at the simulator", func() bool {
+		for _, f := range s.frames("turn") {
+			if f["turn_id"] == id {
+				got = f
+				return true
+			}
+		}
+		return false
+	})
+	cc, _ := got["client_context"].(string)
+	if !strings.Contains(cc, "\ntrigger: user voice\n") {
+		t.Fatalf("client_context = %q", cc)
+	}
+	text, _ := got["text"].(string)
+	if n, of := sharedWords(text, voiceSentence); n*2 <= of {
+		t.Fatalf("heard %q: %d of the %d words of %q", text, n, of, voiceSentence)
+	}
+	t.Logf("said %q, heard %q", voiceSentence, text)
+	// The composer shows what was heard.
+	a.waitRecord(20*time.Second, "push.turn_end", map[string]string{"turn_id": id})
+	time.Sleep(500 * time.Millisecond)
+	d.screenshot(t, "voice-turn")
+}
+
+// writeVoiceSettings writes a settings file whose one preset has voice v.
+func writeVoiceSettings(t *testing.T, dir string, v map[string]any) {
+	t.Helper()
+	preset := map[string]any{
+		"id": "p-0000voic", "name": "Yui", "enabled": true, "character": "yui",
+		"chat_api": "push", "chat_base_url": "http://127.0.0.1:1", "chat_id": "yui-0000voic",
+		"speech": map[string]any{"engine": "none", "rate": 1},
+		"voice":  v, "screen_on_turn": "never", "poke": true, "relation": 50,
+	}
+	s := map[string]any{"version": 1, "active_preset": "p-0000voic", "presets": []any{preset},
+		"screen_look": "unset", "log_level": "info"}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sharedWords counts the words of want that appear in got.
+func sharedWords(got, want string) (n, of int) {
+	have := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(got)) {
+		have[strings.Trim(w, ".,?!")] = true
+	}
+	for _, w := range strings.Fields(want) {
+		of++
+		if have[w] {
+			n++
+		}
+	}
+	return n, of
+}
+
