@@ -60,6 +60,9 @@ func TestVoiceTurnFromAFile(t *testing.T) {
 
 	a.waitRecord(30*time.Second, "voice_start", map[string]string{"mode": "hands_free", "file": "true"})
 	a.waitRecord(30*time.Second, "voice_utterance", nil)
+	// The status pill said so along the way.
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"voice": "listening"})
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"voice": "transcribing"})
 	// pocketsphinx takes a few seconds on a busy machine.
 	turn := a.waitRecord(90*time.Second, "turn", map[string]string{"trigger": "user voice", "spoke_text": "false"})
 	id := turn.str("turn_id")
@@ -124,3 +127,30 @@ func sharedWords(got, want string) (n, of int) {
 	return n, of
 }
 
+// TestVoiceNoMicrophone: hands-free on a machine with no capture device
+// (Xvfb, no sound card) logs one line, says "no microphone" in the pill,
+// and typed turns keep working.
+func TestVoiceNoMicrophone(t *testing.T) {
+	d := startXvfb(t, 1280, 800)
+	s := startSim(t, freePort(t), "sim-key", "echo")
+	cfg := t.TempDir()
+	writeVoiceSettings(t, cfg, map[string]any{"mode": "hands_free", "engine": "command", "command": "true"})
+	p := start(t, append(d.env(), "YUI_KEY=sim-key"), filepath.Join(binDir(t), "yui"), "--config-dir", cfg,
+		"--chat-api", "push", "--chat-base-url", s.url)
+	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	a.waitRecord(30*time.Second, "voice_start", nil)
+	noMic := false
+	for end := time.Now().Add(10 * time.Second); !noMic && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		_, noMic = findRecord(a.log(), "voice_no_microphone", nil)
+	}
+	if !noMic {
+		t.Skip("this machine has a capture device")
+	}
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"voice": "no microphone"})
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	a.talk("hello yui")
+	a.waitRecord(20*time.Second, "turn", map[string]string{"trigger": "user message"})
+	if n := a.count("voice_no_microphone", nil); n != 1 {
+		t.Fatalf("%d voice_no_microphone lines", n)
+	}
+}
