@@ -192,7 +192,7 @@ type PetWindow struct {
 	entry    *composerEntry
 	attach   *iconButton
 	send     *iconButton
-	mic      *micButton // push-to-talk (mic.go); nil unless the preset uses it
+	mic      micState // push-to-talk button and shortcut (mic.go)
 	errLine  *tag
 
 	// pending is a view whose only change is the status pill's text (a
@@ -366,6 +366,7 @@ func (w *PetWindow) attachNative(tries int) {
 			w.log.Warn("pet_shortcut", "name", w.opts.Name, "err", err.Error())
 		} else {
 			w.log.Info("pet_shortcut", "name", w.opts.Name, "keys", "ctrl+alt+y")
+			w.native.onShortcutRelease(func() { fyne.Do(w.shortcutReleased) }) // voice: push-to-talk (mic.go)
 		}
 	}
 	w.lastShape = nil
@@ -867,7 +868,7 @@ func (w *PetWindow) poke() {
 
 // shortcut is the global shortcut: it shows a hidden pet and opens its composer.
 func (w *PetWindow) shortcut() {
-	if w.closed.Load() {
+	if w.closed.Load() || w.shortcutTalk() { // voice: push-to-talk held (mic.go)
 		return
 	}
 	w.Show()

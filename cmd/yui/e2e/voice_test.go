@@ -16,11 +16,8 @@ import (
 // US English model hears espeak-ng's voice well enough at this speed.
 const voiceSentence = "what is the weather like today"
 
-// TestVoiceTurnFromAFile: espeak-ng says a sentence into a WAV; yui plays
-// it as the microphone (--voice-in) in hands-free mode, with the command
-// engine running pocketsphinx_continuous; the simulator gets a turn frame
-// with trigger "user voice" whose text shares most words with the sentence.
-func TestVoiceTurnFromAFile(t *testing.T) {
+// spokenFile is espeak-ng saying voiceSentence after two seconds of silence.
+func spokenFile(t *testing.T) string {
 	for _, bin := range []string{"espeak-ng", "sox", "pocketsphinx_continuous"} {
 		if _, err := exec.LookPath(bin); err != nil {
 			t.Fatalf("%s is missing (.ci/deps.sh test installs it)", bin)
@@ -36,28 +33,17 @@ func TestVoiceTurnFromAFile(t *testing.T) {
 	}
 	run("espeak-ng", "-v", "en-us", "-s", "150", "-w", said, voiceSentence)
 	run("sox", said, voiceIn, "pad", "2", "0")
+	return voiceIn
+}
 
-	d := startXvfb(t, 1280, 800)
-	port := freePort(t)
-	s := startSim(t, port, "sim-key", "echo")
-	cfg := t.TempDir()
-	writeVoiceSettings(t, cfg, map[string]any{
-		"mode": "hands_free", "engine": "command",
-		"command": "pocketsphinx_continuous -logfn /dev/null -infile",
-	})
-	env := append(d.env(), "YUI_KEY=sim-key")
-	p := start(t, env, filepath.Join(binDir(t), "yui"), "--config-dir", cfg,
-		"--chat-api", "push", "--chat-base-url", s.url, "--voice-in", voiceIn)
-	a := &app{t: t, d: d, cfg: cfg, proc: p}
-	t.Cleanup(func() {
-		if t.Failed() {
-			for _, r := range a.log() {
-				b, _ := json.Marshal(r)
-				t.Logf("log: %s", b)
-			}
-		}
-	})
+// TestVoiceTurnFromAFile: espeak-ng says a sentence into a WAV; yui plays
+// it as the microphone (--voice-in) in hands-free mode, with the command
+// engine running pocketsphinx_continuous; the simulator gets a turn frame
+// with trigger "user voice" whose text shares most words with the sentence.
+func TestVoiceTurnFromAFile(t *testing.T) {
+	voiceIn := spokenFile(t)
 
+	d, s, a := startVoiceYui(t, "hands_free", voiceIn)
 	a.waitRecord(30*time.Second, "voice_start", map[string]string{"mode": "hands_free", "file": "true"})
 	a.waitRecord(30*time.Second, "voice_utterance", nil)
 	// The status pill said so along the way.
@@ -77,6 +63,75 @@ func TestVoiceTurnFromAFile(t *testing.T) {
 		}
 		return false
 	})
+	checkVoiceFrame(t, got)
+	// The composer shows what was heard.
+	a.waitRecord(20*time.Second, "push.turn_end", map[string]string{"turn_id": id})
+	time.Sleep(500 * time.Millisecond)
+	d.screenshot(t, "voice-turn")
+}
+
+// TestVoicePushToTalkShortcut: in push-to-talk mode, holding the global
+// shortcut Ctrl+Alt+Y over the sentence makes the same turn; before the
+// press the file's speech is not listened to.
+func TestVoicePushToTalkShortcut(t *testing.T) {
+	voiceIn := spokenFile(t)
+	d, s, a := startVoiceYui(t, "push_to_talk", voiceIn)
+	a.waitRecord(30*time.Second, "pet_shortcut", map[string]string{"keys": "ctrl+alt+y"})
+	a.waitRecord(30*time.Second, "voice_start", map[string]string{"mode": "push_to_talk"})
+	// The file's speech runs from 2 s to about 4 s after the capture starts.
+	time.Sleep(time.Second)
+	d.run(t, "xdotool", "keydown", "ctrl+alt+y")
+	a.waitRecord(5*time.Second, "pet_pill", map[string]string{"voice": "listening"})
+	time.Sleep(4500 * time.Millisecond)
+	d.screenshot(t, "push-to-talk-held")
+	d.run(t, "xdotool", "keyup", "ctrl+alt+y")
+	a.waitRecord(10*time.Second, "pet_mic_release", map[string]string{"by": "shortcut"})
+	if n := a.count("pet_mic_press", nil); n != 1 {
+		t.Fatalf("%d presses for one hold", n)
+	}
+	turn := a.waitRecord(90*time.Second, "turn", map[string]string{"trigger": "user voice"})
+	var got map[string]any
+	waitFor(t, 10*time.Second, "the turn frame at the simulator", func() bool {
+		for _, f := range s.frames("turn") {
+			if f["turn_id"] == turn.str("turn_id") {
+				got = f
+				return true
+			}
+		}
+		return false
+	})
+	checkVoiceFrame(t, got)
+}
+
+// startVoiceYui starts yui-sim (echo) and yui on Xvfb, the preset in voice
+// mode with the pocketsphinx command engine and voiceIn as its microphone.
+func startVoiceYui(t *testing.T, mode, voiceIn string) (*display, *sim, *app) {
+	d := startXvfb(t, 1280, 800)
+	s := startSim(t, freePort(t), "sim-key", "echo")
+	cfg := t.TempDir()
+	writeVoiceSettings(t, cfg, map[string]any{
+		"mode": mode, "engine": "command",
+		"command": "pocketsphinx_continuous -logfn /dev/null -infile",
+	})
+	env := append(d.env(), "YUI_KEY=sim-key")
+	p := start(t, env, filepath.Join(binDir(t), "yui"), "--config-dir", cfg,
+		"--chat-api", "push", "--chat-base-url", s.url, "--voice-in", voiceIn)
+	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, r := range a.log() {
+				b, _ := json.Marshal(r)
+				t.Logf("log: %s", b)
+			}
+		}
+	})
+	return d, s, a
+}
+
+// checkVoiceFrame checks a spoken turn's frame: trigger user voice, and
+// text sharing most words with what espeak-ng said.
+func checkVoiceFrame(t *testing.T, got map[string]any) {
+	t.Helper()
 	cc, _ := got["client_context"].(string)
 	if !strings.Contains(cc, "\ntrigger: user voice\n") {
 		t.Fatalf("client_context = %q", cc)
@@ -86,10 +141,6 @@ func TestVoiceTurnFromAFile(t *testing.T) {
 		t.Fatalf("heard %q: %d of the %d words of %q", text, n, of, voiceSentence)
 	}
 	t.Logf("said %q, heard %q", voiceSentence, text)
-	// The composer shows what was heard.
-	a.waitRecord(20*time.Second, "push.turn_end", map[string]string{"turn_id": id})
-	time.Sleep(500 * time.Millisecond)
-	d.screenshot(t, "voice-turn")
 }
 
 // writeVoiceSettings writes a settings file whose one preset has voice v.
