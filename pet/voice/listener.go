@@ -154,10 +154,13 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- []int16) {
 		case <-ctx.Done():
 			return
 		case down := <-l.presses:
-			if u := fr.press(down); u != nil {
+			switch u := fr.press(down); {
+			case u != nil:
 				l.enqueue(u, utts)
-			} else if down {
+			case down:
 				l.o.Target.SetVoiceStatus(StatusListening)
+			default: // released too soon to hold any speech
+				l.o.Target.SetVoiceStatus("")
 			}
 		case b := <-l.blocks:
 			for _, a := range fr.feed(b, l.o.Target.SpeechOwed) {

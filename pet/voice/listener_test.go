@@ -203,6 +203,15 @@ func TestPushToTalk(t *testing.T) {
 		// feed waited for.
 		t.Fatal("not running")
 	}
+	// A tap is too short to hold speech: the pill clears.
+	l.Press()
+	feed(pcm[:FrameSamples(rate)])
+	l.Release()
+	tg.waitFor(t, "status ")
+	tg.mu.Lock()
+	tg.calls = nil
+	tg.mu.Unlock()
+
 	l.Press()
 	feed(pcm)
 	l.Release()
