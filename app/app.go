@@ -49,6 +49,8 @@ type Config struct {
 	ChatAPI, ChatBaseURL, Model, Key string
 	// AudioOut, when set, is a WAV file every pet's speech is also written to, mixed (speech.go).
 	AudioOut string
+	// VoiceIn is a WAV file that replaces the main pet's microphone (voice.go).
+	VoiceIn string
 }
 
 // ErrAlreadyRunning is Run's error when another Yui runs on the same

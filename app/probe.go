@@ -133,7 +133,7 @@ func (y *yui) SpeakSample(ctx context.Context, p settings.Preset) error {
 }
 
 func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) {
-	return "", errors.New("voice input is not available in this build")
+	return TestVoice(ctx, p.Voice, TestVoiceDuration)
 }
 
 // LogDir is the log folder.

@@ -54,7 +54,8 @@ type session struct {
 type conn struct {
 	t      transport.Transport
 	ctl    *pet.Controller
-	speech *speechOut // speech output (speech.go)
+	speech *speechOut  // speech output (speech.go)
+	voice  *voiceInput // voice input (voice.go); nil when off
 }
 
 // newSession builds a session's window and transcript; start connects it.
@@ -145,6 +146,7 @@ func (s *session) connect() error {
 	s.win.SetView(c.ctl.View())
 	go c.ctl.Run()
 	t.Start()
+	c.voice = s.startVoice(c.ctl) // voice input (voice.go)
 	s.log.Info("session_start", "name", s.cfg().Name, "chat_api", s.cfg().ChatAPI, "chat_base_url", s.cfg().ChatBaseURL, "character", s.pack.ID)
 	return nil
 }
@@ -158,6 +160,7 @@ func (s *session) closeConn(c *conn) {
 	s.y.closing.Add(1)
 	go func() {
 		defer s.y.closing.Done()
+		c.voice.stop() // before the controller it speaks to
 		c.ctl.Close()
 		c.speech.close() // after the controller, whose queue plays on it
 		if err := c.t.Close(); err != nil {

@@ -175,6 +175,7 @@ func (w *PetWindow) render(v pet.View) {
 	for _, o := range []fyne.CanvasObject{w.compBG, w.attach, w.entry, w.send} {
 		setShown(o, w.composer.open)
 	}
+	w.showMic() // voice: push-to-talk button (mic.go)
 	if v.Running {
 		w.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
 		w.entry.Disable()

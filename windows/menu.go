@@ -20,7 +20,7 @@ func (w *PetWindow) poke() {
 // OnShortcut: with no tray it is the way back for a hidden pet) and opens
 // this one's composer.
 func (w *PetWindow) shortcut() {
-	if w.closed.Load() {
+	if w.closed.Load() || w.shortcutTalk() { // voice: push-to-talk held (mic.go)
 		return
 	}
 	if w.opts.OnShortcut != nil {

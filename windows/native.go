@@ -42,6 +42,11 @@ type nativeWindow interface {
 	// grabShortcut makes the global shortcut (Ctrl+Alt+Y) call onPress,
 	// from any goroutine. Only one pet of a desktop can hold it.
 	grabShortcut(onPress func()) error
+	// onShortcutRelease makes the release of the grabbed shortcut's key
+	// call f, from any goroutine (push-to-talk; a key held down may also
+	// repeat press and release). Where the platform reports no release it
+	// does nothing.
+	onShortcutRelease(f func())
 	// watchMonitors calls onChange, from any goroutine, when the monitor
 	// layout changes (a monitor added, removed or resized).
 	watchMonitors(onChange func()) error

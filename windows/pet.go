@@ -142,6 +142,7 @@ type PetWindow struct {
 	entry    *composerEntry
 	attach   *iconButton
 	send     *iconButton
+	mic      micState // push-to-talk button and shortcut (mic.go)
 	errLine  *tag
 
 	// pending is a view whose only change is the status pill's text (a
@@ -251,6 +252,7 @@ func (w *PetWindow) build() {
 		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip,
 		w.compBG, w.attach, w.entry, w.send, w.errLine,
 	))
+	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
 }
 
 // Show shows the window, binds the native shim on the first show, and puts
@@ -299,6 +301,7 @@ func (w *PetWindow) attachNative(tries int) {
 			w.log.Warn("pet_shortcut", "name", w.opts.Name, "err", err.Error())
 		} else {
 			w.log.Info("pet_shortcut", "name", w.opts.Name, "keys", "ctrl+alt+y")
+			w.native.onShortcutRelease(func() { fyne.Do(w.shortcutReleased) }) // voice: push-to-talk (mic.go)
 		}
 	}
 	w.sent = sentShape{}

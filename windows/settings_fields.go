@@ -56,6 +56,7 @@ type presetFields struct {
 	voiceURL     *widget.Entry
 	voiceKey     *widget.Entry
 	voiceModel   *widget.Entry
+	voiceLang    *widget.Entry
 	voiceCommand *widget.Entry
 	voiceTest    *widget.Button
 	voiceResult  *widget.Label
@@ -166,6 +167,8 @@ func (e *presetEditor) buildFields() {
 	f.voiceKey = password(func(p *settings.Preset, s string) { p.Voice.Key = s })
 	f.voiceModel = entry(func(p *settings.Preset, s string) { p.Voice.Model = strings.TrimSpace(s) })
 	f.voiceModel.SetPlaceHolder("whisper-1")
+	f.voiceLang = entry(func(p *settings.Preset, s string) { p.Voice.Language = strings.TrimSpace(s) })
+	f.voiceLang.SetPlaceHolder("en, ja, … (empty: the server detects it)")
 	f.voiceCommand = entry(func(p *settings.Preset, s string) { p.Voice.Command = s })
 	f.voiceCommand.SetPlaceHolder("A program that reads a WAV file and prints the text")
 	f.voiceTest = widget.NewButtonWithIcon("Record and recognise", theme.MediaRecordIcon(), e.testVoice)
@@ -287,6 +290,7 @@ func (e *presetEditor) voiceTab() fyne.CanvasObject {
 		e.row("voice.base_url", "Base URL", f.voiceURL),
 		e.row("voice.key", "Key", f.voiceKey),
 		e.row("voice.model", "Model", f.voiceModel),
+		e.row("voice.language", "Language", f.voiceLang),
 		e.row("voice.command", "Command", f.voiceCommand),
 		e.row("", "", container.NewBorder(nil, nil, f.voiceTest, nil, f.voiceResult)),
 	))
@@ -324,6 +328,7 @@ func (f *presetFields) fill(p settings.Preset, chars []string) {
 	f.voiceURL.SetText(p.Voice.BaseURL)
 	f.voiceKey.SetText(p.Voice.Key)
 	f.voiceModel.SetText(p.Voice.Model)
+	f.voiceLang.SetText(p.Voice.Language)
 	f.voiceCommand.SetText(p.Voice.Command)
 }
 

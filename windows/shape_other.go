@@ -22,5 +22,6 @@ func (rectWindow) pointer() (image.Point, error)         { return image.Point{},
 func (rectWindow) monitors() ([]image.Rectangle, error)  { return nil, errUnsupported }
 func (rectWindow) focus() error                          { return errUnsupported }
 func (rectWindow) grabShortcut(func()) error             { return errUnsupported }
+func (rectWindow) onShortcutRelease(func())              {}
 func (rectWindow) watchMonitors(func()) error            { return errUnsupported }
 func (rectWindow) close() error                          { return nil }

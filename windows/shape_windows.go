@@ -159,6 +159,8 @@ func (w *win32Window) focus() error {
 // WM_HOTKEY to a message loop the shim does not own.
 func (w *win32Window) grabShortcut(func()) error { return errUnsupported }
 
+func (w *win32Window) onShortcutRelease(func()) {}
+
 // watchMonitors is not wired on Windows yet (WM_DISPLAYCHANGE goes to the
 // window procedure GLFW owns); the position is checked at start and after
 // each drag.

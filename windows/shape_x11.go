@@ -43,10 +43,11 @@ type x11Window struct {
 	shapeStop    chan struct{}
 	shapeStopped chan struct{}
 
-	mu       sync.Mutex // guards hotkey and onHotkey, read by drain
-	hotkey   xproto.Keycode
-	onHotkey func()
-	onScreen func()
+	mu         sync.Mutex // guards hotkey, onHotkey and onHotkeyUp, read by drain
+	hotkey     xproto.Keycode
+	onHotkey   func()
+	onHotkeyUp func()
+	onScreen   func()
 }
 
 func newNative(log *slog.Logger) nativeWindow { return &x11Window{log: log} }
@@ -114,6 +115,16 @@ func (x *x11Window) drain() {
 				f()
 			}
 		}
+		// The grab holds the keyboard until the key is released, so its
+		// release comes here whatever the modifiers do.
+		if kr, ok := ev.(xproto.KeyReleaseEvent); ok {
+			x.mu.Lock()
+			f, key := x.onHotkeyUp, x.hotkey
+			x.mu.Unlock()
+			if f != nil && kr.Detail == key {
+				f()
+			}
+		}
 	}
 }
 
@@ -166,6 +177,12 @@ func (x *x11Window) grabShortcut(onPress func()) error {
 	x.hotkey, x.onHotkey = key, onPress
 	x.mu.Unlock()
 	return nil
+}
+
+func (x *x11Window) onShortcutRelease(f func()) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.onHotkeyUp = f
 }
 
 func (x *x11Window) atom(name string) xproto.Atom {

@@ -22,7 +22,7 @@
 //	      "context_window": 0,
 //	      "chat_id": "yui-0b7e44d1",
 //	      "speech": {"engine": "system", "voice": "", "base_url": "", "key": "", "model": "", "rate": 1, "volume": 1},
-//	      "voice": {"mode": "off", "engine": "openai", "base_url": "", "key": "", "model": "", "command": ""},
+//	      "voice": {"mode": "off", "engine": "openai", "base_url": "", "key": "", "model": "", "language": "", "command": ""},
 //	      "screen_on_turn": "toggle",
 //	      "greeting": false,
 //	      "poke": true,
@@ -174,6 +174,8 @@ type Voice struct {
 	BaseURL string `json:"base_url"`
 	Key     string `json:"key"`
 	Model   string `json:"model"`
+	// Language is the openai engine's language hint (ISO-639-1); "" lets the server detect it.
+	Language string `json:"language"`
 	// Command is the program of the command engine; it reads a WAV and prints text.
 	Command string `json:"command"`
 }

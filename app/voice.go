@@ -1,0 +1,144 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"yui/app/settings"
+	"yui/pet"
+	"yui/pet/voice"
+	"yui/transport/clock"
+)
+
+// voiceInput is a session's running voice input (product.md §7): its
+// listener and the goroutine running it until the session closes.
+type voiceInput struct {
+	l      *voice.Listener
+	mode   voice.Mode
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// newTranscriber builds a preset's speech-to-text engine.
+func newTranscriber(v settings.Voice) (voice.Transcriber, error) {
+	switch v.Engine {
+	case "openai", "":
+		return &voice.OpenAI{BaseURL: v.BaseURL, Key: v.Key, Model: v.Model, Language: v.Language}, nil
+	case "command":
+		c, err := voice.NewCommand(v.Command)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	return nil, fmt.Errorf("unknown voice engine %q (openai or command)", v.Engine)
+}
+
+// newCapture is the microphone, or the --voice-in file when one is given
+// (the main pet only: it replaces that pet's microphone).
+func newCapture(voiceIn string) (voice.Capture, error) {
+	if voiceIn == "" {
+		return voice.Mic{}, nil
+	}
+	f, err := voice.OpenFile(voiceIn, clock.Real{})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// startVoice starts the session's voice input when its preset's mode is
+// not off. It runs once the controller exists. A preset whose engine
+// cannot be built, or a machine with no microphone, logs one line and
+// says so in the pill; text keeps working.
+func (s *session) startVoice(ctl *pet.Controller) *voiceInput {
+	p := s.cfg()
+	mode := voice.Mode(p.Voice.Mode)
+	if mode != voice.ModePushToTalk && mode != voice.ModeHandsFree {
+		return nil
+	}
+	main := s.y.cfg.Demo || p.ID == s.y.activeID()
+	voiceIn := ""
+	if main {
+		voiceIn = s.y.cfg.VoiceIn
+	}
+	tr, err := newTranscriber(p.Voice)
+	var capture voice.Capture
+	if err == nil {
+		capture, err = newCapture(voiceIn)
+	}
+	if err != nil {
+		s.log.Warn("voice_unavailable", "err", err.Error())
+		ctl.SetVoiceStatus(voice.FailureText(err))
+		return nil
+	}
+	l := voice.NewListener(voice.ListenerOptions{
+		Mode:        mode,
+		Capture:     capture,
+		Transcriber: tr,
+		Target:      ctl,
+		Logger:      s.log,
+		OnText:      s.win.ShowVoiceText,
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	vi := &voiceInput{l: l, mode: mode, cancel: cancel, done: make(chan struct{})}
+	s.log.Info("voice_start", "mode", string(mode), "engine", p.Voice.Engine, "file", voiceIn != "")
+	go func() {
+		defer close(vi.done)
+		if err := l.Run(ctx); err != nil && !errors.Is(err, voice.ErrNoMicrophone) {
+			s.log.Warn("voice_stopped", "err", err.Error())
+		}
+	}()
+	return vi
+}
+
+// stop stops the voice input and waits for its goroutines; nil is off.
+func (vi *voiceInput) stop() {
+	if vi == nil {
+		return
+	}
+	vi.cancel()
+	<-vi.done
+}
+
+// voiceIn is the running connection's voice input, nil when off.
+func (s *session) voiceIn() *voiceInput {
+	if c := s.cur.Load(); c != nil {
+		return c.voice
+	}
+	return nil
+}
+
+// PushToTalk, VoicePress and VoiceRelease are the pet window's mic button
+// (windows.VoiceActions).
+func (s *session) PushToTalk() bool {
+	return voice.Mode(s.cfg().Voice.Mode) == voice.ModePushToTalk
+}
+
+func (s *session) VoicePress() {
+	if vi := s.voiceIn(); vi != nil {
+		vi.l.Press()
+	}
+}
+
+func (s *session) VoiceRelease() {
+	if vi := s.voiceIn(); vi != nil {
+		vi.l.Release()
+	}
+}
+
+// TestVoiceDuration is how long the settings window's voice Test button records.
+const TestVoiceDuration = 3 * time.Second
+
+// TestVoice records d from the microphone and transcribes it with the
+// engine of v: the settings window's voice Test button (TestVoiceDuration),
+// which shows the text or the error.
+func TestVoice(ctx context.Context, v settings.Voice, d time.Duration) (string, error) {
+	tr, err := newTranscriber(v)
+	if err != nil {
+		return "", err
+	}
+	return voice.RecordAndTranscribe(ctx, voice.Mic{}, tr, d)
+}

@@ -1,0 +1,207 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// voiceSentence is what espeak-ng says to the pet. pocketsphinx's general
+// US English model hears espeak-ng's voice well enough at this speed.
+const voiceSentence = "what is the weather like today"
+
+// spokenFile is espeak-ng saying voiceSentence after two seconds of silence.
+func spokenFile(t *testing.T) string {
+	for _, bin := range []string{"espeak-ng", "sox", "pocketsphinx_continuous"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Fatalf("%s is missing (.ci/deps.sh test installs it)", bin)
+		}
+	}
+	dir := t.TempDir()
+	said := filepath.Join(dir, "said.wav")   // espeak-ng's own rate, 22050 Hz
+	voiceIn := filepath.Join(dir, "mic.wav") // two seconds of silence first
+	run := func(name string, args ...string) {
+		if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+	}
+	run("espeak-ng", "-v", "en-us", "-s", "150", "-w", said, voiceSentence)
+	run("sox", said, voiceIn, "pad", "2", "0")
+	return voiceIn
+}
+
+// TestVoiceTurnFromAFile: espeak-ng says a sentence into a WAV; yui plays
+// it as the microphone (--voice-in) in hands-free mode, with the command
+// engine running pocketsphinx_continuous; the simulator gets a turn frame
+// with trigger "user voice" whose text shares most words with the sentence.
+func TestVoiceTurnFromAFile(t *testing.T) {
+	voiceIn := spokenFile(t)
+
+	d, s, a := startVoiceYui(t, "hands_free", voiceIn)
+	a.waitRecord(30*time.Second, "voice_start", map[string]string{"mode": "hands_free", "file": "true"})
+	a.waitRecord(30*time.Second, "voice_utterance", nil)
+	// The status pill said so along the way.
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"voice": "listening"})
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"voice": "transcribing"})
+	// pocketsphinx takes a few seconds on a busy machine.
+	turn := a.waitRecord(90*time.Second, "turn", map[string]string{"trigger": "user voice", "spoke_text": "false"})
+	id := turn.str("turn_id")
+
+	var got map[string]any
+	waitFor(t, 10*time.Second, "the turn frame at the simulator", func() bool {
+		for _, f := range s.frames("turn") {
+			if f["turn_id"] == id {
+				got = f
+				return true
+			}
+		}
+		return false
+	})
+	checkVoiceFrame(t, got)
+	// The composer shows what was heard.
+	a.waitRecord(20*time.Second, "push.turn_end", map[string]string{"turn_id": id})
+	time.Sleep(500 * time.Millisecond)
+	d.screenshot(t, "voice-turn")
+}
+
+// TestVoicePushToTalkShortcut: in push-to-talk mode, holding the global
+// shortcut Ctrl+Alt+Y over the sentence makes the same turn; before the
+// press the file's speech is not listened to.
+func TestVoicePushToTalkShortcut(t *testing.T) {
+	voiceIn := spokenFile(t)
+	d, s, a := startVoiceYui(t, "push_to_talk", voiceIn)
+	a.waitRecord(30*time.Second, "pet_shortcut", map[string]string{"keys": "ctrl+alt+y"})
+	a.waitRecord(30*time.Second, "voice_start", map[string]string{"mode": "push_to_talk"})
+	// The file's speech runs from 2 s to about 4 s after the capture starts.
+	time.Sleep(time.Second)
+	d.run(t, "xdotool", "keydown", "ctrl+alt+y")
+	a.waitRecord(5*time.Second, "pet_pill", map[string]string{"voice": "listening"})
+	time.Sleep(4500 * time.Millisecond)
+	d.screenshot(t, "push-to-talk-held")
+	d.run(t, "xdotool", "keyup", "ctrl+alt+y")
+	a.waitRecord(10*time.Second, "pet_mic_release", map[string]string{"by": "shortcut"})
+	if n := a.count("pet_mic_press", nil); n != 1 {
+		t.Fatalf("%d presses for one hold", n)
+	}
+	turn := a.waitRecord(90*time.Second, "turn", map[string]string{"trigger": "user voice"})
+	var got map[string]any
+	waitFor(t, 10*time.Second, "the turn frame at the simulator", func() bool {
+		for _, f := range s.frames("turn") {
+			if f["turn_id"] == turn.str("turn_id") {
+				got = f
+				return true
+			}
+		}
+		return false
+	})
+	checkVoiceFrame(t, got)
+}
+
+// startVoiceYui starts yui-sim (echo) and yui on Xvfb, the preset in voice
+// mode with the pocketsphinx command engine and voiceIn as its microphone.
+func startVoiceYui(t *testing.T, mode, voiceIn string) (*display, *sim, *app) {
+	d := startXvfb(t, 1280, 800)
+	s := startSim(t, freePort(t), "sim-key", "echo")
+	cfg := t.TempDir()
+	writeVoiceSettings(t, cfg, map[string]any{
+		"mode": mode, "engine": "command",
+		"command": "pocketsphinx_continuous -logfn /dev/null -infile",
+	})
+	env := append(d.env(), "YUI_KEY=sim-key")
+	p := start(t, env, filepath.Join(binDir(t), "yui"), "--config-dir", cfg,
+		"--chat-api", "push", "--chat-base-url", s.url, "--voice-in", voiceIn)
+	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, r := range a.log() {
+				b, _ := json.Marshal(r)
+				t.Logf("log: %s", b)
+			}
+		}
+	})
+	return d, s, a
+}
+
+// checkVoiceFrame checks a spoken turn's frame: trigger user voice, and
+// text sharing most words with what espeak-ng said.
+func checkVoiceFrame(t *testing.T, got map[string]any) {
+	t.Helper()
+	cc, _ := got["client_context"].(string)
+	if !strings.Contains(cc, "\ntrigger: user voice\n") {
+		t.Fatalf("client_context = %q", cc)
+	}
+	text, _ := got["text"].(string)
+	if n, of := sharedWords(text, voiceSentence); n*2 <= of {
+		t.Fatalf("heard %q: %d of the %d words of %q", text, n, of, voiceSentence)
+	}
+	t.Logf("said %q, heard %q", voiceSentence, text)
+}
+
+// writeVoiceSettings writes a settings file whose one preset has voice v.
+func writeVoiceSettings(t *testing.T, dir string, v map[string]any) {
+	t.Helper()
+	preset := map[string]any{
+		"id": "p-0000voic", "name": "Yui", "enabled": true, "character": "yui",
+		"chat_api": "push", "chat_base_url": "http://127.0.0.1:1", "chat_id": "yui-0000voic",
+		"speech": map[string]any{"engine": "none", "rate": 1},
+		"voice":  v, "screen_on_turn": "never", "poke": true, "relation": 50,
+	}
+	s := map[string]any{"version": 1, "active_preset": "p-0000voic", "presets": []any{preset},
+		"screen_look": "unset", "log_level": "info"}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sharedWords counts the words of want that appear in got.
+func sharedWords(got, want string) (n, of int) {
+	have := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(got)) {
+		have[strings.Trim(w, ".,?!")] = true
+	}
+	for _, w := range strings.Fields(want) {
+		of++
+		if have[w] {
+			n++
+		}
+	}
+	return n, of
+}
+
+// TestVoiceNoMicrophone: hands-free on a machine with no capture device
+// (Xvfb, no sound card) logs one line, says "no microphone" in the pill,
+// and typed turns keep working.
+func TestVoiceNoMicrophone(t *testing.T) {
+	d := startXvfb(t, 1280, 800)
+	s := startSim(t, freePort(t), "sim-key", "echo")
+	cfg := t.TempDir()
+	writeVoiceSettings(t, cfg, map[string]any{"mode": "hands_free", "engine": "command", "command": "true"})
+	p := start(t, append(d.env(), "YUI_KEY=sim-key"), filepath.Join(binDir(t), "yui"), "--config-dir", cfg,
+		"--chat-api", "push", "--chat-base-url", s.url)
+	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	a.waitRecord(30*time.Second, "voice_start", nil)
+	noMic := false
+	for end := time.Now().Add(10 * time.Second); !noMic && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		_, noMic = findRecord(a.log(), "voice_no_microphone", nil)
+	}
+	if !noMic {
+		t.Skip("this machine has a capture device")
+	}
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"voice": "no microphone"})
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	a.talk("hello yui")
+	a.waitRecord(20*time.Second, "turn", map[string]string{"trigger": "user message"})
+	if n := a.count("voice_no_microphone", nil); n != 1 {
+		t.Fatalf("%d voice_no_microphone lines", n)
+	}
+}

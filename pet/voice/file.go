@@ -1,0 +1,66 @@
+package voice
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"yui/transport/clock"
+)
+
+// File is a Capture that plays a WAV file as if a microphone heard it
+// (--voice-in, and tests): resampled to the capture format, delivered one
+// FrameDuration block per FrameDuration of the clock, then silence until
+// the capture stops.
+type File struct {
+	samples []int16
+	rate    int
+	clock   clock.Clock
+}
+
+// OpenFile reads a WAV file of any rate and channel count (DecodeWAV).
+// Blocks are paced on c; nil is the wall clock.
+func OpenFile(path string, c clock.Clock) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("voice input file: %w", err)
+	}
+	pcm, rate, err := DecodeWAV(data)
+	if err != nil {
+		return nil, fmt.Errorf("voice input file %s: %w", path, err)
+	}
+	return NewFile(pcm, rate, c), nil
+}
+
+// NewFile is a File playing mono pcm recorded at rate.
+func NewFile(pcm []int16, rate int, c clock.Clock) *File {
+	if c == nil {
+		c = clock.Real{}
+	}
+	return &File{samples: pcm, rate: rate, clock: c}
+}
+
+// Start delivers the file, then silence, until ctx ends.
+func (f *File) Start(ctx context.Context, fm Format, onFrame func(pcm []int16)) error {
+	pcm := Resample(f.samples, f.rate, fm.SampleRate)
+	ch := max(fm.Channels, 1)
+	n := FrameSamples(fm.SampleRate)
+	block := make([]int16, n*ch)
+	tick := make(chan struct{}, 1)
+	for pos := 0; ; pos += n {
+		t := f.clock.AfterFunc(FrameDuration, func() { tick <- struct{}{} })
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-tick:
+		}
+		clear(block)
+		for i := 0; i < n && pos+i < len(pcm); i++ {
+			for c := range ch {
+				block[i*ch+c] = pcm[pos+i]
+			}
+		}
+		onFrame(block)
+	}
+}

@@ -1,0 +1,130 @@
+package voice
+
+import "time"
+
+// actionKind is what the frame loop asks the Listener to do.
+type actionKind int
+
+const (
+	actListening actionKind = iota // an utterance opened: show "listening"
+	actBargeIn                     // speech over the pet: stop it
+	actUtterance                   // an utterance closed: transcribe pcm
+)
+
+type action struct {
+	kind actionKind
+	pcm  []int16
+}
+
+// framer is the Listener's state machine without goroutines: it cuts
+// blocks into frames, runs the VAD, keeps the audio an utterance needs,
+// and says what to do. Time is counted in samples.
+type framer struct {
+	mode    Mode
+	vad     *VAD
+	n       int     // samples per frame
+	pending []int16 // samples short of a frame
+	hist    []int16 // recent audio; hist[0] is sample histAt
+	histAt  int64
+	pos     int64 // samples fed to the VAD
+	keep    int   // samples kept before an utterance (pre-roll and onset)
+	preRoll int
+	tail    int
+	held    bool
+	heldAt  int64
+	minHeld int
+}
+
+func newFramer(rate int, cfg VADConfig, mode Mode) *framer {
+	cfg = cfg.withDefaults()
+	samples := func(d time.Duration) int { return int(int64(rate) * int64(d) / int64(time.Second)) }
+	return &framer{
+		mode:    mode,
+		vad:     NewVAD(rate, cfg),
+		n:       FrameSamples(rate),
+		keep:    samples(preRoll + cfg.RaisedOnset + 2*FrameDuration),
+		preRoll: samples(preRoll),
+		tail:    samples(tailPad),
+		minHeld: samples(minPress),
+	}
+}
+
+// feed takes one captured block; speaking tells whether the pet speaks.
+func (f *framer) feed(block []int16, speaking func() bool) []action {
+	var acts []action
+	f.hist = append(f.hist, block...)
+	f.pending = append(f.pending, block...)
+	for len(f.pending) >= f.n {
+		frame := f.pending[:f.n]
+		raised := speaking()
+		f.vad.SetRaised(raised)
+		ev := f.vad.Frame(frame)
+		f.pos += int64(f.n)
+		f.pending = f.pending[f.n:]
+		switch ev {
+		case VADStart:
+			if raised && (f.mode == ModeHandsFree || f.held) {
+				acts = append(acts, action{kind: actBargeIn})
+			}
+			if f.mode == ModeHandsFree {
+				acts = append(acts, action{kind: actListening})
+			}
+		case VADEnd:
+			if f.mode == ModeHandsFree {
+				s, e := f.vad.Utterance()
+				acts = append(acts, action{kind: actUtterance, pcm: f.cut(s-int64(f.preRoll), e+int64(f.tail))})
+			}
+		}
+	}
+	f.pending = append([]int16(nil), f.pending...)
+	f.trim()
+	return acts
+}
+
+// press handles the push-to-talk button; a release returns the utterance
+// (nil when the hold was too short).
+func (f *framer) press(down bool) []int16 {
+	if down == f.held {
+		return nil
+	}
+	f.held = down
+	end := f.histAt + int64(len(f.hist))
+	if down {
+		f.heldAt = max(end-int64(f.preRoll), f.histAt)
+		return nil
+	}
+	if end-f.heldAt < int64(f.minHeld+f.preRoll) {
+		f.trim()
+		return nil
+	}
+	u := f.cut(f.heldAt, end)
+	f.trim()
+	return u
+}
+
+// cut copies the audio between two sample positions, clamped to what is kept.
+func (f *framer) cut(from, to int64) []int16 {
+	end := f.histAt + int64(len(f.hist))
+	from, to = max(from, f.histAt), min(to, end)
+	if to <= from {
+		return nil
+	}
+	return append([]int16(nil), f.hist[from-f.histAt:to-f.histAt]...)
+}
+
+// trim drops audio no utterance can need any more.
+func (f *framer) trim() {
+	if f.held {
+		return
+	}
+	keepFrom := f.histAt + int64(len(f.hist)) - int64(f.keep)
+	if f.vad.InUtterance() {
+		s, _ := f.vad.Utterance()
+		keepFrom = min(keepFrom, s-int64(f.preRoll))
+	}
+	// Trimming copies what is kept: do it once the excess is as large.
+	if drop := keepFrom - f.histAt; drop > int64(f.keep) {
+		f.hist = append(f.hist[:0], f.hist[drop:]...)
+		f.histAt = keepFrom
+	}
+}

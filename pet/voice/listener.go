@@ -1,0 +1,277 @@
+package voice
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"yui/transport"
+)
+
+// Audio kept around an utterance for the recogniser: the VAD opens on the
+// first voiced frame, after a soft onset, and closes on the last one.
+const (
+	preRoll = 300 * time.Millisecond
+	tailPad = 200 * time.Millisecond
+	// minPress is the shortest push-to-talk hold that is transcribed.
+	minPress = 250 * time.Millisecond
+	// DefaultTranscribeTimeout bounds one transcription.
+	DefaultTranscribeTimeout = 60 * time.Second
+	// queued utterances waiting for the transcriber; more are dropped.
+	maxQueued = 4
+	// captured blocks waiting for the frame loop; more are dropped.
+	maxBlocks = 512
+)
+
+// ListenerOptions wire a Listener.
+type ListenerOptions struct {
+	Mode        Mode
+	Capture     Capture
+	Transcriber Transcriber
+	Target      Target
+	VAD         VADConfig // zero fields take DefaultVADConfig's
+	Logger      *slog.Logger
+	// OnText receives each transcript just before its turn starts, so the
+	// windows can show what was heard. It may be nil.
+	OnText func(text string)
+	// TranscribeTimeout bounds one transcription; 0 is DefaultTranscribeTimeout.
+	TranscribeTimeout time.Duration
+}
+
+// Listener turns captured audio into spoken turns. In hands-free mode the
+// VAD opens and closes each utterance; in push-to-talk mode Press and
+// Release do, and the VAD only watches for barge-in. In both, speech that
+// starts while the pet speaks (Target.SpeechOwed) must pass the raised
+// threshold for the raised onset, then stops the pet (Target.BargeIn).
+//
+// Run owns two goroutines: the frame loop (VAD and mode state, cheap) and
+// the transcriber, which handles one utterance at a time outside every
+// lock. Capture callbacks only copy a block into a channel.
+type Listener struct {
+	o       ListenerOptions
+	rate    int
+	blocks  chan []int16
+	presses chan bool
+	dropped atomic.Int64
+	running atomic.Bool
+	// afterBlock, when set (tests), runs after each block is processed.
+	afterBlock func()
+}
+
+// NewListener returns a Listener; Run starts it.
+func NewListener(o ListenerOptions) *Listener {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.TranscribeTimeout <= 0 {
+		o.TranscribeTimeout = DefaultTranscribeTimeout
+	}
+	return &Listener{
+		o:       o,
+		rate:    Mono16k.SampleRate,
+		blocks:  make(chan []int16, maxBlocks),
+		presses: make(chan bool, 8),
+	}
+}
+
+// Press starts a push-to-talk utterance (the mic button or shortcut held).
+func (l *Listener) Press() { l.push(true) }
+
+// Release ends it and sends it to the transcriber.
+func (l *Listener) Release() { l.push(false) }
+
+func (l *Listener) push(down bool) {
+	if l.o.Mode != ModePushToTalk || !l.running.Load() {
+		return
+	}
+	select {
+	case l.presses <- down:
+	default:
+	}
+}
+
+// ErrNoMicrophone is Run's error when the capture could not start.
+var ErrNoMicrophone = errors.New("no microphone")
+
+// Run captures until ctx ends. Mode off returns at once. A capture that
+// fails to start logs one line, shows "no microphone" in the pill once,
+// and returns an error wrapping ErrNoMicrophone; text input is untouched.
+func (l *Listener) Run(ctx context.Context) error {
+	if l.o.Mode != ModePushToTalk && l.o.Mode != ModeHandsFree {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	utts := make(chan []int16, maxQueued)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); l.transcribeLoop(ctx, utts) }()
+	go func() { defer wg.Done(); l.frameLoop(ctx, utts) }()
+	l.running.Store(true)
+	defer l.running.Store(false)
+
+	var got atomic.Bool
+	err := l.o.Capture.Start(ctx, Mono16k, func(pcm []int16) {
+		got.Store(true)
+		select {
+		case l.blocks <- append([]int16(nil), pcm...):
+		default:
+			l.dropped.Add(1)
+		}
+	})
+	if ctx.Err() == nil {
+		if err == nil {
+			err = errors.New("capture ended")
+		}
+		if !got.Load() {
+			l.o.Logger.Warn("voice_no_microphone", "err", err.Error())
+			l.o.Target.SetVoiceStatus(StatusNoMicrophone)
+			err = fmt.Errorf("%w: %v", ErrNoMicrophone, err)
+		} else {
+			l.o.Logger.Warn("voice_capture_stopped", "err", err.Error())
+			l.o.Target.SetVoiceStatus(StatusNoMicrophone)
+		}
+	} else {
+		err = nil
+	}
+	cancel()
+	wg.Wait()
+	if n := l.dropped.Load(); n > 0 {
+		l.o.Logger.Warn("voice_blocks_dropped", "count", n)
+	}
+	return err
+}
+
+// frameLoop cuts blocks into VAD frames and runs the mode's state machine.
+func (l *Listener) frameLoop(ctx context.Context, utts chan<- []int16) {
+	fr := newFramer(l.rate, l.o.VAD, l.o.Mode)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case down := <-l.presses:
+			switch u := fr.press(down); {
+			case u != nil:
+				l.enqueue(u, utts)
+			case down:
+				l.o.Target.SetVoiceStatus(StatusListening)
+			default: // released too soon to hold any speech
+				l.o.Target.SetVoiceStatus("")
+			}
+		case b := <-l.blocks:
+			for _, a := range fr.feed(b, l.o.Target.SpeechOwed) {
+				switch a.kind {
+				case actBargeIn:
+					l.o.Logger.Info("voice_barge_in")
+					l.o.Target.BargeIn()
+				case actListening:
+					l.o.Target.SetVoiceStatus(StatusListening)
+				case actUtterance:
+					l.enqueue(a.pcm, utts)
+				}
+			}
+			if l.afterBlock != nil {
+				l.afterBlock()
+			}
+		}
+	}
+}
+
+func (l *Listener) enqueue(u []int16, utts chan<- []int16) {
+	l.o.Logger.Info("voice_utterance", "ms", len(u)*1000/l.rate)
+	select {
+	case utts <- u:
+		l.o.Target.SetVoiceStatus(StatusTranscribing)
+	default:
+		l.o.Logger.Warn("voice_utterance_dropped", "reason", "transcriber busy")
+	}
+}
+
+func (l *Listener) transcribeLoop(ctx context.Context, utts <-chan []int16) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case u := <-utts:
+			text, err := l.transcribe(ctx, u)
+			if ctx.Err() != nil {
+				return
+			}
+			switch {
+			case err != nil:
+				l.o.Logger.Warn("voice_transcribe_failed", "err", err.Error())
+				l.o.Target.SetVoiceStatus(FailureText(err))
+			case text == "":
+				l.o.Logger.Info("voice_transcribed", "chars", 0)
+				l.o.Target.SetVoiceStatus("")
+			default:
+				if l.o.OnText != nil {
+					l.o.OnText(text)
+				}
+				l.o.Target.VoiceTurn(text)
+			}
+		}
+	}
+}
+
+func (l *Listener) transcribe(ctx context.Context, u []int16) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, l.o.TranscribeTimeout)
+	defer cancel()
+	t0 := time.Now()
+	text, err := l.o.Transcriber.Transcribe(ctx, EncodeWAV(u, Mono16k))
+	if err == nil {
+		l.o.Logger.Info("voice_transcribed", "chars", len([]rune(text)), "stt_ms", time.Since(t0).Milliseconds())
+	}
+	return text, err
+}
+
+// FailureText is the pill's text for a failed transcription: its reason
+// on one line, cut as a failed turn's server text is.
+func FailureText(err error) string {
+	return transport.OneLine("transcription failed: "+err.Error(), 200)
+}
+
+// Record captures d of 16 kHz mono audio from c.
+func Record(ctx context.Context, c Capture, d time.Duration) ([]int16, error) {
+	want := int(d * time.Duration(Mono16k.SampleRate) / time.Second)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu  sync.Mutex
+		out = make([]int16, 0, want)
+	)
+	err := c.Start(ctx, Mono16k, func(pcm []int16) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(out) >= want {
+			return
+		}
+		out = append(out, pcm[:min(len(pcm), want-len(out))]...)
+		if len(out) >= want {
+			cancel()
+		}
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(out) >= want {
+		return out, nil
+	}
+	if err == nil {
+		err = context.Canceled
+	}
+	return nil, err
+}
+
+// RecordAndTranscribe records d from c and transcribes it with t: the
+// settings window's voice Test button (three seconds).
+func RecordAndTranscribe(ctx context.Context, c Capture, t Transcriber, d time.Duration) (string, error) {
+	pcm, err := Record(ctx, c, d)
+	if err != nil {
+		return "", err
+	}
+	return t.Transcribe(ctx, EncodeWAV(pcm, Mono16k))
+}
