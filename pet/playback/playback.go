@@ -37,6 +37,7 @@ import (
 	"yui/pet/speech"
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/outbox"
 )
 
 // Options wires a Queue. The On* hooks are called in the order the effects
@@ -154,8 +155,9 @@ type Queue struct {
 	// fails every sentence, and one log line says so.
 	lastFail string
 
-	out        []func() // effects to deliver, in order
-	delivering bool
+	// out delivers effects (the On* hooks) outside the lock, in order,
+	// even when a timer and an event race.
+	out *outbox.Outbox[func()]
 }
 
 // New returns an idle queue.
@@ -171,6 +173,7 @@ func New(opts Options) *Queue {
 		log:      opts.Logger,
 		rand:     opts.Rand,
 		turns:    make(map[string]*turnState),
+		out:      outbox.New(func(f func()) { f() }),
 	}
 	if q.engine == nil {
 		q.engine = q.fallback
@@ -195,53 +198,32 @@ func (q *Queue) do(f func()) {
 	q.deliver()
 }
 
-// deliver runs queued effects outside the lock. One goroutine delivers at a
-// time, so effects keep their order even when a timer and an event race;
-// effects queued meanwhile (also from hooks calling back in) are delivered
-// by the goroutine already delivering.
-func (q *Queue) deliver() {
-	q.mu.Lock()
-	if q.delivering {
-		q.mu.Unlock()
-		return
-	}
-	q.delivering = true
-	for len(q.out) > 0 {
-		fs := q.out
-		q.out = nil
-		q.mu.Unlock()
-		for _, f := range fs {
-			f()
-		}
-		q.mu.Lock()
-	}
-	q.delivering = false
-	q.mu.Unlock()
-}
+// deliver runs queued effects outside the lock (see out).
+func (q *Queue) deliver() { q.out.Flush() }
 
 func (q *Queue) emitCue(turn string, c transport.Cue) {
 	q.log.Info("cue", "turn_id", turn, "emotion_id", c.EmotionID, "motion_id", c.MotionID,
 		"emotion_text", c.EmotionText, "caption", c.Caption)
 	if f := q.opts.OnCue; f != nil {
-		q.out = append(q.out, func() { f(turn, c) })
+		q.out.Put(func() { f(turn, c) })
 	}
 }
 
 func (q *Queue) emitSpeech(turn, text string) {
 	if f := q.opts.OnSpeech; f != nil {
-		q.out = append(q.out, func() { f(turn, text) })
+		q.out.Put(func() { f(turn, text) })
 	}
 }
 
 func (q *Queue) emitThinking(on bool) {
 	if f := q.opts.OnThinking; f != nil {
-		q.out = append(q.out, func() { f(on) })
+		q.out.Put(func() { f(on) })
 	}
 }
 
 func (q *Queue) emitFailed(turn string) {
 	if f := q.opts.ReportFailed; f != nil {
-		q.out = append(q.out, func() { f(turn) })
+		q.out.Put(func() { f(turn) })
 	}
 }
 
