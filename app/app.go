@@ -130,6 +130,9 @@ func Run(cfg Config) error {
 	a.Settings().SetTheme(windows.Theme())
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
 		sessions: map[string]*session{}}
+	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:
+	// from then on nothing may ask the UI for anything.
+	a.Lifecycle().SetOnStopped(func() { y.quitting.Store(true) })
 	if y.audio, err = openAudio(cfg.AudioOut, log); err != nil { // speech output (speech.go)
 		return err
 	}

@@ -252,8 +252,8 @@ func newTransport(api string, opts transport.Options) (transport.Transport, erro
 // backend that cannot be reached: the pill already says so; the settings
 // window opens on the preset once.
 func (s *session) onView(c *conn, v pet.View) {
-	if s.cur.Load() != c {
-		return
+	if s.cur.Load() != c || s.y.quitting.Load() {
+		return // a replaced connection, or the UI is gone
 	}
 	s.win.SetView(v)
 	s.views.Publish(v)
@@ -333,7 +333,11 @@ func (s *session) Transcript() *transcript.Log { return s.hist }
 func (s *session) close() {
 	c := s.cur.Swap(nil)
 	s.closeConn(c)
-	s.win.Close()
+	if s.y.quitting.Load() {
+		s.win.Dispose() // the app closed its windows when it stopped
+	} else {
+		s.win.Close()
+	}
 	s.y.closing.Add(1)
 	go func() {
 		defer s.y.closing.Done()

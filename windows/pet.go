@@ -367,10 +367,21 @@ func pillTextOnly(cur, next pet.View) bool {
 		slices.Equal(cur.Delegations, next.Delegations)
 }
 
-// Close stops the animation, closes the window (a preset disabled while
-// the app runs) and releases its native resources; the position was saved
-// when the last drag ended. It may be called from any goroutine.
+// Close closes the window (a preset disabled while the app runs), then
+// releases it as Dispose does. It may be called from any goroutine.
 func (w *PetWindow) Close() {
+	if !w.closed.Load() {
+		fyne.Do(w.win.Close)
+	}
+	w.Dispose()
+}
+
+// Dispose stops the animation and releases the window's native
+// resources, leaving the Fyne window alone: at quit, once the app stopped
+// running, the app closed it already and must not be asked again. The
+// position was saved when the last drag ended. It may be called from any
+// goroutine.
+func (w *PetWindow) Dispose() {
 	w.closeOnce.Do(func() {
 		w.closed.Store(true)
 		fyne.Do(func() {
@@ -380,9 +391,6 @@ func (w *PetWindow) Close() {
 					t.Stop()
 				}
 			}
-			// A preset disabled while the app runs takes its window
-			// away; at quit the app closed it already.
-			w.win.Close()
 		})
 		w.native.close()
 	})

@@ -265,9 +265,16 @@ func TestWrongKeyIsRejectedWithoutRetry(t *testing.T) {
 		t.Fatalf("ws_reconnect logged %d times after a 4401 close", n)
 	}
 	win := a.petRect()
+	a.waitRecord(5*time.Second, "pet_pill", map[string]string{"conn": "key rejected"})
+	// A rejected key opens the settings window on the preset; it stands
+	// over the pet on this small screen, so it goes before the pet is
+	// checked.
+	a.waitRecord(10*time.Second, "window_open", map[string]string{"window": "settings"})
+	d.screenshot(t, "key-rejected-settings")
+	_ = d.command("xdotool", "search", "--name", "^Yui settings$", "windowunmap").Run()
+	time.Sleep(500 * time.Millisecond)
 	shot := d.screenshot(t, "key-rejected")
 	assertShaped(t, shot, win)
-	a.waitRecord(5*time.Second, "pet_pill", map[string]string{"conn": "key rejected"})
 }
 
 func TestSimulatorKilledMidTurn(t *testing.T) {
