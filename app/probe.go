@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+
 	"errors"
 	"fmt"
+	"fyne.io/fyne/v2"
 	"io"
 	"net/http"
 	"os/exec"
@@ -135,6 +137,10 @@ func (y *yui) SpeakSample(ctx context.Context, p settings.Preset) error {
 func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) {
 	return TestVoice(ctx, p.Voice, TestVoiceDuration)
 }
+
+// ShowPets shows every running pet (the settings window's way back for a
+// hidden pet).
+func (y *yui) ShowPets() { fyne.Do(y.bringForward) }
 
 // LogDir is the log folder.
 func (y *yui) LogDir() string { return y.logDir }

@@ -61,6 +61,9 @@ type Backend interface {
 	// TestVoice records a few seconds with p's voice settings as edited
 	// and returns the recognised text.
 	TestVoice(ctx context.Context, p settings.Preset) (string, error)
+	// ShowPets shows every running pet, hidden ones included (the way
+	// back for a pet hidden from its menu where there is no tray).
+	ShowPets()
 	// LogDir is the log folder; OpenLogFolder shows it in the file manager.
 	LogDir() string
 	OpenLogFolder() error

@@ -88,6 +88,7 @@ type fakeBackend struct {
 	spoken  []settings.Preset
 	voice   string
 	opened  int
+	shown   int
 	watches map[int]func()
 	next    int
 }
@@ -159,6 +160,12 @@ func (b *fakeBackend) TestVoice(context.Context, settings.Preset) (string, error
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.voice, nil
+}
+
+func (b *fakeBackend) ShowPets() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.shown++
 }
 
 func (b *fakeBackend) LogDir() string { return "/tmp/yui-logs" }

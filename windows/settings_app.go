@@ -27,6 +27,7 @@ type globalSection struct {
 	logLevel   *choice
 	logDir     *widget.Label
 	openLogs   *widget.Button
+	showPets   *widget.Button
 	result     *widget.Label
 	filling    bool
 }
@@ -53,6 +54,7 @@ func newGlobalSection(w *SettingsWindow) *globalSection {
 		}
 		g.result.SetText("")
 	})
+	g.showPets = widget.NewButtonWithIcon("Show every pet", theme.VisibilityIcon(), w.b.ShowPets)
 	g.result = widget.NewLabel("")
 	g.result.Wrapping = fyne.TextWrapWord
 	return g
@@ -66,6 +68,9 @@ func (g *globalSection) content() fyne.CanvasObject {
 		heading("Permissions"),
 		[]fyne.CanvasObject{formLabel("Screen look"), container.NewVBox(g.screenLook.Select, lookHelp)},
 		[]fyne.CanvasObject{formLabel("Browser tool"), g.browser},
+		heading("Pets"),
+		[]fyne.CanvasObject{formLabel("Hidden pets"), container.NewVBox(container.NewHBox(g.showPets),
+			helpText("Brings back every pet hidden from its menu (so does Ctrl+Alt+Y, or the tray)."))},
 		heading("Logs"),
 		[]fyne.CanvasObject{formLabel("Log level"), g.logLevel.Select},
 		[]fyne.CanvasObject{formLabel("Log folder"), container.NewVBox(g.logDir,

@@ -207,6 +207,10 @@ func TestSettingsGlobalSection(t *testing.T) {
 	if h.b.opened != 1 {
 		t.Fatalf("opened %d", h.b.opened)
 	}
+	test.Tap(g.showPets)
+	if h.b.shown != 1 {
+		t.Fatalf("Show every pet reached the app %d times", h.b.shown)
+	}
 }
 
 func TestSettingsCloseAsksAboutUnsavedEdits(t *testing.T) {
