@@ -194,22 +194,19 @@ type Controller struct {
 
 	thinking  bool
 	speaking  bool
-	cueMotion string // motion a cue asked for; "" for the base motion
-	motionGen int
-	motionTmr clock.Timer
-	bubbleTmr clock.Timer
+	cueMotion string     // motion a cue asked for; "" for the base motion
+	motionTmr clock.Slot // a cue motion that plays once ends
+	bubbleTmr clock.Slot // the bubble clears after its hold
 
 	toolTurn    string
 	toolRunning bool
-	toolGen     int
-	toolTmr     clock.Timer
+	toolTmr     clock.Slot // a done or failed tool segment clears
 
 	retryAt time.Time
-	connGen int
-	connTmr clock.Timer
+	connTmr clock.Slot // the reconnect countdown ticks
 
-	delegTmr clock.Timer
-	audioTmr clock.Timer
+	delegTmr clock.Slot // the next done delegation expires
+	audioTmr clock.Slot // the no-audio notice clears
 
 	reasoningTurn      string
 	reasoningStreaming bool
@@ -217,8 +214,7 @@ type Controller struct {
 	greetPending bool // the greeting waits for the first ready
 	takenOver    bool // the last close was 4409: another client has the chat
 	checkIn      time.Duration
-	checkInGen   int
-	checkInTmr   clock.Timer
+	checkInTmr   clock.Slot
 
 	lastView    View // last snapshot queued, to skip unchanged ones
 	holdPublish int  // > 0 while flow is held: unlockFlow publishes
@@ -278,8 +274,12 @@ func New(opts Options) *Controller {
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
 		c.view.Pill.Audio = opts.AudioNotice
-		c.audioTmr = c.clock.AfterFunc(AudioNoticeHold, func() {
-			c.update(func() { c.view.Pill.Audio = "" })
+		c.audioTmr.Arm(c.clock, AudioNoticeHold, func(gen int) {
+			c.update(func() {
+				if c.audioTmr.Current(gen) {
+					c.view.Pill.Audio = ""
+				}
+			})
 		})
 	}
 	return c
@@ -486,11 +486,7 @@ func (c *Controller) onState(e *transport.StateEvent) {
 }
 
 func (c *Controller) setConnLocked(e *transport.StateEvent) {
-	c.connGen++
-	if c.connTmr != nil {
-		c.connTmr.Stop()
-		c.connTmr = nil
-	}
+	c.connTmr.Stop()
 	c.view.Pill.ConnState = e.State
 	switch {
 	case e.State == transport.StateReconnecting && e.CloseCode == CloseTakenOver:
@@ -506,7 +502,7 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 		if c.retryAt.IsZero() {
 			c.retryAt = c.clock.Now().Add(e.RetryIn)
 		}
-		c.countdownLocked(c.connGen)
+		c.countdownLocked()
 	case transport.StateInvalid:
 		c.view.Pill.Conn = transport.StateInvalid.String()
 		if e.Err != nil {
@@ -526,7 +522,7 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 
 // countdownLocked shows "reconnecting in N s" and re-arms itself for the
 // moment N drops by one.
-func (c *Controller) countdownLocked(gen int) {
+func (c *Controller) countdownLocked() {
 	left := c.retryAt.Sub(c.clock.Now())
 	n := int(math.Ceil(left.Seconds()))
 	prefix := ""
@@ -539,10 +535,10 @@ func (c *Controller) countdownLocked(gen int) {
 	}
 	c.view.Pill.Conn = fmt.Sprintf("%sreconnecting in %d s", prefix, n)
 	next := left - time.Duration(n-1)*time.Second
-	c.connTmr = c.clock.AfterFunc(next, func() {
+	c.connTmr.Arm(c.clock, next, func(gen int) {
 		c.update(func() {
-			if gen == c.connGen {
-				c.countdownLocked(gen)
+			if c.connTmr.Current(gen) {
+				c.countdownLocked()
 			}
 		})
 	})
@@ -619,11 +615,7 @@ func (c *Controller) onToolStatus(e *transport.ToolStatusEvent) {
 		if c.stopped.has(e.TurnID) {
 			return
 		}
-		c.toolGen++
-		if c.toolTmr != nil {
-			c.toolTmr.Stop()
-			c.toolTmr = nil
-		}
+		c.toolTmr.Stop()
 		c.rec.tool(e)
 		c.toolTurn = e.TurnID
 		c.view.Pill.Tool = e.ToolID + " " + e.State
@@ -631,10 +623,9 @@ func (c *Controller) onToolStatus(e *transport.ToolStatusEvent) {
 		if c.toolRunning {
 			return
 		}
-		gen := c.toolGen
-		c.toolTmr = c.clock.AfterFunc(ToolHold, func() {
+		c.toolTmr.Arm(c.clock, ToolHold, func(gen int) {
 			c.update(func() {
-				if gen == c.toolGen {
+				if c.toolTmr.Current(gen) {
 					c.clearToolLocked()
 				}
 			})
@@ -643,11 +634,7 @@ func (c *Controller) onToolStatus(e *transport.ToolStatusEvent) {
 }
 
 func (c *Controller) clearToolLocked() {
-	c.toolGen++
-	if c.toolTmr != nil {
-		c.toolTmr.Stop()
-		c.toolTmr = nil
-	}
+	c.toolTmr.Stop()
 	c.view.Pill.Tool = ""
 	c.toolRunning = false
 	c.toolTurn = ""
@@ -690,10 +677,7 @@ func (c *Controller) onDelegations(e *transport.DelegationsEvent) {
 // expireLocked removes done items past DelegationKeep and arms a timer for
 // the next one to go.
 func (c *Controller) expireLocked() {
-	if c.delegTmr != nil {
-		c.delegTmr.Stop()
-		c.delegTmr = nil
-	}
+	c.delegTmr.Stop()
 	now := c.clock.Now()
 	var next time.Time
 	kept := c.view.Delegations[:0]
@@ -711,7 +695,13 @@ func (c *Controller) expireLocked() {
 	}
 	c.view.Delegations = kept
 	if !next.IsZero() {
-		c.delegTmr = c.clock.AfterFunc(next.Sub(now), func() { c.update(c.expireLocked) })
+		c.delegTmr.Arm(c.clock, next.Sub(now), func(gen int) {
+			c.update(func() {
+				if c.delegTmr.Current(gen) {
+					c.expireLocked()
+				}
+			})
+		})
 	}
 }
 
@@ -734,11 +724,7 @@ func (c *Controller) onCue(_ string, cue transport.Cue) {
 // cue motion or thinking or until the reply's bubble clears, a non-looping
 // one once, then back to talk or idle.
 func (c *Controller) setCueMotionLocked(id string) {
-	c.motionGen++
-	if c.motionTmr != nil {
-		c.motionTmr.Stop()
-		c.motionTmr = nil
-	}
+	c.motionTmr.Stop()
 	c.cueMotion = id
 	m, ok := c.pack.Motions[id]
 	if ok && m.Loop {
@@ -748,10 +734,9 @@ func (c *Controller) setCueMotionLocked(id string) {
 	if ok && m.FPS > 0 && len(m.Frames) > 0 {
 		d = time.Duration(float64(len(m.Frames)) / m.FPS * float64(time.Second))
 	}
-	gen := c.motionGen
-	c.motionTmr = c.clock.AfterFunc(d, func() {
+	c.motionTmr.Arm(c.clock, d, func(gen int) {
 		c.update(func() {
-			if gen == c.motionGen {
+			if c.motionTmr.Current(gen) {
 				c.cueMotion = ""
 			}
 		})
@@ -759,32 +744,24 @@ func (c *Controller) setCueMotionLocked(id string) {
 }
 
 func (c *Controller) clearCueMotionLocked() {
-	c.motionGen++
-	if c.motionTmr != nil {
-		c.motionTmr.Stop()
-		c.motionTmr = nil
-	}
+	c.motionTmr.Stop()
 	c.cueMotion = ""
 }
 
 func (c *Controller) onSpeech(_, text string) {
 	c.update(func() {
-		if c.bubbleTmr != nil {
-			c.bubbleTmr.Stop()
-			c.bubbleTmr = nil
-		}
+		c.bubbleTmr.Stop()
 		if text != "" {
 			c.speaking = true
 			c.view.Bubble = text
 			return
 		}
 		c.speaking = false
-		var tmr clock.Timer
-		tmr = c.clock.AfterFunc(c.hold, func() {
+		c.bubbleTmr.Arm(c.clock, c.hold, func(gen int) {
 			c.update(func() {
-				if c.bubbleTmr == tmr {
+				if c.bubbleTmr.Current(gen) {
 					c.view.Bubble = ""
-					c.bubbleTmr = nil
+					c.bubbleTmr.Stop()
 					// A looping cue motion belongs to the reply: when the
 					// reply is over the character settles back to idle,
 					// unless the motion is a posture it holds (sitting).
@@ -794,7 +771,6 @@ func (c *Controller) onSpeech(_, text string) {
 				}
 			})
 		})
-		c.bubbleTmr = tmr
 	})
 }
 
@@ -881,16 +857,12 @@ func (c *Controller) armCheckInLocked() {
 	if c.checkIn <= 0 {
 		return
 	}
-	c.checkInGen++
-	if c.checkInTmr != nil {
-		c.checkInTmr.Stop()
-	}
-	gen := c.checkInGen
-	c.checkInTmr = c.clock.AfterFunc(c.checkIn, func() {
+	c.checkInTmr.Arm(c.clock, c.checkIn, func(gen int) {
 		fire := false
 		c.update(func() {
-			fire = gen == c.checkInGen && len(c.running) == 0 && c.view.Pill.ConnState == transport.StateReady
-			if !fire && gen == c.checkInGen {
+			current := c.checkInTmr.Current(gen)
+			fire = current && len(c.running) == 0 && c.view.Pill.ConnState == transport.StateReady
+			if current && !fire {
 				c.armCheckInLocked() // busy or offline: wait another round
 			}
 		})
@@ -1011,10 +983,8 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []clock.Timer{c.motionTmr, c.bubbleTmr, c.toolTmr, c.connTmr, c.delegTmr, c.checkInTmr, c.audioTmr} {
-		if t != nil {
-			t.Stop()
-		}
+	for _, t := range []*clock.Slot{&c.motionTmr, &c.bubbleTmr, &c.toolTmr, &c.connTmr, &c.delegTmr, &c.checkInTmr, &c.audioTmr} {
+		t.Stop()
 	}
 	c.mu.Unlock()
 	close(c.done)
