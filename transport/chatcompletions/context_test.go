@@ -242,7 +242,9 @@ func TestContextOverflowOfTheMinimumFails(t *testing.T) {
 
 func TestMemoryContinuesAfterRestartAndResetClearsIt(t *testing.T) {
 	mem := &memStore{}
-	h := func(w *rt.Writer, r *http.Request, n int) { w.Data(text(fmt.Sprintf("Reply %d.", n)), stop(), "[DONE]") }
+	h := func(w *rt.Writer, r *http.Request, n int) {
+		w.Data(text(fmt.Sprintf("Reply %d.", n)), stop(), "[DONE]")
+	}
 	withMem := func(o *transport.Options) { o.Memory = mem }
 	e := start(t, h, withMem)
 	e.send(t, transport.Turn{Trigger: transport.TriggerUserMessage, Text: "remember the blue cup",
