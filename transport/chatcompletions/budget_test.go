@@ -84,3 +84,22 @@ func BenchmarkRequestFrom1000Turns(b *testing.B) {
 		})
 	}
 }
+
+// Any saved memory is restored or refused with an error: never a panic,
+// and a restored transcript builds a request.
+func FuzzRestore(f *testing.F) {
+	f.Add(transcriptOf(3).Snapshot())
+	f.Add([]byte(`[{"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"x","arguments":"{"}}]},{"role":"tool","tool_call_id":"c","content":"ok"}]}]`))
+	f.Add([]byte(`[{"messages":[{"role":"tool","tool_call_id":"c"}]}]`))
+	f.Add([]byte(`[{"messages":null}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := &dialect{}
+		if err := d.Restore(data, true); err != nil {
+			return
+		}
+		x := d.Begin(request.Input{Text: "hello"})
+		if _, err := x.Body(request.Params{Budget: request.Budget{Room: 500}}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
