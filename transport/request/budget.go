@@ -43,16 +43,19 @@ func (b Budget) Fits(est int) bool { return b.Room <= 0 || b.Tokens(est) <= b.Ro
 // quarter, between 256 and 4096 tokens.
 func ReplyRoom(window int) int { return min(max(window/4, 256), 4096) }
 
+// dataImage opens an image data URL inside a JSON string.
+var dataImage = []byte("data:image/")
+
 // Estimate estimates the tokens of JSON request content: about four
 // ASCII bytes a token, a token for each other character, ImageTokens for
-// each data URL. It reads b once and allocates nothing.
+// each image data URL. It reads b once and allocates nothing.
 func Estimate(b []byte) int {
 	ascii, other, images := 0, 0, 0
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
-		case c == '"' && bytes.HasPrefix(b[i+1:], []byte("data:")):
-			// A data URL: skip to its closing quote (base64 holds none).
+		case c == '"' && bytes.HasPrefix(b[i+1:], dataImage):
+			// An image data URL: skip to its closing quote (base64 holds none).
 			end := bytes.IndexByte(b[i+1:], '"')
 			if end < 0 {
 				end = len(b) - i - 1

@@ -16,7 +16,8 @@ func TestEstimate(t *testing.T) {
 		{"abcde", 2},
 		{"こんにちは", 5},
 		{`{"url":"data:image/png;base64,` + strings.Repeat("A", 100000) + `"}`, 3 + ImageTokens},
-		{`"data:unterminated`, 1 + ImageTokens},
+		{`"data:image/unterminated`, 1 + ImageTokens},
+		{`"data: not an image"`, 5},
 	} {
 		if got := Estimate([]byte(c.in)); got != c.want {
 			t.Errorf("Estimate(%.40q) = %d, want %d", c.in, got, c.want)
