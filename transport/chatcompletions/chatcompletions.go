@@ -171,6 +171,8 @@ type exchange struct {
 	turn  []message
 	// lean is turn as later requests carry it: each image a note.
 	lean []message
+	// dropped is how many turns of base the last Body left out.
+	dropped int
 
 	// The current round.
 	text strings.Builder
@@ -204,6 +206,7 @@ func (x *exchange) Body(p request.Params) ([]byte, error) {
 		}
 		keep = fit(x.base, fixed, p.Budget)
 	}
+	x.dropped = len(x.base) - keep
 	msgs := make([]message, 0, 1+keep*4+len(x.turn))
 	msgs = append(msgs, sys)
 	for _, t := range x.base[len(x.base)-keep:] {
@@ -342,6 +345,9 @@ func (c *toolCall) merge(id, name, args string) {
 }
 
 func (x *exchange) Finished() bool { return x.finished }
+
+// Dropped is how many of the oldest turns the last request left out.
+func (x *exchange) Dropped() int { return x.dropped }
 
 func (x *exchange) Calls() []request.Call {
 	var out []request.Call

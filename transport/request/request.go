@@ -160,6 +160,13 @@ type Exchange interface {
 	Commit(complete bool)
 }
 
+// Trimmer is an Exchange whose requests carry the conversation and may
+// leave its oldest turns out to keep within the budget.
+type Trimmer interface {
+	// Dropped is how many turns the last Body left out.
+	Dropped() int
+}
+
 // Cause of a turn context's cancellation.
 var (
 	errStopped = errors.New("turn stopped")
@@ -835,6 +842,9 @@ func (e *Engine) send(t *turn, ex Exchange, r *reply, p Params) (est int, err er
 		return 0, fmt.Errorf("encode request: %w", err)
 	}
 	est = Estimate(body)
+	if tr, ok := ex.(Trimmer); ok && tr.Dropped() > 0 {
+		e.log.Debug("context_trim", "turn_id", t.id, "dropped_turns", tr.Dropped(), "estimate", p.Budget.Tokens(est), "room", p.Budget.Room)
+	}
 	r.beginRound(est)
 	return est, e.post(t, ex, r, body)
 }
