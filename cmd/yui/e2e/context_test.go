@@ -116,7 +116,7 @@ func (a *app) openComposer() {
 // it instead: the text then stays, and Enter is pressed again.
 func (a *app) say(s *countingServer, text string, n int) {
 	a.t.Helper()
-	a.d.run(a.t, "xdotool", "type", "--delay", "4", text)
+	a.d.run(a.t, "xdotool", "type", "--delay", "8", text)
 	a.d.run(a.t, "xdotool", "key", "Return")
 	for try := 0; !s.waitRequests(n, 3*time.Second); try++ {
 		if try == 3 {
@@ -152,13 +152,16 @@ func TestLongConversationKeepsUnderWindowAndSurvivesRestart(t *testing.T) {
 
 	a := startYuiIn(t, d, cfg, "")
 	a.openComposer()
+	// A first turn lets the pet window settle (its bubble appears) before
+	// the counted ones.
+	a.say(srv, "hello", 1)
 	const turns = 300
 	start := time.Now()
 	for i := 1; i <= turns; i++ {
-		a.say(srv, fmt.Sprintf("turn %d", i), i)
+		a.say(srv, fmt.Sprintf("turn %d", i), i+1)
 	}
 	t.Logf("%d turns in %s", turns, time.Since(start).Round(time.Millisecond))
-	reqs := srv.requests()
+	reqs := srv.requests()[1:]
 	if srv.refused > 0 {
 		t.Errorf("the server refused %d requests as over its context", srv.refused)
 	}
@@ -176,8 +179,9 @@ func TestLongConversationKeepsUnderWindowAndSurvivesRestart(t *testing.T) {
 		t.Error("the 300th request still carries the first turn: nothing was dropped")
 	}
 	t.Logf("largest request: %d tokens as the server counts", maxTokens)
+	// The memory is saved as each turn ends, not only at quit: stop
+	// waits for the process to end, however its shutdown goes.
 	a.proc.stop()
-	a.waitRecord(10*time.Second, "app_quit", nil)
 
 	mem := filepath.Join(cfg, "memory", "p-long0001.json")
 	fi, err := os.Stat(mem)
@@ -189,9 +193,9 @@ func TestLongConversationKeepsUnderWindowAndSurvivesRestart(t *testing.T) {
 	waitFor(t, 30*time.Second, "the second run's pet", func() bool { return b.count("pet_window_shown", nil) == 2 })
 	time.Sleep(500 * time.Millisecond)
 	b.openComposer()
-	b.say(srv, "do you remember?", turns+1)
-	first := srv.requests()[turns]
-	for _, want := range []string{`\n\nturn 300"`, `\n\nturn 299"`, `Noted, request 300.`, `\n\ndo you remember?"`} {
+	b.say(srv, "do you remember?", turns+2)
+	first := srv.requests()[turns+1]
+	for _, want := range []string{`\n\nturn 300"`, `\n\nturn 299"`, `Noted, request 301.`, `\n\ndo you remember?"`} {
 		if !strings.Contains(first.raw, want) {
 			t.Errorf("the first request after the restart lacks %s", want)
 		}
