@@ -182,6 +182,8 @@ func (s *session) transportOptions() transport.Options {
 		Model:           p.Model,
 		ReasoningEffort: p.ReasoningEffort,
 		Card:            p.Card,
+		ContextWindow:   p.ContextWindow,
+		Memory:          s.memory(),
 		Vocabulary:      s.pack.Vocabulary(),
 		Tools: []transport.Tool{
 			relation.New(s.scores, func(c relation.Change) {

@@ -81,6 +81,14 @@ type Options struct {
 	Model           string
 	ReasoningEffort string
 	Card            string
+	// ContextWindow is the preset's context_window in tokens. The Chat
+	// Completions transport keeps each request under it, less room for
+	// the reply; 0 (unknown) bounds nothing until a server says its
+	// context is too long.
+	ContextWindow int
+	// Memory keeps the conversation a request transport holds across
+	// restarts. Nil keeps it for the transport's life only; push ignores it.
+	Memory Memory
 
 	Vocabulary Vocabulary
 	// Tools are the client-declared tools of this pet window (client-tools.md).
@@ -269,6 +277,26 @@ type Delegation struct {
 type DelegationStore interface {
 	LoadDelegations() []Delegation
 	SaveDelegations(history []Delegation) error
+}
+
+// Memory keeps the conversation a request transport holds on the client
+// (the Chat Completions transcript, the Responses previous_response_id)
+// across restarts. The app keeps one file per preset beside the settings.
+//
+// The transport calls Load once, from its constructor, before any turn
+// runs. It calls Save from one goroutine of its own, one call at a time,
+// with the whole state to keep: after a turn was kept in the conversation
+// and after Reset (then with an empty conversation). The data holds no
+// key and no image, and is bounded (request.MaxMemoryBytes); its last
+// Save returns before the transport's Close does.
+type Memory interface {
+	// Load returns what Save last saved; an error wrapping fs.ErrNotExist
+	// when nothing was. The transport starts an empty conversation on
+	// any error or on data it cannot read, and logs why.
+	Load() ([]byte, error)
+	// Save replaces the saved data atomically: a crash leaves the old
+	// data or the new, never a mix.
+	Save(data []byte) error
 }
 
 // Event is one thing a transport reports. It is one of the *Event types below.

@@ -104,6 +104,7 @@ func (s *connSection) showNotRunning() {
 	setShown(s.detail, true)
 	s.reconnect.Disable()
 	s.reset.Disable()
+	s.w.ed.showBudget(nil)
 }
 
 func (s *connSection) show(v pet.View) {
@@ -125,6 +126,7 @@ func (s *connSection) show(v pet.View) {
 	setShown(s.detail, s.detail.Text != "")
 	s.reconnect.Enable()
 	s.reset.Enable()
+	s.w.ed.showBudget(v.Usage)
 	s.w.session.show(v.History)
 }
 

@@ -33,6 +33,7 @@ type presetFields struct {
 	refreshModels *widget.Button
 	effort        *choice
 	contextWindow *widget.Entry
+	budget        *widget.Label
 	chatID        *widget.Label
 	testConn      *widget.Button
 	probeText     *widget.Label
@@ -115,6 +116,7 @@ func (e *presetEditor) buildFields() {
 	f.refreshModels = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), e.probe)
 	f.effort = pick(effortOptions, func(p *settings.Preset, v string) { p.ReasoningEffort = v })
 	f.contextWindow = widget.NewEntry()
+	f.budget = newBudgetLabel()
 	f.contextWindow.SetPlaceHolder("0 = unknown")
 	f.contextWindow.OnChanged = func(s string) {
 		e.editInt("context_window", s, func(p *settings.Preset, n int) { p.ContextWindow = n })
@@ -254,7 +256,7 @@ func (e *presetEditor) presetTab() fyne.CanvasObject {
 		e.row("key", "Key", f.key, f.keyWarning),
 		e.row("model", "Model", model),
 		e.row("reasoning_effort", "Reasoning effort", f.effort.Select),
-		e.row("context_window", "Context window", f.contextWindow),
+		e.row("context_window", "Context window", f.contextWindow, f.budget),
 		e.row("chat_id", "Chat id", f.chatID),
 		e.row("", "", test),
 		heading("Behaviour"),

@@ -10,6 +10,10 @@
 // message that made tool calls carries the reasoning_content it came with
 // into the later requests of its turn, as DeepSeek's thinking mode needs,
 // and drops it once the turn ends.
+//
+// Each request carries the card, the newest turn and as many turns before
+// it as the context budget holds (budget.go); only the newest turn
+// carries images.
 package chatcompletions
 
 import (
@@ -33,8 +37,8 @@ func New(opts transport.Options) (transport.Transport, error) {
 // dialect holds the client transcript.
 type dialect struct {
 	mu         sync.Mutex
-	transcript []message
-	epoch      int // bumped by Reset
+	transcript []turnRec // oldest first, at most MaxTurns
+	epoch      int       // bumped by Reset
 }
 
 func (*dialect) Name() string        { return "chat_completions" }
@@ -49,22 +53,46 @@ func (d *dialect) Reset() {
 	d.epoch++
 }
 
+// Snapshot is the transcript, newest turns within MaxMemoryBytes.
+func (d *dialect) Snapshot() []byte {
+	d.mu.Lock()
+	turns := d.transcript
+	d.mu.Unlock()
+	return snapshot(turns)
+}
+
+// Restore continues a saved transcript, whatever server it was for: the
+// conversation is the user's, not the server's.
+func (d *dialect) Restore(state []byte, sameServer bool) error {
+	turns, err := restore(state)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.transcript = turns
+	return nil
+}
+
 func (d *dialect) Begin(in request.Input) request.Exchange {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	user := message{Role: "user", Content: textContent(in.Text)}
+	lean := user
 	if len(in.Images) > 0 {
 		parts := []part{{Type: "text", Text: in.Text}}
 		for _, u := range in.Images {
 			parts = append(parts, part{Type: "image_url", ImageURL: &imageURL{URL: u}})
 		}
 		user.Content = mustJSON(parts)
+		lean.Content = textContent(in.Text + "\n\n" + imageNotes(in.ImageNotes, len(in.Images)))
 	}
 	return &exchange{
 		d:     d,
 		epoch: d.epoch,
 		base:  d.transcript[:len(d.transcript):len(d.transcript)],
 		turn:  []message{user},
+		lean:  []message{lean},
 	}
 }
 
@@ -139,8 +167,12 @@ func mustJSON(v any) json.RawMessage {
 type exchange struct {
 	d     *dialect
 	epoch int
-	base  []message
+	base  []turnRec
 	turn  []message
+	// lean is turn as later requests carry it: each image a note.
+	lean []message
+	// dropped is how many turns of base the last Body left out.
+	dropped int
 
 	// The current round.
 	text strings.Builder
@@ -156,13 +188,9 @@ func (x *exchange) Body(p request.Params) ([]byte, error) {
 	x.reasoning.Reset()
 	x.calls = nil
 	x.finished = false
-	msgs := make([]message, 0, 1+len(x.base)+len(x.turn))
-	msgs = append(msgs, message{Role: "system", Content: textContent(p.Instructions)})
-	msgs = append(msgs, x.base...)
-	msgs = append(msgs, x.turn...)
+	sys := message{Role: "system", Content: textContent(p.Instructions)}
 	b := body{
 		Model:           p.Model,
-		Messages:        msgs,
 		Stream:          true,
 		StreamOptions:   streamOptions{IncludeUsage: true},
 		ReasoningEffort: p.ReasoningEffort,
@@ -170,6 +198,22 @@ func (x *exchange) Body(p request.Params) ([]byte, error) {
 	for _, t := range p.Tools {
 		b.Tools = append(b.Tools, tool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: t.Parameters}})
 	}
+	keep := len(x.base)
+	if p.Budget.Room > 0 {
+		fixed := estimate(mustJSON(b)) + estimateMsg(sys)
+		for _, m := range x.turn {
+			fixed += estimateMsg(m)
+		}
+		keep = fit(x.base, fixed, p.Budget)
+	}
+	x.dropped = len(x.base) - keep
+	msgs := make([]message, 0, 1+keep*4+len(x.turn))
+	msgs = append(msgs, sys)
+	for _, t := range x.base[len(x.base)-keep:] {
+		msgs = append(msgs, t.Msgs...)
+	}
+	msgs = append(msgs, x.turn...)
+	b.Messages = msgs
 	return request.MarshalBody(b)
 }
 
@@ -302,6 +346,9 @@ func (c *toolCall) merge(id, name, args string) {
 
 func (x *exchange) Finished() bool { return x.finished }
 
+// Dropped is how many of the oldest turns the last request left out.
+func (x *exchange) Dropped() int { return x.dropped }
+
 func (x *exchange) Calls() []request.Call {
 	var out []request.Call
 	for i, c := range x.calls {
@@ -327,19 +374,23 @@ func (x *exchange) Answer(results []request.Result) {
 	for _, r := range results {
 		a.ToolCalls = append(a.ToolCalls, toolCall{ID: r.Call.ID, Type: "function", Function: functionCall{Name: r.Call.Name, Arguments: r.Call.Arguments}})
 	}
-	x.turn = append(x.turn, a)
+	x.add(a, a)
 	var images []part
+	var notes []string
 	for _, r := range results {
-		x.turn = append(x.turn, message{Role: "tool", ToolCallID: r.Call.ID, Content: textContent(r.Text)})
+		m := message{Role: "tool", ToolCallID: r.Call.ID, Content: textContent(r.Text)}
+		x.add(m, m)
 		if len(r.Images) > 0 {
-			images = append(images, part{Type: "text", Text: fmt.Sprintf("Images of the %s result (call %s):", r.Call.Name, r.Call.ID)})
+			head := fmt.Sprintf("Images of the %s result (call %s):", r.Call.Name, r.Call.ID)
+			images = append(images, part{Type: "text", Text: head})
 			for _, u := range r.Images {
 				images = append(images, part{Type: "image_url", ImageURL: &imageURL{URL: u}})
 			}
+			notes = append(notes, head+" "+imageNotes(nil, len(r.Images)))
 		}
 	}
 	if len(images) > 0 {
-		x.turn = append(x.turn, message{Role: "user", Content: mustJSON(images)})
+		x.add(message{Role: "user", Content: mustJSON(images)}, message{Role: "user", Content: textContent(strings.Join(notes, "\n"))})
 	}
 	x.text.Reset()
 	x.reasoning.Reset()
@@ -353,8 +404,8 @@ func (x *exchange) Answer(results []request.Result) {
 // reasoning written inline in the last answer: later turns send none
 // (DeepSeek's thinking mode, Qwen's advice).
 func (x *exchange) Commit(complete bool) {
-	msgs := make([]message, len(x.turn), len(x.turn)+1)
-	for i, m := range x.turn {
+	msgs := make([]message, len(x.lean), len(x.lean)+1)
+	for i, m := range x.lean {
 		m.ReasoningContent = ""
 		msgs[i] = m
 	}
@@ -368,7 +419,14 @@ func (x *exchange) Commit(complete bool) {
 	if x.epoch != x.d.epoch {
 		return
 	}
-	x.d.transcript = append(x.d.transcript, msgs...)
+	x.d.transcript = keepNewest(append(x.d.transcript, newTurn(msgs)), MaxTurns)
+}
+
+// add appends a message of the turn: as sent now, and as later requests
+// carry it.
+func (x *exchange) add(sent, lean message) {
+	x.turn = append(x.turn, sent)
+	x.lean = append(x.lean, lean)
 }
 
 // content is a delta field that servers send either as a string or as a

@@ -29,6 +29,9 @@ type StatusError struct {
 	// Code is the server's error code or type ("rate_limit_exceeded",
 	// "invalid_request_error"), for the log only.
 	Code string
+	// Context is the context size the error names in a field of its own
+	// (llama.cpp's n_ctx), 0 when none.
+	Context int
 }
 
 func (e *StatusError) Error() string {
@@ -116,12 +119,17 @@ type errorObject struct {
 	Code    json.RawMessage `json:"code"`
 	Status  json.RawMessage `json:"status"`
 	Type    json.RawMessage `json:"type"`
+	NCtx    json.RawMessage `json:"n_ctx"`
 }
 
 // statusError reads the object. Its "type" names the error only inside an
 // error object: at the top level it may be an event's type.
 func (o *errorObject) statusError(inner bool) *StatusError {
 	se := &StatusError{Status: statusOf(o.Code, o.Status), Code: stringOf(o.Code)}
+	var n int
+	if json.Unmarshal(o.NCtx, &n) == nil && n > 0 {
+		se.Context = n
+	}
 	if se.Code == "" && inner {
 		se.Code = stringOf(o.Type)
 	}

@@ -19,11 +19,19 @@ type reply struct {
 	reasoning strings.Builder
 	refusal   strings.Builder
 	usage     *transport.Usage
+	// est is the estimated size of the round's request; heard is set
+	// once the round streamed anything.
+	est   int
+	heard bool
 }
+
+// beginRound starts a round of est estimated tokens.
+func (r *reply) beginRound(est int) { r.est, r.heard = est, false }
 
 // Text reads reply text; reasoning a model writes inline in <think> tags
 // goes to the reasoning display instead of speech.
 func (r *reply) Text(delta string) {
+	r.heard = true
 	text, reasoning := r.think.Push(delta)
 	r.Reasoning(reasoning)
 	r.say(text)
@@ -31,6 +39,7 @@ func (r *reply) Text(delta string) {
 
 // Refusal reads a refusal: the model's own words, spoken as the reply.
 func (r *reply) Refusal(delta string) {
+	r.heard = true
 	r.refusal.WriteString(delta)
 	r.say(delta)
 }
@@ -45,6 +54,7 @@ func (r *reply) Reasoning(delta string) {
 	if delta == "" {
 		return
 	}
+	r.heard = true
 	r.reasoning.WriteString(delta)
 	r.e.emit(r.t, &transport.ReasoningEvent{TurnID: r.t.id, Delta: delta})
 }
@@ -54,6 +64,7 @@ func (r *reply) Usage(u transport.Usage) {
 		u.TotalTokens = u.InputTokens + u.OutputTokens
 	}
 	r.usage = &u
+	r.e.budget.observe(r.est, u.InputTokens)
 	r.e.emit(r.t, &transport.UsageEvent{TurnID: r.t.id, Usage: u})
 }
 

@@ -57,6 +57,9 @@ type Input struct {
 	Text string
 	// Images are data URLs: the screenshot first, then the attachments.
 	Images []string
+	// ImageNotes say what each image was ("the screenshot"), for the
+	// note that stands in for it once a newer turn carries the images.
+	ImageNotes []string
 }
 
 // Params are what every request of a turn sends besides the conversation.
@@ -67,6 +70,8 @@ type Params struct {
 	Instructions string
 	// Tools are generate_express followed by the declared client tools.
 	Tools []ToolSpec
+	// Budget bounds the conversation the request carries.
+	Budget Budget
 }
 
 // Call is one tool call the model made.
@@ -124,6 +129,14 @@ type Dialect interface {
 	// RunningStatus reports whether a client tool's run shows "running"
 	// before its "done" (Responses), or only "done" (Chat Completions).
 	RunningStatus() bool
+	// Snapshot is the conversation to keep across a restart (no image,
+	// at most MaxMemoryBytes), nil for none. The engine takes it after a
+	// Commit.
+	Snapshot() []byte
+	// Restore continues the conversation a Snapshot saved, before any
+	// turn. sameServer is false when it was saved for another endpoint.
+	// An error leaves the conversation empty.
+	Restore(state []byte, sameServer bool) error
 }
 
 // Exchange is one turn's conversation with the server, one round (request
@@ -142,8 +155,16 @@ type Exchange interface {
 	// Answer records the results of the round's calls for the next round.
 	Answer(results []Result)
 	// Commit keeps the turn in the conversation. complete is false for a
-	// stopped or stalled turn: only what was finished is kept.
+	// stopped or stalled turn: only what was finished is kept. Images go
+	// no further than the turn that carried them: a short note stays.
 	Commit(complete bool)
+}
+
+// Trimmer is an Exchange whose requests carry the conversation and may
+// leave its oldest turns out to keep within the budget.
+type Trimmer interface {
+	// Dropped is how many turns the last Body left out.
+	Dropped() int
 }
 
 // Cause of a turn context's cancellation.
@@ -173,6 +194,13 @@ type Engine struct {
 	wake   chan struct{}
 	wg     sync.WaitGroup
 	out    *transport.EventQueue
+
+	budget *budgeter
+
+	// Memory across restarts (memory.go); saver is nil without one.
+	memMu   sync.Mutex
+	memFile memoryFile
+	saver   *saver
 
 	// thinkImplied is set once a stream closed a reasoning block it never
 	// opened: the server's chat template writes the <think>.
@@ -244,7 +272,9 @@ func New(d Dialect, opts transport.Options) (*Engine, error) {
 		wake:   make(chan struct{}, 1),
 		out:    transport.NewEventQueue(),
 		nextID: clk.Now().UnixMilli(),
+		budget: newBudgeter(opts.ContextWindow),
 	}
+	e.loadMemory()
 	e.setVocabulary(opts.Vocabulary)
 	e.wg.Add(2)
 	go func() { defer e.wg.Done(); e.out.Run() }()
@@ -508,8 +538,11 @@ func (e *Engine) Interrupt(notifyBackend bool) []string {
 	return ids
 }
 
-// Reset starts a new conversation.
-func (e *Engine) Reset() { e.d.Reset() }
+// Reset starts a new conversation and clears the saved one.
+func (e *Engine) Reset() {
+	e.d.Reset()
+	e.saveMemory(true)
+}
 
 // SetVocabulary replaces the vocabulary generate_express offers and checks.
 func (e *Engine) SetVocabulary(v transport.Vocabulary) { e.setVocabulary(v) }
@@ -562,6 +595,9 @@ func (e *Engine) Close() error {
 	e.cancel(errClosed)
 	e.out.Close()
 	e.wg.Wait()
+	if e.saver != nil {
+		e.saver.stop()
+	}
 	e.runner.Close()
 	e.client.CloseIdleConnections()
 	return nil
@@ -659,6 +695,7 @@ func (e *Engine) params() Params {
 		ReasoningEffort: e.opts.ReasoningEffort,
 		Instructions:    Instructions(e.opts.Card),
 		Tools:           tools,
+		Budget:          e.budget.budget(),
 	}
 }
 
@@ -669,7 +706,8 @@ func (e *Engine) run(t *turn) {
 	}
 	e.resolveModel(t.ctx)
 	block := clientctx.Build(t.at, e.loc, t.in)
-	ex := e.d.Begin(Input{Text: clientctx.UserText(block, t.in.Text), Images: turnImages(t.in)})
+	images, notes := turnImages(t.in)
+	ex := e.d.Begin(Input{Text: clientctx.UserText(block, t.in.Text), Images: images, ImageNotes: notes})
 	r := &reply{e: e, t: t}
 	r.think.Implied = e.thinkImplied.Load()
 	for round := 0; ; round++ {
@@ -700,7 +738,7 @@ func (e *Engine) run(t *turn) {
 		}
 		ex.Answer(res)
 	}
-	ex.Commit(true)
+	e.commit(ex, true)
 	r.finish()
 	e.end(t, &transport.TurnEndEvent{TurnID: t.id, OwnTurn: true, Outcome: transport.TurnCompleted, Usage: r.usage})
 }
@@ -721,7 +759,7 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 	switch {
 	case errors.Is(err, errStopped), errors.Is(err, errClosed):
 		// Interrupt or Close already ended the turn.
-		ex.Commit(false)
+		e.commit(ex, false)
 		return
 	case errors.Is(err, errStall), errors.Is(err, errCut):
 		// The frame wait passing and the stream ending early are push's
@@ -736,7 +774,7 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 			e.log.Warn("network_drop", "turn_id", t.id, "stage", stage, "err", e.redact(err.Error()))
 		}
 		if rendered {
-			ex.Commit(false)
+			e.commit(ex, false)
 			end.Outcome = transport.TurnStalled
 		}
 	case errors.As(err, &ce):
@@ -745,7 +783,7 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 		e.log.Warn("network_drop", "turn_id", t.id, "stage", stage, "err", e.redact(err.Error()))
 		e.setState(transport.StateEvent{State: transport.StateOffline, Err: err})
 		if rendered {
-			ex.Commit(false)
+			e.commit(ex, false)
 			end.Outcome = transport.TurnStalled
 		}
 	case errors.As(err, &se):
@@ -773,13 +811,46 @@ type connError struct{ err error }
 func (c *connError) Error() string { return "cannot reach the server: " + c.err.Error() }
 func (c *connError) Unwrap() error { return c.err }
 
-// round sends one request and streams its reply into r. The frame wait
-// runs from the request and restarts at every stream event.
+// commit keeps the turn in the conversation and saves it.
+func (e *Engine) commit(ex Exchange, complete bool) {
+	ex.Commit(complete)
+	e.saveMemory(false)
+}
+
+// round sends one request and streams its reply into r. A server that
+// says the request is over its context gets it once more, trimmed
+// harder, when nothing of the round was streamed yet.
 func (e *Engine) round(t *turn, ex Exchange, r *reply) error {
-	body, err := ex.Body(e.params())
-	if err != nil {
-		return fmt.Errorf("encode request: %w", err)
+	p := e.params()
+	est, err := e.send(t, ex, r, p)
+	over, stated := Overflow(err)
+	if !over || r.heard || context.Cause(t.ctx) != nil {
+		return err
 	}
+	p.Budget = e.budget.tight(est, stated)
+	e.log.Warn("context_overflow", "turn_id", t.id, "estimate", p.Budget.Tokens(est), "room", p.Budget.Room, "stated", stated)
+	_, err = e.send(t, ex, r, p)
+	return err
+}
+
+// send sends one request and streams its reply into r; est is the
+// request's estimated size in tokens. The frame wait runs from the
+// request and restarts at every stream event.
+func (e *Engine) send(t *turn, ex Exchange, r *reply, p Params) (est int, err error) {
+	body, err := ex.Body(p)
+	if err != nil {
+		return 0, fmt.Errorf("encode request: %w", err)
+	}
+	est = Estimate(body)
+	if tr, ok := ex.(Trimmer); ok && tr.Dropped() > 0 {
+		e.log.Debug("context_trim", "turn_id", t.id, "dropped_turns", tr.Dropped(), "estimate", p.Budget.Tokens(est), "room", p.Budget.Room)
+	}
+	r.beginRound(est)
+	return est, e.post(t, ex, r, body)
+}
+
+// post sends body and streams the reply into r.
+func (e *Engine) post(t *turn, ex Exchange, r *reply, body []byte) error {
 	ctx, cancel := context.WithCancelCause(t.ctx)
 	defer cancel(nil)
 	w := &watchdog{clk: e.clk, fire: func() { cancel(errStall) }}
@@ -1011,16 +1082,18 @@ func DataURL(im transport.Image) string {
 	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(im.Data)
 }
 
-// turnImages are the turn's images: the screenshot first, then attachments.
-func turnImages(t transport.Turn) []string {
-	var urls []string
+// turnImages are the turn's images, the screenshot first, then
+// attachments, and what each one is.
+func turnImages(t transport.Turn) (urls, notes []string) {
 	if t.Screenshot != nil && len(t.Screenshot.Image.Data) > 0 {
 		urls = append(urls, DataURL(t.Screenshot.Image))
+		notes = append(notes, "the screenshot")
 	}
 	for _, im := range t.Attachments {
 		urls = append(urls, DataURL(im))
+		notes = append(notes, "an image the user attached")
 	}
-	return urls
+	return urls, notes
 }
 
 // watchdog cancels a round when no stream event arrives within FrameWait.

@@ -42,6 +42,41 @@ func (d *dialect) Reset() {
 	d.epoch++
 }
 
+// memory is the saved chain.
+type memory struct {
+	PreviousResponseID string `json:"previous_response_id"`
+}
+
+// Snapshot is the stored response id; nil when there is none.
+func (d *dialect) Snapshot() []byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.prevID == "" {
+		return nil
+	}
+	b, _ := json.Marshal(memory{PreviousResponseID: d.prevID})
+	return b
+}
+
+// Restore continues a saved chain, when it was saved for this server:
+// another server does not know the response id.
+func (d *dialect) Restore(state []byte, sameServer bool) error {
+	var m memory
+	if err := json.Unmarshal(state, &m); err != nil {
+		return fmt.Errorf("responses memory: %w", err)
+	}
+	if !sameServer || len(m.PreviousResponseID) > maxIDLen {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.prevID = m.PreviousResponseID
+	return nil
+}
+
+// maxIDLen bounds a response id kept across a restart.
+const maxIDLen = 512
+
 func (d *dialect) Begin(in request.Input) request.Exchange {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -103,6 +138,10 @@ type body struct {
 	// default.
 	Store  bool `json:"store"`
 	Stream bool `json:"stream"`
+	// Truncation is "auto" on the retry of a request the server refused
+	// as over its context: the backend holds the conversation, so it is
+	// the one to drop its oldest items.
+	Truncation string `json:"truncation,omitempty"`
 }
 
 // exchange is one turn: the response it chains from, the input of the next
@@ -136,6 +175,9 @@ func (x *exchange) Body(p request.Params) ([]byte, error) {
 		PreviousResponseID: x.prev,
 		Store:              true,
 		Stream:             true,
+	}
+	if p.Budget.Tight {
+		b.Truncation = "auto"
 	}
 	if p.ReasoningEffort != "" {
 		b.Reasoning = &reasoning{Effort: p.ReasoningEffort, Summary: "auto"}
