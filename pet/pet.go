@@ -135,6 +135,10 @@ type Options struct {
 	// Place tells where the pet sits for the "character:" line (`sitting on
 	// "Notes"`, `on the taskbar`, `walking`); nil or "" leaves it out.
 	Place func() string
+	// Screenshot, when set, is asked for each typed or spoken turn, on the
+	// caller's goroutine and outside every lock (a capture is slow): the
+	// screenshot the turn carries, or nil for none (screen_on_turn).
+	Screenshot func(trigger transport.Trigger) *transport.Screenshot
 	// Transcript records the conversation for the message window; nil
 	// records nothing.
 	Transcript *transcript.Log
@@ -157,6 +161,7 @@ type Controller struct {
 	onChange func(View)
 	hold     time.Duration
 	place    func() string
+	shot     func(transport.Trigger) *transport.Screenshot
 	mouth    func() (float64, bool)
 	queue    *playback.Queue
 	rec      *recorder
@@ -235,6 +240,7 @@ func New(opts Options) *Controller {
 		onChange: opts.OnChange,
 		hold:     opts.BubbleHold,
 		place:    opts.Place,
+		shot:     opts.Screenshot,
 		rec:      newRecorder(opts.Transcript),
 		checkIn:  opts.CheckIn,
 		mouth:    opts.Mouth,
@@ -816,8 +822,9 @@ func (c *Controller) SendText(text string, attachments []transport.Image) {
 		return
 	}
 	c.update(func() { c.view.ErrorLine = "" })
+	shot := c.screenshot(transport.TriggerUserMessage)
 	c.interrupt(false)
-	c.send(transport.Turn{Trigger: transport.TriggerUserMessage, Text: text, Attachments: attachments})
+	c.send(transport.Turn{Trigger: transport.TriggerUserMessage, Text: text, Attachments: attachments, Screenshot: shot})
 }
 
 // VoiceTurn starts a spoken turn with the transcript text (it stops speech
@@ -827,8 +834,17 @@ func (c *Controller) VoiceTurn(text string) {
 		return
 	}
 	c.update(func() { c.view.Pill.Voice = "" })
+	shot := c.screenshot(transport.TriggerUserVoice)
 	c.interrupt(false)
-	c.send(transport.Turn{Trigger: transport.TriggerUserVoice, Text: text})
+	c.send(transport.Turn{Trigger: transport.TriggerUserVoice, Text: text, Screenshot: shot})
+}
+
+// screenshot is the screenshot a user turn carries (Options.Screenshot).
+func (c *Controller) screenshot(trigger transport.Trigger) *transport.Screenshot {
+	if c.shot == nil || c.isClosed() {
+		return nil
+	}
+	return c.shot(trigger)
 }
 
 // BargeIn is voice barge-in: speech detected while the pet speaks stops

@@ -59,6 +59,7 @@ func (w *PetWindow) bodyRect() image.Rectangle {
 func (w *PetWindow) moveTo(p image.Point) {
 	if err := w.native.move(p.X, p.Y); err == nil {
 		w.pos = p
+		w.syncBody()
 	}
 }
 
@@ -100,7 +101,16 @@ func (w *PetWindow) dragged() {
 	if err != nil {
 		return
 	}
-	w.drag.active = true
+	if !w.drag.active {
+		// The user takes the pet: the body tool lets go.
+		w.drag.active = true
+		w.stopMove()
+		w.move.motion = ""
+		if w.opts.OnUserDrag != nil {
+			w.opts.OnUserDrag()
+		}
+		w.render(w.view)
+	}
 	w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 }
 
