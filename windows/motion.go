@@ -35,6 +35,10 @@ type bodyMove struct {
 	anim   *fyne.Animation
 	motion string // the motion the body tool shows; "" leaves the view's
 	moving bool
+	// then is the motion a PlayBody asked for during the move, shown on
+	// arrival: the Actor's clock and the animation end at about the same
+	// moment, and the move must not stop short.
+	then string
 }
 
 // BodyState returns the character's state. Any goroutine; it never waits
@@ -97,6 +101,9 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 			if f >= 1 {
 				w.move.moving = false
 				w.move.anim = nil
+				if w.move.then != "" {
+					w.move.motion, w.move.then = w.move.then, ""
+				}
 				w.render(w.view)
 			}
 		})
@@ -110,13 +117,17 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 	})
 }
 
-// PlayBody shows motion where the character stands. Any goroutine.
+// PlayBody shows motion where the character stands, or, during a move,
+// once it has arrived. Any goroutine.
 func (w *PetWindow) PlayBody(motion string) {
 	fyne.Do(func() {
 		if w.closed.Load() {
 			return
 		}
-		w.stopMove()
+		if w.move.moving {
+			w.move.then = motion
+			return
+		}
 		w.move.motion = motion
 		w.render(w.view)
 	})

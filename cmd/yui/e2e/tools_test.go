@@ -1,0 +1,185 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"image"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startWM runs openbox, an EWMH window manager, on d and waits until it
+// manages the screen.
+func startWM(t testing.TB, d *display) {
+	t.Helper()
+	start(t, d.env(), "openbox")
+	waitFor(t, 15*time.Second, "openbox managing the screen", func() bool {
+		out, err := d.command("xprop", "-root", "_NET_SUPPORTING_WM_CHECK").CombinedOutput()
+		return err == nil && strings.Contains(string(out), "window id")
+	})
+}
+
+// windowID finds the one window titled name.
+func (d *display) windowID(t testing.TB, name string) string {
+	t.Helper()
+	var id string
+	waitFor(t, 15*time.Second, "window "+name, func() bool {
+		out, err := d.command("xdotool", "search", "--onlyvisible", "--name", "^"+name+"$").Output()
+		ids := strings.Fields(string(out))
+		if err != nil || len(ids) == 0 {
+			return false
+		}
+		id = ids[0]
+		return true
+	})
+	return id
+}
+
+// frame is the rectangle of a window's frame on the root window: the
+// window manager's frame window around it (decorations included), or the
+// window itself when it is a child of the root. xwininfo, not xdotool:
+// xdotool's getwindowgeometry adds the decorations once more.
+func (d *display) frame(t testing.TB, id string) image.Rectangle {
+	t.Helper()
+	for range 8 {
+		out := d.run(t, "xwininfo", "-id", id, "-tree")
+		_, rest, ok := strings.Cut(out, "Parent window id: ")
+		if !ok || strings.Contains(strings.SplitN(rest, "\n", 2)[0], "(the root window)") {
+			break
+		}
+		id = strings.Fields(rest)[0]
+	}
+	out := d.run(t, "xwininfo", "-id", id)
+	v := map[string]int{}
+	for _, l := range strings.Split(out, "\n") {
+		if k, s, ok := strings.Cut(strings.TrimSpace(l), ":"); ok {
+			v[k], _ = strconv.Atoi(strings.TrimSpace(s))
+		}
+	}
+	x, y := v["Absolute upper-left X"], v["Absolute upper-left Y"]
+	return image.Rect(x, y, x+v["Width"], y+v["Height"])
+}
+
+// petFeet is the bottom edge of the character: the pet window is laid
+// out as 150 units of bubble area above a 192x256 character.
+func petFeet(win image.Rectangle) (x, y int) { return win.Min.X + win.Dx()/2, win.Min.Y + 150 + 256 }
+
+// toolScenario is a yui-sim scenario: on the first turn it asks the pet
+// to sit on Notes, then for its perch targets, then for the screen, each
+// once the previous result came back, and ends the turn.
+const toolScenario = `{"steps": [
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-sit", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "Notes"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "tool_call", "id": "c-targets", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "perch_targets"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "tool_call", "id": "c-screen", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "screen"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "Comfy up here."}]}},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 600000}
+]}`
+
+// toolResult waits for the tool_result of call id at the simulator.
+func (s *sim) toolResult(t testing.TB, id string) string {
+	t.Helper()
+	var text string
+	waitFor(t, 30*time.Second, "tool_result "+id, func() bool {
+		for _, f := range s.frames("tool_result") {
+			if f["id"] == id {
+				text, _ = f["result"].(string)
+				if text == "" { // a result with images carries content parts
+					b, _ := json.Marshal(f)
+					text = string(b)
+				}
+				return true
+			}
+		}
+		return false
+	})
+	return text
+}
+
+func TestToolsSitOnWindow(t *testing.T) {
+	d := startXvfb(t, 1280, 800)
+	startWM(t, d)
+	notes := start(t, d.env(), "xmessage", "-title", "Notes", "-geometry", "420x160+300+360", "Shopping: milk, eggs, tea")
+	notesID := d.windowID(t, "Notes")
+
+	scen := filepath.Join(t.TempDir(), "tools.json")
+	if err := os.WriteFile(scen, []byte(toolScenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	s := startSim(t, port, "sim-key", scen)
+	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	hello := s.frames("hello")
+	if len(hello) == 0 {
+		t.Fatal("no hello")
+	}
+	b, _ := json.Marshal(hello[0]["tools"])
+	for _, name := range []string{`"look"`, `"body_action"`, `"rate_relation"`, `"address_character"`} {
+		if !strings.Contains(string(b), name) {
+			t.Fatalf("hello.tools lacks %s: %s", name, b)
+		}
+	}
+	petID := d.windowID(t, "Yui")
+	time.Sleep(time.Second)
+
+	a.talk("please sit on my notes")
+	res := s.toolResult(t, "c-sit")
+	if !strings.HasPrefix(res, `ok: sitting on `) || !strings.Contains(res, "Notes") {
+		t.Fatalf("sit_on_window result = %q", res)
+	}
+	time.Sleep(500 * time.Millisecond)
+	pet := d.frame(t, petID)
+	x, feet := petFeet(pet)
+	nr := d.frame(t, notesID)
+	top := nr.Min.Y
+	t.Logf("pet %v (feet %d,%d), Notes' frame %v", pet, x, feet, nr)
+	if feet != top {
+		t.Fatalf("the pet's feet are at y %d, Notes' top edge at %d", feet, top)
+	}
+	if x < nr.Min.X || x > nr.Max.X {
+		t.Fatalf("the pet's centre x %d is not over Notes (%v)", x, nr)
+	}
+	d.screenshot(t, "sitting")
+
+	targets := s.toolResult(t, "c-targets")
+	if !strings.Contains(targets, `"title":"Notes"`) || !strings.Contains(targets, `"kind":"window_top"`) {
+		t.Fatalf("perch_targets = %s", targets)
+	}
+	screen := s.toolResult(t, "c-screen")
+	if screen != "error: waiting for the user's permission; ask again after they answer" {
+		t.Fatalf("look screen without permission = %q", screen)
+	}
+	a.waitRecord(10*time.Second, "pet_screen_look_prompt", nil)
+	time.Sleep(500 * time.Millisecond)
+	d.screenshot(t, "permission-prompt")
+
+	// Notes moves: the pet follows it.
+	d.run(t, "xdotool", "windowmove", notesID, "760", "450")
+	waitFor(t, 10*time.Second, "the pet following Notes", func() bool {
+		_, feet := petFeet(d.frame(t, petID))
+		return feet == d.frame(t, notesID).Min.Y
+	})
+	d.screenshot(t, "followed")
+
+	// Notes closes: the pet falls to the screen bottom.
+	notes.stop()
+	var last image.Rectangle
+	t.Cleanup(func() { t.Logf("pet at the end: %v", last) })
+	waitFor(t, 10*time.Second, "the pet on the screen bottom", func() bool {
+		last = d.frame(t, petID)
+		_, feet := petFeet(last)
+		return feet == 800
+	})
+	d.screenshot(t, "fallen")
+	t.Logf("pet after the fall: %v", d.frame(t, petID))
+}
