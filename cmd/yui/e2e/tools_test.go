@@ -82,6 +82,10 @@ const toolScenario = `{"steps": [
   {"wait": "tool_result", "timeout_ms": 30000},
   {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "Comfy up here."}]}},
   {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-screen-2", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "screen"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
   {"wait": "turn", "timeout_ms": 600000}
 ]}`
 
@@ -93,9 +97,12 @@ func (s *sim) toolResult(t testing.TB, id string) string {
 		for _, f := range s.frames("tool_result") {
 			if f["id"] == id {
 				text, _ = f["result"].(string)
-				if text == "" { // a result with images carries content parts
-					b, _ := json.Marshal(f)
-					text = string(b)
+				if imgs, _ := f["images"].([]any); len(imgs) > 0 {
+					// Images follow the text, each as the start of its data URL.
+					for _, im := range imgs {
+						u, _ := im.(string)
+						text += "\n" + u[:min(len(u), 40)]
+					}
 				}
 				return true
 			}
@@ -162,6 +169,24 @@ func TestToolsSitOnWindow(t *testing.T) {
 	a.waitRecord(10*time.Second, "pet_screen_look_prompt", nil)
 	time.Sleep(500 * time.Millisecond)
 	d.screenshot(t, "permission-prompt")
+
+	// Allow: the answer is saved, and the next look at the screen sees it.
+	prompt := d.windowID(t, "Yui — screen access")
+	d.run(t, "xdotool", "mousemove", "--window", prompt, "35", "84", "click", "1")
+	a.waitRecord(10*time.Second, "screen_look", map[string]string{"value": "allowed"})
+	waitFor(t, 10*time.Second, "screen_look saved", func() bool {
+		b, err := os.ReadFile(filepath.Join(a.cfg, "settings.json"))
+		return err == nil && strings.Contains(strings.ReplaceAll(string(b), " ", ""), `"screen_look":"allowed"`)
+	})
+	// The pet is not where it was shown first: the shortcut opens the composer.
+	d.run(t, "xdotool", "key", "ctrl+alt+y")
+	time.Sleep(500 * time.Millisecond)
+	d.run(t, "xdotool", "type", "--delay", "30", "and now?")
+	d.run(t, "xdotool", "key", "Return")
+	shot := s.toolResult(t, "c-screen-2")
+	if !strings.Contains(shot, "screenshot of display 0 (1280x800)") || !strings.Contains(shot, "data:image/jpeg;base64,") {
+		t.Fatalf("look screen once allowed = %.300s", shot)
+	}
 
 	// Notes moves: the pet follows it.
 	d.run(t, "xdotool", "windowmove", notesID, "760", "450")
