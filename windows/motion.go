@@ -2,6 +2,7 @@ package windows
 
 import (
 	"image"
+	"math"
 	"sync"
 	"time"
 
@@ -96,7 +97,7 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 			if w.closed.Load() || !w.move.moving {
 				return
 			}
-			w.moveTo(image.Pt(from.X+int(float32(target.X-from.X)*f+0.5), from.Y+int(float32(target.Y-from.Y)*f+0.5)))
+			w.moveTo(lerp(from, target, f))
 			w.syncBody()
 			if f >= 1 {
 				w.move.moving = false
@@ -115,6 +116,13 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 		w.render(w.view)
 		a.Start()
 	})
+}
+
+// lerp is the point a fraction f of the way from a to b, rounded to the
+// nearest pixel (b itself at f = 1).
+func lerp(a, b image.Point, f float32) image.Point {
+	at := func(u, v int) int { return u + int(math.Round(float64(v-u)*float64(f))) }
+	return image.Pt(at(a.X, b.X), at(a.Y, b.Y))
 }
 
 // PlayBody shows motion where the character stands, or, during a move,
