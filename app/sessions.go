@@ -100,7 +100,9 @@ const (
 
 // restartFor compares a running preset with its edited form.
 func restartFor(old, next settings.Preset) restart {
-	if old.Name != next.Name || old.Character != next.Character || old.Poke != next.Poke {
+	// The composer's include-screen toggle is built with the window.
+	if old.Name != next.Name || old.Character != next.Character || old.Poke != next.Poke ||
+		(old.ScreenOnTurn == "toggle") != (next.ScreenOnTurn == "toggle") {
 		return restartSession
 	}
 	// What the app itself writes while running (positions, relation) needs nothing.

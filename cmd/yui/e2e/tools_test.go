@@ -178,11 +178,30 @@ func TestToolsSitOnWindow(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(a.cfg, "settings.json"))
 		return err == nil && strings.Contains(strings.ReplaceAll(string(b), " ", ""), `"screen_look":"allowed"`)
 	})
-	// The pet is not where it was shown first: the shortcut opens the composer.
+	// The pet is not where it was shown first: the shortcut opens the
+	// composer, whose include-screen toggle (screen_on_turn "toggle", the
+	// default) is the second button, 64,482 into the window.
 	d.run(t, "xdotool", "key", "ctrl+alt+y")
 	time.Sleep(500 * time.Millisecond)
+	d.run(t, "xdotool", "mousemove", "--window", petID, "64", "482", "click", "1")
+	a.waitRecord(10*time.Second, "pet_screen_toggle", map[string]string{"on": "true"})
+	d.screenshot(t, "screen-toggle-on")
+	d.run(t, "xdotool", "key", "ctrl+alt+y") // the entry takes the keys again
+	time.Sleep(300 * time.Millisecond)
 	d.run(t, "xdotool", "type", "--delay", "30", "and now?")
 	d.run(t, "xdotool", "key", "Return")
+	var cc string
+	waitFor(t, 20*time.Second, "the second turn at the simulator", func() bool {
+		fs := s.frames("turn")
+		if len(fs) < 2 {
+			return false
+		}
+		cc, _ = fs[1]["client_context"].(string)
+		return true
+	})
+	if !strings.Contains(cc, "screenshot source: display 1 of 1, 1280x800") {
+		t.Fatalf("a typed turn with the screen toggle on: client_context = %q", cc)
+	}
 	shot := s.toolResult(t, "c-screen-2")
 	if !strings.Contains(shot, "screenshot of display 0 (1280x800)") || !strings.Contains(shot, "data:image/jpeg;base64,") {
 		t.Fatalf("look screen once allowed = %.300s", shot)
