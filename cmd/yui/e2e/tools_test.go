@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"image"
 	"os"
 	"path/filepath"
@@ -84,6 +85,10 @@ const toolScenario = `{"steps": [
   {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
   {"wait": "turn", "timeout_ms": 120000},
   {"send": {"type": "tool_call", "id": "c-screen-2", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "screen"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-sit-3", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "notes"}}},
   {"wait": "tool_result", "timeout_ms": 30000},
   {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
   {"wait": "turn", "timeout_ms": 600000}
@@ -225,5 +230,36 @@ func TestToolsSitOnWindow(t *testing.T) {
 		return feet == 800
 	})
 	d.screenshot(t, "fallen")
-	t.Logf("pet after the fall: %v", d.frame(t, petID))
+
+	// Sitting again, the user drags the pet away: it no longer follows Notes.
+	start(t, d.env(), "xmessage", "-title", "Notes", "-geometry", "420x160+300+360", "Shopping: bread")
+	notesID = d.windowID(t, "Notes")
+	d.run(t, "xdotool", "key", "ctrl+alt+y")
+	time.Sleep(300 * time.Millisecond)
+	d.run(t, "xdotool", "type", "--delay", "30", "once more")
+	d.run(t, "xdotool", "key", "Return")
+	if res := s.toolResult(t, "c-sit-3"); !strings.HasPrefix(res, "ok: sitting on ") {
+		t.Fatalf("second sit_on_window = %q", res)
+	}
+	time.Sleep(300 * time.Millisecond)
+	pet = d.frame(t, petID)
+	d.run(t, "xdotool", "mousemove", fmt.Sprint(pet.Min.X+180), fmt.Sprint(pet.Min.Y+150+128))
+	d.run(t, "xdotool", "mousedown", "1")
+	for range 6 {
+		d.run(t, "xdotool", "mousemove_relative", "--", "-40", "10")
+		time.Sleep(50 * time.Millisecond)
+	}
+	d.run(t, "xdotool", "mouseup", "1")
+	a.waitRecord(10*time.Second, "pet_window_moved", nil)
+	dropped := d.frame(t, petID)
+	if dropped == pet {
+		t.Fatalf("the drag did not move the pet from %v", pet)
+	}
+	d.run(t, "xdotool", "windowmove", notesID, "760", "450")
+	time.Sleep(1500 * time.Millisecond) // a following pet moves within a frame or two
+	if now := d.frame(t, petID); now != dropped {
+		t.Fatalf("the pet followed Notes after the user dragged it: %v, dropped at %v", now, dropped)
+	}
+	d.screenshot(t, "dragged-off")
+	t.Logf("pet where the user dropped it: %v", d.frame(t, petID))
 }
