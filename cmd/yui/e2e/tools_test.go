@@ -261,5 +261,11 @@ func TestToolsSitOnWindow(t *testing.T) {
 		t.Fatalf("the pet followed Notes after the user dragged it: %v, dropped at %v", now, dropped)
 	}
 	d.screenshot(t, "dragged-off")
+
+	// The composer's attach button opens a file dialog for an image.
+	d.run(t, "xdotool", "mousemove", "--window", petID, "28", "482", "click", "1")
+	d.windowID(t, "Yui — attach an image")
+	time.Sleep(700 * time.Millisecond)
+	d.screenshot(t, "attach-dialog")
 	t.Logf("pet where the user dropped it: %v", d.frame(t, petID))
 }
