@@ -1,6 +1,7 @@
 package windows
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -104,7 +105,7 @@ func readImage(r io.Reader) (transport.Image, error) {
 	case "image/png", "image/jpeg":
 		return transport.Image{MIME: mime, Data: data}, nil
 	}
-	return transport.Image{}, fmt.Errorf("Only PNG and JPEG images can be attached.")
+	return transport.Image{}, errors.New("Only PNG and JPEG images can be attached.")
 }
 
 // showAttachments lights the attach button while images wait for the next turn.

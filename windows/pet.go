@@ -33,8 +33,17 @@
 // pet_pill (conn, state, tool, voice: on a state, tool or voice change;
 // not on each tick of a reconnect countdown), pet_composer_open,
 // pet_composer_send, pet_composer_stop, pet_poke, pet_shortcut,
-// window_open (delegations), and pet_window_native / pet_window_shape
-// warnings when the platform cannot shape.
+// pet_screen_toggle, pet_attach, pet_screen_look_prompt and
+// pet_screen_look_answer, window_open (delegations), and
+// pet_window_native / pet_window_shape warnings when the platform cannot
+// shape.
+//
+// The body tool moves the window (motion.go): its positions are the
+// character's rectangle (the 192x256 image at window 84,150 above), so
+// the character's feet, window y + 406, are what sits on a window's top
+// edge. The screen-look prompt is a window titled "<name> — screen
+// access" (Allow / Not now); the attach button's file dialog one titled
+// "<name> — attach an image".
 package windows
 
 import (
