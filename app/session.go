@@ -101,6 +101,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		},
 		OnQuit:       y.quit,
 		OnUserDrag:   s.userDragged,
+		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
 		Logger:       s.log,
 	})
@@ -321,6 +322,20 @@ func (s *session) SendText(text string, attachments []transport.Image) {
 func (s *session) userDragged() {
 	if s.actor != nil {
 		s.actor.UserDragged()
+	}
+}
+
+// relayout tells the body tool that the monitors changed; reading them is
+// a round trip to the display server, kept off the UI thread.
+func (s *session) relayout() {
+	if a := s.actor; a != nil {
+		s.y.closing.Add(1) // shutdown waits for it
+		go func() {
+			defer s.y.closing.Done()
+			if err := a.Refresh(); err != nil {
+				s.log.Warn("body_monitors", "err", err.Error())
+			}
+		}()
 	}
 }
 

@@ -105,6 +105,9 @@ type PetOptions struct {
 	// OnUserDrag, when set, is called when the user starts dragging the
 	// pet (the body tool's running action ends).
 	OnUserDrag func()
+	// OnRelayout, when set, is called on the UI thread when the monitor
+	// layout changed (the body tool reads the monitors again).
+	OnRelayout func()
 	// ScreenToggle shows the composer's include-screen toggle
 	// (screen_on_turn "toggle"); IncludeScreen reads it.
 	ScreenToggle bool
@@ -414,6 +417,7 @@ func (w *PetWindow) Dispose() {
 		w.closed.Store(true)
 		fyne.Do(func() {
 			w.anim.stop()
+			w.stopMove()
 			for _, t := range []*time.Timer{w.noticeTimer, w.composer.idle} {
 				if t != nil {
 					t.Stop()

@@ -47,6 +47,9 @@ func (w *PetWindow) monitorsChanged() {
 		}
 	}
 	w.moveTo(p)
+	if w.opts.OnRelayout != nil {
+		w.opts.OnRelayout()
+	}
 	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", w.layout)
 }
 
