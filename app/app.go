@@ -139,6 +139,7 @@ func Run(cfg Config) error {
 	}
 	defer y.audio.close() // after the sessions, which play on it
 	y.pid = os.Getpid()
+	y.browserPath = findBrowser(log)
 	if y.desk = openDesktop(log); y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
 	}
@@ -251,7 +252,9 @@ type yui struct {
 	demo      settings.Preset // the --demo preset
 	audio     *audioOut       // the process's audio output (speech.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
-	pid       int
+	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
+	browserPath string
+	pid         int
 
 	mu       sync.Mutex // guards the fields below
 	sessions map[string]*session

@@ -179,6 +179,8 @@ func (y *yui) apply(c settings.Change) {
 			}
 		}
 	}
+	// The browser switch changes what every pet declares: all reconnect.
+	renamed = renamed || c.Old.BrowserTool != c.New.BrowserTool
 	if renamed {
 		// address_character describes the other characters by name:
 		// the others reconnect to declare it anew.

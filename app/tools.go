@@ -8,6 +8,7 @@ import (
 
 	"yui/app/settings"
 	"yui/tools/body"
+	"yui/tools/browser"
 	"yui/tools/desktop"
 	"yui/tools/look"
 	"yui/tools/relation"
@@ -30,6 +31,18 @@ func openDesktop(log *slog.Logger) desktop.Desktop {
 		return nil
 	}
 	return d
+}
+
+// findBrowser looks for a Chromium-family browser once per process, for
+// the browser tool.
+func findBrowser(log *slog.Logger) string {
+	p, ok := browser.Find()
+	if !ok {
+		log.Info("browser_not_found", "msg", "the browser tool is not declared")
+		return ""
+	}
+	log.Info("browser_found", "path", p)
+	return p
 }
 
 // petBody is the pet window as the body tool's Body.
@@ -76,7 +89,19 @@ func (s *session) newToolset() *toolset.Set {
 	if main {
 		h.Body, h.Look = s.actor.Handle, s.look.Handle
 	}
-	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p)})
+	if s.y.browserPath != "" {
+		h.Browser = browser.New(browser.Options{
+			ExecPath: s.y.browserPath,
+			Status: func(turnID, state string) {
+				if c := s.ctl(); c != nil {
+					c.ToolStatus(turnID, browser.Name, state)
+				}
+			},
+			Log: s.log.With("tool", browser.Name),
+		}).Handle
+	}
+	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p),
+		BrowserOn: s.y.store.Get().BrowserTool, BrowserFound: s.y.browserPath != ""})
 	if err != nil { // every declared tool has its handler: not reached
 		s.log.Error("toolset", "err", err.Error())
 		set, _ = toolset.New(h, toolset.Options{Others: s.y.otherNames(p)})

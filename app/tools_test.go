@@ -21,7 +21,7 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
+	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}, browserPath: "/usr/bin/chromium"}
 	declared := func(p settings.Preset, withDesktop bool) []string {
 		s := &session{y: y, log: y.log, scores: &memScores{score: settings.RelationDefault}}
 		s.setPreset(p)
@@ -51,6 +51,17 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 		if got := declared(c.p, c.desktop); !slices.Equal(got, c.want) {
 			t.Errorf("%s declares %v, want %v", c.name, got, c.want)
 		}
+	}
+	// The browser switch on, with a browser found: every pet declares it.
+	if err := store.Update(func(st *settings.Settings) error { st.BrowserTool = true; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got := declared(other, true); !slices.Equal(got, []string{"rate_relation", "address_character", "browser"}) {
+		t.Errorf("with the browser switched on, another pet declares %v", got)
+	}
+	y.browserPath = ""
+	if got := declared(active, true); slices.Contains(got, "browser") {
+		t.Errorf("with no browser found, main declares %v", got)
 	}
 }
 

@@ -1048,3 +1048,16 @@ func TestTypedAndSpokenTurnsCarryTheScreenshotTheHookGives(t *testing.T) {
 		t.Fatalf("hook asked for %v, want the typed and the spoken turn only", asked)
 	}
 }
+
+func TestToolStatusOfAToolTheClientRunsShowsInThePill(t *testing.T) {
+	e := newEnv(t, nil)
+	e.c.SendText("read example.com", nil)
+	e.c.ToolStatus("t1", "browser", "running")
+	if got := e.view().Pill.Tool; got != "browser running" {
+		t.Fatalf("pill tool = %q, want browser running", got)
+	}
+	e.c.ToolStatus("t1", "browser", "done")
+	if got := e.view().Pill.Tool; got != "browser done" {
+		t.Fatalf("pill tool = %q, want browser done", got)
+	}
+}
