@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -268,4 +271,48 @@ func TestToolsSitOnWindow(t *testing.T) {
 	time.Sleep(700 * time.Millisecond)
 	d.screenshot(t, "attach-dialog")
 	t.Logf("pet where the user dropped it: %v", d.frame(t, petID))
+}
+
+func TestToolsBrowserReadsAPage(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium on this machine")
+	}
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><head><title>Tea shop</title></head><body><p>Sencha, 12 euros.</p></body></html>`)
+	}))
+	defer page.Close()
+	scen := filepath.Join(t.TempDir(), "browser.json")
+	scenario := `{"steps": [
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-read", "turn_id": "{turn_id}", "name": "browser", "arguments": {"action": "read", "url": "` + page.URL + `"}}},
+  {"wait": "tool_result", "timeout_ms": 40000},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 600000}
+]}`
+	if err := os.WriteFile(scen, []byte(scenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := startXvfb(t, 1280, 800)
+	port := freePort(t)
+	s := startSim(t, port, "sim-key", scen)
+	cfg := t.TempDir()
+	writeSettings(t, cfg, preset{ID: "p-1", Name: "Yui", Enabled: true, ChatAPI: "push", ChatBaseURL: s.url, Key: "sim-key", ChatID: "yui-0000abcd"})
+	st := readSettings(t, cfg)
+	st["browser_tool"] = true
+	data, _ := json.Marshal(st)
+	if err := os.WriteFile(filepath.Join(cfg, "settings.json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := startYuiIn(t, d, cfg, "")
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	if b, _ := json.Marshal(s.frames("hello")); !strings.Contains(string(b), `"browser"`) {
+		t.Fatalf("hello does not declare browser: %.400s", b)
+	}
+	a.talk("what does the tea cost?")
+	res := s.toolResult(t, "c-read")
+	if res != "title: Tea shop\n\nSencha, 12 euros." {
+		t.Fatalf("browser read = %q", res)
+	}
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"tool": "browser running"})
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"tool": "browser done"})
 }
