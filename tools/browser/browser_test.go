@@ -93,3 +93,19 @@ func TestReadAndScreenshotAPage(t *testing.T) {
 		t.Fatalf("states %v, want %v", states, want)
 	}
 }
+
+func FuzzParseArgs(f *testing.F) {
+	f.Add(`{"action":"read","url":"https://example.com"}`)
+	f.Add(`{"action":"screenshot","url":"http://127.0.0.1:8080/a?b=c#d"}`)
+	f.Add(`{"action":"read","url":"file:///"}`)
+	f.Add(`{"action":null}`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		action, u, msg := parseArgs(json.RawMessage(raw))
+		if msg == "" && (action != "read" && action != "screenshot" || !strings.HasPrefix(strings.ToLower(u), "http")) {
+			t.Fatalf("accepted %q: %q %q", raw, action, u)
+		}
+		if msg != "" && !strings.HasPrefix(msg, "error: ") {
+			t.Fatalf("message %q", msg)
+		}
+	})
+}
