@@ -205,10 +205,11 @@ func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 		ReasoningEffort: p.ReasoningEffort,
 		Card:            p.Card,
 		Vocabulary:      s.pack.Vocabulary(),
-		Tools:           tools,
-		FitImages:       imagefit.Fit,
-		Probe:           true,
-		Delegations:     deleg,
+		Tools:           tools, // the connection's toolset (tools.go)
+
+		FitImages:   imagefit.Fit,
+		Probe:       true,
+		Delegations: deleg,
 		SpeechOwed: func() bool {
 			if c := s.cur.Load(); c != nil {
 				return c.ctl.SpeechOwed()
@@ -311,7 +312,11 @@ func (s *session) SendText(text string, attachments []transport.Image) {
 		return
 	}
 	if s.look != nil && s.cfg().ScreenOnTurn != "never" {
-		go c.SendText(text, attachments)
+		s.y.closing.Add(1) // shutdown waits for it
+		go func() {
+			defer s.y.closing.Done()
+			c.SendText(text, attachments)
+		}()
 		return
 	}
 	c.SendText(text, attachments)
