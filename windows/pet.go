@@ -204,7 +204,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 	w.build()
 	w.win.Resize(w.geo.win)
 	w.win.SetFixedSize(true)
-	w.win.SetCloseIntercept(func() { w.win.Hide() })
+	w.win.SetCloseIntercept(w.Hide)
 	w.applyView(pet.View{})
 	return w, nil
 }
