@@ -65,29 +65,39 @@ func (w *PetWindow) chooseImage() {
 	if w.closed.Load() {
 		return
 	}
+	// The pet window is too small to hold the dialog: it gets its own.
 	win := w.app.NewWindow(w.opts.Name + " — attach an image")
 	win.Resize(fyne.NewSize(720, 520))
+	win.Show()
+	openImage(win, func(img transport.Image, err error) {
+		win.Close()
+		switch {
+		case err != nil:
+			w.setNotice(err.Error())
+		case img.Data != nil:
+			w.attachments = append(w.attachments, img)
+			w.showAttachments()
+			w.log.Info("pet_attach", "name", w.opts.Name, "mime", img.MIME, "bytes", len(img.Data))
+		}
+	})
+}
+
+// openImage shows the file dialog for a PNG or JPEG in parent; done gets
+// the image, an error for the user, or neither when cancelled. UI thread.
+func openImage(parent fyne.Window, done func(transport.Image, error)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		defer win.Close()
 		if err != nil {
-			w.setNotice("The image could not be opened: " + err.Error())
+			done(transport.Image{}, fmt.Errorf("The image could not be opened: %v", err))
 			return
 		}
 		if r == nil {
-			return // cancelled
-		}
-		defer r.Close()
-		img, err := readImage(r)
-		if err != nil {
-			w.setNotice(err.Error())
+			done(transport.Image{}, nil) // cancelled
 			return
 		}
-		w.attachments = append(w.attachments, img)
-		w.showAttachments()
-		w.log.Info("pet_attach", "name", w.opts.Name, "mime", img.MIME, "bytes", len(img.Data))
-	}, win)
+		defer r.Close()
+		done(readImage(r))
+	}, parent)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG"}))
-	win.Show()
 	d.Resize(fyne.NewSize(700, 500))
 	d.Show()
 }
