@@ -207,6 +207,9 @@ func TestToolsSitOnWindow(t *testing.T) {
 		cc, _ = fs[1]["client_context"].(string)
 		return true
 	})
+	if !strings.Contains(cc, `character: Yui; emotion happy; sitting on "Xmessage"`) {
+		t.Fatalf("the character line does not say where the pet sits: %q", cc)
+	}
 	if !strings.Contains(cc, "screenshot source: display 1 of 1, 1280x800") {
 		t.Fatalf("a typed turn with the screen toggle on: client_context = %q", cc)
 	}
