@@ -93,9 +93,10 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 		}
 		from := w.pos
 		w.move.moving = true
-		a := fyne.NewAnimation(d, func(f float32) {
-			if w.closed.Load() || !w.move.moving {
-				return
+		var a *fyne.Animation
+		a = fyne.NewAnimation(d, func(f float32) {
+			if w.closed.Load() || w.move.anim != a {
+				return // closed, or replaced by a newer move
 			}
 			w.moveTo(lerp(from, target, f))
 			w.syncBody()
