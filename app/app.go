@@ -26,6 +26,7 @@ import (
 	"yui/app/applog"
 	"yui/app/settings"
 	"yui/assets"
+	"yui/tools/desktop"
 	"yui/transport/outbox"
 	"yui/transport/pushtest"
 	"yui/windows"
@@ -137,6 +138,11 @@ func Run(cfg Config) error {
 		return err
 	}
 	defer y.audio.close() // after the sessions, which play on it
+	y.pid = os.Getpid()
+	y.browserPath = findBrowser(log)
+	if y.desk = openDesktop(log); y.desk != nil {
+		defer y.desk.Close() // last: the sessions' tools read it
+	}
 
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
@@ -245,6 +251,10 @@ type yui struct {
 	sim       *pushtest.Server
 	demo      settings.Preset // the --demo preset
 	audio     *audioOut       // the process's audio output (speech.go)
+	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
+	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
+	browserPath string
+	pid         int
 
 	mu       sync.Mutex // guards the fields below
 	sessions map[string]*session
@@ -257,6 +267,8 @@ type yui struct {
 	quitOnce sync.Once
 
 	wins windowSet // the settings and message windows (UI thread only)
+
+	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
 }
 
 // startDemo starts the in-process simulator and the demo preset's settings.

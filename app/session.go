@@ -13,8 +13,11 @@ import (
 	"yui/pet"
 	"yui/pet/character"
 	"yui/pet/transcript"
+	"yui/tools/body"
 	"yui/tools/imagefit"
+	"yui/tools/look"
 	"yui/tools/relation"
+	"yui/tools/toolset"
 	"yui/transport"
 	"yui/transport/chatcompletions"
 	"yui/transport/clock"
@@ -36,6 +39,8 @@ type session struct {
 	win    *windows.PetWindow
 	hist   *transcript.Log
 	scores relation.Scores
+	actor  *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
+	look   *look.Look  // the look tool; nil with actor
 
 	// packNotice tells the user why their character pack was refused
 	// ("" when it was not); shown once in the pet.
@@ -56,6 +61,7 @@ type conn struct {
 	ctl    *pet.Controller
 	speech *speechOut  // speech output (speech.go)
 	voice  *voiceInput // voice input (voice.go); nil when off
+	tools  *toolset.Set
 }
 
 // newSession builds a session's window and transcript; start connects it.
@@ -93,14 +99,18 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 			s.log.Info("reconnect_requested")
 			s.Reconnect()
 		},
-		OnQuit: y.quit,
-		Logger: s.log,
+		OnQuit:       y.quit,
+		OnUserDrag:   s.userDragged,
+		OnRelayout:   s.relayout,
+		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
+		Logger:       s.log,
 	})
 	if err != nil {
 		s.hist.Close()
 		return nil, fmt.Errorf("app: preset %q: %w", p.Name, err)
 	}
 	s.win = win
+	s.startBody()
 	return s, nil
 }
 
@@ -123,11 +133,13 @@ func (s *session) show() {
 // connect starts a new connection, replacing (and closing, off the
 // calling goroutine) the one running.
 func (s *session) connect() error {
-	t, err := newTransport(s.cfg().ChatAPI, s.transportOptions())
+	set := s.newToolset()
+	t, err := newTransport(s.cfg().ChatAPI, s.transportOptions(set.Tools()))
 	if err != nil {
+		set.Close()
 		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
 	}
-	c := &conn{t: t, speech: s.y.newSpeechOut(s.cfg().Speech, s.log)}
+	c := &conn{t: t, tools: set, speech: s.y.newSpeechOut(s.cfg().Speech, s.log)}
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
@@ -139,10 +151,12 @@ func (s *session) connect() error {
 		Transcript: s.hist,
 		Greeting:   greet,
 		CheckIn:    time.Duration(s.cfg().CheckInMinutes) * time.Minute,
+		Place:      s.place,
+		Screenshot: s.screenshot,
 	}))
 	s.everReady.Store(false) // a new endpoint has to prove itself
 	old := s.cur.Swap(c)
-	s.closeConn(old)
+	s.closeConn(old, nil)
 	s.win.SetView(c.ctl.View())
 	go c.ctl.Run()
 	t.Start()
@@ -153,8 +167,12 @@ func (s *session) connect() error {
 
 // closeConn closes c in the background: a transport may take a moment to
 // say goodbye, and the UI must not wait for it. Shutdown waits for it.
-func (s *session) closeConn(c *conn) {
+// then, when set, runs once it is closed.
+func (s *session) closeConn(c *conn, then func()) {
 	if c == nil {
+		if then != nil {
+			then()
+		}
 		return
 	}
 	s.y.closing.Add(1)
@@ -166,10 +184,14 @@ func (s *session) closeConn(c *conn) {
 		if err := c.t.Close(); err != nil {
 			s.log.Warn("transport_close", "err", err.Error())
 		}
+		c.tools.Close() // after the transport that calls the tools
+		if then != nil {
+			then()
+		}
 	}()
 }
 
-func (s *session) transportOptions() transport.Options {
+func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 	p := s.cfg()
 	var deleg transport.DelegationStore = s.y.store.DelegationStore(p.ID)
 	if s.y.cfg.Demo {
@@ -185,12 +207,8 @@ func (s *session) transportOptions() transport.Options {
 		ContextWindow:   p.ContextWindow,
 		Memory:          s.memory(),
 		Vocabulary:      s.pack.Vocabulary(),
-		Tools: []transport.Tool{
-			relation.New(s.scores, func(c relation.Change) {
-				s.log.Info("relation_change", "score", c.Score, "delta", c.Delta)
-			}),
-			s.y.addressTool(p),
-		},
+		Tools:           tools, // the connection's toolset (tools.go)
+
 		FitImages:   imagefit.Fit,
 		Probe:       true,
 		Delegations: deleg,
@@ -288,10 +306,52 @@ func (s *session) ctl() *pet.Controller {
 	return nil
 }
 
+// SendText sends a typed turn. A turn that may carry a screenshot is sent
+// off the UI thread: the capture takes a moment.
 func (s *session) SendText(text string, attachments []transport.Image) {
-	if c := s.ctl(); c != nil {
-		c.SendText(text, attachments)
+	c := s.ctl()
+	if c == nil {
+		return
 	}
+	if s.look != nil && s.cfg().ScreenOnTurn != "never" {
+		s.y.closing.Add(1) // shutdown waits for it
+		go func() {
+			defer s.y.closing.Done()
+			c.SendText(text, attachments)
+		}()
+		return
+	}
+	c.SendText(text, attachments)
+}
+
+// userDragged is the user starting to drag the pet: the running body
+// action ends.
+func (s *session) userDragged() {
+	if s.actor != nil {
+		s.actor.UserDragged()
+	}
+}
+
+// relayout tells the body tool that the monitors changed; reading them is
+// a round trip to the display server, kept off the UI thread.
+func (s *session) relayout() {
+	if a := s.actor; a != nil {
+		s.y.closing.Add(1) // shutdown waits for it
+		go func() {
+			defer s.y.closing.Done()
+			if err := a.Refresh(); err != nil {
+				s.log.Warn("body_monitors", "err", err.Error())
+			}
+		}()
+	}
+}
+
+// place is the pet's place for the character line.
+func (s *session) place() string {
+	if s.actor == nil {
+		return ""
+	}
+	return s.actor.Place()
 }
 
 func (s *session) Poke() {
@@ -334,7 +394,11 @@ func (s *session) Transcript() *transcript.Log { return s.hist }
 // (saved) and its window. It runs on the UI thread.
 func (s *session) close() {
 	c := s.cur.Swap(nil)
-	s.closeConn(c)
+	s.closeConn(c, func() {
+		if s.actor != nil {
+			s.actor.Close() // after the tools that run it
+		}
+	})
 	if s.y.quitting.Load() {
 		s.win.Dispose() // the app closed its windows when it stopped
 	} else {

@@ -53,6 +53,8 @@ func TestRestartFor(t *testing.T) {
 		{"name", func(p *settings.Preset) { p.Name = "Mika" }, restartSession},
 		{"character", func(p *settings.Preset) { p.Character = "mine" }, restartSession},
 		{"poke", func(p *settings.Preset) { p.Poke = false }, restartSession},
+		{"screen toggle shown", func(p *settings.Preset) { p.ScreenOnTurn = "toggle" }, restartSession},
+		{"screen on every turn", func(p *settings.Preset) { p.ScreenOnTurn = "always" }, restartConn},
 	} {
 		next := base.Clone()
 		c.edit(&next)

@@ -100,7 +100,9 @@ const (
 
 // restartFor compares a running preset with its edited form.
 func restartFor(old, next settings.Preset) restart {
-	if old.Name != next.Name || old.Character != next.Character || old.Poke != next.Poke {
+	// The composer's include-screen toggle is built with the window.
+	if old.Name != next.Name || old.Character != next.Character || old.Poke != next.Poke ||
+		(old.ScreenOnTurn == "toggle") != (next.ScreenOnTurn == "toggle") {
 		return restartSession
 	}
 	// What the app itself writes while running (positions, relation) needs nothing.
@@ -159,15 +161,26 @@ func (y *yui) apply(c settings.Change) {
 			}
 		}
 	}
-	// The active preset's overrides and shortcut follow the active preset.
-	if c.Old.ActivePreset != c.New.ActivePreset && len(y.overrides()) > 0 {
+	// The active preset's overrides and shortcut follow the active
+	// preset; so do look and body_action, which only main declares.
+	if c.Old.ActivePreset != c.New.ActivePreset {
 		for _, id := range []string{c.Old.ActivePreset, c.New.ActivePreset} {
-			if p, ok := want[id]; ok && y.session(id) != nil {
+			p, ok := want[id]
+			s := y.session(id)
+			switch {
+			case !ok || s == nil:
+			case len(y.overrides()) > 0:
 				y.stopSession(id)
 				y.start(p)
+			default:
+				if err := s.connect(); err != nil {
+					y.log.Error("session_start_failed", "preset", id, "err", err.Error())
+				}
 			}
 		}
 	}
+	// The browser switch changes what every pet declares: all reconnect.
+	renamed = renamed || c.Old.BrowserTool != c.New.BrowserTool
 	if renamed {
 		// address_character describes the other characters by name:
 		// the others reconnect to declare it anew.
@@ -256,13 +269,18 @@ func (y *yui) WatchConns(fn func()) func() {
 // addressTool is address_character for preset self; its description names
 // the other characters that run now.
 func (y *yui) addressTool(self settings.Preset) transport.Tool {
+	return address.New(self.Name, y.otherNames(self), directory{y: y})
+}
+
+// otherNames are the names of the characters other than self that run now.
+func (y *yui) otherNames(self settings.Preset) []string {
 	var others []string
 	for _, p := range y.runnable(y.storeOrDemo()) {
 		if p.ID != self.ID {
 			others = append(others, p.Name)
 		}
 	}
-	return address.New(self.Name, others, directory{y: y})
+	return others
 }
 
 func (y *yui) storeOrDemo() settings.Settings {

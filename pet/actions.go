@@ -18,8 +18,9 @@ func (c *Controller) SendText(text string, attachments []transport.Image) {
 		return
 	}
 	c.update(func() { c.view.ErrorLine = "" })
+	shot := c.screenshot(transport.TriggerUserMessage)
 	c.interrupt(false)
-	c.send(transport.Turn{Trigger: transport.TriggerUserMessage, Text: text, Attachments: attachments})
+	c.send(transport.Turn{Trigger: transport.TriggerUserMessage, Text: text, Attachments: attachments, Screenshot: shot})
 }
 
 // VoiceTurn starts a spoken turn with the transcript text (it stops speech
@@ -29,8 +30,17 @@ func (c *Controller) VoiceTurn(text string) {
 		return
 	}
 	c.update(func() { c.view.Pill.Voice = "" })
+	shot := c.screenshot(transport.TriggerUserVoice)
 	c.interrupt(false)
-	c.send(transport.Turn{Trigger: transport.TriggerUserVoice, Text: text})
+	c.send(transport.Turn{Trigger: transport.TriggerUserVoice, Text: text, Screenshot: shot})
+}
+
+// screenshot is the screenshot a user turn carries (Options.Screenshot).
+func (c *Controller) screenshot(trigger transport.Trigger) *transport.Screenshot {
+	if c.shot == nil || c.isClosed() {
+		return nil
+	}
+	return c.shot(trigger)
 }
 
 // BargeIn is voice barge-in: speech detected while the pet speaks stops

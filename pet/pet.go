@@ -132,6 +132,10 @@ type Options struct {
 	// Place tells where the pet sits for the "character:" line (`sitting on
 	// "Notes"`, `on the taskbar`, `walking`); nil or "" leaves it out.
 	Place func() string
+	// Screenshot, when set, is asked for each typed or spoken turn, on the
+	// caller's goroutine and outside every lock (a capture is slow): the
+	// screenshot the turn carries, or nil for none (screen_on_turn).
+	Screenshot func(trigger transport.Trigger) *transport.Screenshot
 	// Transcript records the conversation for the message window; nil
 	// records nothing.
 	Transcript *transcript.Log
@@ -154,6 +158,7 @@ type Controller struct {
 	onChange func(View)
 	hold     time.Duration
 	place    func() string
+	shot     func(transport.Trigger) *transport.Screenshot
 	mouth    func() (float64, bool)
 	queue    *playback.Queue
 	rec      *recorder
@@ -228,6 +233,7 @@ func New(opts Options) *Controller {
 		onChange: opts.OnChange,
 		hold:     opts.BubbleHold,
 		place:    opts.Place,
+		shot:     opts.Screenshot,
 		rec:      newRecorder(opts.Transcript),
 		checkIn:  opts.CheckIn,
 		mouth:    opts.Mouth,

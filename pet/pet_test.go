@@ -1020,3 +1020,44 @@ func (e blockingEngine) Play(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+func TestTypedAndSpokenTurnsCarryTheScreenshotTheHookGives(t *testing.T) {
+	var asked []transport.Trigger
+	e := newEnv(t, func(o *Options) {
+		o.Screenshot = func(tr transport.Trigger) *transport.Screenshot {
+			asked = append(asked, tr)
+			if tr == transport.TriggerUserVoice {
+				return nil
+			}
+			return &transport.Screenshot{Display: 1, Displays: 1, Width: 4, Height: 3}
+		}
+	})
+	e.c.SendText("what is on my screen?", nil)
+	if s := e.tr.lastSent().Screenshot; s == nil || s.Width != 4 {
+		t.Fatalf("typed turn screenshot = %+v, want the hook's", s)
+	}
+	e.c.VoiceTurn("and now?")
+	if s := e.tr.lastSent().Screenshot; s != nil {
+		t.Fatalf("spoken turn screenshot = %+v, want none (the hook said nil)", s)
+	}
+	e.c.Poke()
+	if s := e.tr.lastSent().Screenshot; s != nil {
+		t.Fatalf("poke screenshot = %+v, want none", s)
+	}
+	if len(asked) != 2 || asked[0] != transport.TriggerUserMessage || asked[1] != transport.TriggerUserVoice {
+		t.Fatalf("hook asked for %v, want the typed and the spoken turn only", asked)
+	}
+}
+
+func TestToolStatusOfAToolTheClientRunsShowsInThePill(t *testing.T) {
+	e := newEnv(t, nil)
+	e.c.SendText("read example.com", nil)
+	e.c.ToolStatus("t1", "browser", "running")
+	if got := e.view().Pill.Tool; got != "browser running" {
+		t.Fatalf("pill tool = %q, want browser running", got)
+	}
+	e.c.ToolStatus("t1", "browser", "done")
+	if got := e.view().Pill.Tool; got != "browser done" {
+		t.Fatalf("pill tool = %q, want browser done", got)
+	}
+}

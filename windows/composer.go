@@ -76,11 +76,12 @@ func (w *PetWindow) sendOrStop() {
 		return
 	}
 	text := strings.TrimSpace(w.entry.Text)
-	if text == "" {
+	if text == "" && len(w.attachments) == 0 {
 		return
 	}
 	w.entry.SetText("")
 	w.armComposerIdle()
-	w.opts.Actions.SendText(text, nil)
-	w.log.Info("pet_composer_send", "name", w.opts.Name, "chars", len([]rune(text)))
+	images := w.takeAttachments()
+	w.opts.Actions.SendText(text, images)
+	w.log.Info("pet_composer_send", "name", w.opts.Name, "chars", len([]rune(text)), "images", len(images))
 }

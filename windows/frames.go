@@ -8,6 +8,7 @@ func (w *PetWindow) updateFrames() {
 		return
 	}
 	v := w.view
+	v.Motion = w.shownMotion()
 	key := v.Motion + "|" + v.Emotion
 	if key == w.animKey && len(w.frames) > 0 {
 		return

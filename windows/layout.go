@@ -87,6 +87,7 @@ func (w *PetWindow) render(v pet.View) {
 	w.view = v
 	g := w.geo
 	w.updateFrames()
+	w.syncBody()
 
 	// Bubble: the sentence being spoken, else a notice.
 	text := v.Bubble
@@ -176,6 +177,7 @@ func (w *PetWindow) render(v pet.View) {
 		setShown(o, w.composer.open)
 	}
 	w.showMic() // voice: push-to-talk button (mic.go)
+	w.showScreenToggle()
 	if v.Running {
 		w.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
 		w.entry.Disable()

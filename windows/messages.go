@@ -7,11 +7,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/transcript"
+	"yui/transport"
 )
 
 // MessageWindow is one preset's message window (product.md §3): the
@@ -141,7 +143,7 @@ func (w *MessageWindow) build() {
 		w.connText)
 
 	w.conv = newConversation()
-	w.composer = newMessageComposer(w.sendOrStop)
+	w.composer = newMessageComposer(w.sendOrStop, w.chooseImage)
 
 	w.win.SetContent(container.NewBorder(
 		container.NewVBox(container.NewPadded(w.header), widget.NewSeparator()),
@@ -282,12 +284,30 @@ func (w *MessageWindow) sendOrStop(text string) bool {
 		w.log.Info("messages_composer_stop", "preset", w.presetID)
 		return false
 	}
-	if text == "" {
+	if text == "" && len(w.composer.images) == 0 {
 		return false
 	}
-	w.conn.SendText(text, nil)
-	w.log.Info("messages_composer_send", "preset", w.presetID, "chars", len([]rune(text)))
+	images := w.composer.takeImages()
+	w.conn.SendText(text, images)
+	w.log.Info("messages_composer_send", "preset", w.presetID, "chars", len([]rune(text)), "images", len(images))
 	return true
+}
+
+// chooseImage is the composer's attach button: a file dialog for a PNG or
+// JPEG added to the next turn.
+func (w *MessageWindow) chooseImage() {
+	if w.win == nil {
+		return
+	}
+	openImage(w.win, func(img transport.Image, err error) {
+		switch {
+		case err != nil:
+			dialog.ShowError(err, w.win)
+		case img.Data != nil:
+			w.composer.addImage(img)
+			w.log.Info("messages_attach", "preset", w.presetID, "mime", img.MIME, "bytes", len(img.Data))
+		}
+	})
 }
 
 // dotLayout centres a 10×10 status dot in a cell a little wider.

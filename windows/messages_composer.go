@@ -7,14 +7,19 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"yui/transport"
 )
 
 // messageComposer is the message window's composer, the pet's in a
-// window: a one-line entry, a send button that becomes a stop button
-// while a turn runs, and the error line under them. Enter sends.
+// window: an attach-image button, a one-line entry, a send button that
+// becomes a stop button while a turn runs, and the error line under
+// them. Enter sends.
 type messageComposer struct {
 	entry   *composerEntry
 	button  *iconButton
+	attach  *iconButton
+	images  []transport.Image // attached for the next turn
 	errLine *widget.Label
 	box     *fyne.Container
 	// send gets the trimmed text (or stops the turn while running) and
@@ -28,8 +33,9 @@ const (
 	composerNotRunning  = "Not running"
 )
 
-func newMessageComposer(send func(string) bool) *messageComposer {
+func newMessageComposer(send func(string) bool, choose func()) *messageComposer {
 	m := &messageComposer{send: send}
+	m.attach = newIconButton(theme.FileImageIcon(), widget.LowImportance, choose)
 	m.entry = newComposerEntry()
 	m.entry.OnSubmitted = func(string) { m.submit() }
 	m.button = newIconButton(theme.MailSendIcon(), widget.HighImportance, m.submit)
@@ -37,12 +43,26 @@ func newMessageComposer(send func(string) bool) *messageComposer {
 	m.errLine.Importance = widget.DangerImportance
 	m.errLine.Wrapping = fyne.TextWrapWord
 	m.errLine.Hide()
-	row := container.NewBorder(nil, nil, nil, m.button, m.entry)
+	row := container.NewBorder(nil, nil, m.attach, m.button, m.entry)
 	m.box = container.NewPadded(container.NewVBox(row, m.errLine))
 	return m
 }
 
 func (m *messageComposer) object() fyne.CanvasObject { return m.box }
+
+// addImage attaches img to the next turn; the attach button lights up.
+func (m *messageComposer) addImage(img transport.Image) {
+	m.images = append(m.images, img)
+	m.attach.Set(theme.FileImageIcon(), widget.HighImportance)
+}
+
+// takeImages returns the images for the turn being sent and clears them.
+func (m *messageComposer) takeImages() []transport.Image {
+	imgs := m.images
+	m.images = nil
+	m.attach.Set(theme.FileImageIcon(), widget.LowImportance)
+	return imgs
+}
 
 // submit is the button and Enter.
 func (m *messageComposer) submit() {

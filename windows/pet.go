@@ -33,8 +33,17 @@
 // pet_pill (conn, state, tool, voice: on a state, tool or voice change;
 // not on each tick of a reconnect countdown), pet_composer_open,
 // pet_composer_send, pet_composer_stop, pet_poke, pet_shortcut,
-// window_open (delegations), and pet_window_native / pet_window_shape
-// warnings when the platform cannot shape.
+// pet_screen_toggle, pet_attach, pet_screen_look_prompt and
+// pet_screen_look_answer, window_open (delegations), and
+// pet_window_native / pet_window_shape warnings when the platform cannot
+// shape.
+//
+// The body tool moves the window (motion.go): its positions are the
+// character's rectangle (the 192x256 image at window 84,150 above), so
+// the character's feet, window y + 406, are what sits on a window's top
+// edge. The screen-look prompt is a window titled "<name> — screen
+// access" (Allow / Not now); the attach button's file dialog one titled
+// "<name> — attach an image".
 package windows
 
 import (
@@ -93,6 +102,15 @@ type PetOptions struct {
 	// OnShortcut, when set, runs first when the shortcut is pressed (the
 	// app shows every hidden pet).
 	OnShortcut func()
+	// OnUserDrag, when set, is called when the user starts dragging the
+	// pet (the body tool's running action ends).
+	OnUserDrag func()
+	// OnRelayout, when set, is called on the UI thread when the monitor
+	// layout changed (the body tool reads the monitors again).
+	OnRelayout func()
+	// ScreenToggle shows the composer's include-screen toggle
+	// (screen_on_turn "toggle"); IncludeScreen reads it.
+	ScreenToggle bool
 	// Logger receives pet_window_* records; nil discards.
 	Logger *slog.Logger
 }
@@ -128,7 +146,12 @@ type PetWindow struct {
 	animKey     string        // motion|emotion the frames playing were chosen for
 	frames      []image.Image // what the pack gave for animKey (Pack.Frames)
 	delegWin    *delegationWindow
+	visible     bool     // shown, not hidden
+	move        bodyMove // the body tool's movement (motion.go)
 	closed      atomic.Bool
+	shared      bodyShared  // BodyState's copy (motion.go)
+	screenOn    atomic.Bool // the include-screen toggle (attach.go)
+	asking      atomic.Bool // the screen-look prompt is showing (attach.go)
 
 	char     *body
 	backdrop *canvas.Rectangle
@@ -144,6 +167,9 @@ type PetWindow struct {
 	send     *iconButton
 	mic      micState // push-to-talk button and shortcut (mic.go)
 	errLine  *tag
+
+	screenBtn   *iconButton       // include-screen toggle; nil unless ScreenToggle (attach.go)
+	attachments []transport.Image // images for the next typed turn (attach.go)
 
 	// pending is a view whose only change is the status pill's text (a
 	// reconnect countdown), held while frames play so that it is drawn
@@ -178,7 +204,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 	w.build()
 	w.win.Resize(w.geo.win)
 	w.win.SetFixedSize(true)
-	w.win.SetCloseIntercept(func() { w.win.Hide() })
+	w.win.SetCloseIntercept(w.Hide)
 	w.applyView(pet.View{})
 	return w, nil
 }
@@ -228,9 +254,7 @@ func (w *PetWindow) build() {
 	w.entry.OnChanged = func(string) { w.armComposerIdle() }
 	w.entry.onEscape = w.CloseComposer
 	w.send = newIconButton(theme.MailSendIcon(), widget.HighImportance, w.sendOrStop)
-	w.attach = newIconButton(theme.FileImageIcon(), widget.LowImportance, func() {
-		w.setNotice("Attaching images comes in a later version.")
-	})
+	w.attach = newIconButton(theme.FileImageIcon(), widget.LowImportance, w.chooseImage)
 
 	w.backdrop.Move(g.char)
 	w.backdrop.Resize(g.charSize)
@@ -253,20 +277,27 @@ func (w *PetWindow) build() {
 		w.compBG, w.attach, w.entry, w.send, w.errLine,
 	))
 	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
+	w.addScreenToggle(cx+pad+btn+pad, g.composerY+pad, btn, pad)
 }
 
 // Show shows the window, binds the native shim on the first show, and puts
 // the window at its saved position (or home).
 func (w *PetWindow) Show() {
 	w.win.Show()
+	w.visible = true
 	w.attachNative(20)
 	if w.placed {
 		w.moveTo(w.pos)
 	}
+	w.syncBody()
 }
 
 // Hide hides the window.
-func (w *PetWindow) Hide() { w.win.Hide() }
+func (w *PetWindow) Hide() {
+	w.win.Hide()
+	w.visible = false
+	w.syncBody()
+}
 
 // attachNative binds the native shim once the driver has created the
 // window, retrying a few times while the handle is not there yet.
@@ -386,6 +417,7 @@ func (w *PetWindow) Dispose() {
 		w.closed.Store(true)
 		fyne.Do(func() {
 			w.anim.stop()
+			w.stopMove()
 			for _, t := range []*time.Timer{w.noticeTimer, w.composer.idle} {
 				if t != nil {
 					t.Stop()

@@ -47,6 +47,9 @@ func (w *PetWindow) monitorsChanged() {
 		}
 	}
 	w.moveTo(p)
+	if w.opts.OnRelayout != nil {
+		w.opts.OnRelayout()
+	}
 	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", w.layout)
 }
 
@@ -59,6 +62,7 @@ func (w *PetWindow) bodyRect() image.Rectangle {
 func (w *PetWindow) moveTo(p image.Point) {
 	if err := w.native.move(p.X, p.Y); err == nil {
 		w.pos = p
+		w.syncBody()
 	}
 }
 
@@ -100,7 +104,16 @@ func (w *PetWindow) dragged() {
 	if err != nil {
 		return
 	}
-	w.drag.active = true
+	if !w.drag.active {
+		// The user takes the pet: the body tool lets go.
+		w.drag.active = true
+		w.stopMove()
+		w.move.motion = ""
+		if w.opts.OnUserDrag != nil {
+			w.opts.OnUserDrag()
+		}
+		w.render(w.view)
+	}
 	w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 }
 

@@ -11,27 +11,19 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"yui/tools/address"
 	"yui/tools/body"
+	"yui/tools/browser"
 	"yui/tools/look"
 	"yui/tools/relation"
 	"yui/transport"
 	"yui/transport/toolcall"
 )
 
-// The browser tool's constants (client-tools.md; push-transport.md's
-// browser wait). Its handler, over chromedp, comes with that tool.
-const (
-	BrowserName        = "browser"
-	BrowserDescription = "Open a web page in a private headless browser and read it or take a screenshot"
-	BrowserWait        = 32 * time.Second
-	BrowserParameters  = `{ "type": "object",
-    "properties": { "action": { "type": "string", "enum": ["read", "screenshot"] },
-                    "url": { "type": "string" } },
-    "required": ["action", "url"], "additionalProperties": false }`
-)
+// BrowserName is the browser tool's name (tools/browser has its
+// declaration and handler).
+const BrowserName = browser.Name
 
 // Handlers are the tool handlers of one pet window. Each must return once
 // its context ends.
@@ -40,7 +32,7 @@ type Handlers struct {
 	Address  transport.ToolHandler // address_character: address.New(...).Handler
 	Body     transport.ToolHandler // body_action, main only: (*body.Actor).Handle
 	Look     transport.ToolHandler // look, main only: (*look.Look).Handle
-	Browser  transport.ToolHandler // browser, while switched on and a browser is found
+	Browser  transport.ToolHandler // browser, while switched on and a browser is found: (*browser.Browser).Handle
 }
 
 // Options say which tools a pet window declares.
@@ -114,7 +106,7 @@ func spec(name string, o Options) transport.Tool {
 	case look.Name:
 		return transport.Tool{Name: name, Description: look.Description, Parameters: json.RawMessage(look.Parameters), Wait: look.Wait}
 	default:
-		return transport.Tool{Name: BrowserName, Description: BrowserDescription, Parameters: json.RawMessage(BrowserParameters), Wait: BrowserWait}
+		return transport.Tool{Name: browser.Name, Description: browser.Description, Parameters: json.RawMessage(browser.Parameters), Wait: browser.Wait}
 	}
 }
 

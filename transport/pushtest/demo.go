@@ -62,8 +62,9 @@ type demo struct {
 	c      *Conn
 	log    *slog.Logger
 	o      DemoOptions
-	tools  []toolDecl
-	errOK  bool // the client accepts error frames
+	tools  []toolDecl // body_action and look first (bodyFirst)
+	walks  int        // body_action calls made (callTool's goroutine)
+	errOK  bool       // the client accepts error frames
 
 	turns chan turnFrame // client turns, in order
 
@@ -102,6 +103,8 @@ func newDemo(ctx context.Context, c *Conn, log *slog.Logger, o DemoOptions) *dem
 			d.tools = append(d.tools, toolDecl{t.Function.Name, t.Function.Parameters})
 		}
 	}
+	// The body comes first: a new user sees the pet move and look about.
+	slices.SortStableFunc(d.tools, func(a, b toolDecl) int { return bodyFirst(a.Name) - bodyFirst(b.Name) })
 	if len(c.Hello.Vocabulary) > 0 {
 		if err := json.Unmarshal(c.Hello.Vocabulary, &d.vocab); err != nil {
 			log.Warn("sim_vocabulary_malformed", "err", err)
@@ -449,6 +452,17 @@ func (d *demo) playTurn(t turnFrame, k int) error {
 	return nil
 }
 
+// bodyFirst orders the declared tools for the demo: body_action, look, the rest.
+func bodyFirst(name string) int {
+	switch name {
+	case "body_action":
+		return 0
+	case "look":
+		return 1
+	}
+	return 2
+}
+
 // callTool sends one tool_call of the declared tools, in turn, and waits
 // for its result with the backend adapter's wait.
 func (d *demo) callTool(turnID string, k int) error {
@@ -457,6 +471,13 @@ func (d *demo) callTool(turnID string, k int) error {
 	}
 	t := d.tools[(k-1)%len(d.tools)]
 	name, args := t.Name, ExampleArguments(t.Name, t.Parameters)
+	if name == "body_action" {
+		// Out for a walk, then back home, in turn.
+		d.walks++
+		if d.walks%2 == 1 {
+			args = json.RawMessage(`{"action":"walk_to","x":120}`)
+		}
+	}
 	switch d.o.Break {
 	case BreakUndeclaredTool:
 		name = "run_shell"

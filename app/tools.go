@@ -1,0 +1,188 @@
+package app
+
+import (
+	"context"
+	"image"
+	"log/slog"
+	"time"
+
+	"yui/app/settings"
+	"yui/tools/body"
+	"yui/tools/browser"
+	"yui/tools/desktop"
+	"yui/tools/look"
+	"yui/tools/relation"
+	"yui/tools/toolset"
+	"yui/transport"
+	"yui/windows"
+)
+
+// The client tools (client-tools.md): the process opens the desktop layer
+// once; each pet window gets a body Actor over its window and a look tool
+// (main declares them), and each connection a toolset, closed after its
+// transport. Close order: transport, toolset, actor, desktop.
+
+// openDesktop opens the desktop layer, or returns nil (logged once): main
+// then declares neither look nor body_action.
+func openDesktop(log *slog.Logger) desktop.Desktop {
+	d, err := desktop.Open(log.With("component", "desktop"))
+	if err != nil {
+		log.Warn("desktop_unavailable", "err", err.Error(), "msg", "look and body_action are not declared")
+		return nil
+	}
+	return d
+}
+
+// findBrowser looks for a Chromium-family browser once per process, for
+// the browser tool.
+func findBrowser(log *slog.Logger) string {
+	p, ok := browser.Find()
+	if !ok {
+		log.Info("browser_not_found", "msg", "the browser tool is not declared")
+		return ""
+	}
+	log.Info("browser_found", "path", p)
+	return p
+}
+
+// petBody is the pet window as the body tool's Body.
+type petBody struct{ win *windows.PetWindow }
+
+func (b petBody) State() body.State {
+	st := b.win.BodyState()
+	return body.State{Rect: st.Rect, Visible: st.Visible, Emotion: st.Emotion, Motion: st.Motion}
+}
+
+func (b petBody) MoveTo(to image.Point, d time.Duration, m body.Motion) {
+	b.win.MoveBody(to, d, string(m))
+}
+
+func (b petBody) Play(m body.Motion) { b.win.PlayBody(string(m)) }
+
+func (b petBody) SetVisible(v bool) { b.win.SetBodyVisible(v) }
+
+// startBody gives the session its Actor and look tool when the desktop
+// layer is there.
+func (s *session) startBody() {
+	d := s.y.desk
+	if d == nil {
+		return
+	}
+	s.actor = body.New(body.Options{Desktop: d, Body: petBody{s.win}, PID: s.y.pid, Log: s.log.With("tool", body.Name)})
+	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: look.Screen{}, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name)})
+}
+
+// isMain reports whether the session is main: the active preset's, or the demo's.
+func (s *session) isMain() bool { return s.y.cfg.Demo || s.cfg().ID == s.y.activeID() }
+
+// newToolset is the declared tools of a new connection.
+func (s *session) newToolset() *toolset.Set {
+	p := s.cfg()
+	addr := s.y.addressTool(p)
+	h := toolset.Handlers{
+		Relation: relation.New(s.scores, func(c relation.Change) {
+			s.log.Info("relation_change", "score", c.Score, "delta", c.Delta)
+		}).Handler,
+		Address: addr.Handler,
+	}
+	main := s.isMain() && s.actor != nil
+	if main {
+		h.Body, h.Look = s.actor.Handle, s.look.Handle
+	}
+	if s.y.browserPath != "" {
+		h.Browser = browser.New(browser.Options{
+			ExecPath: s.y.browserPath,
+			Status: func(turnID, state string) {
+				if c := s.ctl(); c != nil {
+					c.ToolStatus(turnID, browser.Name, state)
+				}
+			},
+			Log: s.log.With("tool", browser.Name),
+		}).Handle
+	}
+	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p),
+		BrowserOn: s.y.store.Get().BrowserTool, BrowserFound: s.y.browserPath != ""})
+	if err != nil { // every declared tool has its handler: not reached
+		s.log.Error("toolset", "err", err.Error())
+		set, _ = toolset.New(h, toolset.Options{Others: s.y.otherNames(p)})
+	}
+	return set
+}
+
+// screenPermission is the screen-look permission: the global setting,
+// asked by the pet's prompt, whose answer is saved (kept for the run under
+// --demo, which saves nothing).
+type screenPermission struct{ s *session }
+
+func (p screenPermission) ScreenLook() look.Answer {
+	switch p.s.y.screenLook() {
+	case settings.ScreenLookAllowed:
+		return look.Allowed
+	case settings.ScreenLookRefused:
+		return look.Refused
+	}
+	return look.Unanswered
+}
+
+func (p screenPermission) AskScreenLook() {
+	p.s.win.AskScreenLook(func(allowed bool) {
+		v := settings.ScreenLookRefused
+		if allowed {
+			v = settings.ScreenLookAllowed
+		}
+		p.s.y.setScreenLook(v)
+	})
+}
+
+// screenLook is the screen-look permission now.
+func (y *yui) screenLook() string {
+	if y.cfg.Demo {
+		y.mu.Lock()
+		defer y.mu.Unlock()
+		if y.demoLook == "" {
+			return settings.ScreenLookUnset
+		}
+		return y.demoLook
+	}
+	return y.store.Get().ScreenLook
+}
+
+// setScreenLook saves the user's answer.
+func (y *yui) setScreenLook(v string) {
+	y.log.Info("screen_look", "value", v)
+	if y.cfg.Demo {
+		y.mu.Lock()
+		y.demoLook = v
+		y.mu.Unlock()
+		return
+	}
+	if err := y.store.Update(func(st *settings.Settings) error { st.ScreenLook = v; return nil }); err != nil {
+		y.log.Warn("settings_save", "err", err.Error())
+	}
+}
+
+// screenshot is the screenshot a user turn carries (screen_on_turn):
+// always, or with the composer's toggle on for a typed turn; only while
+// screen look is allowed, and only on a pet with a look tool.
+func (s *session) screenshot(trigger transport.Trigger) *transport.Screenshot {
+	if s.look == nil || s.y.screenLook() != settings.ScreenLookAllowed {
+		return nil
+	}
+	switch s.cfg().ScreenOnTurn {
+	case "always":
+	case "toggle":
+		if trigger != transport.TriggerUserMessage || !s.win.IncludeScreen() {
+			return nil
+		}
+	default:
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	shot, err := s.look.Screenshot(ctx, -1)
+	if err != nil {
+		s.log.Warn("screenshot_failed", "err", err.Error())
+		return nil
+	}
+	return &shot
+}
