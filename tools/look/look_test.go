@@ -297,6 +297,29 @@ func BenchmarkPerchTargets50(b *testing.B) {
 	}
 }
 
+// BenchmarkLookScreen4K is one look screen end to end on a 4K monitor:
+// the capture (a fake that fills the pixels, as a real one does), the
+// JPEG the result carries, and the fitter the transport then runs on it
+// for a 256 KiB frame.
+func BenchmarkLookScreen4K(b *testing.B) {
+	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 3840, 2160), 48, true))
+	fb := &fakeBody{st: body.State{Rect: image.Rect(1800, 1856, 1992, 2112), Visible: true}}
+	a := body.New(body.Options{Desktop: d, Body: fb})
+	defer a.Close()
+	l := New(Options{Actor: a, Desktop: d, Capture: &fakeCapture{}, Permission: &fakePermission{answer: Allowed}})
+	call := transport.ToolCall{Name: Name, Arguments: json.RawMessage(`{"at":"screen"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		res := l.Handle(context.Background(), call)
+		if len(res.Images) != 1 {
+			b.Fatal(res.Text)
+		}
+		if _, ok := imagefit.Fit(res.Images, 256<<10); !ok {
+			b.Fatal("the screenshot does not fit a frame")
+		}
+	}
+}
+
 // FuzzHandle: any arguments give a JSON answer, an image result or an
 // "error: " text, never a panic.
 func FuzzHandle(f *testing.F) {
