@@ -50,6 +50,7 @@ type session struct {
 	settingsHit atomic.Bool // the settings window opened for a connection problem
 	everReady   atomic.Bool // the connection was ready once
 	greeted     bool        // the first connection carried the greeting
+	deleted     atomic.Bool // the preset was deleted: its files go when it closes
 
 	views outbox.Fanout[pet.View] // the message and settings windows watching
 }
@@ -394,19 +395,20 @@ func (s *session) Transcript() *transcript.Log { return s.hist }
 // (saved) and its window. It runs on the UI thread.
 func (s *session) close() {
 	c := s.cur.Swap(nil)
-	s.closeConn(c, func() {
-		if s.actor != nil {
-			s.actor.Close() // after the tools that run it
-		}
-	})
 	if s.y.quitting.Load() {
 		s.win.Dispose() // the app closed its windows when it stopped
 	} else {
 		s.win.Close()
 	}
-	s.y.closing.Add(1)
-	go func() {
-		defer s.y.closing.Done()
+	s.closeConn(c, func() {
+		if s.actor != nil {
+			s.actor.Close() // after the tools that run it
+		}
+		// The transcript saves last: the closing connection may still
+		// have written to it. A deleted preset's files go after that.
 		s.hist.Close()
-	}()
+		if s.deleted.Load() {
+			s.y.forget(s.cfg().ID)
+		}
+	})
 }

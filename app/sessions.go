@@ -1,6 +1,9 @@
 package app
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -137,11 +140,18 @@ func (y *yui) apply(c settings.Change) {
 		p, enabled := want[id]
 		s := y.session(id)
 		switch {
+		case s == nil && !enabled:
+			if _, kept := c.New.Preset(id); !kept {
+				y.forget(id) // deleted while not running
+			}
 		case s == nil && enabled:
 			y.log.Info("preset_enabled", "preset", id)
 			y.start(p)
 			renamed = true
 		case s != nil && !enabled:
+			if _, kept := c.New.Preset(id); !kept {
+				s.deleted.Store(true) // its history and memory go with it
+			}
 			y.log.Info("preset_disabled", "preset", id)
 			y.stopSession(id)
 			renamed = true
@@ -192,6 +202,17 @@ func (y *yui) apply(c settings.Change) {
 			}
 		}
 	}
+}
+
+// forget removes the message history and conversation memory of a
+// deleted preset.
+func (y *yui) forget(id string) {
+	for _, path := range []string{historyFile{dir: y.configDir, id: id}.path(), memoryFile{dir: y.configDir, id: id}.path()} {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			y.log.Warn("preset_forget", "preset", id, "err", err.Error())
+		}
+	}
+	y.log.Info("preset_deleted", "preset", id)
 }
 
 // start starts p's session and logs a failure (apply's helper).
