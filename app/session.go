@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -101,6 +102,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		},
 		OnQuit:       y.quit,
 		OnUserDrag:   s.userDragged,
+		OnDragEnd:    s.dropped,
 		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
 		Logger:       s.log,
@@ -330,6 +332,21 @@ func (s *session) userDragged() {
 	if s.actor != nil {
 		s.actor.UserDragged()
 	}
+}
+
+// dropped is the user letting go of the pet: with gravity on, it falls
+// onto the window under it or to the bottom of the work area. Reading the
+// desktop is a round trip, and the fall takes a moment: off the UI thread.
+func (s *session) dropped() {
+	a := s.actor
+	if a == nil || !s.cfg().Gravity {
+		return
+	}
+	s.y.closing.Add(1) // shutdown waits for it
+	go func() {
+		defer s.y.closing.Done()
+		a.Land(context.Background())
+	}()
 }
 
 // relayout tells the body tool that the monitors changed; reading them is

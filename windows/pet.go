@@ -105,6 +105,9 @@ type PetOptions struct {
 	// OnUserDrag, when set, is called when the user starts dragging the
 	// pet (the body tool's running action ends).
 	OnUserDrag func()
+	// OnDragEnd, when set, is called on the UI thread when the user drops
+	// the pet, after its position was saved (gravity lets it fall).
+	OnDragEnd func()
 	// OnRelayout, when set, is called on the UI thread when the monitor
 	// layout changed (the body tool reads the monitors again).
 	OnRelayout func()

@@ -92,6 +92,7 @@ func applyEdits(p *settings.Preset, draft settings.Preset) {
 	p.ScreenOnTurn = draft.ScreenOnTurn
 	p.Greeting = draft.Greeting
 	p.Poke = draft.Poke
+	p.Gravity = draft.Gravity
 	p.CheckInMinutes = draft.CheckInMinutes
 }
 

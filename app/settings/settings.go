@@ -139,6 +139,9 @@ type Preset struct {
 	Greeting bool `json:"greeting"`
 	// Poke makes a click on the pet start a turn.
 	Poke bool `json:"poke"`
+	// Gravity lets the pet fall when the user drops it: onto the window
+	// under it, where it sits, or to the bottom of the work area.
+	Gravity bool `json:"gravity"`
 	// CheckInMinutes starts a check-in turn after this many minutes
 	// without a turn; 0 is off.
 	CheckInMinutes int `json:"check_in_minutes"`
@@ -236,6 +239,7 @@ func defaultPreset() Preset {
 		Voice:        Voice{Mode: "off", Engine: "openai"},
 		ScreenOnTurn: "toggle",
 		Poke:         true,
+		Gravity:      true,
 		Positions:    map[string]Position{},
 		Relation:     RelationDefault,
 	}

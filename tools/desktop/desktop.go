@@ -97,8 +97,9 @@ type Desktop interface {
 	// look and body_action.
 	Monitors() ([]Monitor, error)
 	// Windows returns the managed top-level windows, including minimised
-	// ones and the caller's own, in the platform's order (X11:
-	// _NET_CLIENT_LIST's, oldest first; Windows: the Z order, top first).
+	// ones and the caller's own, in Z order, the topmost first (X11:
+	// _NET_CLIENT_LIST_STACKING reversed, or _NET_CLIENT_LIST's reversed
+	// when the window manager keeps no stacking list).
 	Windows() ([]Window, error)
 	// Active returns the focused window; ok is false when there is none.
 	Active() (w Window, ok bool, err error)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -172,7 +173,12 @@ func (x *x11) Windows() ([]Window, error) {
 	if x.isClosed() {
 		return nil, errClosed
 	}
-	ids := cardinals(x.prop(x.root, "_NET_CLIENT_LIST", xproto.AtomWindow).Reply())
+	// The stacking list (bottom first) gives the Z order gravity needs;
+	// the plain client list is the fallback of a manager without it.
+	ids := cardinals(x.prop(x.root, "_NET_CLIENT_LIST_STACKING", xproto.AtomWindow).Reply())
+	if ids == nil {
+		ids = cardinals(x.prop(x.root, "_NET_CLIENT_LIST", xproto.AtomWindow).Reply())
+	}
 	var wins []xproto.Window
 	if ids != nil {
 		for _, id := range ids {
@@ -180,13 +186,14 @@ func (x *x11) Windows() ([]Window, error) {
 		}
 	} else {
 		// No EWMH window manager: the root's mapped children are the
-		// top-level windows.
+		// top-level windows, bottom first too.
 		t, err := xproto.QueryTree(x.conn, x.root).Reply()
 		if err != nil {
 			return nil, fmt.Errorf("desktop: window list: %w", err)
 		}
 		wins = t.Children
 	}
+	slices.Reverse(wins) // top first, as on Windows
 	// Every request for every window goes out before the first reply is
 	// read: one round trip's latency for the whole list.
 	qs := make([]*windowQuery, len(wins))
