@@ -143,6 +143,8 @@ func Run(cfg Config) error {
 	if y.desk = openDesktop(log); y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
 	}
+	y.quiet = desktop.NewQuiet(y.desk, nil, func(on bool) { fyne.Do(func() { y.quietChanged(on) }) })
+	defer y.quiet.Close() // before the desktop it reads
 
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
@@ -252,6 +254,7 @@ type yui struct {
 	demo      settings.Preset // the --demo preset
 	audio     *audioOut       // the process's audio output (speech.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
+	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 	pid         int
@@ -266,7 +269,8 @@ type yui struct {
 	quitting atomic.Bool
 	quitOnce sync.Once
 
-	wins windowSet // the settings and message windows (UI thread only)
+	wins        windowSet // the settings and message windows (UI thread only)
+	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
 
 	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
 }

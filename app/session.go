@@ -51,6 +51,7 @@ type session struct {
 	settingsHit atomic.Bool // the settings window opened for a connection problem
 	everReady   atomic.Bool // the connection was ready once
 	greeted     bool        // the first connection carried the greeting
+	quietHid    bool        // do-not-disturb hid the pet (UI thread only)
 
 	views outbox.Fanout[pet.View] // the message and settings windows watching
 }
@@ -102,6 +103,10 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		},
 		OnQuit:       y.quit,
 		OnUserDrag:   s.userDragged,
+		DoNotDisturb: y.quiet.Manual,
+		OnDoNotDisturb: func(on bool) {
+			y.quiet.SetManual(on)
+		},
 		OnDragEnd:    s.dropped,
 		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
@@ -156,6 +161,9 @@ func (s *session) connect() error {
 		Place:      s.place,
 		Screenshot: s.screenshot,
 	}))
+	if s.y.quiet.On() {
+		c.ctl.SetQuiet(true) // a new connection keeps do-not-disturb
+	}
 	s.everReady.Store(false) // a new endpoint has to prove itself
 	old := s.cur.Swap(c)
 	s.closeConn(old, nil)

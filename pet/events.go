@@ -17,7 +17,7 @@ import (
 func (c *Controller) onState(e *transport.StateEvent) {
 	leftReady, greet := false, false
 	c.update(func() {
-		if e.State == transport.StateReady && c.greetPending {
+		if e.State == transport.StateReady && c.greetPending && !c.quiet {
 			c.greetPending, greet = false, true
 		}
 		leftReady = c.view.Pill.ConnState == transport.StateReady && e.State != transport.StateReady

@@ -214,6 +214,7 @@ type Controller struct {
 	reasoningStreaming bool
 
 	greetPending bool // the greeting waits for the first ready
+	quiet        bool // do-not-disturb: no greeting or check-in starts
 	takenOver    bool // the last close was 4409: another client has the chat
 	checkIn      time.Duration
 	checkInTmr   clock.Slot

@@ -105,6 +105,10 @@ type PetOptions struct {
 	// OnUserDrag, when set, is called when the user starts dragging the
 	// pet (the body tool's running action ends).
 	OnUserDrag func()
+	// DoNotDisturb, when set, reports the do-not-disturb switch, and
+	// OnDoNotDisturb flips it: the menu shows it as a checked item.
+	DoNotDisturb   func() bool
+	OnDoNotDisturb func(on bool)
 	// OnDragEnd, when set, is called on the UI thread when the user drops
 	// the pet, after its position was saved (gravity lets it fall).
 	OnDragEnd func()

@@ -53,6 +53,10 @@ type Window struct {
 	Normal bool
 	// PID is the owning process, 0 when unknown.
 	PID int
+	// Fullscreen is true for a fullscreen window (X11:
+	// _NET_WM_STATE_FULLSCREEN). Windows sets it for the active window
+	// only, when its frame covers a whole monitor.
+	Fullscreen bool
 }
 
 // Visible reports whether the window can be seen and sat on.

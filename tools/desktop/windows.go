@@ -157,6 +157,15 @@ func (w *win32) Active() (Window, bool, error) {
 		return Window{}, false, nil
 	}
 	win, ok := describe(h)
+	if ok && win.App != "explorer" { // the desktop itself covers the screen
+		// Windows has no fullscreen flag: a frame covering a whole
+		// monitor, task bar included, is one.
+		if ms, err := w.Monitors(); err == nil {
+			for _, m := range ms {
+				win.Fullscreen = win.Fullscreen || win.Frame == m.Bounds
+			}
+		}
+	}
 	return win, ok, nil
 }
 

@@ -287,6 +287,7 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 	w.Minimized = a.MapState != xproto.MapStateViewable ||
 		(len(wmState) > 0 && wmState[0] == iconicState) ||
 		x.hasAtom(state, "_NET_WM_STATE_HIDDEN")
+	w.Fullscreen = x.hasAtom(state, "_NET_WM_STATE_FULLSCREEN")
 	if len(wtype) > 0 {
 		w.Normal = x.hasAtom(wtype, "_NET_WM_WINDOW_TYPE_NORMAL")
 	}
