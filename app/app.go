@@ -199,6 +199,7 @@ func Run(cfg Config) error {
 		y.openSettings("")
 	}
 	y.setupTray()
+	y.updateWatching()
 
 	running := make(chan struct{})
 	go func() {

@@ -179,6 +179,7 @@ func (y *yui) apply(c settings.Change) {
 			}
 		}
 	}
+	y.updateWatching()
 	// The browser switch changes what every pet declares: all reconnect.
 	renamed = renamed || c.Old.BrowserTool != c.New.BrowserTool
 	if renamed {

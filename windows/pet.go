@@ -109,6 +109,9 @@ type PetOptions struct {
 	// OnDoNotDisturb flips it: the menu shows it as a checked item.
 	DoNotDisturb   func() bool
 	OnDoNotDisturb func(on bool)
+	// OnWatching, when set, is the eye badge's tap: the app opens the
+	// settings where the screen permissions are.
+	OnWatching func()
 	// OnDragEnd, when set, is called on the UI thread when the user drops
 	// the pet, after its position was saved (gravity lets it fall).
 	OnDragEnd func()
@@ -168,6 +171,8 @@ type PetWindow struct {
 	plate    *tag
 	pill     *tag
 	chip     *tag
+	eye      *iconButton // the watching sign by the pill (watching.go)
+	watching bool        // UI thread only
 	compBG   *canvas.Rectangle
 	entry    *composerEntry
 	attach   *iconButton
@@ -244,6 +249,8 @@ func (w *PetWindow) build() {
 	w.pill = newTag(colPillText, colPill)
 	w.chip = newTag(colInk, colChip)
 	w.chip.OnTapped = w.showDelegations
+	w.eye = newIconButton(theme.VisibilityIcon(), widget.HighImportance, w.watchingTapped)
+	w.eye.Hide()
 	w.errLine = newTag(colError, colBubble)
 	w.errLine.MaxLines = errorLines
 	w.errLine.MaxWidth = g.width - 2*sideMargin - composerRad
@@ -280,7 +287,7 @@ func (w *PetWindow) build() {
 	w.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
 
 	w.win.SetContent(free(g.win,
-		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip,
+		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip, w.eye,
 		w.compBG, w.attach, w.entry, w.send, w.errLine,
 	))
 	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)

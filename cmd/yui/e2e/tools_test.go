@@ -186,6 +186,10 @@ func TestToolsSitOnWindow(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(a.cfg, "settings.json"))
 		return err == nil && strings.Contains(strings.ReplaceAll(string(b), " ", ""), `"screen_look":"allowed"`)
 	})
+	// The pet can see the screen now: its watching sign shows by the pill.
+	a.waitRecord(10*time.Second, "pet_watching", map[string]string{"on": "true"})
+	time.Sleep(300 * time.Millisecond)
+	d.screenshot(t, "watching")
 	// The pet is not where it was shown first: the shortcut opens the
 	// composer, whose include-screen toggle (screen_on_turn "toggle", the
 	// default) is the second button, 64,482 into the window.
