@@ -200,6 +200,9 @@ func Run(cfg Config) error {
 	}
 	y.setupTray()
 	y.updateWatching()
+	if st.StartAtLogin && !cfg.Demo {
+		y.setAutostart(true) // the entry follows the program if it moved
+	}
 
 	running := make(chan struct{})
 	go func() {

@@ -180,6 +180,9 @@ func (y *yui) apply(c settings.Change) {
 		}
 	}
 	y.updateWatching()
+	if c.Old.StartAtLogin != c.New.StartAtLogin {
+		y.setAutostart(c.New.StartAtLogin)
+	}
 	// The browser switch changes what every pet declares: all reconnect.
 	renamed = renamed || c.Old.BrowserTool != c.New.BrowserTool
 	if renamed {

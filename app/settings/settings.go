@@ -99,6 +99,8 @@ type Settings struct {
 	ScreenLook string `json:"screen_look"`
 	// BrowserTool switches the browser tool on.
 	BrowserTool bool `json:"browser_tool"`
+	// StartAtLogin starts Yui when the user logs in (off by default).
+	StartAtLogin bool `json:"start_at_login"`
 	// LogLevel is "debug", "info", "warn" or "error".
 	LogLevel string `json:"log_level"`
 	// DelegationHistory is the push delegation history (push-transport.md,
