@@ -145,6 +145,10 @@ func Run(cfg Config) error {
 	}
 	y.quiet = desktop.NewQuiet(y.desk, nil, func(on bool) { fyne.Do(func() { y.quietChanged(on) }) })
 	defer y.quiet.Close() // before the desktop it reads
+	if r, ok := y.desk.(desktop.IdleReader); ok {
+		y.away = desktop.NewAway(r, nil, 0, y.awayChanged)
+		defer y.away.Close()
+	}
 
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
@@ -259,6 +263,7 @@ type yui struct {
 	audio     *audioOut       // the process's audio output (speech.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
 	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
+	away      *desktop.Away   // the user away from the keyboard; nil without idle time (quiet.go)
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 	pid         int

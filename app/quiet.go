@@ -23,3 +23,14 @@ func (y *yui) quietChanged(on bool) {
 		y.trayRefresh()
 	}
 }
+
+// awayChanged is the user leaving the keyboard a while, or coming back:
+// the characters turn sleepy, and wake. Any goroutine.
+func (y *yui) awayChanged(away bool) {
+	y.log.Info("user_away", "away", away)
+	for _, s := range y.running() {
+		if c := s.ctl(); c != nil {
+			c.SetSleepy(away)
+		}
+	}
+}

@@ -165,6 +165,9 @@ func (s *session) connect() error {
 	if s.y.quiet.On() {
 		c.ctl.SetQuiet(true) // a new connection keeps do-not-disturb
 	}
+	if a := s.y.away; a != nil && a.Away() {
+		c.ctl.SetSleepy(true)
+	}
 	s.everReady.Store(false) // a new endpoint has to prove itself
 	old := s.cur.Swap(c)
 	s.closeConn(old, nil)
@@ -383,6 +386,12 @@ func (s *session) place() string {
 func (s *session) Poke() {
 	if c := s.ctl(); c != nil {
 		c.Poke()
+	}
+}
+
+func (s *session) Pat() {
+	if c := s.ctl(); c != nil {
+		c.Pat()
 	}
 }
 

@@ -274,6 +274,7 @@ func (c *Controller) onCue(_ string, cue transport.Cue) {
 	c.update(func() {
 		if cue.EmotionID != "" {
 			c.view.Emotion = cue.EmotionID
+			c.mood.rest = "" // a turn's emotion outlasts the local mood
 		}
 		c.view.EmotionText = cue.EmotionText
 		c.view.Caption = cue.Caption

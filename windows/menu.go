@@ -10,6 +10,9 @@ import (
 )
 
 func (w *PetWindow) poke() {
+	if w.char.press.patted {
+		return // the release of a pat
+	}
 	if w.opts.Poke && w.opts.Actions != nil {
 		w.log.Info("pet_poke", "name", w.opts.Name)
 		w.opts.Actions.Poke()

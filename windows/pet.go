@@ -71,6 +71,8 @@ import (
 type PetActions interface {
 	SendText(text string, attachments []transport.Image)
 	Poke()
+	// Pat is a press-and-hold on the character's head: a local reaction.
+	Pat()
 	Stop()
 }
 
@@ -232,6 +234,7 @@ func (w *PetWindow) build() {
 	w.char.onDoubleTap = w.OpenComposer
 	w.char.onSecondary = w.showMenu
 	w.char.onPress = w.pressed
+	w.char.onHold = w.pat
 	w.char.onDrag = w.dragged
 	w.char.onDragEnd = w.dragEnd
 

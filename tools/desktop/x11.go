@@ -10,9 +10,11 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/randr"
+	"github.com/jezek/xgb/screensaver"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -24,6 +26,7 @@ type x11 struct {
 	conn  *xgb.Conn
 	root  xproto.Window
 	randr bool // RandR 1.5 monitors present
+	saver bool // the screensaver extension (user idle time) present
 
 	atomMu sync.Mutex
 	atoms  map[string]xproto.Atom
@@ -66,6 +69,7 @@ func Open(log *slog.Logger) (Desktop, error) {
 			x.randr = true
 		}
 	}
+	x.saver = screensaver.Init(conn) == nil
 	go x.loop()
 	return x, nil
 }
@@ -208,6 +212,21 @@ func (x *x11) Windows() ([]Window, error) {
 		}
 	}
 	return out, nil
+}
+
+// UserIdle implements IdleReader through the screensaver extension.
+func (x *x11) UserIdle() (time.Duration, error) {
+	if x.isClosed() {
+		return 0, errClosed
+	}
+	if !x.saver {
+		return 0, ErrUnsupported
+	}
+	r, err := screensaver.QueryInfo(x.conn, xproto.Drawable(x.root)).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("desktop: idle time: %w", err)
+	}
+	return time.Duration(r.MsSinceUserInput) * time.Millisecond, nil
 }
 
 func (x *x11) Active() (Window, bool, error) {

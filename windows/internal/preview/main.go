@@ -97,6 +97,13 @@ func (f *fake) Poke() {
 	f.w.SetView(f.v)
 }
 
+func (f *fake) Pat() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.v.Emotion = "happy"
+	f.w.SetView(f.v)
+}
+
 func (f *fake) Stop() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
