@@ -114,6 +114,9 @@ type PetOptions struct {
 	// OnWatching, when set, is the eye badge's tap: the app opens the
 	// settings where the screen permissions are.
 	OnWatching func()
+	// Gaze makes the eyes follow the pointer when it is near, on a pack
+	// with gaze frames (the preset's gaze setting).
+	Gaze bool
 	// OnDragEnd, when set, is called on the UI thread when the user drops
 	// the pet, after its position was saved (gravity lets it fall).
 	OnDragEnd func()
@@ -173,8 +176,10 @@ type PetWindow struct {
 	plate    *tag
 	pill     *tag
 	chip     *tag
-	eye      *iconButton // the watching sign by the pill (watching.go)
-	watching bool        // UI thread only
+	eye      *iconButton   // the watching sign by the pill (watching.go)
+	gaze     string        // where the eyes look: character.GazeLeft, GazeRight or "" (gaze.go)
+	gazeStop chan struct{} // ends the pointer polling; nil without gaze
+	watching bool          // UI thread only
 	compBG   *canvas.Rectangle
 	entry    *composerEntry
 	attach   *iconButton
@@ -220,6 +225,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 	w.win.SetFixedSize(true)
 	w.win.SetCloseIntercept(w.Hide)
 	w.applyView(pet.View{})
+	w.startGaze()
 	return w, nil
 }
 
@@ -432,6 +438,9 @@ func (w *PetWindow) Close() {
 func (w *PetWindow) Dispose() {
 	w.closeOnce.Do(func() {
 		w.closed.Store(true)
+		if w.gazeStop != nil {
+			close(w.gazeStop)
+		}
 		fyne.Do(func() {
 			w.anim.stop()
 			w.stopMove()

@@ -93,6 +93,7 @@ func applyEdits(p *settings.Preset, draft settings.Preset) {
 	p.Greeting = draft.Greeting
 	p.Poke = draft.Poke
 	p.Gravity = draft.Gravity
+	p.Gaze = draft.Gaze
 	p.CheckInMinutes = draft.CheckInMinutes
 }
 

@@ -121,6 +121,7 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	test.Tap(f.greeting)
 	test.Tap(f.poke)
 	test.Tap(f.gravity)
+	test.Tap(f.gaze)
 	test.Type(f.card, "A calm spirit.")
 	pickLabel(f.chatAPI, "Responses")
 	retype(f.baseURL, "https://api.example.com/v1")

@@ -144,6 +144,8 @@ type Preset struct {
 	// Gravity lets the pet fall when the user drops it: onto the window
 	// under it, where it sits, or to the bottom of the work area.
 	Gravity bool `json:"gravity"`
+	// Gaze makes the eyes follow the pointer when it is near.
+	Gaze bool `json:"gaze"`
 	// CheckInMinutes starts a check-in turn after this many minutes
 	// without a turn; 0 is off.
 	CheckInMinutes int `json:"check_in_minutes"`
@@ -242,6 +244,7 @@ func defaultPreset() Preset {
 		ScreenOnTurn: "toggle",
 		Poke:         true,
 		Gravity:      true,
+		Gaze:         true,
 		Positions:    map[string]Position{},
 		Relation:     RelationDefault,
 	}
