@@ -34,7 +34,8 @@ func (w *PetWindow) startGaze() {
 }
 
 // followPointer turns the eyes towards the pointer while it is near the
-// standing character, on a pack with gaze frames. UI thread.
+// standing character, on a pack with gaze frames, and lets it look around
+// now and then otherwise. UI thread.
 func (w *PetWindow) followPointer() {
 	if w.closed.Load() || !w.visible || w.opts.Pack == nil || len(w.opts.Pack.Gaze) == 0 {
 		return
@@ -44,6 +45,13 @@ func (w *PetWindow) followPointer() {
 		if ptr, err := w.native.pointer(); err == nil {
 			dir = character.GazeAt(w.bodyRect().Add(w.pos), ptr)
 		}
+	}
+	// With the pointer away, an idle character glances around now and then.
+	now := time.Now()
+	if dir != "" || w.drag.active || w.view.Running {
+		w.look.reset(now, lookPause)
+	} else {
+		dir = w.look.at(now, lookPause)
 	}
 	if dir != w.gaze {
 		w.gaze = dir

@@ -179,6 +179,7 @@ type PetWindow struct {
 	eye      *iconButton   // the watching sign by the pill (watching.go)
 	gaze     string        // where the eyes look: character.GazeLeft, GazeRight or "" (gaze.go)
 	gazeStop chan struct{} // ends the pointer polling; nil without gaze
+	look     lookAround    // the occasional glance around (lookaround.go)
 	watching bool          // UI thread only
 	compBG   *canvas.Rectangle
 	entry    *composerEntry
