@@ -24,6 +24,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"yui/app/applog"
+	"yui/app/motionpref"
 	"yui/app/settings"
 	"yui/assets"
 	"yui/tools/desktop"
@@ -139,6 +140,9 @@ func Run(cfg Config) error {
 	}
 	defer y.audio.close() // after the sessions, which play on it
 	y.pid = os.Getpid()
+	if y.reducedMotion = motionpref.Reduced(); y.reducedMotion {
+		log.Info("reduced_motion", "gaze", "off")
+	}
 	y.browserPath = findBrowser(log)
 	if y.desk = openDesktop(log); y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
@@ -263,7 +267,10 @@ type yui struct {
 	audio     *audioOut       // the process's audio output (speech.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
 	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
-	away      *desktop.Away   // the user away from the keyboard; nil without idle time (quiet.go)
+	// reducedMotion is the desktop's reduced-motion wish, read at start:
+	// the eyes then stay still.
+	reducedMotion bool
+	away          *desktop.Away // the user away from the keyboard; nil without idle time (quiet.go)
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 	pid         int

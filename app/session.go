@@ -108,7 +108,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 			y.quiet.SetManual(on)
 		},
 		OnDragEnd:    s.dropped,
-		Gaze:         p.Gaze,
+		Gaze:         p.Gaze && !y.reducedMotion,
 		OnWatching:   y.openPermissions,
 		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
