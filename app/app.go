@@ -24,6 +24,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"yui/app/applog"
+	"yui/app/motionpref"
 	"yui/app/settings"
 	"yui/assets"
 	"yui/tools/desktop"
@@ -139,9 +140,18 @@ func Run(cfg Config) error {
 	}
 	defer y.audio.close() // after the sessions, which play on it
 	y.pid = os.Getpid()
+	if y.reducedMotion = motionpref.Reduced(); y.reducedMotion {
+		log.Info("reduced_motion", "gaze", "off")
+	}
 	y.browserPath = findBrowser(log)
 	if y.desk = openDesktop(log); y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
+	}
+	y.quiet = desktop.NewQuiet(y.desk, nil, func(on bool) { fyne.Do(func() { y.quietChanged(on) }) })
+	defer y.quiet.Close() // before the desktop it reads
+	if r, ok := y.desk.(desktop.IdleReader); ok {
+		y.away = desktop.NewAway(r, nil, 0, y.awayChanged)
+		defer y.away.Close()
 	}
 
 	// The simulator outlives the signal: the sessions close first.
@@ -197,6 +207,10 @@ func Run(cfg Config) error {
 		y.openSettings("")
 	}
 	y.setupTray()
+	y.updateWatching()
+	if st.StartAtLogin && !cfg.Demo {
+		y.setAutostart(true) // the entry follows the program if it moved
+	}
 
 	running := make(chan struct{})
 	go func() {
@@ -252,6 +266,11 @@ type yui struct {
 	demo      settings.Preset // the --demo preset
 	audio     *audioOut       // the process's audio output (speech.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
+	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
+	// reducedMotion is the desktop's reduced-motion wish, read at start:
+	// the eyes then stay still.
+	reducedMotion bool
+	away          *desktop.Away // the user away from the keyboard; nil without idle time (quiet.go)
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 	pid         int
@@ -266,7 +285,8 @@ type yui struct {
 	quitting atomic.Bool
 	quitOnce sync.Once
 
-	wins windowSet // the settings and message windows (UI thread only)
+	wins        windowSet // the settings and message windows (UI thread only)
+	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
 
 	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
 }

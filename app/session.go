@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -51,6 +52,7 @@ type session struct {
 	everReady   atomic.Bool // the connection was ready once
 	greeted     bool        // the first connection carried the greeting
 	deleted     atomic.Bool // the preset was deleted: its files go when it closes
+	quietHid    bool        // do-not-disturb hid the pet (UI thread only)
 
 	views outbox.Fanout[pet.View] // the message and settings windows watching
 }
@@ -102,6 +104,13 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		},
 		OnQuit:       y.quit,
 		OnUserDrag:   s.userDragged,
+		DoNotDisturb: y.quiet.Manual,
+		OnDoNotDisturb: func(on bool) {
+			y.quiet.SetManual(on)
+		},
+		OnDragEnd:    s.dropped,
+		Gaze:         p.Gaze && !y.reducedMotion,
+		OnWatching:   y.openPermissions,
 		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
 		Logger:       s.log,
@@ -155,6 +164,12 @@ func (s *session) connect() error {
 		Place:      s.place,
 		Screenshot: s.screenshot,
 	}))
+	if s.y.quiet.On() {
+		c.ctl.SetQuiet(true) // a new connection keeps do-not-disturb
+	}
+	if a := s.y.away; a != nil && a.Away() {
+		c.ctl.SetSleepy(true)
+	}
 	s.everReady.Store(false) // a new endpoint has to prove itself
 	old := s.cur.Swap(c)
 	s.closeConn(old, nil)
@@ -333,6 +348,21 @@ func (s *session) userDragged() {
 	}
 }
 
+// dropped is the user letting go of the pet: with gravity on, it falls
+// onto the window under it or to the bottom of the work area. Reading the
+// desktop is a round trip, and the fall takes a moment: off the UI thread.
+func (s *session) dropped() {
+	a := s.actor
+	if a == nil || !s.cfg().Gravity {
+		return
+	}
+	s.y.closing.Add(1) // shutdown waits for it
+	go func() {
+		defer s.y.closing.Done()
+		a.Land(context.Background())
+	}()
+}
+
 // relayout tells the body tool that the monitors changed; reading them is
 // a round trip to the display server, kept off the UI thread.
 func (s *session) relayout() {
@@ -358,6 +388,12 @@ func (s *session) place() string {
 func (s *session) Poke() {
 	if c := s.ctl(); c != nil {
 		c.Poke()
+	}
+}
+
+func (s *session) Pat() {
+	if c := s.ctl(); c != nil {
+		c.Pat()
 	}
 }
 

@@ -103,8 +103,8 @@ const (
 
 // restartFor compares a running preset with its edited form.
 func restartFor(old, next settings.Preset) restart {
-	// The composer's include-screen toggle is built with the window.
-	if old.Name != next.Name || old.Character != next.Character || old.Poke != next.Poke ||
+	// The composer's include-screen toggle and the gaze are built with the window.
+	if old.Name != next.Name || old.Character != next.Character || old.Poke != next.Poke || old.Gaze != next.Gaze ||
 		(old.ScreenOnTurn == "toggle") != (next.ScreenOnTurn == "toggle") {
 		return restartSession
 	}
@@ -113,6 +113,7 @@ func restartFor(old, next settings.Preset) restart {
 	a.Positions, b.Positions = nil, nil
 	a.Relation, b.Relation = 0, 0
 	a.Enabled, b.Enabled = true, true
+	a.Gravity, b.Gravity = false, false // read when the pet is dropped
 	if reflect.DeepEqual(a, b) {
 		return restartNone
 	}
@@ -188,6 +189,10 @@ func (y *yui) apply(c settings.Change) {
 				}
 			}
 		}
+	}
+	y.updateWatching()
+	if c.Old.StartAtLogin != c.New.StartAtLogin {
+		y.setAutostart(c.New.StartAtLogin)
 	}
 	// The browser switch changes what every pet declares: all reconnect.
 	renamed = renamed || c.Old.BrowserTool != c.New.BrowserTool

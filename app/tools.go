@@ -154,10 +154,21 @@ func (y *yui) setScreenLook(v string) {
 		y.mu.Lock()
 		y.demoLook = v
 		y.mu.Unlock()
+		y.updateWatching()
 		return
 	}
 	if err := y.store.Update(func(st *settings.Settings) error { st.ScreenLook = v; return nil }); err != nil {
 		y.log.Warn("settings_save", "err", err.Error())
+	}
+}
+
+// updateWatching shows each pet's watching sign while it can see the
+// screen: look at the screen allowed, which screenshots with turns need
+// too. Any goroutine.
+func (y *yui) updateWatching() {
+	allowed := y.screenLook() == settings.ScreenLookAllowed
+	for _, s := range y.running() {
+		s.win.SetWatching(allowed && s.look != nil)
 	}
 }
 

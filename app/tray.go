@@ -6,6 +6,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+
+	"yui/windows"
 )
 
 // setupTray adds the tray menu where the desktop has a tray: each pet to
@@ -25,6 +27,7 @@ func (y *yui) setupTray() {
 	}
 	set := func() { d.SetSystemTrayMenu(y.trayMenu()) }
 	set()
+	y.trayRefresh = set
 	y.WatchConns(func() { fyne.Do(set) })
 }
 
@@ -41,6 +44,9 @@ func (y *yui) trayMenu() *fyne.Menu {
 		)
 		items = append(items, pet)
 	}
+	on := y.quiet.Manual()
+	dnd := fyne.NewMenuItem(windows.DoNotDisturbLabel, func() { y.quiet.SetManual(!on) })
+	dnd.Checked = on
 	items = append(items,
 		fyne.NewMenuItem("Show all pets", y.bringForward),
 		fyne.NewMenuItem("Hide all pets", func() {
@@ -48,6 +54,7 @@ func (y *yui) trayMenu() *fyne.Menu {
 				s.win.Hide()
 			}
 		}),
+		dnd,
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Settings", func() { y.openSettings("") }),
 		fyne.NewMenuItemSeparator(),

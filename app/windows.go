@@ -26,6 +26,13 @@ func (y *yui) openMessages(presetID string) {
 
 // openSettings opens (or raises) the settings window on a preset ("" is
 // the active one).
+// openPermissions opens the settings window on its App tab, where the
+// screen-look permission is (the watching sign's tap).
+func (y *yui) openPermissions() {
+	y.openSettings("")
+	y.wins.settings.ShowApp()
+}
+
 func (y *yui) openSettings(presetID string) {
 	if y.wins.settings == nil {
 		y.wins.settings = windows.NewSettingsWindow(y.app, y, y.log)

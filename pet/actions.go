@@ -88,6 +88,25 @@ func (c *Controller) Reset() {
 	})
 }
 
+// SetQuiet switches do-not-disturb: while it is on no greeting or
+// check-in turn starts. A greeting held back goes once it ends, if the
+// connection is ready; the check-in waits another round.
+func (c *Controller) SetQuiet(on bool) {
+	if c.isClosed() {
+		return
+	}
+	greet := false
+	c.update(func() {
+		c.quiet = on
+		if !on && c.greetPending && c.view.Pill.ConnState == transport.StateReady {
+			c.greetPending, greet = false, true
+		}
+	})
+	if greet {
+		c.clock.AfterFunc(0, c.Greeting)
+	}
+}
+
 // armCheckInLocked (re)starts the idle check-in wait from now.
 func (c *Controller) armCheckInLocked() {
 	if c.checkIn <= 0 {
@@ -97,9 +116,9 @@ func (c *Controller) armCheckInLocked() {
 		fire := false
 		c.update(func() {
 			current := c.checkInTmr.Current(gen)
-			fire = current && len(c.running) == 0 && c.view.Pill.ConnState == transport.StateReady
+			fire = current && len(c.running) == 0 && c.view.Pill.ConnState == transport.StateReady && !c.quiet
 			if current && !fire {
-				c.armCheckInLocked() // busy or offline: wait another round
+				c.armCheckInLocked() // busy, offline or do-not-disturb: wait another round
 			}
 		})
 		if fire {

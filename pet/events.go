@@ -17,7 +17,7 @@ import (
 func (c *Controller) onState(e *transport.StateEvent) {
 	leftReady, greet := false, false
 	c.update(func() {
-		if e.State == transport.StateReady && c.greetPending {
+		if e.State == transport.StateReady && c.greetPending && !c.quiet {
 			c.greetPending, greet = false, true
 		}
 		leftReady = c.view.Pill.ConnState == transport.StateReady && e.State != transport.StateReady
@@ -274,6 +274,7 @@ func (c *Controller) onCue(_ string, cue transport.Cue) {
 	c.update(func() {
 		if cue.EmotionID != "" {
 			c.view.Emotion = cue.EmotionID
+			c.mood.rest = "" // a turn's emotion outlasts the local mood
 		}
 		c.view.EmotionText = cue.EmotionText
 		c.view.Caption = cue.Caption

@@ -214,6 +214,9 @@ type Controller struct {
 	reasoningStreaming bool
 
 	greetPending bool // the greeting waits for the first ready
+	quiet        bool // do-not-disturb: no greeting or check-in starts
+	mood         mood // sleepy and pat, laid over the turns' emotion (mood.go)
+	patTmr       clock.Slot
 	takenOver    bool // the last close was 4409: another client has the chat
 	checkIn      time.Duration
 	checkInTmr   clock.Slot

@@ -3,6 +3,7 @@ package windows
 import (
 	"image"
 	"slices"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -37,6 +38,8 @@ type body struct {
 	onDoubleTap func()
 	onSecondary func(fyne.Position)
 	onPress     func()
+	onHold      func() // a press held on the head and let go without a drag (pat.go)
+	press       holdState
 	onDrag      func()
 	onDragEnd   func()
 }
@@ -183,15 +186,24 @@ func (c *body) reset() {
 // pointer from the press, not from where the driver's drag threshold was
 // crossed.
 func (c *body) MouseDown(e *desktop.MouseEvent) {
-	if e.Button == desktop.MouseButtonPrimary && c.onPress != nil {
+	if e.Button != desktop.MouseButtonPrimary {
+		return
+	}
+	c.press.down(e.Position, c.Size(), time.Now())
+	if c.onPress != nil {
 		c.onPress()
 	}
 }
 
-// MouseUp is part of desktop.Mouseable; the drag end is DragEnd.
-func (c *body) MouseUp(*desktop.MouseEvent) {}
+// MouseUp ends a press: one held on the head is a pat. The drag end is DragEnd.
+func (c *body) MouseUp(e *desktop.MouseEvent) {
+	if e.Button == desktop.MouseButtonPrimary && c.press.up(time.Now()) && c.onHold != nil {
+		c.onHold()
+	}
+}
 
 func (c *body) Dragged(*fyne.DragEvent) {
+	c.press.dragged = true
 	if c.onDrag != nil {
 		c.onDrag()
 	}

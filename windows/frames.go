@@ -9,12 +9,12 @@ func (w *PetWindow) updateFrames() {
 	}
 	v := w.view
 	v.Motion = w.shownMotion()
-	key := v.Motion + "|" + v.Emotion
+	key := v.Motion + "|" + v.Emotion + "|" + w.gaze
 	if key == w.animKey && len(w.frames) > 0 {
 		return
 	}
 	w.animKey = key
-	set := pack.Frames(v.Motion, v.Emotion)
+	set := w.gazeFrames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
 	w.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
 	// every other motion.

@@ -155,17 +155,25 @@ func (w *PetWindow) render(v pet.View) {
 	default:
 		w.chip.Text = ""
 	}
-	// The pill and the chip share a row, centred together.
-	w.pill.MaxWidth = g.width - 2*sideMargin
+	// The eye badge, the pill and the chip share a row, centred together.
+	var ew float32
+	if w.watching {
+		ew = tagHeight + rowGap
+	}
+	w.pill.MaxWidth = g.width - 2*sideMargin - ew
 	if w.chip.Text != "" {
 		w.pill.MaxWidth -= w.chip.MinSize().Width + rowGap
 	}
 	pw, cw := w.pill.MinSize().Width, w.chip.MinSize().Width
-	row := pw
+	row := ew + pw
 	if w.chip.Text != "" {
 		row += rowGap + cw
 	}
 	x := float32(int((g.width - row) / 2))
+	setShown(w.eye, w.watching)
+	w.eye.Move(fyne.NewPos(x, g.pillY))
+	w.eye.Resize(fyne.NewSize(tagHeight, tagHeight))
+	x += ew
 	w.placeTag(w.pill, x, g.pillY)
 	w.placeTag(w.chip, x+pw+rowGap, g.pillY)
 	if w.delegWin != nil {

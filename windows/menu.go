@@ -10,6 +10,9 @@ import (
 )
 
 func (w *PetWindow) poke() {
+	if w.char.press.patted {
+		return // the release of a pat
+	}
 	if w.opts.Poke && w.opts.Actions != nil {
 		w.log.Info("pet_poke", "name", w.opts.Name)
 		w.opts.Actions.Poke()
@@ -30,6 +33,9 @@ func (w *PetWindow) shortcut() {
 	w.OpenComposer()
 }
 
+// DoNotDisturbLabel is the do-not-disturb switch in the pet and tray menus.
+const DoNotDisturbLabel = "Do not disturb"
+
 // showMenu opens the right-click menu at pos; the shape grows to hold it
 // while it is open.
 func (w *PetWindow) showMenu(pos fyne.Position) {
@@ -47,6 +53,12 @@ func (w *PetWindow) showMenu(pos fyne.Position) {
 	}
 	if w.opts.OnReconnect != nil && w.view.Pill.ConnState != transport.StateReady {
 		items = append(items, item("Reconnect", w.opts.OnReconnect))
+	}
+	if w.opts.DoNotDisturb != nil && w.opts.OnDoNotDisturb != nil {
+		on := w.opts.DoNotDisturb()
+		dnd := item(DoNotDisturbLabel, func() { w.opts.OnDoNotDisturb(!on) })
+		dnd.Checked = on
+		items = append(items, dnd)
 	}
 	items = append(items, fyne.NewMenuItemSeparator(), item("Hide", w.Hide), item("Quit", w.opts.OnQuit))
 	menu := fyne.NewMenu("", items...)

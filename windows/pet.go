@@ -71,6 +71,8 @@ import (
 type PetActions interface {
 	SendText(text string, attachments []transport.Image)
 	Poke()
+	// Pat is a press-and-hold on the character's head: a local reaction.
+	Pat()
 	Stop()
 }
 
@@ -105,6 +107,19 @@ type PetOptions struct {
 	// OnUserDrag, when set, is called when the user starts dragging the
 	// pet (the body tool's running action ends).
 	OnUserDrag func()
+	// DoNotDisturb, when set, reports the do-not-disturb switch, and
+	// OnDoNotDisturb flips it: the menu shows it as a checked item.
+	DoNotDisturb   func() bool
+	OnDoNotDisturb func(on bool)
+	// OnWatching, when set, is the eye badge's tap: the app opens the
+	// settings where the screen permissions are.
+	OnWatching func()
+	// Gaze makes the eyes follow the pointer when it is near, on a pack
+	// with gaze frames (the preset's gaze setting).
+	Gaze bool
+	// OnDragEnd, when set, is called on the UI thread when the user drops
+	// the pet, after its position was saved (gravity lets it fall).
+	OnDragEnd func()
 	// OnRelayout, when set, is called on the UI thread when the monitor
 	// layout changed (the body tool reads the monitors again).
 	OnRelayout func()
@@ -161,6 +176,11 @@ type PetWindow struct {
 	plate    *tag
 	pill     *tag
 	chip     *tag
+	eye      *iconButton   // the watching sign by the pill (watching.go)
+	gaze     string        // where the eyes look: character.GazeLeft, GazeRight or "" (gaze.go)
+	gazeStop chan struct{} // ends the pointer polling; nil without gaze
+	look     lookAround    // the occasional glance around (lookaround.go)
+	watching bool          // UI thread only
 	compBG   *canvas.Rectangle
 	entry    *composerEntry
 	attach   *iconButton
@@ -206,6 +226,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 	w.win.SetFixedSize(true)
 	w.win.SetCloseIntercept(w.Hide)
 	w.applyView(pet.View{})
+	w.startGaze()
 	return w, nil
 }
 
@@ -220,6 +241,7 @@ func (w *PetWindow) build() {
 	w.char.onDoubleTap = w.OpenComposer
 	w.char.onSecondary = w.showMenu
 	w.char.onPress = w.pressed
+	w.char.onHold = w.pat
 	w.char.onDrag = w.dragged
 	w.char.onDragEnd = w.dragEnd
 
@@ -237,6 +259,8 @@ func (w *PetWindow) build() {
 	w.pill = newTag(colPillText, colPill)
 	w.chip = newTag(colInk, colChip)
 	w.chip.OnTapped = w.showDelegations
+	w.eye = newIconButton(theme.VisibilityIcon(), widget.HighImportance, w.watchingTapped)
+	w.eye.Hide()
 	w.errLine = newTag(colError, colBubble)
 	w.errLine.MaxLines = errorLines
 	w.errLine.MaxWidth = g.width - 2*sideMargin - composerRad
@@ -273,7 +297,7 @@ func (w *PetWindow) build() {
 	w.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
 
 	w.win.SetContent(free(g.win,
-		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip,
+		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip, w.eye,
 		w.compBG, w.attach, w.entry, w.send, w.errLine,
 	))
 	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
@@ -415,6 +439,9 @@ func (w *PetWindow) Close() {
 func (w *PetWindow) Dispose() {
 	w.closeOnce.Do(func() {
 		w.closed.Store(true)
+		if w.gazeStop != nil {
+			close(w.gazeStop)
+		}
 		fyne.Do(func() {
 			w.anim.stop()
 			w.stopMove()

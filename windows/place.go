@@ -117,7 +117,8 @@ func (w *PetWindow) dragged() {
 	w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 }
 
-// dragEnd keeps the window on screen and saves its position.
+// dragEnd keeps the window on screen, saves its position and tells the
+// app the pet was dropped.
 func (w *PetWindow) dragEnd() {
 	if !w.drag.active {
 		return
@@ -134,6 +135,9 @@ func (w *PetWindow) dragEnd() {
 		}
 	}
 	w.savePosition()
+	if w.opts.OnDragEnd != nil {
+		w.opts.OnDragEnd()
+	}
 }
 
 func (w *PetWindow) savePosition() {

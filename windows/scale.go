@@ -97,6 +97,12 @@ func ScaledPack(p *character.Pack, w, h int) *character.Pack {
 		m.Frames = frames
 		q.Motions[id] = m
 	}
+	if p.Gaze != nil {
+		q.Gaze = make(map[string]image.Image, len(p.Gaze))
+		for dir, img := range p.Gaze {
+			q.Gaze[dir] = scale(img)
+		}
+	}
 	q.EmotionTextMap = maps.Clone(p.EmotionTextMap)
 	q.ImageSize = image.Pt(w, h)
 	return &q

@@ -83,6 +83,16 @@ func (w *SettingsWindow) Show(presetID string) {
 	w.log.Info("window_open", "window", "settings", "preset", presetID)
 }
 
+// ShowApp opens the window, or raises it, on the App tab: the app-wide
+// settings, the screen-look permission among them.
+func (w *SettingsWindow) ShowApp() {
+	if w.win == nil {
+		w.Show("")
+	}
+	w.tabs.SelectIndex(len(w.tabs.Items) - 1)
+	w.win.Show()
+}
+
 // Close closes the window; Show opens it again.
 func (w *SettingsWindow) Close() {
 	if w.win != nil {

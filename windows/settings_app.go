@@ -24,6 +24,7 @@ type globalSection struct {
 	w          *SettingsWindow
 	screenLook *choice
 	browser    *widget.Check
+	startup    *widget.Check
 	logLevel   *choice
 	logDir     *widget.Label
 	openLogs   *widget.Button
@@ -39,6 +40,9 @@ func newGlobalSection(w *SettingsWindow) *globalSection {
 	})
 	g.browser = widget.NewCheck("Let the character browse the web (needs a Chromium-family browser)", func(b bool) {
 		g.save(func(s *settings.Settings) bool { return set(&s.BrowserTool, b) })
+	})
+	g.startup = widget.NewCheck("Start Yui when I log in", func(b bool) {
+		g.save(func(s *settings.Settings) bool { return set(&s.StartAtLogin, b) })
 	})
 	g.logLevel = newChoice(logLevelOptions, func(v string) {
 		g.save(func(s *settings.Settings) bool { return set(&s.LogLevel, v) })
@@ -69,6 +73,7 @@ func (g *globalSection) content() fyne.CanvasObject {
 		[]fyne.CanvasObject{formLabel("Screen look"), container.NewVBox(g.screenLook.Select, lookHelp)},
 		[]fyne.CanvasObject{formLabel("Browser tool"), g.browser},
 		heading("Pets"),
+		[]fyne.CanvasObject{formLabel("Start at login"), g.startup},
 		[]fyne.CanvasObject{formLabel("Hidden pets"), container.NewVBox(container.NewHBox(g.showPets),
 			helpText("Brings back every pet hidden from its menu (so does Ctrl+Alt+Y, or the tray)."))},
 		heading("Logs"),
@@ -84,6 +89,7 @@ func (g *globalSection) refresh(st settings.Settings) {
 	defer func() { g.filling = false }()
 	g.screenLook.SetValue(st.ScreenLook)
 	g.browser.SetChecked(st.BrowserTool)
+	g.startup.SetChecked(st.StartAtLogin)
 	g.logLevel.SetValue(st.LogLevel)
 }
 

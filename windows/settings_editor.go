@@ -92,6 +92,8 @@ func applyEdits(p *settings.Preset, draft settings.Preset) {
 	p.ScreenOnTurn = draft.ScreenOnTurn
 	p.Greeting = draft.Greeting
 	p.Poke = draft.Poke
+	p.Gravity = draft.Gravity
+	p.Gaze = draft.Gaze
 	p.CheckInMinutes = draft.CheckInMinutes
 }
 

@@ -120,6 +120,8 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	retype(f.name, "Mochi")
 	test.Tap(f.greeting)
 	test.Tap(f.poke)
+	test.Tap(f.gravity)
+	test.Tap(f.gaze)
 	test.Type(f.card, "A calm spirit.")
 	pickLabel(f.chatAPI, "Responses")
 	retype(f.baseURL, "https://api.example.com/v1")
@@ -146,7 +148,7 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	p := h.stored()
 	want := settings.Preset{Name: "Mochi", Enabled: false, Character: "yui", ChatAPI: "responses",
 		ChatBaseURL: "https://api.example.com/v1", Model: "gpt-x", ReasoningEffort: "high",
-		Card: "A calm spirit.", ContextWindow: 128000, ScreenOnTurn: "always", Greeting: true, Poke: false,
+		Card: "A calm spirit.", ContextWindow: 128000, ScreenOnTurn: "always", Greeting: true, Poke: false, Gravity: false,
 		CheckInMinutes: 30,
 		Speech:         settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5, Volume: 0.5},
 		Voice:          settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}

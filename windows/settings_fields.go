@@ -40,6 +40,8 @@ type presetFields struct {
 	screenOnTurn  *choice
 	greeting      *widget.Check
 	poke          *widget.Check
+	gravity       *widget.Check
+	gaze          *widget.Check
 	checkIn       *widget.Entry
 	relation      *widget.ProgressBar
 
@@ -130,6 +132,8 @@ func (e *presetEditor) buildFields() {
 	f.screenOnTurn = pick(screenOnTurnOptions, func(p *settings.Preset, v string) { p.ScreenOnTurn = v })
 	f.greeting = check("Greet me when the pet starts", func(p *settings.Preset, b bool) { p.Greeting = b })
 	f.poke = check("A click on the pet starts a turn", func(p *settings.Preset, b bool) { p.Poke = b })
+	f.gaze = check("The eyes follow the pointer when it is near", func(p *settings.Preset, b bool) { p.Gaze = b })
+	f.gravity = check("A dropped pet falls onto the window under it", func(p *settings.Preset, b bool) { p.Gravity = b })
 	f.checkIn = widget.NewEntry()
 	f.checkIn.SetPlaceHolder("0 = off")
 	f.checkIn.OnChanged = func(s string) {
@@ -263,6 +267,8 @@ func (e *presetEditor) presetTab() fyne.CanvasObject {
 		e.row("screen_on_turn", "Screen on a turn", f.screenOnTurn.Select),
 		e.row("greeting", "Greeting", f.greeting),
 		e.row("poke", "Poke", f.poke),
+		e.row("gravity", "Gravity", f.gravity),
+		e.row("gaze", "Gaze", f.gaze),
 		e.row("check_in_minutes", "Check in after (min)", f.checkIn),
 		e.row("relation", "Relation", f.relation),
 	))
@@ -315,6 +321,8 @@ func (f *presetFields) fill(p settings.Preset, chars []string) {
 	f.screenOnTurn.SetValue(p.ScreenOnTurn)
 	f.greeting.SetChecked(p.Greeting)
 	f.poke.SetChecked(p.Poke)
+	f.gravity.SetChecked(p.Gravity)
+	f.gaze.SetChecked(p.Gaze)
 	f.checkIn.SetText(strconv.Itoa(p.CheckInMinutes))
 	f.showRelation(p.Relation)
 

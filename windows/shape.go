@@ -76,6 +76,10 @@ func (w *PetWindow) partRects() []image.Rectangle {
 			rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(tagHeight/2*w.scale))...)
 		}
 	}
+	if w.eye.Visible() {
+		p, s := w.eye.Position(), w.eye.Size()
+		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(tagHeight/2*w.scale))...)
+	}
 	if w.composer.open {
 		p, s := w.compBG.Position(), w.compBG.Size()
 		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.scale))...)

@@ -99,6 +99,8 @@ type Settings struct {
 	ScreenLook string `json:"screen_look"`
 	// BrowserTool switches the browser tool on.
 	BrowserTool bool `json:"browser_tool"`
+	// StartAtLogin starts Yui when the user logs in (off by default).
+	StartAtLogin bool `json:"start_at_login"`
 	// LogLevel is "debug", "info", "warn" or "error".
 	LogLevel string `json:"log_level"`
 	// DelegationHistory is the push delegation history (push-transport.md,
@@ -139,6 +141,11 @@ type Preset struct {
 	Greeting bool `json:"greeting"`
 	// Poke makes a click on the pet start a turn.
 	Poke bool `json:"poke"`
+	// Gravity lets the pet fall when the user drops it: onto the window
+	// under it, where it sits, or to the bottom of the work area.
+	Gravity bool `json:"gravity"`
+	// Gaze makes the eyes follow the pointer when it is near.
+	Gaze bool `json:"gaze"`
 	// CheckInMinutes starts a check-in turn after this many minutes
 	// without a turn; 0 is off.
 	CheckInMinutes int `json:"check_in_minutes"`
@@ -236,6 +243,8 @@ func defaultPreset() Preset {
 		Voice:        Voice{Mode: "off", Engine: "openai"},
 		ScreenOnTurn: "toggle",
 		Poke:         true,
+		Gravity:      true,
+		Gaze:         true,
 		Positions:    map[string]Position{},
 		Relation:     RelationDefault,
 	}

@@ -100,6 +100,7 @@ type manifest struct {
 	EmotionTextMap  map[string]string         `json:"emotion_text_map"`
 	FillerLines     []string                  `json:"filler_lines"`
 	FailureLines    []string                  `json:"failure_lines"`
+	Gaze            map[string]string         `json:"gaze,omitempty"`
 }
 
 type manifestMotion struct {
@@ -163,6 +164,12 @@ func plan() (manifest, map[string]pose) {
 		name := e.id + ".png"
 		poses[name] = e.pose
 		m.Emotions[e.id] = name
+	}
+	m.Gaze = map[string]string{}
+	for dir, p := range gazes() {
+		name := "gaze-" + dir + ".png"
+		poses[name] = p
+		m.Gaze[dir] = name
 	}
 	for _, mo := range motions() {
 		mm := manifestMotion{FPS: mo.fps, Loop: mo.loop}

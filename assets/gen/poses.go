@@ -238,3 +238,10 @@ func speedLines(frame int) func(*drawer) {
 		}
 	}
 }
+
+// gazes are the neutral face looking towards the pointer, by direction.
+func gazes() map[string]pose {
+	left, right := basePose(), basePose()
+	left.face.lookX, right.face.lookX = -8, 8
+	return map[string]pose{"left": left, "right": right}
+}

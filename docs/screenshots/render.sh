@@ -1,6 +1,6 @@
 #!/bin/sh
 # Renders the README screenshots of the pet window (idle, talking,
-# thinking) and the strip of the three, with the preview command
+# thinking, sleepy) and the strip of the first three, with the preview command
 # (windows/internal/preview) under Xvfb on a soft gradient wallpaper.
 #
 #   docs/screenshots/render.sh        # from the repository root
@@ -21,7 +21,7 @@ export DISPLAY=":$n"
 sleep 1
 convert -size 1280x800 gradient:'#b9d3e6-#e8dcc4' "$tmp/bg.png"
 
-for view in idle talking thinking; do
+for view in idle talking thinking sleepy; do
 	# Xvfb resets the root window when its last client leaves: paint it
 	# for each view.
 	display -window root "$tmp/bg.png" >/dev/null 2>&1 || true
@@ -45,4 +45,4 @@ for view in idle talking thinking; do
 	convert "$out/$view.png" -crop 380x480+0+20 +repage "$tmp/strip-$view.png"
 done
 convert "$tmp/strip-idle.png" "$tmp/strip-talking.png" "$tmp/strip-thinking.png" +append "$out/strip.png"
-echo "rendered $out/idle.png talking.png thinking.png strip.png"
+echo "rendered $out/idle.png talking.png thinking.png sleepy.png strip.png"

@@ -64,8 +64,11 @@ type Pack struct {
 	// ImageSize is the pixel size shared by every image of the pack.
 	ImageSize image.Point
 	// Emotions and Motions hold *image.NRGBA images.
-	Emotions        map[string]image.Image
-	Motions         map[string]Motion
+	Emotions map[string]image.Image
+	Motions  map[string]Motion
+	// Gaze holds the optional frames of the neutral face looking towards
+	// the pointer, by GazeLeft and GazeRight; a pack may have none.
+	Gaze            map[string]image.Image
 	EmotionTextMode string // "free" or "enum"
 	EmotionTextMap  map[string]string
 	// FillerLines and FailureLines may be empty.
@@ -91,6 +94,7 @@ type manifest struct {
 	EmotionTextMap  map[string]string          `json:"emotion_text_map"`
 	FillerLines     []string                   `json:"filler_lines"`
 	FailureLines    []string                   `json:"failure_lines"`
+	Gaze            map[string]string          `json:"gaze"`
 }
 
 type manifestMotion struct {
@@ -360,6 +364,15 @@ func (m *manifest) validate() (*Pack, error) {
 		}
 	}
 
+	for _, dir := range sortedKeys(m.Gaze) {
+		if dir != GazeLeft && dir != GazeRight {
+			return nil, fmt.Errorf(`"gaze" key %q must be %q or %q`, dir, GazeLeft, GazeRight)
+		}
+		if err := checkImagePath(m.Gaze[dir]); err != nil {
+			return nil, fmt.Errorf("gaze %s: %w", dir, err)
+		}
+	}
+
 	switch p.EmotionTextMode {
 	case "":
 		p.EmotionTextMode = "free"
@@ -468,6 +481,16 @@ func (p *Pack) loadImages(fsys fs.FS, m *manifest) error {
 			out.Frames = append(out.Frames, img)
 		}
 		p.Motions[id] = out
+	}
+	for _, dir := range sortedKeys(m.Gaze) {
+		img, err := get(m.Gaze[dir])
+		if err != nil {
+			return fmt.Errorf("gaze %s: %w", dir, err)
+		}
+		if p.Gaze == nil {
+			p.Gaze = map[string]image.Image{}
+		}
+		p.Gaze[dir] = img
 	}
 	return nil
 }

@@ -53,6 +53,10 @@ type Window struct {
 	Normal bool
 	// PID is the owning process, 0 when unknown.
 	PID int
+	// Fullscreen is true for a fullscreen window (X11:
+	// _NET_WM_STATE_FULLSCREEN). Windows sets it for the active window
+	// only, when its frame covers a whole monitor.
+	Fullscreen bool
 }
 
 // Visible reports whether the window can be seen and sat on.
@@ -97,8 +101,9 @@ type Desktop interface {
 	// look and body_action.
 	Monitors() ([]Monitor, error)
 	// Windows returns the managed top-level windows, including minimised
-	// ones and the caller's own, in the platform's order (X11:
-	// _NET_CLIENT_LIST's, oldest first; Windows: the Z order, top first).
+	// ones and the caller's own, in Z order, the topmost first (X11:
+	// _NET_CLIENT_LIST_STACKING reversed, or _NET_CLIENT_LIST's reversed
+	// when the window manager keeps no stacking list).
 	Windows() ([]Window, error)
 	// Active returns the focused window; ok is false when there is none.
 	Active() (w Window, ok bool, err error)

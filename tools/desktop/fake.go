@@ -46,7 +46,8 @@ func (f *Fake) SetMonitors(ms ...Monitor) {
 	f.mu.Unlock()
 }
 
-// SetWindows replaces the window list, without notifying watches.
+// SetWindows replaces the window list, without notifying watches. ws is
+// in Z order, the topmost first, as Windows returns it.
 func (f *Fake) SetWindows(ws ...Window) {
 	f.mu.Lock()
 	f.windows = append([]Window(nil), ws...)

@@ -19,11 +19,14 @@ import (
 // directory only.
 var (
 	user32                  = windows.NewLazySystemDLL("user32.dll")
+	kernel32                = windows.NewLazySystemDLL("kernel32.dll")
 	procEnumDisplayMonitors = user32.NewProc("EnumDisplayMonitors")
 	procGetMonitorInfo      = user32.NewProc("GetMonitorInfoW")
 	procGetWindowText       = user32.NewProc("GetWindowTextW")
 	procGetWindowTextLength = user32.NewProc("GetWindowTextLengthW")
 	procIsIconic            = user32.NewProc("IsIconic")
+	procGetLastInputInfo    = user32.NewProc("GetLastInputInfo")
+	procGetTickCount        = kernel32.NewProc("GetTickCount")
 	procGetWindowLongPtr    = user32.NewProc("GetWindowLongPtrW")
 )
 
@@ -148,6 +151,19 @@ func (w *win32) Windows() ([]Window, error) {
 	return out, nil
 }
 
+// UserIdle implements IdleReader through GetLastInputInfo.
+func (w *win32) UserIdle() (time.Duration, error) {
+	if w.isClosed() {
+		return 0, errClosed
+	}
+	info := struct{ size, time uint32 }{size: 8}
+	if r, _, err := procGetLastInputInfo.Call(uintptr(unsafe.Pointer(&info))); r == 0 {
+		return 0, fmt.Errorf("desktop: GetLastInputInfo: %w", err)
+	}
+	now, _, _ := procGetTickCount.Call()
+	return time.Duration(uint32(now)-info.time) * time.Millisecond, nil
+}
+
 func (w *win32) Active() (Window, bool, error) {
 	if w.isClosed() {
 		return Window{}, false, errClosed
@@ -157,6 +173,15 @@ func (w *win32) Active() (Window, bool, error) {
 		return Window{}, false, nil
 	}
 	win, ok := describe(h)
+	if ok && win.App != "explorer" { // the desktop itself covers the screen
+		// Windows has no fullscreen flag: a frame covering a whole
+		// monitor, task bar included, is one.
+		if ms, err := w.Monitors(); err == nil {
+			for _, m := range ms {
+				win.Fullscreen = win.Fullscreen || win.Frame == m.Bounds
+			}
+		}
+	}
 	return win, ok, nil
 }
 

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"image"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/randr"
+	"github.com/jezek/xgb/screensaver"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -23,6 +26,7 @@ type x11 struct {
 	conn  *xgb.Conn
 	root  xproto.Window
 	randr bool // RandR 1.5 monitors present
+	saver bool // the screensaver extension (user idle time) present
 
 	atomMu sync.Mutex
 	atoms  map[string]xproto.Atom
@@ -65,6 +69,7 @@ func Open(log *slog.Logger) (Desktop, error) {
 			x.randr = true
 		}
 	}
+	x.saver = screensaver.Init(conn) == nil
 	go x.loop()
 	return x, nil
 }
@@ -172,7 +177,12 @@ func (x *x11) Windows() ([]Window, error) {
 	if x.isClosed() {
 		return nil, errClosed
 	}
-	ids := cardinals(x.prop(x.root, "_NET_CLIENT_LIST", xproto.AtomWindow).Reply())
+	// The stacking list (bottom first) gives the Z order gravity needs;
+	// the plain client list is the fallback of a manager without it.
+	ids := cardinals(x.prop(x.root, "_NET_CLIENT_LIST_STACKING", xproto.AtomWindow).Reply())
+	if ids == nil {
+		ids = cardinals(x.prop(x.root, "_NET_CLIENT_LIST", xproto.AtomWindow).Reply())
+	}
 	var wins []xproto.Window
 	if ids != nil {
 		for _, id := range ids {
@@ -180,13 +190,14 @@ func (x *x11) Windows() ([]Window, error) {
 		}
 	} else {
 		// No EWMH window manager: the root's mapped children are the
-		// top-level windows.
+		// top-level windows, bottom first too.
 		t, err := xproto.QueryTree(x.conn, x.root).Reply()
 		if err != nil {
 			return nil, fmt.Errorf("desktop: window list: %w", err)
 		}
 		wins = t.Children
 	}
+	slices.Reverse(wins) // top first, as on Windows
 	// Every request for every window goes out before the first reply is
 	// read: one round trip's latency for the whole list.
 	qs := make([]*windowQuery, len(wins))
@@ -201,6 +212,21 @@ func (x *x11) Windows() ([]Window, error) {
 		}
 	}
 	return out, nil
+}
+
+// UserIdle implements IdleReader through the screensaver extension.
+func (x *x11) UserIdle() (time.Duration, error) {
+	if x.isClosed() {
+		return 0, errClosed
+	}
+	if !x.saver {
+		return 0, ErrUnsupported
+	}
+	r, err := screensaver.QueryInfo(x.conn, xproto.Drawable(x.root)).Reply()
+	if err != nil {
+		return 0, fmt.Errorf("desktop: idle time: %w", err)
+	}
+	return time.Duration(r.MsSinceUserInput) * time.Millisecond, nil
 }
 
 func (x *x11) Active() (Window, bool, error) {
@@ -280,6 +306,7 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 	w.Minimized = a.MapState != xproto.MapStateViewable ||
 		(len(wmState) > 0 && wmState[0] == iconicState) ||
 		x.hasAtom(state, "_NET_WM_STATE_HIDDEN")
+	w.Fullscreen = x.hasAtom(state, "_NET_WM_STATE_FULLSCREEN")
 	if len(wtype) > 0 {
 		w.Normal = x.hasAtom(wtype, "_NET_WM_WINDOW_TYPE_NORMAL")
 	}

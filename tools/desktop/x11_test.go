@@ -116,7 +116,9 @@ func TestX11UnderXvfb(t *testing.T) {
 	c.set(hidden, "_NET_WM_STATE", xproto.AtomAtom, 32, u32s(uint32(c.atom("_NET_WM_STATE_HIDDEN"))))
 	c.set(notes, "_NET_FRAME_EXTENTS", xproto.AtomCardinal, 32, u32s(2, 3, 20, 4))
 	c.set(notes, "_NET_WM_PID", xproto.AtomCardinal, 32, u32s(4321))
-	c.set(c.root, "_NET_CLIENT_LIST", xproto.AtomWindow, 32, u32s(uint32(notes), uint32(hidden)))
+	c.set(c.root, "_NET_CLIENT_LIST", xproto.AtomWindow, 32, u32s(uint32(hidden), uint32(notes)))
+	// Bottom first: Notes is raised above Hidden, so it comes first.
+	c.set(c.root, "_NET_CLIENT_LIST_STACKING", xproto.AtomWindow, 32, u32s(uint32(hidden), uint32(notes)))
 	c.set(c.root, "_NET_WORKAREA", xproto.AtomCardinal, 32, u32s(0, 0, 1280, 760))
 	c.set(c.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow, 32, u32s(uint32(notes)))
 	ws, err = d.Windows()

@@ -186,6 +186,10 @@ func TestToolsSitOnWindow(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(a.cfg, "settings.json"))
 		return err == nil && strings.Contains(strings.ReplaceAll(string(b), " ", ""), `"screen_look":"allowed"`)
 	})
+	// The pet can see the screen now: its watching sign shows by the pill.
+	a.waitRecord(10*time.Second, "pet_watching", map[string]string{"on": "true"})
+	time.Sleep(300 * time.Millisecond)
+	d.screenshot(t, "watching")
 	// The pet is not where it was shown first: the shortcut opens the
 	// composer, whose include-screen toggle (screen_on_turn "toggle", the
 	// default) is the second button, 64,482 into the window.
@@ -248,17 +252,36 @@ func TestToolsSitOnWindow(t *testing.T) {
 		t.Fatalf("second sit_on_window = %q", res)
 	}
 	time.Sleep(300 * time.Millisecond)
+
+	// The composer's attach button opens a file dialog for an image (while
+	// the pet sits on Notes: on the screen bottom the composer is below it).
+	d.run(t, "xdotool", "mousemove", "--window", petID, "28", "482", "click", "1")
+	dlg := d.windowID(t, "Yui — attach an image")
+	time.Sleep(700 * time.Millisecond)
+	d.screenshot(t, "attach-dialog")
+	d.run(t, "xdotool", "windowactivate", "--sync", dlg, "key", "alt+F4")
+	waitFor(t, 10*time.Second, "the file dialog closed", func() bool {
+		out, _ := d.command("xdotool", "search", "--onlyvisible", "--name", "attach an image").Output()
+		return strings.TrimSpace(string(out)) == ""
+	})
+
 	pet = d.frame(t, petID)
 	d.run(t, "xdotool", "mousemove", fmt.Sprint(pet.Min.X+180), fmt.Sprint(pet.Min.Y+150+128))
 	d.run(t, "xdotool", "mousedown", "1")
 	for range 6 {
-		d.run(t, "xdotool", "mousemove_relative", "--", "-40", "10")
+		d.run(t, "xdotool", "mousemove_relative", "--", "-80", "-10")
 		time.Sleep(50 * time.Millisecond)
 	}
 	d.run(t, "xdotool", "mouseup", "1")
 	a.waitRecord(10*time.Second, "pet_window_moved", nil)
-	dropped := d.frame(t, petID)
-	if dropped == pet {
+	// Dropped beside Notes, the pet falls to the screen bottom.
+	var dropped image.Rectangle
+	waitFor(t, 10*time.Second, "the dropped pet on the screen bottom", func() bool {
+		dropped = d.frame(t, petID)
+		_, feet := petFeet(dropped)
+		return feet == 800
+	})
+	if dropped.Min.X == pet.Min.X {
 		t.Fatalf("the drag did not move the pet from %v", pet)
 	}
 	d.run(t, "xdotool", "windowmove", notesID, "760", "450")
@@ -268,11 +291,6 @@ func TestToolsSitOnWindow(t *testing.T) {
 	}
 	d.screenshot(t, "dragged-off")
 
-	// The composer's attach button opens a file dialog for an image.
-	d.run(t, "xdotool", "mousemove", "--window", petID, "28", "482", "click", "1")
-	d.windowID(t, "Yui — attach an image")
-	time.Sleep(700 * time.Millisecond)
-	d.screenshot(t, "attach-dialog")
 	t.Logf("pet where the user dropped it: %v", d.frame(t, petID))
 }
 

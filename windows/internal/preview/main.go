@@ -23,7 +23,7 @@ import (
 )
 
 func main() {
-	which := flag.String("view", "idle", "idle, talking, thinking or busy")
+	which := flag.String("view", "idle", "idle, talking, thinking, sleepy or busy")
 	placeholder := flag.Bool("placeholder", false, "draw a placeholder blob instead of the default character")
 	flag.Parse()
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -53,6 +53,8 @@ func main() {
 	case "thinking":
 		v.Motion, v.Plate, v.Running = "thinking", "thinking", true
 		v.Pill.Tool = "read_file running"
+	case "sleepy": // the user away a while (pet.Controller.SetSleepy)
+		v.Emotion = "sleepy"
 	case "busy":
 		v.Delegations = []transport.Delegation{{ID: "d1", Title: "Sort the regression test list", State: "running", StartedAt: time.Now().UnixMilli()}}
 		v.ErrorLine = "Provider returned 429: rate limit reached for model gpt-something in organization org-abc on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. Please try again in 2s."
@@ -94,6 +96,13 @@ func (f *fake) Poke() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.v.Emotion, f.v.Motion, f.v.Bubble = "surprised", "", "Hey!"
+	f.w.SetView(f.v)
+}
+
+func (f *fake) Pat() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.v.Emotion = "happy"
 	f.w.SetView(f.v)
 }
 

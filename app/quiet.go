@@ -1,0 +1,36 @@
+package app
+
+// quietChanged applies do-not-disturb, on while the active window is
+// fullscreen or the user switched it on: the pets hide and no greeting or
+// check-in starts; when it ends the pets it hid come back and what waited
+// goes. Replies that arrive meanwhile are in the message window. UI thread.
+func (y *yui) quietChanged(on bool) {
+	y.log.Info("do_not_disturb", "on", on, "manual", y.quiet.Manual())
+	for _, s := range y.running() {
+		if c := s.ctl(); c != nil {
+			c.SetQuiet(on)
+		}
+		switch {
+		case on && s.win.BodyState().Visible:
+			s.win.Hide()
+			s.quietHid = true
+		case !on && s.quietHid:
+			s.win.Show()
+			s.quietHid = false
+		}
+	}
+	if y.trayRefresh != nil {
+		y.trayRefresh()
+	}
+}
+
+// awayChanged is the user leaving the keyboard a while, or coming back:
+// the characters turn sleepy, and wake. Any goroutine.
+func (y *yui) awayChanged(away bool) {
+	y.log.Info("user_away", "away", away)
+	for _, s := range y.running() {
+		if c := s.ctl(); c != nil {
+			c.SetSleepy(away)
+		}
+	}
+}

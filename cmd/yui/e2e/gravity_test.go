@@ -1,0 +1,114 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// gravityScenario answers each of two turns with a look at the body.
+const gravityScenario = `{"steps": [
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-body-1", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "body"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-body-2", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "body"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 600000}
+]}`
+
+// dragPet drags the pet by its body so that its feet end at (x, feet), as
+// a person would: press, a few moves, release.
+func dragPet(t *testing.T, d *display, petID string, x, feet int) {
+	t.Helper()
+	pet := d.frame(t, petID)
+	px, pf := petFeet(pet)
+	grab := image.Pt(px, pet.Min.Y+150+128)
+	d.run(t, "xdotool", "mousemove", fmt.Sprint(grab.X), fmt.Sprint(grab.Y))
+	d.run(t, "xdotool", "mousedown", "1")
+	const steps = 6
+	for i := 1; i <= steps; i++ {
+		d.run(t, "xdotool", "mousemove", fmt.Sprint(grab.X+(x-px)*i/steps), fmt.Sprint(grab.Y+(feet-pf)*i/steps))
+		time.Sleep(50 * time.Millisecond)
+	}
+	d.run(t, "xdotool", "mouseup", "1")
+}
+
+// ask sends text from the composer the shortcut opens.
+func (a *app) ask(text string) {
+	a.t.Helper()
+	a.d.run(a.t, "xdotool", "key", "ctrl+alt+y")
+	time.Sleep(300 * time.Millisecond)
+	a.d.run(a.t, "xdotool", "type", "--delay", "30", text)
+	a.d.run(a.t, "xdotool", "key", "Return")
+}
+
+func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
+	d := startXvfb(t, 1280, 800)
+	startWM(t, d)
+	start(t, d.env(), "xmessage", "-title", "Notes", "-geometry", "420x160+300+360", "Shopping: milk, eggs, tea")
+	notesID := d.windowID(t, "Notes")
+
+	scen := filepath.Join(t.TempDir(), "gravity.json")
+	if err := os.WriteFile(scen, []byte(gravityScenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startSim(t, freePort(t), "sim-key", scen)
+	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	petID := d.windowID(t, "Yui")
+	time.Sleep(time.Second)
+
+	// Dropped with its feet 30 px above Notes' top edge: it falls onto it.
+	nr := d.frame(t, notesID)
+	dragPet(t, d, petID, (nr.Min.X+nr.Max.X)/2, nr.Min.Y-30)
+	a.waitRecord(10*time.Second, "pet_window_moved", nil)
+	var pet image.Rectangle
+	waitFor(t, 10*time.Second, "the pet sitting on Notes", func() bool {
+		pet = d.frame(t, petID)
+		_, feet := petFeet(pet)
+		return feet == d.frame(t, notesID).Min.Y
+	})
+	if x, _ := petFeet(pet); x < nr.Min.X || x > nr.Max.X {
+		t.Fatalf("the pet's centre x %d is not over Notes (%v)", x, nr)
+	}
+	time.Sleep(300 * time.Millisecond)
+	d.screenshot(t, "gravity-sitting")
+	a.ask("where are you?")
+	body := s.toolResult(t, "c-body-1")
+	if !strings.Contains(body, `"perch":{"kind":"window_top"`) || !strings.Contains(body, `"title":"Notes"`) {
+		t.Fatalf("look body after the drop on Notes = %s", body)
+	}
+	cc, _ := s.frames("turn")[0]["client_context"].(string)
+	if !strings.Contains(cc, `sitting on "Xmessage"`) {
+		t.Fatalf("the character line does not say where the pet sits: %q", cc)
+	}
+	// Notes moves: the pet follows it, as sit_on_window's does.
+	d.run(t, "xdotool", "windowmove", notesID, "700", "420")
+	waitFor(t, 10*time.Second, "the pet following Notes", func() bool {
+		_, feet := petFeet(d.frame(t, petID))
+		return feet == d.frame(t, notesID).Min.Y
+	})
+
+	// Dropped in mid-air, far from Notes: it falls to the work area's bottom.
+	time.Sleep(time.Second) // the turn ends right after the look
+	dragPet(t, d, petID, 250, 200)
+	waitFor(t, 10*time.Second, "the pet on the bottom of the work area", func() bool {
+		_, feet := petFeet(d.frame(t, petID))
+		return feet == 800
+	})
+	time.Sleep(300 * time.Millisecond)
+	d.screenshot(t, "gravity-floor")
+	a.ask("and now?")
+	if body := s.toolResult(t, "c-body-2"); !strings.Contains(body, `"perch":null`) {
+		t.Fatalf("look body after a drop in mid-air = %s", body)
+	}
+}
