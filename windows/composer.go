@@ -1,6 +1,7 @@
 package windows
 
 import (
+	"image"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ func (w *PetWindow) OpenComposer() {
 	}
 	w.composer.open = true
 	w.applyView(w.view)
+	w.liftForComposer()
 	w.native.focus()
 	w.win.RequestFocus()
 	w.win.Canvas().Focus(w.entry)
@@ -27,6 +29,44 @@ func (w *PetWindow) OpenComposer() {
 type composerState struct {
 	open bool
 	idle *time.Timer
+	// lift is how far the window went up so that the composer shows
+	// (a pet standing on the bottom of the screen); 0 when it did not.
+	lift int
+}
+
+// liftForComposer moves the window up while the composer is open when
+// the composer would end below the bottom of the pet's monitor: a pet
+// that fell to the bottom of the screen stands with its composer row
+// off screen. CloseComposer, or a drag, ends the lift.
+func (w *PetWindow) liftForComposer() {
+	if w.composer.lift > 0 {
+		return
+	}
+	mons, err := w.native.monitors()
+	if err != nil {
+		return
+	}
+	body := w.bodyRect().Add(w.pos)
+	bottom := w.pos.Y + w.px(0, w.geo.composerY+composerH).Y
+	for _, m := range mons {
+		if !body.Overlaps(m) {
+			continue
+		}
+		if over := bottom - m.Max.Y; over > 0 {
+			w.composer.lift = over
+			w.moveTo(w.pos.Sub(image.Pt(0, over)))
+			w.log.Info("pet_composer_lift", "name", w.opts.Name, "by", over)
+		}
+		return
+	}
+}
+
+// lowerAfterComposer puts a lifted window back where it stood.
+func (w *PetWindow) lowerAfterComposer() {
+	if w.composer.lift > 0 {
+		w.moveTo(w.pos.Add(image.Pt(0, w.composer.lift)))
+		w.composer.lift = 0
+	}
 }
 
 // composerIdle is how long an empty composer stays open with no turn
@@ -62,6 +102,7 @@ func (w *PetWindow) CloseComposer() {
 	w.composer.open = false
 	w.win.Canvas().Unfocus()
 	w.applyView(w.view)
+	w.lowerAfterComposer()
 }
 
 // sendOrStop is the composer's button and the entry's Enter: it sends the

@@ -105,6 +105,7 @@ func (w *PetWindow) dragged() {
 		return
 	}
 	if !w.drag.active {
+		w.composer.lift = 0 // where the user drops it is where it stays
 		// The user takes the pet: the body tool lets go.
 		w.drag.active = true
 		w.stopMove()
