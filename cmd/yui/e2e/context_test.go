@@ -124,7 +124,12 @@ func (a *app) say(s *countingServer, text string, n int) {
 		}
 		a.d.run(a.t, "xdotool", "key", "Return")
 	}
-	time.Sleep(40 * time.Millisecond) // the turn end reaches the composer
+	// The composer is locked while the turn runs: typing before its end
+	// would lose letters. The reply's speech record comes just before it.
+	waitFor(a.t, 10*time.Second, fmt.Sprintf("the reply to request %d", n), func() bool {
+		return a.count("speech", map[string]string{"kind": "reply"}) >= n
+	})
+	time.Sleep(60 * time.Millisecond) // the turn end reaches the composer
 }
 
 // 300 turns on context_window 4096: every request stays under the window
