@@ -71,6 +71,9 @@ func Decode(r io.Reader, raw Format, s *Stream) error {
 // readWAVHeader reads a RIFF/WAVE header up to the start of the data
 // chunk. A streamed WAV's sizes may be placeholders: the data is read to
 // the end of the stream.
+// minWAVRate is the lowest sample rate a WAV may have.
+const minWAVRate = 8000
+
 func readWAVHeader(r *bufio.Reader) (Format, error) {
 	var hdr [12]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
@@ -118,7 +121,9 @@ func readWAVHeader(r *bufio.Reader) (Format, error) {
 		if tag != 1 || bits != 16 {
 			return Format{}, fmt.Errorf("audio: WAV format %d with %d bits: only 16-bit PCM is read", tag, bits)
 		}
-		if chans < 1 || chans > 8 || rate < 1000 || rate > 384000 {
+		// Speech comes at 8 kHz or more: a lower rate would be
+		// upsampled many times over, a few bytes growing into seconds.
+		if chans < 1 || chans > 8 || rate < minWAVRate || rate > 384000 {
 			return Format{}, fmt.Errorf("audio: WAV of %d channels at %d Hz", chans, rate)
 		}
 		f = Format{Rate: rate, Channels: chans}
