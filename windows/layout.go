@@ -197,6 +197,9 @@ func (w *PetWindow) render(v pet.View) {
 			// so the next line can be typed at once.
 			w.win.Canvas().Focus(w.entry)
 		}
+		if wasRunning {
+			w.log.Debug("pet_composer_unlocked", "name", w.opts.Name)
+		}
 	}
 	w.errLine.Text = ""
 	if w.composer.open {

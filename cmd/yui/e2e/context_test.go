@@ -124,12 +124,11 @@ func (a *app) say(s *countingServer, text string, n int) {
 		}
 		a.d.run(a.t, "xdotool", "key", "Return")
 	}
-	// The composer is locked while the turn runs: typing before its end
-	// would lose letters. The reply's speech record comes just before it.
-	waitFor(a.t, 10*time.Second, fmt.Sprintf("the reply to request %d", n), func() bool {
-		return a.count("speech", map[string]string{"kind": "reply"}) >= n
+	// The composer is locked while the turn runs: typing before it is
+	// unlocked again would lose letters.
+	waitFor(a.t, 10*time.Second, fmt.Sprintf("the composer unlocked after request %d", n), func() bool {
+		return a.count("pet_composer_unlocked", nil) >= n
 	})
-	time.Sleep(60 * time.Millisecond) // the turn end reaches the composer
 }
 
 // 300 turns on context_window 4096: every request stays under the window
@@ -146,7 +145,7 @@ func TestLongConversationKeepsUnderWindowAndSurvivesRestart(t *testing.T) {
 	go hs.Serve(l)
 	t.Cleanup(func() { hs.Close() })
 	cfg := t.TempDir()
-	st := map[string]any{"version": 1, "active_preset": "p-long0001", "presets": []any{map[string]any{
+	st := map[string]any{"version": 1, "active_preset": "p-long0001", "log_level": "debug", "presets": []any{map[string]any{
 		"id": "p-long0001", "name": "Yui", "enabled": true, "character": "yui", "chat_api": "chat_completions",
 		"chat_base_url": "http://" + l.Addr().String() + "/v1", "model": "m", "context_window": 4096, "chat_id": "yui-0000abcd",
 	}}}
