@@ -248,14 +248,22 @@ func readLog(t testing.TB, dir string) []record {
 // waitFor polls cond until it holds or limit passes.
 func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !waitForOr(limit, cond) {
+		t.Fatalf("timed out after %s waiting for %s", limit, what)
 	}
-	t.Fatalf("timed out after %s waiting for %s", limit, what)
+}
+
+// waitForOr polls cond until it holds or limit passes, and reports which;
+// for a wait the caller retries.
+func waitForOr(limit time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true
 }
 
 // findRecord returns the first record named msg that matches all fields.

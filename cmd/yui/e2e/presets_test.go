@@ -75,7 +75,6 @@ func TestTwoPresetsTwoPets(t *testing.T) {
 	a.waitRecord(30*time.Second, "ws_ready", map[string]string{"preset": "p-aaaa0001"})
 	a.waitRecord(30*time.Second, "ws_ready", map[string]string{"preset": "p-aaaa0002"})
 	waitFor(t, 10*time.Second, "two pet windows", func() bool { return a.count("pet_window_shown", nil) == 2 })
-	time.Sleep(time.Second)
 	for i, s := range []*sim{s1, s2} {
 		if n := len(s.frames("hello")); n != 1 {
 			t.Errorf("simulator %d saw %d hellos, want exactly one client", i+1, n)
@@ -105,8 +104,8 @@ func TestRestartRestoresPositionPresetsAndHistory(t *testing.T) {
 	d.run(t, "xdotool", "mousemove", fmt.Sprint(c.X), fmt.Sprint(c.Y+40))
 	d.run(t, "xdotool", "mousedown", "1")
 	for i := 1; i <= 10; i++ {
-		d.run(t, "xdotool", "mousemove", fmt.Sprint(c.X-20*i), fmt.Sprint(c.Y+40-10*i))
-		time.Sleep(30 * time.Millisecond)
+		// --sync: each step has reached the server before the next.
+		d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(c.X-20*i), fmt.Sprint(c.Y+40-10*i))
 	}
 	d.run(t, "xdotool", "mouseup", "1")
 	moved := a.waitRecord(10*time.Second, "pet_window_moved", nil)
@@ -142,16 +141,21 @@ func TestRestartRestoresPositionPresetsAndHistory(t *testing.T) {
 	// The message window, opened from the pet's menu, shows the history.
 	num := func(r record, k string) int { v, _ := r[k].(float64); return int(v) }
 	c2 := image.Pt(num(shown, "x")+num(shown, "width")/2, num(shown, "y")+150+128)
-	d.run(t, "xdotool", "mousemove", fmt.Sprint(c2.X), fmt.Sprint(c2.Y), "click", "3")
-	time.Sleep(700 * time.Millisecond)
-	click(t, d, c2.X+30, c2.Y+45) // the menu's second item: Messages
-	waitFor(t, 10*time.Second, "the message window", func() bool {
-		return b.count("window_open", map[string]string{"window": "messages"}) == 1
-	})
+	// The menu grows the pet's window shape; a click that reaches the
+	// server before the new shape falls through, so the menu is opened
+	// again until the Messages item is hit.
+	opened := func() bool { return b.count("window_open", map[string]string{"window": "messages"}) == 1 }
+	for try := 0; !opened(); try++ {
+		if try == 5 {
+			t.Fatal("the Messages item of the pet's menu never opened the message window")
+		}
+		click(t, d, c2.X, c2.Y, "3")
+		click(t, d, c2.X+30, c2.Y+45) // the menu's second item: Messages
+		waitForOr(3*time.Second, opened)
+	}
 	if err := d.command("xdotool", "search", "--name", "^Yui — messages$").Run(); err != nil {
 		t.Errorf("no message window: %v", err)
 	}
-	time.Sleep(time.Second)
 	d.screenshot(t, "messages-after-restart")
 }
 
@@ -229,13 +233,15 @@ func settingsWindow(t testing.TB, d *display) (x, y int) {
 	return x, y
 }
 
-// click clicks at a point of the screen, as a person would.
-func click(t testing.TB, d *display, x, y int) {
+// click moves the pointer to a point of the screen, waiting until it is
+// there, and clicks (button 1 unless another is named), as a person would.
+func click(t testing.TB, d *display, x, y int, button ...string) {
 	t.Helper()
-	d.run(t, "xdotool", "mousemove", fmt.Sprint(x), fmt.Sprint(y))
-	time.Sleep(150 * time.Millisecond)
-	d.run(t, "xdotool", "click", "1")
-	time.Sleep(300 * time.Millisecond)
+	b := "1"
+	if len(button) > 0 {
+		b = button[0]
+	}
+	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(x), fmt.Sprint(y), "click", b)
 }
 
 // A new key typed in the settings window reconnects that preset only; a
@@ -253,14 +259,12 @@ func TestSettingsWindowKeyChangeAndDisable(t *testing.T) {
 	a.waitRecord(30*time.Second, "ws_ready", map[string]string{"preset": b.ID})
 	a.waitRecord(30*time.Second, "window_open", map[string]string{"window": "settings", "preset": a1.ID})
 	x, y := settingsWindow(t, d)
-	time.Sleep(time.Second)
 	d.screenshot(t, "settings-opened")
 
 	// The key field of the Preset tab, then Save.
 	click(t, d, x+700, y+454)
 	d.run(t, "xdotool", "key", "ctrl+a")
 	d.run(t, "xdotool", "type", "--delay", "40", "k1")
-	time.Sleep(300 * time.Millisecond)
 	d.screenshot(t, "key-typed")
 	click(t, d, x+1060, y+697)
 	a.waitRecord(20*time.Second, "preset_reconnect", map[string]string{"preset": a1.ID})

@@ -271,8 +271,7 @@ func TestWrongKeyIsRejectedWithoutRetry(t *testing.T) {
 	// checked.
 	a.waitRecord(10*time.Second, "window_open", map[string]string{"window": "settings"})
 	d.screenshot(t, "key-rejected-settings")
-	_ = d.command("xdotool", "search", "--name", "^Yui settings$", "windowunmap").Run()
-	time.Sleep(500 * time.Millisecond)
+	_ = d.command("xdotool", "search", "--name", "^Yui settings$", "windowunmap", "--sync").Run()
 	shot := d.screenshot(t, "key-rejected")
 	assertShaped(t, shot, win)
 }
