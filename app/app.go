@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -53,6 +54,9 @@ type Config struct {
 	AudioOut string
 	// VoiceIn is a WAV file that replaces the main pet's microphone (voice.go).
 	VoiceIn string
+	// StatsEvery, when positive, logs a runtime_stats record at that
+	// interval (stats.go): what soak runs and the performance report read.
+	StatsEvery time.Duration
 }
 
 // ErrAlreadyRunning is Run's error when another Yui runs on the same
@@ -213,6 +217,12 @@ func Run(cfg Config) error {
 	}
 
 	running := make(chan struct{})
+	statsDone := make(chan struct{})
+	if cfg.StatsEvery > 0 {
+		go func() { defer close(statsDone); logStats(log, cfg.StatsEvery, running) }()
+	} else {
+		close(statsDone)
+	}
 	go func() {
 		select {
 		case <-ctx.Done(): // SIGINT or SIGTERM
@@ -224,6 +234,7 @@ func Run(cfg Config) error {
 	a.Run()
 
 	close(running)
+	<-statsDone
 	stop()
 	y.quitting.Store(true)
 	y.closeSessions()

@@ -3,7 +3,7 @@
 //	yui [--config-dir DIR] [--demo] [--verbose]
 //	    [--chat-api push|chat_completions|responses] [--chat-base-url URL] [--model M]
 //	    [--audio-out FILE.wav]
-//	    [--voice-in FILE.wav]
+//	    [--voice-in FILE.wav] [--stats-every DURATION]
 //
 // The chat API key of a one-run override comes from the YUI_KEY
 // environment variable, never from a flag (flags show in process lists).
@@ -28,6 +28,7 @@ func main() {
 	flag.StringVar(&cfg.Model, "model", "", "override the active preset's model for this run")
 	flag.StringVar(&cfg.AudioOut, "audio-out", "", "also write every pet's speech, mixed, to this WAV `file`")
 	flag.StringVar(&cfg.VoiceIn, "voice-in", "", "play a WAV `file` (any rate, then silence) as the main pet's microphone; the preset's voice mode applies")
+	flag.DurationVar(&cfg.StatsEvery, "stats-every", 0, "log the goroutine count, heap, resident set and open files at this `interval` (e.g. 10s; 0: never)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: yui [flags]\n\nThe key of a one-run override is read from the YUI_KEY environment variable.\n\n")
 		flag.PrintDefaults()
