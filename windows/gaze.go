@@ -55,6 +55,7 @@ func (w *PetWindow) followPointer() {
 	}
 	if dir != w.gaze {
 		w.gaze = dir
+		w.log.Debug("pet_gaze", "name", w.opts.Name, "dir", dir)
 		w.updateFrames()
 	}
 }

@@ -117,6 +117,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Voice", w.ed.voiceTab()),
 		container.NewTabItem("App", w.global.content()),
 	)
+	w.tabs.OnSelected = func(t *container.TabItem) { w.log.Debug("settings_tab", "tab", t.Text) }
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
 	split := container.NewHSplit(w.list.content(), right)
 	split.Offset = 0.24

@@ -71,7 +71,7 @@ func start(t *testing.T, h rt.Handler, edit func(*transport.Options)) *env {
 		Card:            "You are Yui.",
 		Vocabulary:      rt.Vocabulary,
 		Clock:           clk,
-		Logger:          slog.New(slog.NewJSONHandler(&syncBuf{b: logs}, nil)),
+		Logger:          slog.New(slog.NewJSONHandler(&syncBuf{b: logs}, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Location:        time.UTC,
 	}
 	if edit != nil {
@@ -84,6 +84,18 @@ func start(t *testing.T, h rt.Handler, edit func(*transport.Options)) *env {
 	t.Cleanup(func() { tr.Close() })
 	tr.Start()
 	return &env{tr: tr, srv: srv, clk: clk, logs: logs}
+}
+
+// waitStreamOpen waits for the debug record the engine writes once a
+// reply's response headers arrived.
+func (e *env) waitStreamOpen(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(e.logText(), `"msg":"stream_open"`); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no stream_open record; log:\n%s", e.logText())
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 type syncBuf struct{ b *bytes.Buffer }
@@ -631,15 +643,10 @@ func TestStallBeforeFirstRenderFails(t *testing.T) {
 		<-r.Context().Done()
 	}, nil)
 	id := e.tr.Send(say("hi"))
-	done := make(chan []transport.Event)
-	go func() { done <- rt.Collect(t, e.tr.Events(), id) }()
-	if !e.clk.WaitPending(1, 5*time.Second) {
-		t.Fatal("no wait armed")
-	}
-	time.Sleep(20 * time.Millisecond) // let the response headers arrive and re-arm
+	e.waitStreamOpen(t) // the comment that follows the headers re-arms nothing either
 	e.clk.Advance(239 * time.Second)
 	e.clk.Advance(time.Second)
-	end := turnEnd(t, <-done)
+	end := turnEnd(t, rt.Collect(t, e.tr.Events(), id))
 	if end.Outcome != transport.TurnFailed || end.ErrorText != "" {
 		t.Errorf("end %+v", end)
 	}
@@ -655,7 +662,10 @@ func TestStallAfterFirstRenderStalls(t *testing.T) {
 	}, nil)
 	id := e.tr.Send(say("hi"))
 	rt.Next(t, e.tr.Events(), func(ev transport.Event) bool { _, ok := ev.(*transport.RenderEvent); return ok })
-	time.Sleep(20 * time.Millisecond) // the second chunk re-arms the wait
+	// The request armed the wait, and each of the two chunks re-armed it.
+	if !e.clk.WaitArmed(3, 5*time.Second) {
+		t.Fatalf("the wait was armed %d times, want 3", e.clk.Armed())
+	}
 	e.clk.Advance(240 * time.Second)
 	end := rt.Next(t, e.tr.Events(), func(ev transport.Event) bool { _, ok := ev.(*transport.TurnEndEvent); return ok }).(*transport.TurnEndEvent)
 	if end.TurnID != id || end.Outcome != transport.TurnStalled {

@@ -357,7 +357,7 @@ func TestWaitCountsFromRequestAndEvents(t *testing.T) {
 	e.clk.WaitPending(1, 5*time.Second)
 	e.clk.Advance(200 * time.Second)
 	close(headers)
-	time.Sleep(50 * time.Millisecond) // the headers reach the client
+	e.waitStreamOpen(t)
 	e.clk.Advance(39 * time.Second)
 	close(chunkGo) // an event at 239 s restarts the wait
 	<-chunkSent
@@ -386,7 +386,7 @@ func TestHeadersDoNotRestartWait(t *testing.T) {
 	e.clk.WaitPending(1, 5*time.Second)
 	e.clk.Advance(200 * time.Second)
 	close(headers)
-	time.Sleep(50 * time.Millisecond)
+	e.waitStreamOpen(t)
 	e.clk.Advance(40 * time.Second)
 	if end := turnEnd(t, rt.Collect(t, e.tr.Events(), id)); end.Outcome != transport.TurnFailed {
 		t.Errorf("end %+v", end)

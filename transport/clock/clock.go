@@ -131,13 +131,34 @@ func (c *Fake) Pending() int {
 	return len(c.timers)
 }
 
+// Armed reports how many timers were ever scheduled: a test that waits
+// for a timer to be re-armed (stopped and scheduled again) waits for this
+// count rather than for Pending, which a re-arm leaves unchanged.
+func (c *Fake) Armed() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seq
+}
+
+// WaitArmed blocks until at least n timers were ever scheduled or the
+// real-time limit passes; it reports whether n were reached.
+func (c *Fake) WaitArmed(n int, limit time.Duration) bool {
+	return c.waitFor(func() bool { return c.Armed() >= n }, limit)
+}
+
 // WaitPending blocks until at least n timers are scheduled or the real-time
 // limit passes; it reports whether n were reached. Tests use it to wait for a
 // goroutine under test to arm its timer before advancing.
 func (c *Fake) WaitPending(n int, limit time.Duration) bool {
+	return c.waitFor(func() bool { return c.Pending() >= n }, limit)
+}
+
+// waitFor polls cond each time a timer is scheduled, and at least every
+// 10 ms, until it holds or limit passes.
+func (c *Fake) waitFor(cond func() bool, limit time.Duration) bool {
 	deadline := time.Now().Add(limit)
 	for {
-		if c.Pending() >= n {
+		if cond() {
 			return true
 		}
 		left := time.Until(deadline)

@@ -43,6 +43,24 @@ func TestFakeWaitPending(t *testing.T) {
 	}
 }
 
+func TestFakeWaitArmedSeesReArm(t *testing.T) {
+	c := NewFake(time.Unix(0, 0))
+	first := c.AfterFunc(time.Minute, func() {})
+	go func() {
+		first.Stop()
+		c.AfterFunc(time.Minute, func() {})
+	}()
+	if !c.WaitArmed(2, 5*time.Second) {
+		t.Fatal("re-armed timer not seen")
+	}
+	if c.Pending() != 1 || c.Armed() != 2 {
+		t.Fatalf("pending %d, armed %d; want 1 and 2", c.Pending(), c.Armed())
+	}
+	if c.WaitArmed(3, 20*time.Millisecond) {
+		t.Fatal("WaitArmed reported a timer never armed")
+	}
+}
+
 func joined(s []string) string {
 	out := ""
 	for _, x := range s {

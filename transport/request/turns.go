@@ -258,6 +258,7 @@ func (e *Engine) post(t *turn, ex Exchange, r *reply, body []byte) error {
 	}
 	// The response headers are no stream event: the wait armed at the
 	// request keeps running until the first event.
+	e.log.Debug("stream_open", "turn_id", t.id, "status", resp.StatusCode)
 
 	dec := NewDecoder(resp)
 	defer dec.Close()

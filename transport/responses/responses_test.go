@@ -385,15 +385,16 @@ func TestStallBeforeAndAfterFirstRender(t *testing.T) {
 	id := e.tr.Send(say("hi"))
 	done := make(chan []transport.Event)
 	go func() { done <- rt.Collect(t, e.tr.Events(), id) }()
-	e.clk.WaitPending(1, 5*time.Second)
-	time.Sleep(20 * time.Millisecond)
+	if !e.clk.WaitArmed(2, 5*time.Second) { // the request and response.created
+		t.Fatalf("the wait was armed %d times, want 2", e.clk.Armed())
+	}
 	e.clk.Advance(240 * time.Second)
 	if end := turnEnd(t, <-done); end.Outcome != transport.TurnFailed {
 		t.Errorf("before first render: %+v", end)
 	}
 	id = e.tr.Send(say("again"))
+	// The delta that rendered re-armed the wait before it rendered.
 	rt.Next(t, e.tr.Events(), func(x transport.Event) bool { _, ok := x.(*transport.RenderEvent); return ok })
-	time.Sleep(20 * time.Millisecond)
 	e.clk.Advance(240 * time.Second)
 	end := rt.Next(t, e.tr.Events(), func(x transport.Event) bool { _, ok := x.(*transport.TurnEndEvent); return ok }).(*transport.TurnEndEvent)
 	if end.TurnID != id || end.Outcome != transport.TurnStalled {

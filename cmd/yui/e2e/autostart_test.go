@@ -21,12 +21,15 @@ func TestAutostartSwitch(t *testing.T) {
 	cfg := t.TempDir()
 	// A rejected key opens the settings window by itself.
 	writeSettings(t, cfg, pushPreset("p-ffff0001", "Yui", s, "wrong-key"))
-	a := startYuiIn(t, d, cfg, "")
+	a := startYuiIn(t, d, cfg, "", "--verbose") // debug records: settings_tab
 	a.waitRecord(30*time.Second, "window_open", map[string]string{"window": "settings"})
 	x, y := settingsWindow(t, d)
-	time.Sleep(time.Second)
-	click(t, d, x+appTabX, y+tabY)
-	time.Sleep(500 * time.Millisecond)
+	// A click that reaches the window before its first frame is lost: click
+	// the tab until the window says it is showing.
+	waitFor(t, 10*time.Second, "the App tab", func() bool {
+		click(t, d, x+appTabX, y+tabY)
+		return waitForOr(time.Second, func() bool { return a.count("settings_tab", map[string]string{"tab": "App"}) > 0 })
+	})
 	d.screenshot(t, "app-tab")
 	if _, err := os.Stat(entry); err == nil {
 		t.Fatal("an autostart entry before the switch was turned on")

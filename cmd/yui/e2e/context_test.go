@@ -100,17 +100,6 @@ func (s *countingServer) waitRequests(n int, limit time.Duration) bool {
 	return true
 }
 
-// openComposer double-clicks the pet to open its composer.
-func (a *app) openComposer() {
-	a.t.Helper()
-	c := characterCentre(a.petRect())
-	a.d.run(a.t, "xdotool", "mousemove", fmt.Sprint(c.X), fmt.Sprint(c.Y))
-	time.Sleep(200 * time.Millisecond)
-	a.d.run(a.t, "xdotool", "click", "--repeat", "2", "--delay", "80", "1")
-	a.waitRecord(10*time.Second, "pet_composer_open", nil)
-	time.Sleep(300 * time.Millisecond)
-}
-
 // say types text into the open composer and sends it, then waits for the
 // server's request n. Enter while the previous turn still runs would stop
 // it instead: the text then stays, and Enter is pressed again.
@@ -195,7 +184,6 @@ func TestLongConversationKeepsUnderWindowAndSurvivesRestart(t *testing.T) {
 
 	b := startYuiIn(t, d, cfg, "")
 	waitFor(t, 30*time.Second, "the second run's pet", func() bool { return b.count("pet_window_shown", nil) == 2 })
-	time.Sleep(500 * time.Millisecond)
 	b.openComposer()
 	b.say(srv, "do you remember?", turns+2)
 	first := srv.requests()[turns+1]

@@ -3,12 +3,14 @@
 package e2e
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+	"yui/pet/character"
 )
 
 // faceDiffers reports whether a and b differ inside r.
@@ -30,24 +32,31 @@ func TestGazeFollowsThePointer(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := startSim(t, freePort(t), "sim-key", scen)
-	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
+	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url, "--verbose") // debug records: pet_gaze
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	win := a.petRect()
 	c := characterCentre(win)
 	face := image.Rect(c.X-70, c.Y-60, c.X+70, c.Y+40)
-	look := func(name string, x, y int) image.Image {
+	// look moves the pointer, waits until the eyes turned the way they
+	// should (the pet_gaze record) and the screen shows a face other than
+	// prev, and returns that screen.
+	look := func(name string, x, y int, dir string, prev image.Image) image.Image {
 		t.Helper()
-		d.run(t, "xdotool", "mousemove", fmt.Sprint(x), fmt.Sprint(y))
-		time.Sleep(800 * time.Millisecond) // a few polls and the idle animation's frames
-		return d.screenshot(t, name)
+		turned := a.count("pet_gaze", map[string]string{"dir": dir})
+		d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(x), fmt.Sprint(y))
+		waitFor(t, 5*time.Second, "the eyes to turn "+dir, func() bool { return a.count("pet_gaze", map[string]string{"dir": dir}) > turned })
+		return d.waitShot(t, name, 5*time.Second, func(img image.Image) error {
+			if !faceDiffers(prev, img, face) {
+				return errors.New("the face on screen did not change")
+			}
+			return nil
+		})
 	}
-	look("gaze-ahead", 20, 20)
-	left := look("gaze-left", c.X-180, c.Y)
-	right := look("gaze-right", c.X+180, c.Y)
-	if !faceDiffers(left, right, face) {
-		t.Fatal("the face looks the same with the pointer left and right of it")
-	}
-	if away := look("gaze-ahead-again", 20, 20); !faceDiffers(left, away, face) {
+	d.run(t, "xdotool", "mousemove", "--sync", "20", "20")
+	ahead := d.waitShot(t, "gaze-ahead", 10*time.Second, func(img image.Image) error { return notShaped(img, win) })
+	left := look("gaze-left", c.X-180, c.Y, character.GazeLeft, ahead)
+	right := look("gaze-right", c.X+180, c.Y, character.GazeRight, left)
+	if away := look("gaze-ahead-again", 20, 20, "", right); !faceDiffers(left, away, face) {
 		t.Fatal("the eyes stayed on the left once the pointer went away")
 	}
 }

@@ -6,13 +6,13 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -131,6 +131,30 @@ func (d *display) screenshot(t testing.TB, name string) image.Image {
 	return img
 }
 
+// waitShot takes screenshots until check passes on one, which it keeps
+// under name and returns; after limit it fails with check's last word.
+func (d *display) waitShot(t testing.TB, name string, limit time.Duration, check func(image.Image) error) image.Image {
+	t.Helper()
+	var img image.Image
+	var err error
+	if !waitForOr(limit, func() bool { img = d.screenshot(t, name); err = check(img); return err == nil }) {
+		t.Fatalf("screenshot %s after %s: %v", name, limit, err)
+	}
+	return img
+}
+
+// windowUnderPointer is the id of the top-level window under the pointer.
+func (d *display) windowUnderPointer(t testing.TB) string {
+	t.Helper()
+	for _, line := range strings.Split(d.run(t, "xdotool", "getmouselocation", "--shell"), "\n") {
+		if id, ok := strings.CutPrefix(line, "WINDOW="); ok {
+			return strings.TrimSpace(id)
+		}
+	}
+	t.Fatal("xdotool getmouselocation named no window")
+	return ""
+}
+
 func artifacts(t testing.TB) string {
 	dir := os.Getenv("YUI_E2E_ARTIFACTS")
 	if dir == "" {
@@ -221,28 +245,83 @@ func (r record) str(k string) string {
 	return v
 }
 
-// readLog reads every JSON record of the log files under dir.
-func readLog(t testing.TB, dir string) []record {
-	t.Helper()
+// logReader reads the JSON records of the log files under a directory
+// (the current file of each process, not its rotated ones). Each line is
+// parsed once: a test polling the log of a long run reads only what was
+// written since its last look.
+type logReader struct {
+	dir   string
+	mu    sync.Mutex
+	files map[string]*logFile
+}
+
+// logFile is what was read of one file: its identity, so that a file
+// rotated under the same name is read again from its start.
+type logFile struct {
+	id   os.FileInfo
+	off  int64
+	recs []record
+}
+
+func newLogReader(dir string) *logReader {
+	return &logReader{dir: dir, files: map[string]*logFile{}}
+}
+
+// read returns every record so far, file by file in name order.
+func (l *logReader) read() []record {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	files, _ := filepath.Glob(filepath.Join(l.dir, "*.log"))
+	more, _ := filepath.Glob(filepath.Join(l.dir, "*", "*.log"))
 	var recs []record
-	files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
-	more, _ := filepath.Glob(filepath.Join(dir, "*", "*.log"))
-	files = append(files, more...)
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
+	for _, name := range append(files, more...) {
+		f := l.files[name]
+		if f == nil {
+			f = &logFile{}
+			l.files[name] = f
 		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var r record
-			if json.Unmarshal(sc.Bytes(), &r) == nil {
-				recs = append(recs, r)
-			}
-		}
+		f.readMore(name)
+		recs = append(recs, f.recs...)
 	}
 	return recs
+}
+
+// readMore parses the whole lines written after off; a line still being
+// written waits for the next look.
+func (f *logFile) readMore(name string) {
+	file, err := os.Open(name)
+	if err != nil {
+		return
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return
+	}
+	if f.id == nil || !os.SameFile(f.id, fi) || fi.Size() < f.off {
+		*f = logFile{id: fi}
+	}
+	if fi.Size() == f.off {
+		return
+	}
+	data, err := io.ReadAll(io.NewSectionReader(file, f.off, fi.Size()-f.off))
+	if err != nil {
+		return
+	}
+	whole := bytes.LastIndexByte(data, '\n') + 1
+	for _, line := range bytes.Split(data[:whole], []byte("\n")) {
+		var r record
+		if json.Unmarshal(line, &r) == nil {
+			f.recs = append(f.recs, r)
+		}
+	}
+	f.off += int64(whole)
+}
+
+// readLog reads every JSON record of the log files under dir once.
+func readLog(t testing.TB, dir string) []record {
+	t.Helper()
+	return newLogReader(dir).read()
 }
 
 // waitFor polls cond until it holds or limit passes.

@@ -161,8 +161,7 @@ func TestProviderShapesOverChatCompletions(t *testing.T) {
 			a.waitRecord(5*time.Second, "refusal", map[string]string{"turn_id": id, "text": c.speech})
 		}
 	}
-	time.Sleep(300 * time.Millisecond)
-	d.screenshot(t, "providers-last-reply")
+	d.waitShot(t, "providers-last-reply", 10*time.Second, bubbleCheck(a.petRect()))
 	for _, m := range []string{"stream_malformed", "request_error", "model_auto_failed"} {
 		if n := a.count(m, nil); n > 0 {
 			t.Errorf("%d %s records", n, m)
@@ -228,8 +227,7 @@ func TestRefusalAndErrorEventOverResponses(t *testing.T) {
 	id := turn.str("turn_id")
 	a.waitRecord(20*time.Second, "speech", map[string]string{"turn_id": id, "kind": "reply", "text": "I'm sorry, I can't assist with that."})
 	a.waitRecord(5*time.Second, "refusal", map[string]string{"turn_id": id})
-	time.Sleep(300 * time.Millisecond)
-	d.screenshot(t, "responses-refusal")
+	d.waitShot(t, "responses-refusal", 10*time.Second, bubbleCheck(a.petRect()))
 
 	a.talk("now fail")
 	r := a.waitRecord(20*time.Second, "request_error", map[string]string{"kind": "error", "code": "context_length_exceeded"})

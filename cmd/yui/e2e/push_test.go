@@ -5,6 +5,7 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -24,6 +25,7 @@ type app struct {
 	d    *display
 	cfg  string
 	proc *proc
+	logs *logReader
 }
 
 func startYui(t testing.TB, d *display, key string, args ...string) *app {
@@ -41,7 +43,7 @@ func startYuiIn(t testing.TB, d *display, cfg, key string, args ...string) *app 
 	}
 	args = append([]string{"--config-dir", cfg}, args...)
 	p := start(t, env, filepath.Join(binDir(t), "yui"), args...)
-	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	a := &app{t: t, d: d, cfg: cfg, proc: p, logs: newLogReader(cfg)}
 	t.Cleanup(func() {
 		if t.Failed() {
 			for _, r := range a.log() {
@@ -53,7 +55,7 @@ func startYuiIn(t testing.TB, d *display, cfg, key string, args ...string) *app 
 	return a
 }
 
-func (a *app) log() []record { return readLog(a.t, a.cfg) }
+func (a *app) log() []record { return a.logs.read() }
 
 // waitRecord waits for a log record named msg with the fields given.
 func (a *app) waitRecord(limit time.Duration, msg string, fields map[string]string) record {
@@ -103,14 +105,24 @@ func characterCentre(win image.Rectangle) image.Point {
 // presses Enter, as a person would.
 func (a *app) talk(text string) {
 	a.t.Helper()
-	c := characterCentre(a.petRect())
-	a.d.run(a.t, "xdotool", "mousemove", fmt.Sprint(c.X), fmt.Sprint(c.Y))
-	time.Sleep(200 * time.Millisecond)
-	a.d.run(a.t, "xdotool", "click", "--repeat", "2", "--delay", "80", "1")
-	a.waitRecord(10*time.Second, "pet_composer_open", nil)
-	time.Sleep(300 * time.Millisecond)
+	a.openComposer()
 	a.d.run(a.t, "xdotool", "type", "--delay", "30", text)
 	a.d.run(a.t, "xdotool", "key", "Return")
+}
+
+// openComposer double-clicks the pet and waits until its composer is open
+// and its window has the keyboard focus.
+func (a *app) openComposer() {
+	a.t.Helper()
+	c := characterCentre(a.petRect())
+	a.d.run(a.t, "xdotool", "mousemove", "--sync", fmt.Sprint(c.X), fmt.Sprint(c.Y))
+	win := a.d.windowUnderPointer(a.t)
+	opened := a.count("pet_composer_open", nil)
+	a.d.run(a.t, "xdotool", "click", "--repeat", "2", "--delay", "80", "1")
+	waitFor(a.t, 10*time.Second, "the composer to open", func() bool { return a.count("pet_composer_open", nil) > opened })
+	waitFor(a.t, 5*time.Second, "the pet window to have the keyboard focus", func() bool {
+		return strings.TrimSpace(a.d.run(a.t, "xdotool", "getwindowfocus")) == win
+	})
 }
 
 // sim is a running yui-sim.
@@ -157,14 +169,22 @@ func isBackground(img image.Image, x, y int) bool {
 	return near(r, rootBG.R) && near(g, rootBG.G) && near(b, rootBG.B)
 }
 
-// assertShaped checks that the pet window is shaped to its drawn pixels:
-// points inside the window's rectangle but away from the character show
-// the root window, and the character's centre does not.
+// assertShaped checks that the pet window is shaped to its drawn pixels
+// (notShaped).
 func assertShaped(t testing.TB, img image.Image, win image.Rectangle) {
 	t.Helper()
+	if err := notShaped(img, win); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// notShaped says what is wrong when points inside the window's rectangle
+// but away from the character do not show the root window, or the
+// character's centre does; nil when the window is shaped.
+func notShaped(img image.Image, win image.Rectangle) error {
 	c := characterCentre(win)
 	if isBackground(img, c.X, c.Y) {
-		t.Fatalf("no character drawn at %v", c)
+		return fmt.Errorf("no character drawn at %v", c)
 	}
 	for _, p := range []image.Point{
 		{win.Min.X + 2, win.Min.Y + 2},
@@ -173,9 +193,10 @@ func assertShaped(t testing.TB, img image.Image, win image.Rectangle) {
 		{win.Max.X - 3, win.Min.Y + 150 + 128},
 	} {
 		if !isBackground(img, p.X, p.Y) {
-			t.Fatalf("pixel %v inside the window's rectangle but outside the character is %v, not the background %v: the window is not shaped", p, img.At(p.X, p.Y), rootBG)
+			return fmt.Errorf("pixel %v inside the window's rectangle but outside the character is %v, not the background %v: the window is not shaped", p, img.At(p.X, p.Y), rootBG)
 		}
 	}
+	return nil
 }
 
 // bubbleShown reports whether a light speech bubble with dark text sits
@@ -198,6 +219,16 @@ func bubbleShown(img image.Image, win image.Rectangle) bool {
 	return light > 2000 && dark > 40
 }
 
+// bubbleCheck is a waitShot check: a speech bubble shows above the pet.
+func bubbleCheck(win image.Rectangle) func(image.Image) error {
+	return func(img image.Image) error {
+		if !bubbleShown(img, win) {
+			return errors.New("no speech bubble with text above the pet")
+		}
+		return nil
+	}
+}
+
 func TestTypedTurnOverPush(t *testing.T) {
 	d := startXvfb(t, 1280, 800)
 	port := freePort(t)
@@ -205,9 +236,7 @@ func TestTypedTurnOverPush(t *testing.T) {
 	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	win := a.petRect()
-	time.Sleep(time.Second)
-	idle := d.screenshot(t, "idle")
-	assertShaped(t, idle, win)
+	d.waitShot(t, "idle", 10*time.Second, func(img image.Image) error { return notShaped(img, win) })
 
 	a.talk("hello yui")
 	turn := a.waitRecord(20*time.Second, "turn", map[string]string{"spoke_text": "false"})
@@ -233,11 +262,7 @@ func TestTypedTurnOverPush(t *testing.T) {
 	if !strings.Contains(cc, "trigger: user message") || !strings.HasPrefix(cc, "<client_context>\n") {
 		t.Fatalf("client_context = %q", cc)
 	}
-	time.Sleep(500 * time.Millisecond)
-	talking := d.screenshot(t, "talking")
-	if !bubbleShown(talking, win) {
-		t.Fatal("no speech bubble with text above the pet after the reply")
-	}
+	talking := d.waitShot(t, "talking", 10*time.Second, bubbleCheck(win))
 	assertShaped(t, talking, win)
 	hello := s.frames("hello")
 	if len(hello) == 0 || hello[0]["key"] != "[redacted]" {

@@ -86,11 +86,7 @@ func TestTypedTurnOverChatCompletions(t *testing.T) {
 	if cueAt < 0 || cueAt > speechAt {
 		t.Fatalf("cue record at %d, first reply sentence at %d: the cue must come first", cueAt, speechAt)
 	}
-	time.Sleep(300 * time.Millisecond)
-	shot := d.screenshot(t, "chat-completions-reply")
-	if !bubbleShown(shot, win) {
-		t.Fatal("no speech bubble with the reply")
-	}
+	shot := d.waitShot(t, "chat-completions-reply", 10*time.Second, bubbleCheck(win))
 	assertShaped(t, shot, win)
 
 	fake.mu.Lock()

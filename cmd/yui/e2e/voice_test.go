@@ -116,7 +116,7 @@ func startVoiceYui(t *testing.T, mode, voiceIn string) (*display, *sim, *app) {
 	env := append(d.env(), "YUI_KEY=sim-key")
 	p := start(t, env, filepath.Join(binDir(t), "yui"), "--config-dir", cfg,
 		"--chat-api", "push", "--chat-base-url", s.url, "--voice-in", voiceIn)
-	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	a := &app{t: t, d: d, cfg: cfg, proc: p, logs: newLogReader(cfg)}
 	t.Cleanup(func() {
 		if t.Failed() {
 			for _, r := range a.log() {
@@ -188,7 +188,7 @@ func TestVoiceNoMicrophone(t *testing.T) {
 	writeVoiceSettings(t, cfg, map[string]any{"mode": "hands_free", "engine": "command", "command": "true"})
 	p := start(t, append(d.env(), "YUI_KEY=sim-key"), filepath.Join(binDir(t), "yui"), "--config-dir", cfg,
 		"--chat-api", "push", "--chat-base-url", s.url)
-	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	a := &app{t: t, d: d, cfg: cfg, proc: p, logs: newLogReader(cfg)}
 	a.waitRecord(30*time.Second, "voice_start", nil)
 	noMic := false
 	for end := time.Now().Add(10 * time.Second); !noMic && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
