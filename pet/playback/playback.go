@@ -614,6 +614,9 @@ func (q *Queue) clipDone(gen int, err error) {
 		if err == nil && !it.fallback {
 			q.lastFail = ""
 		}
+		if it.text != "" {
+			q.log.Debug("speech_done", "turn_id", it.turn, "text", it.text)
+		}
 		release(it)
 		q.cur = nil
 		q.stopClip = nil

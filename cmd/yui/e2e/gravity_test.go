@@ -32,12 +32,11 @@ func dragPet(t *testing.T, d *display, petID string, x, feet int) {
 	pet := d.frame(t, petID)
 	px, pf := petFeet(pet)
 	grab := image.Pt(px, pet.Min.Y+150+128)
-	d.run(t, "xdotool", "mousemove", fmt.Sprint(grab.X), fmt.Sprint(grab.Y))
+	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(grab.X), fmt.Sprint(grab.Y))
 	d.run(t, "xdotool", "mousedown", "1")
 	const steps = 6
 	for i := 1; i <= steps; i++ {
-		d.run(t, "xdotool", "mousemove", fmt.Sprint(grab.X+(x-px)*i/steps), fmt.Sprint(grab.Y+(feet-pf)*i/steps))
-		time.Sleep(50 * time.Millisecond)
+		d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(grab.X+(x-px)*i/steps), fmt.Sprint(grab.Y+(feet-pf)*i/steps))
 	}
 	d.run(t, "xdotool", "mouseup", "1")
 }
@@ -45,10 +44,20 @@ func dragPet(t *testing.T, d *display, petID string, x, feet int) {
 // ask sends text from the composer the shortcut opens.
 func (a *app) ask(text string) {
 	a.t.Helper()
-	a.d.run(a.t, "xdotool", "key", "ctrl+alt+y")
-	time.Sleep(300 * time.Millisecond)
+	a.shortcutComposer()
 	a.d.run(a.t, "xdotool", "type", "--delay", "30", text)
 	a.d.run(a.t, "xdotool", "key", "Return")
+}
+
+// shortcutComposer presses the global shortcut and waits until the main
+// pet's composer is open and its window has the keyboard focus.
+func (a *app) shortcutComposer() {
+	a.t.Helper()
+	opened := a.count("pet_composer_open", nil)
+	a.d.run(a.t, "xdotool", "key", "ctrl+alt+y")
+	waitFor(a.t, 10*time.Second, "the composer to open", func() bool { return a.count("pet_composer_open", nil) > opened })
+	pet := a.d.windowID(a.t, "Yui")
+	a.d.waitFocus(a.t, pet)
 }
 
 func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
@@ -65,7 +74,7 @@ func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
 	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	petID := d.windowID(t, "Yui")
-	time.Sleep(time.Second)
+	d.waitShot(t, "gravity-start", 10*time.Second, drawnCheck(d.frame(t, petID)))
 
 	// Dropped with its feet 30 px above Notes' top edge: it falls onto it.
 	nr := d.frame(t, notesID)
@@ -80,8 +89,7 @@ func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
 	if x, _ := petFeet(pet); x < nr.Min.X || x > nr.Max.X {
 		t.Fatalf("the pet's centre x %d is not over Notes (%v)", x, nr)
 	}
-	time.Sleep(300 * time.Millisecond)
-	d.screenshot(t, "gravity-sitting")
+	d.waitShot(t, "gravity-sitting", 10*time.Second, drawnCheck(pet))
 	a.ask("where are you?")
 	body := s.toolResult(t, "c-body-1")
 	if !strings.Contains(body, `"perch":{"kind":"window_top"`) || !strings.Contains(body, `"title":"Notes"`) {
@@ -99,14 +107,13 @@ func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
 	})
 
 	// Dropped in mid-air, far from Notes: it falls to the work area's bottom.
-	time.Sleep(time.Second) // the turn ends right after the look
+	a.waitRecord(10*time.Second, "push.turn_end", nil) // the turn ends right after the look
 	dragPet(t, d, petID, 250, 200)
 	waitFor(t, 10*time.Second, "the pet on the bottom of the work area", func() bool {
 		_, feet := petFeet(d.frame(t, petID))
 		return feet == 800
 	})
-	time.Sleep(300 * time.Millisecond)
-	d.screenshot(t, "gravity-floor")
+	d.waitShot(t, "gravity-floor", 10*time.Second, drawnCheck(d.frame(t, petID)))
 	a.ask("and now?")
 	if body := s.toolResult(t, "c-body-2"); !strings.Contains(body, `"perch":null`) {
 		t.Fatalf("look body after a drop in mid-air = %s", body)

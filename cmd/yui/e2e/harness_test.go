@@ -6,6 +6,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,44 +46,54 @@ type display struct {
 // colour, so screenshots can tell the pet's pixels from the root window's.
 func startXvfb(t testing.TB, w, h int) *display {
 	t.Helper()
-	for n := 90; n < 140; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
-		}
-		name := fmt.Sprintf(":%d", n)
-		cmd := exec.Command("Xvfb", name, "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("start Xvfb: %v", err)
-		}
-		d := &display{name: name, cmd: cmd}
-		t.Cleanup(func() {
-			// SIGTERM lets Xvfb remove its lock file and socket.
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			done := make(chan struct{})
-			go func() { _, _ = cmd.Process.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(5 * time.Second):
-				_ = cmd.Process.Kill()
-				<-done
-			}
-			_ = os.Remove(fmt.Sprintf("/tmp/.X%d-lock", n))
-		})
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		d.paintRoot(t, w, h)
-		return d
+	// Xvfb picks a free display itself and names it on the pipe once it
+	// accepts connections: tests running at once never share a display.
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free X display")
-	return nil
+	defer r.Close()
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{wr}
+	if err := cmd.Start(); err != nil {
+		wr.Close()
+		t.Fatalf("start Xvfb: %v", err)
+	}
+	wr.Close()
+	var n string // the display number, once Xvfb names it
+	t.Cleanup(func() {
+		// SIGTERM lets Xvfb remove its lock file and socket; a killed one
+		// leaves them behind.
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _, _ = cmd.Process.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+			if n != "" {
+				_ = os.Remove("/tmp/.X" + n + "-lock")
+				_ = os.Remove("/tmp/.X11-unix/X" + n)
+			}
+		}
+	})
+	num := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		num <- strings.TrimSpace(line)
+	}()
+	select {
+	case n = <-num:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Xvfb named no display within 20 s")
+	}
+	if _, err := strconv.Atoi(n); err != nil {
+		t.Fatalf("Xvfb did not start: display %q", n)
+	}
+	d := &display{name: ":" + n, cmd: cmd}
+	d.paintRoot(t, w, h)
+	return d
 }
 
 // paintRoot fills the root window with rootBG. xsetroot's solid colour
@@ -141,6 +153,35 @@ func (d *display) waitShot(t testing.TB, name string, limit time.Duration, check
 		t.Fatalf("screenshot %s after %s: %v", name, limit, err)
 	}
 	return img
+}
+
+// topLevel is the child of the root window that holds window id: the
+// window manager's frame around it, or the window itself, as a number.
+func (d *display) topLevel(t testing.TB, id string) string {
+	t.Helper()
+	for range 8 {
+		out := d.run(t, "xwininfo", "-id", id, "-tree")
+		_, rest, ok := strings.Cut(out, "Parent window id: ")
+		if !ok || strings.Contains(strings.SplitN(rest, "\n", 2)[0], "(the root window)") {
+			break
+		}
+		id = strings.Fields(rest)[0]
+	}
+	n, err := strconv.ParseInt(id, 0, 64)
+	if err != nil {
+		t.Fatalf("window id %q: %v", id, err)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// waitFocus waits until the keyboard focus is in the top-level window
+// that holds window id.
+func (d *display) waitFocus(t testing.TB, id string) {
+	t.Helper()
+	want := d.topLevel(t, id)
+	waitFor(t, 5*time.Second, "the keyboard focus in window "+id, func() bool {
+		return d.topLevel(t, strings.TrimSpace(d.run(t, "xdotool", "getwindowfocus"))) == want
+	})
 }
 
 // windowUnderPointer is the id of the top-level window under the pointer.

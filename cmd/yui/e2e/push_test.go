@@ -120,9 +120,7 @@ func (a *app) openComposer() {
 	opened := a.count("pet_composer_open", nil)
 	a.d.run(a.t, "xdotool", "click", "--repeat", "2", "--delay", "80", "1")
 	waitFor(a.t, 10*time.Second, "the composer to open", func() bool { return a.count("pet_composer_open", nil) > opened })
-	waitFor(a.t, 5*time.Second, "the pet window to have the keyboard focus", func() bool {
-		return strings.TrimSpace(a.d.run(a.t, "xdotool", "getwindowfocus")) == win
-	})
+	a.d.waitFocus(a.t, win)
 }
 
 // sim is a running yui-sim.
@@ -217,6 +215,34 @@ func bubbleShown(img image.Image, win image.Rectangle) bool {
 		}
 	}
 	return light > 2000 && dark > 40
+}
+
+// drawnCheck is a waitShot check: the character is drawn in the pet
+// window win.
+func drawnCheck(win image.Rectangle) func(image.Image) error {
+	return func(img image.Image) error {
+		if c := characterCentre(win); isBackground(img, c.X, c.Y) {
+			return fmt.Errorf("no character drawn at %v", c)
+		}
+		return nil
+	}
+}
+
+// paintedCheck is a waitShot check: the window at r shows its content,
+// more than a few colours, not the blank of a window not drawn yet.
+func paintedCheck(r image.Rectangle) func(image.Image) error {
+	return func(img image.Image) error {
+		seen := map[color.Color]bool{}
+		for y := r.Min.Y; y < r.Max.Y && len(seen) < 8; y += 3 {
+			for x := r.Min.X; x < r.Max.X && len(seen) < 8; x += 3 {
+				seen[img.At(x, y)] = true
+			}
+		}
+		if len(seen) < 8 {
+			return fmt.Errorf("the window at %v shows %d colours: not drawn yet", r, len(seen))
+		}
+		return nil
+	}
 }
 
 // bubbleCheck is a waitShot check: a speech bubble shows above the pet.

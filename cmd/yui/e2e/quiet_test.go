@@ -67,6 +67,7 @@ func TestQuietFullscreenHidesThePets(t *testing.T) {
 	d.windowID(t, "Yui")
 	start(t, d.env(), "xmessage", "-title", "Film", "-geometry", "420x160+300+360", "a film")
 	film := d.windowID(t, "Film")
+	// An absence has no event to wait for: give the watcher a few polls.
 	time.Sleep(500 * time.Millisecond)
 	if !d.visible("Yui") {
 		t.Fatal("the pet hid before anything went fullscreen")
@@ -80,6 +81,6 @@ func TestQuietFullscreenHidesThePets(t *testing.T) {
 	d.setFullscreen(t, film, false)
 	a.waitRecord(10*time.Second, "do_not_disturb", map[string]string{"on": "false"})
 	waitFor(t, 10*time.Second, "the pet back", func() bool { return d.visible("Yui") })
-	time.Sleep(300 * time.Millisecond)
-	d.screenshot(t, "fullscreen-ended")
+	win := a.petRect()
+	d.waitShot(t, "fullscreen-ended", 10*time.Second, drawnCheck(win))
 }

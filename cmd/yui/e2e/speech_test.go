@@ -44,7 +44,7 @@ func TestDemoSpeaksIntoAudioOut(t *testing.T) {
 	}
 	d := startXvfb(t, 1280, 800)
 	wav := filepath.Join(artifacts(t), "out.wav")
-	a := startYui(t, d, "", "--demo", "--audio-out", wav)
+	a := startYui(t, d, "", "--demo", "--audio-out", wav, "--verbose") // debug records: speech_done
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	a.waitRecord(10*time.Second, "speech_engine", map[string]string{"engine": "system (espeak-ng)"})
 
@@ -54,10 +54,9 @@ func TestDemoSpeaksIntoAudioOut(t *testing.T) {
 	a.waitRecord(30*time.Second, "push.turn_end", map[string]string{"turn_id": id})
 	// The demo's reply ends with the render's sentence; wait until it has
 	// played out, then quit so the WAV is finished.
-	last := a.waitRecord(30*time.Second, "speech", map[string]string{"turn_id": id, "text": "That was the render closing my reply."})
-	_ = last
+	a.waitRecord(30*time.Second, "speech", map[string]string{"turn_id": id, "text": "That was the render closing my reply."})
 	a.waitRecord(30*time.Second, "audio_out_sentence", map[string]string{"text": "That was the render closing my reply."})
-	time.Sleep(4 * time.Second)
+	a.waitRecord(30*time.Second, "speech_done", map[string]string{"turn_id": id, "text": "That was the render closing my reply."})
 	a.proc.stop()
 	a.waitRecord(10*time.Second, "audio_out_written", nil)
 

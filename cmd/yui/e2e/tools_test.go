@@ -50,15 +50,7 @@ func (d *display) windowID(t testing.TB, name string) string {
 // xdotool's getwindowgeometry adds the decorations once more.
 func (d *display) frame(t testing.TB, id string) image.Rectangle {
 	t.Helper()
-	for range 8 {
-		out := d.run(t, "xwininfo", "-id", id, "-tree")
-		_, rest, ok := strings.Cut(out, "Parent window id: ")
-		if !ok || strings.Contains(strings.SplitN(rest, "\n", 2)[0], "(the root window)") {
-			break
-		}
-		id = strings.Fields(rest)[0]
-	}
-	out := d.run(t, "xwininfo", "-id", id)
+	out := d.run(t, "xwininfo", "-id", d.topLevel(t, id))
 	v := map[string]int{}
 	for _, l := range strings.Split(out, "\n") {
 		if k, s, ok := strings.Cut(strings.TrimSpace(l), ":"); ok {
@@ -145,22 +137,22 @@ func TestToolsSitOnWindow(t *testing.T) {
 		}
 	}
 	petID := d.windowID(t, "Yui")
-	time.Sleep(time.Second)
+	d.waitShot(t, "tools-start", 10*time.Second, drawnCheck(d.frame(t, petID)))
 
 	a.talk("please sit on my notes")
 	res := s.toolResult(t, "c-sit")
 	if !strings.HasPrefix(res, `ok: sitting on `) || !strings.Contains(res, "Notes") {
 		t.Fatalf("sit_on_window result = %q", res)
 	}
-	time.Sleep(500 * time.Millisecond)
-	pet := d.frame(t, petID)
-	x, feet := petFeet(pet)
+	var pet image.Rectangle
 	nr := d.frame(t, notesID)
-	top := nr.Min.Y
-	t.Logf("pet %v (feet %d,%d), Notes' frame %v", pet, x, feet, nr)
-	if feet != top {
-		t.Fatalf("the pet's feet are at y %d, Notes' top edge at %d", feet, top)
-	}
+	waitFor(t, 10*time.Second, "the pet's feet on Notes' top edge", func() bool {
+		pet = d.frame(t, petID)
+		_, feet := petFeet(pet)
+		return feet == nr.Min.Y
+	})
+	x, _ := petFeet(pet)
+	t.Logf("pet %v (feet at x %d), Notes' frame %v", pet, x, nr)
 	if x < nr.Min.X || x > nr.Max.X {
 		t.Fatalf("the pet's centre x %d is not over Notes (%v)", x, nr)
 	}
@@ -175,11 +167,10 @@ func TestToolsSitOnWindow(t *testing.T) {
 		t.Fatalf("look screen without permission = %q", screen)
 	}
 	a.waitRecord(10*time.Second, "pet_screen_look_prompt", nil)
-	time.Sleep(500 * time.Millisecond)
-	d.screenshot(t, "permission-prompt")
+	prompt := d.windowID(t, "Yui — screen access")
+	d.waitShot(t, "permission-prompt", 10*time.Second, paintedCheck(d.frame(t, prompt)))
 
 	// Allow: the answer is saved, and the next look at the screen sees it.
-	prompt := d.windowID(t, "Yui — screen access")
 	d.run(t, "xdotool", "mousemove", "--window", prompt, "35", "84", "click", "1")
 	a.waitRecord(10*time.Second, "screen_look", map[string]string{"value": "allowed"})
 	waitFor(t, 10*time.Second, "screen_look saved", func() bool {
@@ -188,18 +179,15 @@ func TestToolsSitOnWindow(t *testing.T) {
 	})
 	// The pet can see the screen now: its watching sign shows by the pill.
 	a.waitRecord(10*time.Second, "pet_watching", map[string]string{"on": "true"})
-	time.Sleep(300 * time.Millisecond)
-	d.screenshot(t, "watching")
+	d.waitShot(t, "watching", 10*time.Second, drawnCheck(d.frame(t, petID)))
 	// The pet is not where it was shown first: the shortcut opens the
 	// composer, whose include-screen toggle (screen_on_turn "toggle", the
 	// default) is the second button, 64,482 into the window.
-	d.run(t, "xdotool", "key", "ctrl+alt+y")
-	time.Sleep(500 * time.Millisecond)
+	a.shortcutComposer()
 	d.run(t, "xdotool", "mousemove", "--window", petID, "64", "482", "click", "1")
 	a.waitRecord(10*time.Second, "pet_screen_toggle", map[string]string{"on": "true"})
 	d.screenshot(t, "screen-toggle-on")
-	d.run(t, "xdotool", "key", "ctrl+alt+y") // the entry takes the keys again
-	time.Sleep(300 * time.Millisecond)
+	a.shortcutComposer() // the entry takes the keys again
 	d.run(t, "xdotool", "type", "--delay", "30", "and now?")
 	d.run(t, "xdotool", "key", "Return")
 	var cc string
@@ -244,21 +232,22 @@ func TestToolsSitOnWindow(t *testing.T) {
 	// Sitting again, the user drags the pet away: it no longer follows Notes.
 	start(t, d.env(), "xmessage", "-title", "Notes", "-geometry", "420x160+300+360", "Shopping: bread")
 	notesID = d.windowID(t, "Notes")
-	d.run(t, "xdotool", "key", "ctrl+alt+y")
-	time.Sleep(300 * time.Millisecond)
+	a.shortcutComposer()
 	d.run(t, "xdotool", "type", "--delay", "30", "once more")
 	d.run(t, "xdotool", "key", "Return")
 	if res := s.toolResult(t, "c-sit-3"); !strings.HasPrefix(res, "ok: sitting on ") {
 		t.Fatalf("second sit_on_window = %q", res)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitFor(t, 10*time.Second, "the pet sitting on the new Notes", func() bool {
+		_, feet := petFeet(d.frame(t, petID))
+		return feet == d.frame(t, notesID).Min.Y
+	})
 
 	// The composer's attach button opens a file dialog for an image (while
 	// the pet sits on Notes: on the screen bottom the composer is below it).
 	d.run(t, "xdotool", "mousemove", "--window", petID, "28", "482", "click", "1")
 	dlg := d.windowID(t, "Yui — attach an image")
-	time.Sleep(700 * time.Millisecond)
-	d.screenshot(t, "attach-dialog")
+	d.waitShot(t, "attach-dialog", 10*time.Second, paintedCheck(d.frame(t, dlg)))
 	d.run(t, "xdotool", "windowactivate", "--sync", dlg, "key", "alt+F4")
 	waitFor(t, 10*time.Second, "the file dialog closed", func() bool {
 		out, _ := d.command("xdotool", "search", "--onlyvisible", "--name", "attach an image").Output()
@@ -266,11 +255,10 @@ func TestToolsSitOnWindow(t *testing.T) {
 	})
 
 	pet = d.frame(t, petID)
-	d.run(t, "xdotool", "mousemove", fmt.Sprint(pet.Min.X+180), fmt.Sprint(pet.Min.Y+150+128))
+	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(pet.Min.X+180), fmt.Sprint(pet.Min.Y+150+128))
 	d.run(t, "xdotool", "mousedown", "1")
 	for range 6 {
-		d.run(t, "xdotool", "mousemove_relative", "--", "-80", "-10")
-		time.Sleep(50 * time.Millisecond)
+		d.run(t, "xdotool", "mousemove_relative", "--sync", "--", "-80", "-10")
 	}
 	d.run(t, "xdotool", "mouseup", "1")
 	a.waitRecord(10*time.Second, "pet_window_moved", nil)
@@ -285,7 +273,9 @@ func TestToolsSitOnWindow(t *testing.T) {
 		t.Fatalf("the drag did not move the pet from %v", pet)
 	}
 	d.run(t, "xdotool", "windowmove", notesID, "760", "450")
-	time.Sleep(1500 * time.Millisecond) // a following pet moves within a frame or two
+	// An absence has no event to wait for: a following pet moves within a
+	// frame or two.
+	time.Sleep(1500 * time.Millisecond)
 	if now := d.frame(t, petID); now != dropped {
 		t.Fatalf("the pet followed Notes after the user dragged it: %v, dropped at %v", now, dropped)
 	}
