@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"yui/app/settings"
@@ -38,7 +39,7 @@ func newTranscriber(v settings.Voice) (voice.Transcriber, error) {
 
 // newCapture is the microphone, or the --voice-in file when one is given
 // (the main pet only: it replaces that pet's microphone).
-func newCapture(voiceIn string) (voice.Capture, error) {
+func newCapture(voiceIn string, log *slog.Logger) (voice.Capture, error) {
 	if voiceIn == "" {
 		return voice.Mic{}, nil
 	}
@@ -46,6 +47,7 @@ func newCapture(voiceIn string) (voice.Capture, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.OnEnd = func() { log.Debug("voice_in_end", "file", voiceIn) }
 	return f, nil
 }
 
@@ -67,7 +69,7 @@ func (s *session) startVoice(ctl *pet.Controller) *voiceInput {
 	tr, err := newTranscriber(p.Voice)
 	var capture voice.Capture
 	if err == nil {
-		capture, err = newCapture(voiceIn)
+		capture, err = newCapture(voiceIn, s.log)
 	}
 	if err != nil {
 		s.log.Warn("voice_unavailable", "err", err.Error())

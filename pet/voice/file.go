@@ -16,6 +16,9 @@ type File struct {
 	samples []int16
 	rate    int
 	clock   clock.Clock
+	// OnEnd, when set before Start, is called once, on Start's goroutine,
+	// after the block holding the file's last sample was delivered.
+	OnEnd func()
 }
 
 // OpenFile reads a WAV file of any rate and channel count (DecodeWAV).
@@ -62,5 +65,8 @@ func (f *File) Start(ctx context.Context, fm Format, onFrame func(pcm []int16)) 
 			}
 		}
 		onFrame(block)
+		if pos < len(pcm) && pos+n >= len(pcm) && f.OnEnd != nil {
+			f.OnEnd()
+		}
 	}
 }

@@ -308,7 +308,7 @@ func TestWrongKeyIsRejectedWithoutRetry(t *testing.T) {
 	s := startSim(t, port, "right-key", "echo")
 	a := startYui(t, d, "wrong-key", "--chat-api", "push", "--chat-base-url", s.url)
 	a.waitRecord(30*time.Second, "ws_close", map[string]string{"code": "4401"})
-	time.Sleep(4 * time.Second) // past the first two backoff steps
+	time.Sleep(4 * time.Second) // an absence has no event to wait for: past the first two backoff steps
 	if n := a.count("ws_open", nil); n != 1 {
 		t.Fatalf("%d connections opened after a 4401 close, want 1 (no retry)", n)
 	}

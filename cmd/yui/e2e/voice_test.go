@@ -66,8 +66,7 @@ func TestVoiceTurnFromAFile(t *testing.T) {
 	checkVoiceFrame(t, got)
 	// The composer shows what was heard.
 	a.waitRecord(20*time.Second, "push.turn_end", map[string]string{"turn_id": id})
-	time.Sleep(500 * time.Millisecond)
-	d.screenshot(t, "voice-turn")
+	d.waitShot(t, "voice-turn", 10*time.Second, drawnCheck(a.petRect()))
 }
 
 // TestVoicePushToTalkShortcut: in push-to-talk mode, holding the global
@@ -78,11 +77,11 @@ func TestVoicePushToTalkShortcut(t *testing.T) {
 	d, s, a := startVoiceYui(t, "push_to_talk", voiceIn)
 	a.waitRecord(30*time.Second, "pet_shortcut", map[string]string{"keys": "ctrl+alt+y"})
 	a.waitRecord(30*time.Second, "voice_start", map[string]string{"mode": "push_to_talk"})
-	// The file's speech runs from 2 s to about 4 s after the capture starts.
-	time.Sleep(time.Second)
+	// The file's speech runs from 2 s to about 4 s after the capture
+	// starts: the key goes down in its silence and up once it played out.
 	d.run(t, "xdotool", "keydown", "ctrl+alt+y")
 	a.waitRecord(5*time.Second, "pet_pill", map[string]string{"voice": "listening"})
-	time.Sleep(4500 * time.Millisecond)
+	a.waitRecord(30*time.Second, "voice_in_end", nil)
 	d.screenshot(t, "push-to-talk-held")
 	d.run(t, "xdotool", "keyup", "ctrl+alt+y")
 	a.waitRecord(10*time.Second, "pet_mic_release", map[string]string{"by": "shortcut"})
@@ -153,7 +152,7 @@ func writeVoiceSettings(t *testing.T, dir string, v map[string]any) {
 		"voice":  v, "screen_on_turn": "never", "poke": true, "relation": 50,
 	}
 	s := map[string]any{"version": 1, "active_preset": "p-0000voic", "presets": []any{preset},
-		"screen_look": "unset", "log_level": "info"}
+		"screen_look": "unset", "log_level": "debug"} // debug records: voice_in_end
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -190,11 +189,7 @@ func TestVoiceNoMicrophone(t *testing.T) {
 		"--chat-api", "push", "--chat-base-url", s.url)
 	a := &app{t: t, d: d, cfg: cfg, proc: p, logs: newLogReader(cfg)}
 	a.waitRecord(30*time.Second, "voice_start", nil)
-	noMic := false
-	for end := time.Now().Add(10 * time.Second); !noMic && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
-		_, noMic = findRecord(a.log(), "voice_no_microphone", nil)
-	}
-	if !noMic {
+	if !waitForOr(10*time.Second, func() bool { _, ok := findRecord(a.log(), "voice_no_microphone", nil); return ok }) {
 		t.Skip("this machine has a capture device")
 	}
 	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"voice": "no microphone"})

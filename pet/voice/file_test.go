@@ -1,0 +1,40 @@
+package voice
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"yui/transport/clock"
+)
+
+// OnEnd comes once, with the block that holds the file's last sample.
+func TestFileOnEndAfterLastSample(t *testing.T) {
+	fc := clock.NewFake(time.Unix(0, 0))
+	fm := Format{SampleRate: 16000, Channels: 1}
+	n := FrameSamples(fm.SampleRate)
+	f := NewFile(make([]int16, 2*n+1), fm.SampleRate, fc) // three blocks
+	ends := make(chan int, 4)
+	blocks := 0
+	f.OnEnd = func() { ends <- blocks }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- f.Start(ctx, fm, func([]int16) { blocks++ }) }()
+	for range 5 {
+		if !fc.WaitPending(1, 5*time.Second) {
+			t.Fatal("the file armed no block timer")
+		}
+		fc.Advance(FrameDuration)
+	}
+	fc.WaitPending(1, 5*time.Second)
+	cancel()
+	<-done
+	close(ends)
+	var got []int
+	for b := range ends {
+		got = append(got, b)
+	}
+	if len(got) != 1 || got[0] != 3 {
+		t.Fatalf("OnEnd after blocks %v, want once after 3", got)
+	}
+}
