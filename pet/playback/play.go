@@ -1,14 +1,15 @@
 package playback
 
+// Playing: one sentence at a time, synthesis one ahead, cues fired on
+// playback boundaries, and a failed clip paced by reading speed.
+
 import (
 	"context"
 	"strings"
 	"unicode/utf8"
+
 	"yui/pet/speech"
 )
-
-// Playing: one sentence at a time, synthesis one ahead, cues fired on
-// playback boundaries, and a failed clip paced by reading speed.
 
 // fireBoundary fires the cues waiting on a playback boundary.
 func (q *Queue) fireBoundary() {
