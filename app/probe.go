@@ -5,12 +5,13 @@ import (
 
 	"errors"
 	"fmt"
-	"fyne.io/fyne/v2"
 	"io"
 	"net/http"
 	"os/exec"
 	"runtime"
 	"time"
+
+	"fyne.io/fyne/v2"
 
 	"github.com/gorilla/websocket"
 

@@ -3,6 +3,7 @@ package playback
 import (
 	"context"
 	"strings"
+
 	"yui/transport"
 )
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
 	"yui/pet/character"
 )
 
