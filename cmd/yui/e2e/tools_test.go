@@ -32,7 +32,7 @@ func startWM(t testing.TB, d *display) {
 func (d *display) windowID(t testing.TB, name string) string {
 	t.Helper()
 	var id string
-	waitFor(t, 15*time.Second, "window "+name, func() bool {
+	found := waitForOr(15*time.Second, func() bool {
 		out, err := d.command("xdotool", "search", "--onlyvisible", "--name", "^"+name+"$").Output()
 		ids := strings.Fields(string(out))
 		if err != nil || len(ids) == 0 {
@@ -41,6 +41,10 @@ func (d *display) windowID(t testing.TB, name string) string {
 		id = ids[0]
 		return true
 	})
+	if !found {
+		tree, _ := d.command("xwininfo", "-root", "-tree").CombinedOutput()
+		t.Fatalf("timed out after 15s waiting for window %s on display %s; the windows:\n%s", name, d.name, tree)
+	}
 	return id
 }
 
