@@ -56,8 +56,9 @@ type winRect struct{ Left, Top, Right, Bottom int32 }
 // win32Window shapes the pet window with a window region (SetWindowRgn),
 // keeps it topmost and, as a tool window, out of the task bar.
 type win32Window struct {
-	log  *slog.Logger
-	hwnd uintptr
+	log    *slog.Logger
+	hwnd   uintptr
+	hotkey *hotkey // nil until grabShortcut
 }
 
 func newNative(log *slog.Logger) nativeWindow { return &win32Window{log: log} }
@@ -155,15 +156,33 @@ func (w *win32Window) focus() error {
 	return nil
 }
 
-// grabShortcut is not wired on Windows yet: RegisterHotKey delivers
-// WM_HOTKEY to a message loop the shim does not own.
-func (w *win32Window) grabShortcut(func()) error { return errUnsupported }
+// grabShortcut registers Ctrl+Alt+Y as a system-wide hot key on a thread
+// of its own (hotkey_windows.go): WM_HOTKEY goes to the message loop of
+// the thread that registered it, and GLFW's loop is not the shim's.
+func (w *win32Window) grabShortcut(onPress func()) error {
+	h, err := startHotkey(onPress)
+	if err != nil {
+		return err
+	}
+	w.hotkey = h
+	return nil
+}
 
-func (w *win32Window) onShortcutRelease(func()) {}
+func (w *win32Window) onShortcutRelease(f func()) {
+	if w.hotkey != nil {
+		w.hotkey.setOnRelease(f)
+	}
+}
 
 // watchMonitors is not wired on Windows yet (WM_DISPLAYCHANGE goes to the
 // window procedure GLFW owns); the position is checked at start and after
 // each drag.
 func (w *win32Window) watchMonitors(func()) error { return errUnsupported }
 
-func (w *win32Window) close() error { return nil }
+func (w *win32Window) close() error {
+	if w.hotkey != nil {
+		w.hotkey.stop()
+		w.hotkey = nil
+	}
+	return nil
+}
