@@ -32,7 +32,6 @@ func BenchmarkStartupToWSReady(b *testing.B) {
 	s := startSim(b, freePort(b), "startup-key", "echo")
 	env := append(d.env(), "YUI_KEY=", "HOME="+nullAudioHome(b))
 	for i := 0; i < b.N; i++ {
-		b.StopTimer()
 		var ms []float64
 		for r := range runs {
 			cfg := b.TempDir()

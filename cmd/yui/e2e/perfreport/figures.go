@@ -144,7 +144,7 @@ func microFigure(run *BenchRun, g microGoal) Figure {
 	f := Figure{Name: g.name, What: g.what, Unit: g.shown, Goal: g.goal, Strict: g.strict}
 	v, err := run.Metric(g.key, g.unit)
 	if err != nil {
-		f.Missing = "not measured: " + err.Error()
+		f.Missing = err.Error()
 		return f
 	}
 	f.Measured = v * g.scale

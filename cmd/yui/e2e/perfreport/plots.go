@@ -23,6 +23,8 @@ const (
 var (
 	barColour  = color.RGBA{0x4c, 0x78, 0xa8, 0xff}
 	goalColour = color.RGBA{0xd6, 0x27, 0x28, 0xff}
+	failColour = color.RGBA{0xe3, 0x7b, 0x7c, 0xff}
+	bareColour = color.RGBA{0x9a, 0x9a, 0x9a, 0xff}
 	lineColour = color.RGBA{0x2c, 0x7f, 0x5e, 0xff}
 	fdColour   = color.RGBA{0x9a, 0x6a, 0x1e, 0xff}
 	dashes     = []vg.Length{vg.Points(6), vg.Points(3)}
@@ -64,25 +66,49 @@ func writePNG(path string, w, h vg.Length, vertical bool, plots ...*plot.Plot) e
 	return nil
 }
 
+// addBars adds one bar per value at x (or y, horizontal) 0, 1, ..., each
+// in its own colour.
+func addBars(p *plot.Plot, values []float64, colours []color.Color, width vg.Length, horizontal bool) error {
+	for i, v := range values {
+		one := make(plotter.Values, len(values))
+		one[i] = v
+		bars, err := plotter.NewBarChart(one, width)
+		if err != nil {
+			return err
+		}
+		bars.Color = colours[i]
+		bars.LineStyle.Width = 0
+		bars.Horizontal = horizontal
+		p.Add(bars)
+	}
+	return nil
+}
+
 // barPlot is a bar per value over nominal x labels, each bar labelled
-// with its value, and a dashed goal line at goal (none when 0).
-func barPlot(title, yLabel string, names []string, values []float64, format func(float64) string, goal float64, goalLabel string) (*plot.Plot, error) {
+// with its value, and a dashed goal line over the bar at goalAt.
+func barPlot(title, yLabel string, names []string, values []float64, colours []color.Color, format func(float64) string, goal float64, goalAt int, goalLabel string) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = yLabel
-	bars, err := plotter.NewBarChart(plotter.Values(values), vg.Points(44))
-	if err != nil {
+	if err := addBars(p, values, colours, vg.Points(44), false); err != nil {
 		return nil, err
 	}
-	bars.Color = barColour
-	bars.LineStyle.Width = 0
-	p.Add(bars)
 	p.NominalX(names...)
 	top := goal
 	for _, v := range values {
 		top = max(top, v)
 	}
 	p.Y.Min, p.Y.Max = 0, top*1.2
+	line, err := plotter.NewLine(plotter.XYs{{X: float64(goalAt) - 0.45, Y: goal}, {X: float64(goalAt) + 0.45, Y: goal}})
+	if err != nil {
+		return nil, err
+	}
+	line.Color = goalColour
+	line.Width = vg.Points(2)
+	line.Dashes = dashes
+	p.Add(line)
+	p.Legend.Add(goalLabel, line)
+	p.Legend.Top = true
 	var xys plotter.XYs
 	var texts []string
 	for i, v := range values {
@@ -98,18 +124,6 @@ func barPlot(title, yLabel string, names []string, values []float64, format func
 	}
 	labels.Offset = vg.Point{Y: vg.Points(3)}
 	p.Add(labels)
-	if goal > 0 {
-		line, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: goal}, {X: float64(len(values)) - 0.5, Y: goal}})
-		if err != nil {
-			return nil, err
-		}
-		line.Color = goalColour
-		line.Width = vg.Points(1.5)
-		line.Dashes = dashes
-		p.Add(line)
-		p.Legend.Add(goalLabel, line)
-		p.Legend.Top = true
-	}
 	return p, nil
 }
 
@@ -123,20 +137,31 @@ func plotIdle(path string, i *Idle) error {
 		rss = append(rss, mib(u.RSSBytes))
 		cpu = append(cpu, u.CPUPercent)
 	}
-	window := fmt.Sprintf(" (mean over %ss)", num(i.WindowSeconds))
-	pr, err := barPlot("Idle resident set"+window, "RSS (MiB)", names, rss,
+	window := fmt.Sprintf(" (over %ss)", num(i.WindowSeconds))
+	rssGoal, cpuGoal := rssRatioGoal*rss[0], cpuRatioGoal*max(cpu[0], cpuFloor)
+	pr, err := barPlot("Idle resident set"+window, "RSS (MiB)", names, rss, idleColours(rss[1] <= rssGoal),
 		func(v float64) string { return num(v) + " MiB" },
-		rssRatioGoal*rss[0], fmt.Sprintf("goal for 1 pet: %sx bare", num(rssRatioGoal)))
+		rssGoal, 1, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(rssRatioGoal)))
 	if err != nil {
 		return err
 	}
-	pc, err := barPlot("Idle CPU"+window, "CPU (% of one core)", names, cpu,
+	pc, err := barPlot("Idle CPU"+window, "CPU (% of one core)", names, cpu, idleColours(max(cpu[1], cpuFloor) <= cpuGoal),
 		func(v float64) string { return num(v) + "%" },
-		cpuRatioGoal*max(cpu[0], cpuFloor), fmt.Sprintf("goal for 1 pet: %sx bare", num(cpuRatioGoal)))
+		cpuGoal, 1, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(cpuRatioGoal)))
 	if err != nil {
 		return err
 	}
 	return writePNG(path, vg.Points(720), vg.Points(320), false, pr, pc)
+}
+
+// idleColours: the bare window grey, the pets blue, the 1-pet bar red when
+// it misses its goal.
+func idleColours(onePetPasses bool) []color.Color {
+	one := color.Color(barColour)
+	if !onePetPasses {
+		one = failColour
+	}
+	return []color.Color{bareColour, one, barColour}
 }
 
 // plotTurns draws RSS, goroutines and open files over the turns, with the
@@ -173,8 +198,13 @@ func plotTurns(path string, t *Turns) error {
 	pr.Add(g)
 	pr.Legend.Add(fmt.Sprintf("goal: start + %d MB", rssGrowthGoal), g)
 	pr.Legend.Top, pr.Legend.Left = false, false
-	pr.Y.Min = 0
-	pr.Y.Max = max(pr.Y.Max, limit) * 1.15
+	pr.Legend.YOffs = vg.Points(4)
+	// Zoomed to the series and the limit, so that growth of a few MiB shows.
+	lo, hi := limit, limit
+	for _, p := range rss {
+		lo, hi = min(lo, p.Y), max(hi, p.Y)
+	}
+	pr.Y.Min, pr.Y.Max = max(0, lo-10), hi+5
 	pr.Add(plotter.NewGrid())
 
 	pg := plot.New()
@@ -221,20 +251,30 @@ func plotMicro(path string, figs []Figure) error {
 	p := plot.New()
 	p.Title.Text = "Micro-benchmarks: measured as a share of the goal"
 	p.X.Label.Text = "% of goal (shorter is better; past the dashed line fails)"
-	bars, err := plotter.NewBarChart(plotter.Values(pct), vg.Points(14))
-	if err != nil {
+	var colours []color.Color
+	for _, v := range pct {
+		if v >= 100 {
+			colours = append(colours, failColour)
+		} else {
+			colours = append(colours, barColour)
+		}
+	}
+	if err := addBars(p, pct, colours, vg.Points(14), true); err != nil {
 		return fmt.Errorf("micro plot: %w", err)
 	}
-	bars.Horizontal = true
-	bars.Color = barColour
-	bars.LineStyle.Width = 0
-	p.Add(bars)
 	p.NominalY(names...)
 	top := 100.0
 	for _, v := range pct {
 		top = max(top, v)
 	}
 	p.X.Min, p.X.Max = 0, top*1.6
+	g, err := plotter.NewLine(plotter.XYs{{X: 100, Y: -0.5}, {X: 100, Y: float64(len(pct)) - 0.5}})
+	if err != nil {
+		return fmt.Errorf("micro plot: %w", err)
+	}
+	g.Color, g.Width, g.Dashes = goalColour, vg.Points(1.5), dashes
+	p.Add(g)
+	p.Legend.Add("goal (100%)", g)
 	var xys plotter.XYs
 	for i, v := range pct {
 		xys = append(xys, plotter.XY{X: v, Y: float64(i)})
@@ -248,13 +288,6 @@ func plotMicro(path string, figs []Figure) error {
 	}
 	labels.Offset = vg.Point{X: vg.Points(4)}
 	p.Add(labels)
-	g, err := plotter.NewLine(plotter.XYs{{X: 100, Y: -0.5}, {X: 100, Y: float64(len(pct)) - 0.5}})
-	if err != nil {
-		return fmt.Errorf("micro plot: %w", err)
-	}
-	g.Color, g.Width, g.Dashes = goalColour, vg.Points(1.5), dashes
-	p.Add(g)
-	p.Legend.Add("goal (100%)", g)
 	p.Legend.Top = true
 	return writePNG(path, vg.Points(720), vg.Points(float64(90+24*len(pct))), false, p)
 }

@@ -83,15 +83,15 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 			name string
 			u    *Usage
 		}{{"bare Fyne window", i.Bare}, {"yui, 1 pet", i.OnePet}, {"yui, 3 pets", i.ThreePets}} {
-			p("| %s | %s MiB | %s%% | %sx | %sx |\n", row.name, num(mib(row.u.RSSBytes)), num(row.u.CPUPercent),
-				num(float64(row.u.RSSBytes)/float64(i.Bare.RSSBytes)), num(max(row.u.CPUPercent, cpuFloor)/bareCPU))
+			p("| %s | %s MiB | %s%% | %s | %s |\n", row.name, num(mib(row.u.RSSBytes)), num(row.u.CPUPercent),
+				ratio(float64(row.u.RSSBytes)/float64(i.Bare.RSSBytes)), ratio(max(row.u.CPUPercent, cpuFloor)/bareCPU))
 		}
 		p("\nEach pet past the first costs %s MiB.\n\n", num((mib(i.ThreePets.RSSBytes)-mib(i.OnePet.RSSBytes))/2))
 	} else {
 		if err := removeStale(filepath.Join(imgDir, idlePNG)); err != nil {
 			return err
 		}
-		p("%s (`%s` from BenchmarkIdlePetVsBareWindow).\n\n", capital(r.Idle.Status()), idleFile)
+		p("Not measured: %s (BenchmarkIdlePetVsBareWindow writes it).\n\n", r.Idle.Status())
 	}
 
 	p("## Start-up to `ws_ready`\n\n")
@@ -103,7 +103,7 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 		p("From starting the `yui` process to its first `ws_ready` log record (the time in the record), against\n")
 		p("`yui-sim` on loopback, one pet, a fresh config directory each run: median **%s ms**; runs: %s ms.\n\n", num(s.Median()), strings.Join(runs, ", "))
 	} else {
-		p("%s (`%s` from BenchmarkStartupToWSReady).\n\n", capital(r.Startup.Status()), startupFile)
+		p("Not measured: %s (BenchmarkStartupToWSReady writes it).\n\n", r.Startup.Status())
 	}
 
 	p("## 10,000 turns\n\n")
@@ -121,7 +121,7 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 		if err := removeStale(filepath.Join(imgDir, turnsPNG)); err != nil {
 			return err
 		}
-		p("%s (`%s` from BenchmarkTenThousandTurns).\n\n", capital(r.Turns.Status()), turnsFile)
+		p("Not measured: %s (BenchmarkTenThousandTurns writes it).\n\n", r.Turns.Status())
 	}
 
 	p("## Micro-benchmarks against their goals\n\n")
@@ -141,6 +141,8 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 	if len(r.Bench.Benches) == 0 {
 		p("| — | no benchmark output was read | | | | |\n")
 	}
+	p("\nFor the e2e benchmarks (`cmd/yui/e2e`) time/op is the wall time of the whole measurement; their\n")
+	p("figures are in the last column and the sections above.\n")
 	if len(r.Bench.Failed) > 0 {
 		var keys []string
 		for k := range r.Bench.Failed {
@@ -230,12 +232,8 @@ func orDash(s string) string {
 	return s
 }
 
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
+// ratio formats a multiple of the bare window's figure.
+func ratio(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "x" }
 
 // grouped writes n with thousands separators: 10,000.
 func grouped(n int) string {

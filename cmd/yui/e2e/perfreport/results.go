@@ -114,6 +114,7 @@ func (t *Turns) validate() error {
 // Input is one e2e result file: the value when it was read, or why not.
 // A missing file is Missing, with no error: that benchmark did not run.
 type Input[T any] struct {
+	File    string
 	Value   *T
 	Missing bool
 	Err     error
@@ -127,7 +128,7 @@ func (in Input[T]) Status() string {
 	case in.Err != nil:
 		return in.Err.Error()
 	default:
-		return "not measured"
+		return "no " + in.File + " in this run"
 	}
 }
 
@@ -138,23 +139,23 @@ func readInput[T any, P interface {
 	validate() error
 }](dir, name string) Input[T] {
 	if dir == "" {
-		return Input[T]{Missing: true}
+		return Input[T]{File: name, Missing: true}
 	}
 	data, err := os.ReadFile(filepath.Join(dir, name))
 	if errors.Is(err, fs.ErrNotExist) {
-		return Input[T]{Missing: true}
+		return Input[T]{File: name, Missing: true}
 	}
 	if err != nil {
-		return Input[T]{Err: fmt.Errorf("not measured: read %s: %w", name, err)}
+		return Input[T]{File: name, Err: fmt.Errorf("read %s: %w", name, err)}
 	}
 	v := new(T)
 	if err := json.Unmarshal(data, v); err != nil {
-		return Input[T]{Err: fmt.Errorf("not measured: %s is not valid: %w", name, err)}
+		return Input[T]{File: name, Err: fmt.Errorf("%s is not valid: %w", name, err)}
 	}
 	if err := P(v).validate(); err != nil {
-		return Input[T]{Err: fmt.Errorf("not measured: %s: %w", name, err)}
+		return Input[T]{File: name, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	return Input[T]{Value: v}
+	return Input[T]{File: name, Value: v}
 }
 
 // Results is everything one `make bench` run measured.
