@@ -424,3 +424,69 @@ func TestYuiDoesNotLinkGonum(t *testing.T) {
 		}
 	}
 }
+
+// Any text gives benchmarks with figures, or reasons in Failed: never a
+// panic or an error from a reader that works.
+func FuzzParseBench(f *testing.F) {
+	for _, name := range []string{"testdata/micro.txt", "testdata/e2e.txt"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	f.Add("pkg: yui/x\nBenchmarkA-2 \t3 pets\n 1 2 ns/op\n--- FAIL: BenchmarkA\nFAIL\tyui/x [build failed]\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		run := newBenchRun()
+		if err := ParseBench(strings.NewReader(in), run); err != nil {
+			t.Fatalf("ParseBench: %v", err)
+		}
+		for key, b := range run.Benches {
+			if b.Iters <= 0 || len(b.Metrics) == 0 || key != b.Key() {
+				t.Fatalf("%s: %+v", key, b)
+			}
+		}
+		_ = Figures(readResults(run, ""))
+	})
+}
+
+// Edge cases of measured data still give a report and readable plots: a
+// bare window that used no CPU the clock could see, a single-sample turn
+// series, a goal missed by far.
+func TestWriteEdgeCases(t *testing.T) {
+	data := t.TempDir()
+	files := map[string]string{
+		idleFile:    `{"window_seconds": 0.5, "bare_window": {"rss_bytes": 1, "cpu_percent": 0}, "one_pet": {"rss_bytes": 1000000000, "cpu_percent": 0}, "three_pets": {"rss_bytes": 3000000000, "cpu_percent": 90}}`,
+		startupFile: `{"runs_ms": [1, 2]}`,
+		turnsFile:   `{"turns": 1, "rss_before_bytes": 1, "rss_after_bytes": 9000000000, "goroutines_before": 1, "goroutines_after": 9000, "series": [{"turn": 0, "rss_bytes": 1, "goroutines": 1, "fds": 0}]}`,
+	}
+	for name, s := range files {
+		if err := os.WriteFile(filepath.Join(data, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := newBenchRun()
+	if err := ParseBench(strings.NewReader("pkg: yui/pet/playback\nBenchmarkAudioAfterStop-2 1 1 ns/op 5000 worst-ms-audible-after-stop\n"), run); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	md, img := filepath.Join(out, "p.md"), filepath.Join(out, "p")
+	if err := Write(md, img, readResults(run, data), machine); err != nil {
+		t.Fatal(err)
+	}
+	report, _ := os.ReadFile(md)
+	for _, want := range []string{
+		"median **1.50 ms**",
+		"| 1000000000x | ≤ 1.25x | **FAIL** |",
+		"| Idle CPU: 1 pet ÷ bare Fyne window (BenchmarkIdlePetVsBareWindow) | 1x | ≤ 1.50x | pass |",
+		"| 9000 MB (0.000000954 → 8583 MiB) | < 5 MB | **FAIL** |",
+		"| 5000 ms | < 50 ms | **FAIL** |",
+	} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, name := range []string{idlePNG, turnsPNG, microPNG} {
+		checkPNG(t, filepath.Join(img, name))
+	}
+}
