@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,101 +39,189 @@ func procUsage(pid int) (rss int64, cpu time.Duration, err error) {
 	return rss, cpu, nil
 }
 
-// BenchmarkIdlePetVsBareWindow runs the idle pet (idle motion playing) and a
-// bare Fyne window with one label side by side under one Xvfb, and reports
-// both and their ratios. Goals: RSS within 1.25x, CPU within 2x.
-//
-// Both processes settle (start-up, first frames, the pet's start-up garbage
-// returned) before the measuring window. RSS is the mean of samples taken
-// every second through the window, CPU the time used over the whole
-// window: a VM's scheduling noise moves single readings of a 2%-CPU
-// process a lot. YUI_BENCH_WINDOW (a Go duration) changes the window.
-func BenchmarkIdlePetVsBareWindow(b *testing.B) {
-	dir := os.Getenv("YUI_E2E_BIN")
+// writePerfResult writes v as JSON into $YUI_BENCH_OUT/name, where
+// `make bench`'s report generator (cmd/yui/e2e/perfreport) reads it.
+// Without YUI_BENCH_OUT the figures are only in the benchmark's output.
+func writePerfResult(b testing.TB, name string, v any) {
+	b.Helper()
+	dir := os.Getenv("YUI_BENCH_OUT")
 	if dir == "" {
-		b.Skip("YUI_E2E_BIN not set; run `make bench`")
+		return
 	}
-	settle := 12 * time.Second
-	window := 40 * time.Second
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), append(data, '\n'), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// idleUsage is one process's figures in idle.json.
+type idleUsage struct {
+	RSSBytes   int64   `json:"rss_bytes"`
+	CPUPercent float64 `json:"cpu_percent"`
+}
+
+// idleReport is idle.json, as perfreport reads it.
+type idleReport struct {
+	WindowSeconds float64   `json:"window_seconds"`
+	Bare          idleUsage `json:"bare_window"`
+	OnePet        idleUsage `json:"one_pet"`
+	ThreePets     idleUsage `json:"three_pets"`
+}
+
+// BenchmarkIdlePetVsBareWindow runs, side by side under one Xvfb, a bare
+// Fyne window with one label, yui with one pet and yui with three pets
+// (three enabled presets in one process), both yui connected to yui-sim,
+// and reports all three and the ratios. Goals for the one pet: RSS within
+// 1.25x, CPU within 1.5x of the bare window; three pets are reported.
+//
+// The processes settle (start-up, first frames, the pet's start-up
+// garbage returned) before the measuring window. RSS is the mean of
+// samples taken every second through the window, CPU the time used over
+// the whole window: a VM's scheduling noise moves single readings of a
+// 2%-CPU process a lot. YUI_BENCH_WINDOW (a Go duration) changes the
+// window. With YUI_BENCH_OUT set it writes idle.json there.
+func BenchmarkIdlePetVsBareWindow(b *testing.B) {
+	dir := binDir(b)
+	settle := 15 * time.Second
+	window := 60 * time.Second
 	if s := os.Getenv("YUI_BENCH_WINDOW"); s != "" {
 		if d, err := time.ParseDuration(s); err == nil && d > 0 {
 			window = d
 		}
 	}
 	for i := 0; i < b.N; i++ {
-		b.StopTimer()
 		res := measureIdle(b, dir, settle, window)
-		b.ReportMetric(float64(res.petRSS)/(1<<20), "pet-MiB")
-		b.ReportMetric(float64(res.bareRSS)/(1<<20), "bare-MiB")
-		b.ReportMetric(float64(res.petRSS)/float64(res.bareRSS), "rss-ratio")
-		b.ReportMetric(100*res.petCPU.Seconds()/window.Seconds(), "pet-cpu%")
-		b.ReportMetric(100*res.bareCPU.Seconds()/window.Seconds(), "bare-cpu%")
-		ratio := res.petCPU.Seconds() / max(res.bareCPU.Seconds(), 0.01)
-		b.ReportMetric(ratio, "cpu-ratio")
-		line := fmt.Sprintf("idle pet: %.1f MiB RSS, %.2f%% CPU; bare window: %.1f MiB RSS, %.2f%% CPU; ratios: RSS %.2fx (goal ≤ 1.25x), CPU %.2fx (goal ≤ 2x) over %s",
-			float64(res.petRSS)/(1<<20), 100*res.petCPU.Seconds()/window.Seconds(),
-			float64(res.bareRSS)/(1<<20), 100*res.bareCPU.Seconds()/window.Seconds(),
-			float64(res.petRSS)/float64(res.bareRSS), ratio, window)
-		// go test shows a benchmark's log only with -v; stderr always.
-		b.Log(line)
-		fmt.Fprintln(os.Stderr, line)
+		bare, one, three := res[0], res[1], res[2]
+		pct := func(c time.Duration) float64 { return 100 * c.Seconds() / window.Seconds() }
+		b.ReportMetric(mebi(bare.rss), "bare-MiB")
+		b.ReportMetric(mebi(one.rss), "pet-MiB")
+		b.ReportMetric(mebi(three.rss), "3pets-MiB")
+		b.ReportMetric(pct(bare.cpu), "bare-cpu%")
+		b.ReportMetric(pct(one.cpu), "pet-cpu%")
+		b.ReportMetric(pct(three.cpu), "3pets-cpu%")
+		b.ReportMetric(float64(one.rss)/float64(bare.rss), "rss-ratio")
+		b.ReportMetric(one.cpu.Seconds()/max(bare.cpu.Seconds(), 0.01), "cpu-ratio")
+		b.Logf("over %s: bare window %.1f MiB, %.2f%% CPU; 1 pet %.1f MiB, %.2f%% CPU (RSS %.2fx, goal ≤ 1.25x; CPU %.2fx, goal ≤ 1.5x); 3 pets %.1f MiB, %.2f%% CPU",
+			window, mebi(bare.rss), pct(bare.cpu), mebi(one.rss), pct(one.cpu),
+			float64(one.rss)/float64(bare.rss), one.cpu.Seconds()/max(bare.cpu.Seconds(), 0.01),
+			mebi(three.rss), pct(three.cpu))
+		writePerfResult(b, "idle.json", idleReport{
+			WindowSeconds: window.Seconds(),
+			Bare:          idleUsage{bare.rss, pct(bare.cpu)},
+			OnePet:        idleUsage{one.rss, pct(one.cpu)},
+			ThreePets:     idleUsage{three.rss, pct(three.cpu)},
+		})
 	}
 }
 
-type idleResult struct {
-	petRSS, bareRSS int64
-	petCPU, bareCPU time.Duration
+func mebi(b int64) float64 { return float64(b) / (1 << 20) }
+
+// usage is a process's mean RSS and CPU time over a window.
+type usage struct {
+	rss int64
+	cpu time.Duration
 }
 
-func measureIdle(b *testing.B, dir string, settle, window time.Duration) idleResult {
-	// startXvfb's cleanup kills Xvfb, which leaves its lock file behind;
-	// this cleanup, registered first, runs after it and removes it, so
-	// repeated runs do not use up the display numbers.
-	var d *display
+// cleanXvfbFiles removes the lock file and socket startXvfb's cleanup
+// leaves behind when it has to kill Xvfb, so repeated runs do not use up
+// the display numbers. Registered before startXvfb, it runs after it.
+func cleanXvfbFiles(b testing.TB, d **display) {
 	b.Cleanup(func() {
-		if d != nil {
-			n := strings.TrimPrefix(d.name, ":")
+		if *d != nil {
+			n := strings.TrimPrefix((*d).name, ":")
 			_ = os.Remove("/tmp/.X" + n + "-lock")
 			_ = os.Remove("/tmp/.X11-unix/X" + n)
 		}
 	})
-	d = startXvfb(b, 1280, 800)
-	cfg := b.TempDir()
-	// The pet idles with its audio context open: Xvfb machines have no
-	// sound card, so ALSA's default device is the null one here.
+}
+
+// nullAudioHome is a HOME whose .asoundrc makes ALSA's default device the
+// null one: Xvfb machines have no sound card, and the pet idles with its
+// audio context open, as it does on a desktop.
+func nullAudioHome(b testing.TB) string {
+	b.Helper()
 	home := b.TempDir()
 	if err := os.WriteFile(filepath.Join(home, ".asoundrc"), []byte("pcm.!default { type null }\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	env := append(d.env(), "YUI_KEY=", "HOME="+home)
-	pet := start(b, env, filepath.Join(dir, "yui"), "--config-dir", cfg,
-		"--chat-api", "push", "--chat-base-url", fmt.Sprintf("http://127.0.0.1:%d", freePort(b)))
+	return home
+}
+
+// measureIdle returns the usage of the bare window, one pet and three pets.
+func measureIdle(b *testing.B, dir string, settle, window time.Duration) [3]usage {
+	var d *display
+	cleanXvfbFiles(b, &d)
+	d = startXvfb(b, 1600, 1000)
+	s := startSim(b, freePort(b), "idle-key", "echo")
+	env := append(d.env(), "YUI_KEY=", "HOME="+nullAudioHome(b))
+	idlePreset := func(n int, name string) preset {
+		return preset{ID: fmt.Sprintf("p-1d1e%04d", n), Name: name, Enabled: true, ChatAPI: "push",
+			ChatBaseURL: s.url, Key: "idle-key", ChatID: fmt.Sprintf("yui-1d1e%04d", n)}
+	}
+	one, three := b.TempDir(), b.TempDir()
+	writeSettings(b, one, idlePreset(1, "Yui"))
+	writeSettings(b, three, idlePreset(2, "Yui"), idlePreset(3, "Mochi"), idlePreset(4, "Tama"))
+
 	bare := start(b, env, filepath.Join(dir, "barewindow"))
-	time.Sleep(settle)
-	if logs, _ := filepath.Glob(filepath.Join(cfg, "logs", "*")); len(logs) > 0 {
-		if data, err := os.ReadFile(logs[0]); err == nil && !strings.Contains(string(data), `"msg":"audio_open"`) {
-			b.Log("the pet did not open its audio context")
+	pet := start(b, env, filepath.Join(dir, "yui"), "--config-dir", one)
+	pets := start(b, env, filepath.Join(dir, "yui"), "--config-dir", three)
+	ready := func(cfg string, n int) func() bool {
+		return func() bool {
+			recs := readLog(b, cfg)
+			return countRecords(recs, "ws_ready") >= n && countRecords(recs, "pet_window_shown") >= n
 		}
 	}
-	_, petCPU0, err1 := procUsage(pet.cmd.Process.Pid)
-	_, bareCPU0, err2 := procUsage(bare.cmd.Process.Pid)
-	if err1 != nil || err2 != nil {
-		b.Fatalf("read usage: %v %v\npet: %s\nbare: %s", err1, err2, pet.output(), bare.output())
+	waitFor(b, 60*time.Second, "one pet ready and shown", ready(one, 1))
+	waitFor(b, 60*time.Second, "three pets ready and shown", ready(three, 3))
+	time.Sleep(settle)
+	for _, cfg := range []string{one, three} {
+		if countRecords(readLog(b, cfg), "audio_open") == 0 {
+			b.Log("a pet process did not open its audio context")
+		}
 	}
-	var petRSS, bareRSS int64
+	procs := []*proc{bare, pet, pets}
+	read := func() (rss [3]int64, cpu [3]time.Duration) {
+		for k, p := range procs {
+			var err error
+			rss[k], cpu[k], err = procUsage(p.cmd.Process.Pid)
+			if err != nil {
+				b.Fatalf("read usage of %s: %v\n%s", filepath.Base(p.cmd.Path), err, tail(p.output(), 2000))
+			}
+		}
+		return rss, cpu
+	}
+	_, cpu0 := read()
+	var sum [3]int64
 	n := int64(0)
 	for end := time.Now().Add(window); time.Now().Before(end); {
 		time.Sleep(min(time.Second, time.Until(end)))
-		p, _, err1 := procUsage(pet.cmd.Process.Pid)
-		q, _, err2 := procUsage(bare.cmd.Process.Pid)
-		if err1 != nil || err2 != nil {
-			b.Fatalf("read usage: %v %v\npet: %s\nbare: %s", err1, err2, pet.output(), bare.output())
+		rss, _ := read()
+		for k := range sum {
+			sum[k] += rss[k]
 		}
-		petRSS += p
-		bareRSS += q
 		n++
 	}
-	_, petCPU, _ := procUsage(pet.cmd.Process.Pid)
-	_, bareCPU, _ := procUsage(bare.cmd.Process.Pid)
-	return idleResult{petRSS: petRSS / n, bareRSS: bareRSS / n, petCPU: petCPU - petCPU0, bareCPU: bareCPU - bareCPU0}
+	_, cpu1 := read()
+	var out [3]usage
+	for k := range out {
+		out[k] = usage{rss: sum[k] / n, cpu: cpu1[k] - cpu0[k]}
+	}
+	return out
+}
+
+// countRecords counts the records named msg.
+func countRecords(recs []record, msg string) int {
+	n := 0
+	for _, r := range recs {
+		if r.str("msg") == msg {
+			n++
+		}
+	}
+	return n
 }

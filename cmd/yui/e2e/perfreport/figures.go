@@ -1,0 +1,212 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Figure is one row of the report's goal table.
+type Figure struct {
+	Name     string  // short, for plot labels
+	What     string  // what was measured, and by which benchmark
+	Measured float64 // in Unit
+	Text     string  // the measured value as shown, when a number alone says too little
+	Unit     string
+	Goal     float64 // in Unit; 0: no goal, the figure is reported
+	Strict   bool    // the goal is "under" (<), not "within" (≤)
+	Missing  string  // why it was not measured; "" when it was
+}
+
+// Result is the last column of the goal table.
+type Result string
+
+const (
+	Pass        Result = "pass"
+	Fail        Result = "**FAIL**"
+	Reported    Result = "reported"
+	NotMeasured Result = "not measured"
+)
+
+func (f Figure) Result() Result {
+	switch {
+	case f.Missing != "":
+		return NotMeasured
+	case f.Goal == 0:
+		return Reported
+	case f.Measured < f.Goal || (!f.Strict && f.Measured == f.Goal):
+		return Pass
+	default:
+		return Fail
+	}
+}
+
+func (f Figure) MeasuredText() string {
+	switch {
+	case f.Missing != "":
+		return f.Missing
+	case f.Text != "":
+		return f.Text
+	}
+	return withUnit(f.Measured, f.Unit)
+}
+
+func (f Figure) GoalText() string {
+	if f.Goal == 0 {
+		return "—"
+	}
+	op := "≤"
+	if f.Strict {
+		op = "<"
+	}
+	return op + " " + withUnit(f.Goal, f.Unit)
+}
+
+// withUnit formats v to three significant digits with its unit.
+func withUnit(v float64, unit string) string {
+	s := num(v)
+	switch unit {
+	case "":
+		return s
+	case "x":
+		return s + "x"
+	case "%":
+		return s + "%"
+	}
+	return s + " " + unit
+}
+
+// num formats v to three significant digits, without an exponent; a
+// whole number as it is.
+func num(v float64) string {
+	if v == math.Trunc(v) || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	digits := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
+	return strconv.FormatFloat(v, 'f', digits, 64)
+}
+
+// microGoal is a goal on one figure of a Go benchmark.
+type microGoal struct {
+	name, what string
+	key, unit  string  // benchmark key and the metric it reports
+	scale      float64 // metric × scale = the figure in shown
+	shown      string
+	goal       float64
+	strict     bool
+}
+
+// microGoals are the micro-benchmark goals of README and the specs.
+var microGoals = []microGoal{
+	{"render decode+dispatch", "Push `render` frame: decode and dispatch (BenchmarkRenderDecodeDispatch)",
+		"yui/transport/push.BenchmarkRenderDecodeDispatch", "ns/op", 1e-3, "µs", 20, true},
+	{"render allocations", "Push `render` frame: allocations (BenchmarkRenderDecodeDispatch)",
+		"yui/transport/push.BenchmarkRenderDecodeDispatch", "allocs/op", 1, "allocs", 30, true},
+	{"turn frame, 200 KiB image", "Push `turn` frame with a 200 KiB image: encode (BenchmarkTurnFrame200KiBImage)",
+		"yui/transport/push.BenchmarkTurnFrame200KiBImage", "ns/op", 1e-6, "ms", 2, true},
+	{"Chat Completions chunk", "Chat Completions stream chunk: parse and dispatch (BenchmarkChunk)",
+		"yui/transport/chatcompletions.BenchmarkChunk", "ns/chunk", 1e-3, "µs", 20, true},
+	{"Responses event", "Responses stream event: parse and dispatch (BenchmarkEvent)",
+		"yui/transport/responses.BenchmarkEvent", "ns/chunk", 1e-3, "µs", 20, true},
+	{"JPEG fitter, 4K screenshot", "JPEG fitter: a 3840x2160 screenshot into a 256 KiB frame (BenchmarkFit3840x2160Into256KiB; client-tools.md: well inside the time a user would notice)",
+		"yui/tools/imagefit.BenchmarkFit3840x2160Into256KiB", "ns/op", 1e-6, "ms", 500, true},
+	{"first audio overhead", "First audio: the client's time from a sentence reaching the queue to its first sample at the output (BenchmarkSegmentToFirstSample)",
+		"yui/pet/playback.BenchmarkSegmentToFirstSample", "ms-to-first-sample", 1, "ms", 20, true},
+	{"stop to silence", "Stop to silence: the most audio heard after a stop, buffers included (BenchmarkAudioAfterStop)",
+		"yui/pet/playback.BenchmarkAudioAfterStop", "worst-ms-audible-after-stop", 1, "ms", 50, true},
+}
+
+// Goal ratios of the developers' guide: after a day's use the pet holds at
+// most these multiples of a bare Fyne window's RSS and idle CPU, and its
+// RSS grows by less than rssGrowthGoal over 10,000 turns.
+const (
+	rssRatioGoal  = 1.25
+	cpuRatioGoal  = 1.5
+	rssGrowthGoal = 5 // MB (10^6 bytes)
+	// cpuFloor keeps a ratio finite when the bare window used no CPU
+	// the clock could see (0.01 s over a 40 s window).
+	cpuFloor = 0.025 // percent
+)
+
+// Figures computes the goal table from one run's results, in report order.
+func Figures(r Results) []Figure {
+	var out []Figure
+	out = append(out, idleFigures(r.Idle)...)
+	out = append(out, startupFigure(r.Startup))
+	out = append(out, turnFigures(r.Turns)...)
+	for _, g := range microGoals {
+		out = append(out, microFigure(r.Bench, g))
+	}
+	return out
+}
+
+func microFigure(run *BenchRun, g microGoal) Figure {
+	f := Figure{Name: g.name, What: g.what, Unit: g.shown, Goal: g.goal, Strict: g.strict}
+	v, err := run.Metric(g.key, g.unit)
+	if err != nil {
+		f.Missing = err.Error()
+		return f
+	}
+	f.Measured = v * g.scale
+	return f
+}
+
+func idleFigures(in Input[Idle]) []Figure {
+	fs := []Figure{
+		{Name: "idle RSS, 1 pet", What: "Idle resident set: 1 pet ÷ bare Fyne window (BenchmarkIdlePetVsBareWindow)", Unit: "x", Goal: rssRatioGoal},
+		{Name: "idle CPU, 1 pet", What: "Idle CPU: 1 pet ÷ bare Fyne window (BenchmarkIdlePetVsBareWindow)", Unit: "x", Goal: cpuRatioGoal},
+		{Name: "idle RSS, 3 pets", What: "Idle resident set: 3 pets in one process ÷ bare Fyne window", Unit: "x"},
+		{Name: "idle CPU, 3 pets", What: "Idle CPU: 3 pets in one process ÷ bare Fyne window", Unit: "x"},
+	}
+	i := in.Value
+	if i == nil {
+		for k := range fs {
+			fs[k].Missing = in.Status()
+		}
+		return fs
+	}
+	bareCPU := max(i.Bare.CPUPercent, cpuFloor)
+	fs[0].Measured = float64(i.OnePet.RSSBytes) / float64(i.Bare.RSSBytes)
+	fs[1].Measured = max(i.OnePet.CPUPercent, cpuFloor) / bareCPU
+	fs[2].Measured = float64(i.ThreePets.RSSBytes) / float64(i.Bare.RSSBytes)
+	fs[3].Measured = max(i.ThreePets.CPUPercent, cpuFloor) / bareCPU
+	for k := range fs {
+		fs[k].Measured = math.Round(fs[k].Measured*100) / 100
+	}
+	return fs
+}
+
+func startupFigure(in Input[Startup]) Figure {
+	f := Figure{Name: "start-up to ws_ready", What: "Start-up: process start to the first `ws_ready` against yui-sim, median (BenchmarkStartupToWSReady)", Unit: "ms"}
+	if in.Value == nil {
+		f.Missing = in.Status()
+		return f
+	}
+	f.Measured = in.Value.Median()
+	f.Text = fmt.Sprintf("%s ms (median of %d)", num(f.Measured), len(in.Value.RunsMS))
+	return f
+}
+
+func turnFigures(in Input[Turns]) []Figure {
+	fs := []Figure{
+		{Name: "RSS growth, 10,000 turns", What: "Resident set growth over 10,000 simulated turns (BenchmarkTenThousandTurns)", Unit: "MB", Goal: rssGrowthGoal, Strict: true},
+		{Name: "goroutines, 10,000 turns", What: "Goroutines before → after 10,000 turns", Unit: ""},
+		{Name: "open files, 10,000 turns", What: "Open file descriptors before → after 10,000 turns", Unit: ""},
+	}
+	t := in.Value
+	if t == nil {
+		for k := range fs {
+			fs[k].Missing = in.Status()
+		}
+		return fs
+	}
+	fs[0].Measured = float64(t.RSSAfterBytes-t.RSSBeforeBytes) / 1e6
+	fs[0].Text = fmt.Sprintf("%s MB (%s → %s MiB)", num(fs[0].Measured), num(mib(t.RSSBeforeBytes)), num(mib(t.RSSAfterBytes)))
+	fs[1].Measured = float64(t.GoroutinesAfter - t.GoroutinesBefore)
+	fs[1].Text = fmt.Sprintf("%d → %d (%+d)", t.GoroutinesBefore, t.GoroutinesAfter, t.GoroutinesAfter-t.GoroutinesBefore)
+	fs[2].Measured = float64(t.FDsAfter - t.FDsBefore)
+	fs[2].Text = fmt.Sprintf("%d → %d (%+d)", t.FDsBefore, t.FDsAfter, t.FDsAfter-t.FDsBefore)
+	return fs
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }

@@ -1,0 +1,65 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// BenchmarkStartupToWSReady measures start-up as a user meets it: from
+// starting the yui process to its first ws_ready log record (the time the
+// record carries), one push pet against yui-sim on loopback, a fresh
+// config directory each run. It runs YUI_BENCH_STARTUP_RUNS times (5
+// unless set) and reports the median; with YUI_BENCH_OUT set it writes
+// every run to startup.json.
+func BenchmarkStartupToWSReady(b *testing.B) {
+	dir := binDir(b)
+	runs := 5
+	if s := os.Getenv("YUI_BENCH_STARTUP_RUNS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 && n <= 50 {
+			runs = n
+		}
+	}
+	var d *display
+	cleanXvfbFiles(b, &d)
+	d = startXvfb(b, 1280, 800)
+	s := startSim(b, freePort(b), "startup-key", "echo")
+	env := append(d.env(), "YUI_KEY=", "HOME="+nullAudioHome(b))
+	for i := 0; i < b.N; i++ {
+		var ms []float64
+		for r := range runs {
+			cfg := b.TempDir()
+			writeSettings(b, cfg, preset{ID: fmt.Sprintf("p-57a2%04d", r), Name: "Yui", Enabled: true, ChatAPI: "push",
+				ChatBaseURL: s.url, Key: "startup-key", ChatID: fmt.Sprintf("yui-57a2%04d", r)})
+			t0 := time.Now()
+			p := start(b, env, filepath.Join(dir, "yui"), "--config-dir", cfg)
+			var ready record
+			waitFor(b, 60*time.Second, "ws_ready", func() bool {
+				var ok bool
+				ready, ok = findRecord(readLog(b, cfg), "ws_ready", nil)
+				return ok
+			})
+			at, err := time.Parse(time.RFC3339Nano, ready.str("time"))
+			if err != nil {
+				b.Fatalf("ws_ready record time %q: %v", ready.str("time"), err)
+			}
+			ms = append(ms, float64(at.Sub(t0).Microseconds())/1000)
+			p.stop()
+		}
+		sorted := slices.Sorted(slices.Values(ms))
+		median := sorted[len(sorted)/2]
+		if len(sorted)%2 == 0 {
+			median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+		}
+		b.ReportMetric(median, "ms-to-ws_ready")
+		b.ReportMetric(sorted[len(sorted)-1], "ms-worst")
+		b.Logf("start-up to ws_ready over %d runs: median %.0f ms, runs %v ms", runs, median, ms)
+		writePerfResult(b, "startup.json", map[string][]float64{"runs_ms": ms})
+	}
+}
