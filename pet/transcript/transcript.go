@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"yui/transport"
+	"yui/transport/clientctx"
 	"yui/transport/clock"
 	"yui/transport/outbox"
 )
@@ -119,6 +120,12 @@ type Storage interface {
 // DefaultMax is how many entries a history keeps by default.
 const DefaultMax = 500
 
+// MaxText bounds an entry's text, in code points; a longer text is cut,
+// ending in "…". A reply or reasoning grows with every frame of its turn,
+// and a backend may send frames without end: the history in memory and on
+// disk stays bounded (entries × MaxText) whatever it sends.
+const MaxText = 32 << 10
+
 // Log is one preset's transcript. It is safe for concurrent use.
 type Log struct {
 	store Storage
@@ -186,6 +193,7 @@ func (l *Log) load() {
 			continue // out of order or blank: a hand edit; skip it
 		}
 		e.Streaming = false // a restart ended it
+		e.Text = clientctx.Cut(e.Text, MaxText)
 		l.entries = append(l.entries, e)
 		l.seq = e.Seq
 	}
@@ -233,6 +241,7 @@ func (l *Log) Add(e Entry) Entry {
 	if e.Time.IsZero() {
 		e.Time = l.clock.Now()
 	}
+	e.Text = clientctx.Cut(e.Text, MaxText)
 	e = e.clone()
 	l.entries = append(l.entries, e)
 	if n := len(l.entries) - l.max; n > 0 {
@@ -259,6 +268,7 @@ func (l *Log) Grow(seq int64, fn func(*Entry)) bool {
 	kind := e.Kind
 	fn(e)
 	e.Seq, e.Kind = seq, kind
+	e.Text = clientctx.Cut(e.Text, MaxText)
 	l.subs.Put(Change{Op: Grown, Entry: e.clone()})
 	l.markDirtyLocked()
 	l.mu.Unlock()
