@@ -56,6 +56,14 @@ func TestABackendCannotPassThePermissionGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Another preset with a key of its own: it never reaches this backend.
+	if _, err := store.AddPreset("Mochi"); err != nil {
+		t.Fatal(err)
+	}
+	const otherKey = "sk-other-preset-0a1b2c3d"
+	if err := store.UpdatePreset(store.Get().Presets[1].ID, func(p *settings.Preset) error { p.Key = otherKey; return nil }); err != nil {
+		t.Fatal(err)
+	}
 	log := slog.New(slog.DiscardHandler)
 	y := &yui{log: log, store: store, sessions: map[string]*session{}, browserPath: "/usr/bin/chromium"}
 	s := &session{y: y, log: log, scores: &memScores{score: settings.RelationDefault}}
@@ -159,5 +167,45 @@ func TestABackendCannotPassThePermissionGates(t *testing.T) {
 	st := store.Get()
 	if st.ScreenLook != settings.ScreenLookAllowed || st.BrowserTool {
 		t.Fatalf("settings now %q, browser %v", st.ScreenLook, st.BrowserTool)
+	}
+	if conn.Hello.Key != "k-gates" {
+		t.Errorf("hello key %q", conn.Hello.Key)
+	}
+	for _, f := range conn.Received() {
+		if bytes.Contains(f.Raw, []byte(otherKey)) {
+			t.Errorf("another preset's key went to this backend: %s", f.Raw)
+		}
+	}
+}
+
+// TestTurnScreenshotsNeedTheScreenPermission: a turn carries a screenshot
+// (screen_on_turn "always") only while the user allows screen look.
+func TestTurnScreenshotsNeedTheScreenPermission(t *testing.T) {
+	store, _, err := settings.Open(t.TempDir(), settings.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	y := &yui{log: log, store: store, sessions: map[string]*session{}}
+	s := &session{y: y, log: log}
+	p := store.Get().Presets[0]
+	p.ScreenOnTurn = "always"
+	s.setPreset(p)
+	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 1280, 800), 0, true))
+	s.actor = body.New(body.Options{Desktop: d, Body: stillBody{}, PID: 1})
+	defer s.actor.Close()
+	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: grayCapture{}, Permission: screenPermission{s}})
+	for _, c := range []struct {
+		look string
+		want bool
+	}{{settings.ScreenLookUnset, false}, {settings.ScreenLookRefused, false}, {settings.ScreenLookAllowed, true}} {
+		if err := store.Update(func(st *settings.Settings) error { st.ScreenLook = c.look; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		for _, trig := range []transport.Trigger{transport.TriggerUserMessage, "addressed by Mochi", "poke"} {
+			if got := s.screenshot(trig) != nil; got != c.want {
+				t.Errorf("screen look %s, trigger %s: screenshot %v", c.look, trig, got)
+			}
+		}
 	}
 }
