@@ -72,10 +72,11 @@ func TestSecurityKeysStayOutOfProcessesAndCrashOutput(t *testing.T) {
 
 	// The reply is spoken: every process yui starts meanwhile is checked.
 	a.talk("hello there, tell me a story")
+	// Processes are sampled until three seconds after the first child
+	// (an espeak-ng lives for one sentence), or 20 s without one.
 	seen := map[int]bool{}
-	deadline := time.Now().Add(20 * time.Second)
 	var firstSeen time.Time
-	for time.Now().Before(deadline) && (firstSeen.IsZero() || time.Since(firstSeen) < 3*time.Second) {
+	waitForOr(20*time.Second, func() bool {
 		for _, child := range children(pid) {
 			if seen[child] {
 				continue
@@ -97,8 +98,8 @@ func TestSecurityKeysStayOutOfProcessesAndCrashOutput(t *testing.T) {
 				t.Errorf("%s inherited YUI_KEY", name)
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return !firstSeen.IsZero() && time.Since(firstSeen) > 3*time.Second
+	})
 	if len(seen) == 0 {
 		t.Log("no child process was seen (no espeak-ng?): only yui itself was checked")
 	}
