@@ -14,9 +14,9 @@ import (
 func TestStreamedReasoningStaysBounded(t *testing.T) {
 	e := newEnv(t, nil)
 	e.c.SendText("hi", nil)
-	delta := strings.Repeat("think ", 2000)
-	evs := make([]transport.Event, 0, 20)
-	for range 20 { // 240,000 characters
+	delta := strings.Repeat("think ", 20000)
+	evs := make([]transport.Event, 0, 10)
+	for range 10 { // 1,200,000 characters
 		evs = append(evs, &transport.ReasoningEvent{TurnID: "t1", Delta: delta})
 	}
 	e.ev(evs...)
