@@ -143,6 +143,11 @@ func (s *session) show() {
 // connect starts a new connection, replacing (and closing, off the
 // calling goroutine) the one running.
 func (s *session) connect() error {
+	if fields := s.cfg().KeysInClear(); len(fields) > 0 {
+		// The settings window shows this too; the log keeps it for a
+		// preset the user set up long ago.
+		s.log.Warn("key_in_clear", "fields", fields, "msg", "a key is sent unencrypted to a host that is not loopback")
+	}
 	set := s.newToolset()
 	t, err := newTransport(s.cfg().ChatAPI, s.transportOptions(set.Tools()))
 	if err != nil {

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"yui/pet/transcript"
 	"yui/transport"
+	"yui/transport/clientctx"
 )
 
 // Transport events: the connection state, renders and turn ends, the tool
@@ -218,7 +220,9 @@ func (c *Controller) onReasoning(e *transport.ReasoningEvent) {
 		}
 		c.rec.reasoning(e.TurnID, e.Delta, false)
 		if c.reasoningTurn == e.TurnID {
-			c.view.Reasoning += e.Delta
+			// Cut as the transcript cuts it: a turn's reasoning may stream
+			// without end.
+			c.view.Reasoning = clientctx.Cut(c.view.Reasoning+e.Delta, transcript.MaxText)
 		} else {
 			c.view.Reasoning = e.Delta
 			c.reasoningTurn = e.TurnID

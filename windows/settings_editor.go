@@ -231,7 +231,11 @@ func (e *presetEditor) revalidate() {
 		setError(l, e.reasonText(f))
 	}
 	setError(e.otherErrs, strings.Join(other, "\n"))
-	e.f.showKeyWarning(e.id != "" && e.draft.SendsKeyInClear())
+	var inClear []string
+	if e.id != "" {
+		inClear = e.draft.KeysInClear()
+	}
+	e.f.showKeyWarning(inClear)
 	e.updateBar()
 }
 

@@ -278,3 +278,15 @@ func TestSettingsLiveRefreshFromStore(t *testing.T) {
 		t.Fatalf("after revert name %q card %q", f.name.Text, f.card.Text)
 	}
 }
+
+func TestKeyWarningTextNamesTheKeys(t *testing.T) {
+	if got := KeyWarningText([]string{"key"}); !strings.HasPrefix(got, "The key crosses the network unencrypted") {
+		t.Errorf("chat key: %q", got)
+	}
+	if got := KeyWarningText([]string{"key", "speech.key"}); !strings.HasPrefix(got, "These keys cross (key, speech.key) the network unencrypted") {
+		t.Errorf("two keys: %q", got)
+	}
+	if got := KeyWarningText([]string{"voice.key"}); !strings.Contains(got, "(voice.key)") {
+		t.Errorf("voice key: %q", got)
+	}
+}

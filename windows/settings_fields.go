@@ -350,7 +350,24 @@ func (f *presetFields) setModels(models []string) {
 
 func (f *presetFields) showRelation(score int) { f.relation.SetValue(float64(score)) }
 
-func (f *presetFields) showKeyWarning(on bool) { setShown(f.keyWarning, on) }
+// showKeyWarning shows the clear-text warning for the keys named (the
+// fields of settings.Preset.KeysInClear), or hides it when there are none.
+func (f *presetFields) showKeyWarning(fields []string) {
+	if len(fields) > 0 {
+		f.keyWarning.SetText(KeyWarningText(fields))
+	}
+	setShown(f.keyWarning, len(fields) > 0)
+}
+
+// KeyWarningText is the settings window's warning for keys that would
+// cross the network unencrypted.
+func KeyWarningText(fields []string) string {
+	what := "The key crosses"
+	if len(fields) > 1 || fields[0] != "key" {
+		what = "These keys cross (" + strings.Join(fields, ", ") + ")"
+	}
+	return what + " the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://."
+}
 
 // characters lists the packs to pick from: the built-in one and the
 // folders under <config dir>/characters, plus current when it is neither

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -273,5 +274,26 @@ func TestDir(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", "/tmp/cache")
 	if d, err := Dir(""); err != nil || !strings.HasSuffix(d, filepath.Join("yui", "logs")) {
 		t.Errorf("Dir = %s, %v", d, err)
+	}
+}
+
+// TestKeyEscapedInAURLIsRedacted: a key with characters a URL escapes
+// (as an error naming a request URL prints it) is caught in that form too.
+func TestKeyEscapedInAURLIsRedacted(t *testing.T) {
+	const k = "sk/abc+def=gh ij"
+	var buf bytes.Buffer
+	secrets := NewSecrets(k)
+	l := slog.New(NewRedactHandler(slog.NewJSONHandler(NewScrubWriter(&buf, secrets), nil), secrets))
+	u := "https://api.example.com/v1/" + url.PathEscape(k) + "/models?key=" + url.QueryEscape(k)
+	l.Warn("request_failed", "err", fmt.Errorf("Get %q: dial tcp: refused", u), "url", u)
+	l.Warn(u)
+	out := buf.String()
+	for _, form := range []string{k, url.PathEscape(k), url.QueryEscape(k), "abc+def", "abc%2Bdef"} {
+		if strings.Contains(out, form) {
+			t.Errorf("%q in log:\n%s", form, out)
+		}
+	}
+	if strings.Count(out, Redacted) < 3 {
+		t.Errorf("not redacted:\n%s", out)
 	}
 }

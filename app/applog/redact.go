@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -187,11 +188,17 @@ func (s *scrubWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// secretForms returns k as it may appear in a formatted line: raw, and
+// secretForms returns k as it may appear in a formatted line: raw,
 // JSON-escaped with and without HTML escaping (slog's JSON handler escapes
-// quotes and control characters but not <, > and &).
+// quotes and control characters but not <, > and &), and escaped as in a
+// URL's query or path (an error naming a request URL that carries the key).
 func secretForms(k string) [][]byte {
 	forms := [][]byte{[]byte(k)}
+	for _, e := range []string{url.QueryEscape(k), url.PathEscape(k)} {
+		if !slices.ContainsFunc(forms, func(f []byte) bool { return string(f) == e }) {
+			forms = append(forms, []byte(e))
+		}
+	}
 	for _, html := range []bool{false, true} {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)

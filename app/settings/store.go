@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -84,6 +85,9 @@ func Open(dir string, opts Options) (*Store, *Notice, error) {
 	}
 	path := s.Path()
 	data, err := os.ReadFile(path)
+	if err == nil {
+		tighten(path)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := s.startDefault(); err != nil {
 			return nil, nil, err
@@ -114,6 +118,18 @@ func Open(dir string, opts Options) (*Store, *Notice, error) {
 		return nil, nil, err
 	}
 	return s, &Notice{Message: fmt.Sprintf(msg, err, filepath.Base(kept)), KeptAs: kept, Err: err}, nil
+}
+
+// tighten makes a settings file that others may read (copied in, or
+// written by hand) the user's own again: mode 0600, as every save leaves
+// it. Windows has no such modes; a failure leaves the file as it was.
+func tighten(path string) {
+	if runtime.GOOS == "windows" {
+		return
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		os.Chmod(path, 0o600)
+	}
 }
 
 // openDecoded makes a decoded file current. A file with refused values is

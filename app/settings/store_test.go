@@ -619,3 +619,139 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestKeysInClear(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Preset)
+		want string
+	}{
+		{"no key", func(p *Preset) { p.ChatBaseURL = "http://192.168.1.20/v1" }, ""},
+		{"loopback http", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "http://127.0.0.1:11434/v1" }, ""},
+		{"loopback name", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "http://localhost:8080/v1" }, ""},
+		{"loopback v6", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "ws://[::1]:8646" }, ""},
+		{"loopback 127/8", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "ws://127.8.9.10:8646" }, ""},
+		{"https remote", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "https://api.example.com/v1" }, ""},
+		{"wss remote", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "wss://agent.lan:8646" }, ""},
+		{"http remote", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "http://192.168.1.20:11434/v1" }, "key"},
+		{"HTTP remote", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "HTTP://api.example.com/v1" }, "key"},
+		{"ws remote", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "ws://agent.lan:8646" }, "key"},
+		{"any address", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "http://0.0.0.0:8080/v1" }, "key"},
+		{"localhost lookalike", func(p *Preset) { p.Key = "k1234"; p.ChatBaseURL = "http://localhost.example.com/v1" }, "key"},
+		{"speech", func(p *Preset) {
+			p.Speech = Speech{Engine: "openai", BaseURL: "http://tts.lan:8880/v1", Key: "tts-key"}
+		}, "speech.key"},
+		{"speech engine off", func(p *Preset) {
+			p.Speech = Speech{Engine: "none", BaseURL: "http://tts.lan:8880/v1", Key: "tts-key"}
+		}, ""},
+		{"voice and chat", func(p *Preset) {
+			p.Key, p.ChatBaseURL = "k1234", "http://10.0.0.2/v1"
+			p.Voice = Voice{Mode: "hands_free", Engine: "openai", BaseURL: "http://whisper.lan/v1", Key: "stt-key"}
+		}, "key,voice.key"},
+		{"voice local", func(p *Preset) {
+			p.Voice = Voice{Mode: "hands_free", Engine: "openai", BaseURL: "http://127.0.0.1:9000/v1", Key: "stt-key"}
+		}, ""},
+	} {
+		p := defaultPreset()
+		c.edit(&p)
+		if got := strings.Join(p.KeysInClear(), ","); got != c.want {
+			t.Errorf("%s: KeysInClear = %q, want %q", c.name, got, c.want)
+		}
+		if p.SendsKeyInClear() != (c.want != "") {
+			t.Errorf("%s: SendsKeyInClear = %v", c.name, p.SendsKeyInClear())
+		}
+	}
+}
+
+// TestSettingsFileIsTheUsersOnly: the file is 0600 after every save and
+// after opening one that others could read; its directory is made 0700;
+// a save leaves no temporary file behind.
+func TestSettingsFileIsTheUsersOnly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "yui")
+	s, _ := open(t, dir)
+	if err := s.UpdatePreset(s.Get().ActivePreset, func(p *Preset) error { p.Key = "sk-mode-test-1234"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	mode := func() os.FileMode {
+		fi, err := os.Stat(s.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if m := mode(); m != 0o600 {
+		t.Fatalf("after a save: %v", m)
+	}
+	if err := os.Chmod(s.Path(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _ = open(t, dir)
+	if m := mode(); m != 0o600 {
+		t.Fatalf("a 0644 file opened: %v, want 0600", m)
+	}
+	if s.Get().Presets[0].Key != "sk-mode-test-1234" {
+		t.Fatal("key lost")
+	}
+	di, err := os.Stat(dir)
+	if err != nil || di.Mode().Perm() != 0o700 {
+		t.Fatalf("dir: %v %v", di.Mode(), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != FileName {
+			t.Errorf("left in the directory: %s", e.Name())
+		}
+	}
+}
+
+// TestAtomicWriteLeavesOldFileOnFailure: a write that fails part way
+// (here the rename, onto a directory) keeps the old content whole and
+// leaves no temporary file; a successful one replaces it with mode 0600.
+func TestAtomicWriteLeavesOldFileOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.json")
+	if err := WriteFileAtomic(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(path, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Fatalf("content %q", b)
+	}
+	// A directory in the way makes the rename fail after the data is written.
+	blocked := filepath.Join(dir, "blocked")
+	if err := os.MkdirAll(filepath.Join(blocked, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(blocked, []byte("partial"), 0o600); err == nil {
+		t.Fatal("rename onto a directory succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Fatalf("content %q after a failed write elsewhere", b)
+	}
+	if os.Geteuid() != 0 {
+		// A directory that cannot be written: the old file stays whole.
+		ro := filepath.Join(dir, "ro")
+		os.Mkdir(ro, 0o700)
+		WriteFileAtomic(filepath.Join(ro, "f"), []byte("old"), 0o600)
+		os.Chmod(ro, 0o500)
+		defer os.Chmod(ro, 0o700)
+		if err := WriteFileAtomic(filepath.Join(ro, "f"), []byte("new"), 0o600); err == nil {
+			t.Fatal("write into a read-only directory succeeded")
+		}
+		if b, _ := os.ReadFile(filepath.Join(ro, "f")); string(b) != "old" {
+			t.Fatalf("content %q", b)
+		}
+	}
+	fi, _ := os.Stat(path)
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v", fi.Mode().Perm())
+	}
+}

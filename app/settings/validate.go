@@ -193,14 +193,35 @@ func (p *Preset) ValidateEdit() []FieldError {
 	return errs
 }
 
-// SendsKeyInClear reports whether the preset's key would cross the
-// network unencrypted: a key set, a ws:// or http:// endpoint, and a host
-// that is not loopback.
-func (p *Preset) SendsKeyInClear() bool {
-	if p.Key == "" {
+// SendsKeyInClear reports whether one of the preset's keys would cross
+// the network unencrypted (KeysInClear).
+func (p *Preset) SendsKeyInClear() bool { return len(p.KeysInClear()) > 0 }
+
+// KeysInClear names the preset's keys that would cross the network
+// unencrypted: a key set, sent to a ws:// or http:// endpoint whose host
+// is not loopback. "key" is the chat key (on chat_base_url), "speech.key"
+// and "voice.key" those of the openai speech and voice engines (on their
+// base_url). Empty when every key is safe.
+func (p Preset) KeysInClear() []string {
+	var out []string
+	if keyInClear(p.Key, p.ChatBaseURL) {
+		out = append(out, "key")
+	}
+	if p.Speech.Engine == "openai" && keyInClear(p.Speech.Key, p.Speech.BaseURL) {
+		out = append(out, "speech.key")
+	}
+	if p.Voice.Engine == "openai" && keyInClear(p.Voice.Key, p.Voice.BaseURL) {
+		out = append(out, "voice.key")
+	}
+	return out
+}
+
+// keyInClear reports whether key would go unencrypted to base.
+func keyInClear(key, base string) bool {
+	if key == "" {
 		return false
 	}
-	u, err := url.Parse(p.ChatBaseURL)
+	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil {
 		return false
 	}

@@ -38,7 +38,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	cfg.Key = os.Getenv("YUI_KEY")
+	cfg.Key = takeKey()
 	if err := app.Run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "yui:", err)
 		if errors.Is(err, app.ErrAlreadyRunning) {
@@ -46,4 +46,16 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// keyEnv is the environment variable of a one-run key.
+const keyEnv = "YUI_KEY"
+
+// takeKey reads the one-run key and removes it from the environment, so
+// that no program Yui starts (espeak-ng, the browser, a voice command)
+// inherits it.
+func takeKey() string {
+	k := os.Getenv(keyEnv)
+	os.Unsetenv(keyEnv)
+	return k
 }

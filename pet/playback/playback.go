@@ -100,6 +100,14 @@ type item struct {
 	cancel context.CancelFunc
 }
 
+// MaxQueued bounds the sentences waiting to play, and the cues waiting on
+// a playback boundary. Speech plays in real time and a backend may send it
+// faster than that: past the bound, a frame's sentences (with the cues
+// they carry) and its boundary cues are dropped, with a speech_dropped log
+// line. A thousand sentences is an hour or more of speech; a backend that
+// keeps to the protocol never comes near.
+const MaxQueued = 1024
+
 // heldCue is a cue waiting for a boundary or for the thinking motion to end.
 type heldCue struct {
 	turn string
@@ -288,6 +296,7 @@ func (q *Queue) render(ev *transport.RenderEvent) {
 	var keys []string
 	var carry []transport.Cue // silent-segment cues placed before the next sentence
 	queued := false
+	dropped := 0
 	for _, seg := range ev.Segments {
 		var fresh []string
 		if !seg.Silent() {
@@ -308,6 +317,10 @@ func (q *Queue) render(ev *transport.RenderEvent) {
 				carry = append(carry, seg.Cues...)
 			case q.owed():
 				for _, c := range seg.Cues {
+					if len(q.boundary) >= MaxQueued {
+						dropped++
+						break
+					}
 					q.boundary = append(q.boundary, heldCue{id, c})
 				}
 			default:
@@ -320,6 +333,10 @@ func (q *Queue) render(ev *transport.RenderEvent) {
 		cues := append(carry, seg.Cues...)
 		carry = nil
 		for i, s := range fresh {
+			if len(q.items) >= MaxQueued {
+				dropped++
+				continue
+			}
 			it := &item{turn: id, kind: kindReply, text: s}
 			if i == 0 {
 				it.cues = cues
@@ -329,10 +346,17 @@ func (q *Queue) render(ev *transport.RenderEvent) {
 		queued = true
 	}
 	if len(carry) > 0 {
-		q.items = append(q.items, &item{turn: id, kind: kindReply, cues: carry})
+		if len(q.items) < MaxQueued {
+			q.items = append(q.items, &item{turn: id, kind: kindReply, cues: carry})
+		} else {
+			dropped++
+		}
 	}
 	for _, k := range keys {
 		t.spoken[k] = true
+	}
+	if dropped > 0 {
+		q.log.Warn("speech_dropped", "turn_id", id, "dropped", dropped, "reason", "queue_full")
 	}
 
 	if ev.Kind == transport.KindSpeech {

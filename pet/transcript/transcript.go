@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"yui/transport"
+	"yui/transport/clientctx"
 	"yui/transport/clock"
 	"yui/transport/outbox"
 )
@@ -119,6 +120,18 @@ type Storage interface {
 // DefaultMax is how many entries a history keeps by default.
 const DefaultMax = 500
 
+// MaxText bounds an entry's text, in code points; a longer text is cut,
+// ending in "…". MaxTotalText bounds the text of the whole history, in
+// bytes: past it the oldest entries go, as they do past Options.Max. A
+// reply or reasoning grows with every frame of its turn, and a backend may
+// send frames without end: the history in memory and on disk stays
+// bounded whatever it sends, while a reply far longer than any real one
+// is still kept whole.
+const (
+	MaxText      = 1 << 20
+	MaxTotalText = 16 << 20
+)
+
 // Log is one preset's transcript. It is safe for concurrent use.
 type Log struct {
 	store Storage
@@ -130,6 +143,7 @@ type Log struct {
 
 	mu      sync.Mutex
 	entries []Entry
+	size    int // bytes of text in entries
 	seq     int64
 	dirty   bool
 	saveTmr clock.Timer
@@ -186,12 +200,12 @@ func (l *Log) load() {
 			continue // out of order or blank: a hand edit; skip it
 		}
 		e.Streaming = false // a restart ended it
+		e.Text = clientctx.Cut(e.Text, MaxText)
 		l.entries = append(l.entries, e)
+		l.size += len(e.Text)
 		l.seq = e.Seq
 	}
-	if n := len(l.entries) - l.max; n > 0 {
-		l.entries = slices.Delete(l.entries, 0, n)
-	}
+	l.trimLocked()
 }
 
 // Entries returns a copy of the history, oldest first.
@@ -233,11 +247,11 @@ func (l *Log) Add(e Entry) Entry {
 	if e.Time.IsZero() {
 		e.Time = l.clock.Now()
 	}
+	e.Text = clientctx.Cut(e.Text, MaxText)
 	e = e.clone()
 	l.entries = append(l.entries, e)
-	if n := len(l.entries) - l.max; n > 0 {
-		l.entries = slices.Delete(l.entries, 0, n)
-	}
+	l.size += len(e.Text)
+	l.trimLocked()
 	l.subs.Put(Change{Op: Added, Entry: e.clone()})
 	l.markDirtyLocked()
 	l.mu.Unlock()
@@ -257,9 +271,13 @@ func (l *Log) Grow(seq int64, fn func(*Entry)) bool {
 	}
 	e := &l.entries[i]
 	kind := e.Kind
+	before := len(e.Text)
 	fn(e)
 	e.Seq, e.Kind = seq, kind
+	e.Text = clientctx.Cut(e.Text, MaxText)
+	l.size += len(e.Text) - before
 	l.subs.Put(Change{Op: Grown, Entry: e.clone()})
+	l.trimLocked()
 	l.markDirtyLocked()
 	l.mu.Unlock()
 	l.subs.Flush()
@@ -277,6 +295,19 @@ func (l *Log) Last(k Kind, turnID string) (Entry, bool) {
 		}
 	}
 	return Entry{}, false
+}
+
+// trimLocked drops the oldest entries past the entry count and the total
+// text bound; the newest entry always stays.
+func (l *Log) trimLocked() {
+	n := 0
+	for n < len(l.entries)-1 && (len(l.entries)-n > l.max || l.size > MaxTotalText) {
+		l.size -= len(l.entries[n].Text)
+		n++
+	}
+	if n > 0 {
+		l.entries = slices.Delete(l.entries, 0, n)
+	}
 }
 
 func (l *Log) indexLocked(seq int64) int {
@@ -299,6 +330,7 @@ func (l *Log) indexLocked(seq int64) int {
 func (l *Log) Clear() {
 	l.mu.Lock()
 	l.entries = nil
+	l.size = 0
 	l.subs.Put(Change{Op: Cleared})
 	l.markDirtyLocked()
 	l.mu.Unlock()

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"yui/transport"
@@ -135,10 +136,38 @@ func parseArgs(raw json.RawMessage) (action, u, msg string) {
 		return "", "", toolcall.InvalidField("action")
 	}
 	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+	if err != nil || !webScheme(p.Scheme) || p.Host == "" {
 		return "", "", toolcall.InvalidField("url")
 	}
-	return action, u, ""
+	// The browser gets the URL as Go read it, so that it cannot see
+	// another scheme in the text than the one checked here.
+	return action, p.String(), ""
+}
+
+// webScheme reports whether scheme is http or https (url.Parse lowers it).
+func webScheme(scheme string) bool { return scheme == "http" || scheme == "https" }
+
+// checkPage refuses a page the browser ended on that is not http(s): the
+// tool's answer only ever carries a web page. Chromium already refuses a
+// redirect from the web to file:, data: and its own schemes
+// (net::ERR_UNSAFE_REDIRECT) and a page's navigation to them; this is the
+// client's own check, on the document the answer is read from.
+func checkPage(loc string) error {
+	p, err := url.Parse(loc)
+	if err != nil || !webScheme(p.Scheme) {
+		return fmt.Errorf("the page left http(s) for %q", clientctx.Cut(loc, 80))
+	}
+	return nil
+}
+
+// pageJS reads the document's address, title and visible text in one
+// evaluation, so that the text read is the text of the address checked.
+const pageJS = `({url: document.location.href, title: document.title, text: document.body ? document.body.innerText : ""})`
+
+type page struct {
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
 }
 
 // run opens u in a fresh headless browser (its own temporary profile,
@@ -159,27 +188,38 @@ func (b *Browser) run(ctx context.Context, action, u string) (transport.ToolResu
 	bctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
 
+	// A page cannot save files: downloads are refused (headless Chromium
+	// refuses them by default; this does not depend on it).
+	if _, err := chromedp.CallBrowser(bctx, cdpbrowser.SetDownloadBehavior,
+		cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny}); err != nil {
+		return transport.ToolResult{}, err
+	}
 	if err := chromedp.Do(bctx, chromedp.Navigate(u)); err != nil {
 		return transport.ToolResult{}, err
 	}
-	title, err := chromedp.Run(bctx, chromedp.Title())
+	pg, err := chromedp.Run(bctx, chromedp.Evaluate[page](pageJS))
 	if err != nil {
 		return transport.ToolResult{}, err
 	}
-	var text string
-	var shot []byte
+	if err := checkPage(pg.URL); err != nil {
+		return transport.ToolResult{}, err
+	}
 	if action == "read" {
-		text, err = chromedp.Run(bctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
-	} else {
-		shot, err = chromedp.Run(bctx, chromedp.CaptureScreenshot())
+		return transport.ToolResult{Text: fitText("title: "+pg.Title+"\n\n"+strings.TrimSpace(pg.Text), maxText)}, nil
 	}
+	shot, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		return transport.ToolResult{}, err
 	}
-	if action == "screenshot" {
-		return transport.ToolResult{Text: fmt.Sprintf("title: %s", title), Images: []transport.Image{{MIME: "image/png", Data: shot}}}, nil
+	// The page may have moved on while the screenshot was taken.
+	loc, err := chromedp.Run(bctx, chromedp.Location())
+	if err != nil {
+		return transport.ToolResult{}, err
 	}
-	return transport.ToolResult{Text: fitText("title: "+title+"\n\n"+strings.TrimSpace(text), maxText)}, nil
+	if err := checkPage(loc); err != nil {
+		return transport.ToolResult{}, err
+	}
+	return transport.ToolResult{Text: fmt.Sprintf("title: %s", pg.Title), Images: []transport.Image{{MIME: "image/png", Data: shot}}}, nil
 }
 
 // fitText cuts s so that it takes at most max bytes as a JSON string.

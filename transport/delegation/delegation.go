@@ -18,6 +18,11 @@ const (
 	MaxItems   = 50
 	DoneKept   = 30 * time.Minute // a done item leaves the chip this long after ended_at
 	MaxHistory = 200
+	// MaxID bounds an item's id, in bytes. The specification sets no
+	// limit; without one a backend could store a frame's worth of id per
+	// item in the settings file, 200 times over. An item with a longer id
+	// is dropped.
+	MaxID = 256
 )
 
 // Item states and done statuses.
@@ -49,7 +54,7 @@ func cut(s string, max int) string {
 // clean returns one item cut to the limits, with a done item's status
 // normalised to ok, error or unknown. ok is false for an item to drop.
 func clean(it transport.Delegation) (transport.Delegation, bool) {
-	if it.ID == "" {
+	if it.ID == "" || len(it.ID) > MaxID {
 		return it, false
 	}
 	switch it.State {
@@ -69,8 +74,8 @@ func clean(it transport.Delegation) (transport.Delegation, bool) {
 }
 
 // Sanitize returns a frame's items cut to the limits: at most MaxItems,
-// titles and summaries cut to their code-point limits, items without an id
-// or with an unknown state dropped. A repeated id keeps its first item; a
+// titles and summaries cut to their code-point limits, items without an id,
+// with an id over MaxID bytes or with an unknown state dropped. A repeated id keeps its first item; a
 // done item's status other than ok, error or unknown reads as unknown.
 func Sanitize(items []transport.Delegation) []transport.Delegation {
 	out := make([]transport.Delegation, 0, min(len(items), MaxItems))

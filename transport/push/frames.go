@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"yui/transport"
+	"yui/transport/clientctx"
 	"yui/transport/delegation"
 	"yui/transport/toolcall"
 )
@@ -250,7 +251,7 @@ func (c *Client) onRender(data []byte, kind transport.RenderKind) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	segs := *f.Segments
+	segs := boundCues(*f.Segments)
 	tr, own := c.touchLocked(f.TurnID)
 	if tr != nil && tr.stopped {
 		attrs := []slog.Attr{slog.String("turn_id", f.TurnID), slog.Int("segments", len(segs)),
@@ -617,4 +618,26 @@ func (c *Client) toolResultFrame(call transport.ToolCall, res transport.ToolResu
 		return tooLarge(len(base))
 	}
 	return frame
+}
+
+// Cue text limits of generate_express (client-context.md): caption
+// maxLength 80; emotion_text at most 16 code points in free mode.
+const (
+	MaxCaption     = 80
+	MaxEmotionText = 16
+)
+
+// boundCues cuts each cue's caption and emotion_text to the limits of
+// generate_express, which the request transports enforce through its
+// schema: a push backend that sends a frame's worth of caption gets a
+// short line on screen, not a text the pet window cannot lay out.
+func boundCues(segs []transport.Segment) []transport.Segment {
+	for i := range segs {
+		for j := range segs[i].Cues {
+			cue := &segs[i].Cues[j]
+			cue.Caption = clientctx.Cut(cue.Caption, MaxCaption)
+			cue.EmotionText = clientctx.Cut(cue.EmotionText, MaxEmotionText)
+		}
+	}
+	return segs
 }

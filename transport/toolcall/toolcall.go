@@ -356,6 +356,14 @@ func (j *job) offer(res transport.ToolResult) {
 	}
 }
 
+// MaxQueued bounds the calls waiting behind the running one. A backend
+// adapter sends one call at a time per chat (push-transport.md), so a
+// backend that keeps to the protocol never queues more than a few; one
+// that floods the client with calls has the ones past the bound dropped,
+// with a log line ("tool_call_dropped", reason "queue_full") and no
+// answer: its own wait answers them, as for a call the client cannot read.
+const MaxQueued = 32
+
 // Runner runs the tool calls of one chat one at a time, in arrival order.
 type Runner struct {
 	tools map[string]*tool
@@ -445,7 +453,8 @@ func (r *Runner) isStopped(turnID string) bool {
 // Submit takes one call. Unknown tools and invalid arguments are answered at
 // once through reply (even while another call runs). A call whose id repeats
 // one queued or running is dropped with a log line ("tool_call_duplicate",
-// id, turn_id) and never answered; Submit then returns false. Otherwise the
+// id, turn_id) and never answered; Submit then returns false, as it does
+// for a call past MaxQueued waiting calls. Otherwise the
 // call is queued; when it starts running its tool's Wait starts, and reply
 // gets the handler's result, or "error: no result within <n> s" when the
 // wait passes first. reply is called from the runner's goroutine (or, for
@@ -470,6 +479,11 @@ func (r *Runner) Submit(call transport.ToolCall, reply func(transport.ToolResult
 		r.mu.Unlock()
 		reply(transport.ToolResult{Text: msg})
 		return true
+	}
+	if len(r.queue) >= MaxQueued {
+		r.mu.Unlock()
+		r.log.Warn("tool_call_dropped", "id", call.ID, "turn_id", call.TurnID, "name", call.Name, "reason", "queue_full")
+		return false
 	}
 	r.queue = append(r.queue, &job{call: call, reply: reply, result: make(chan transport.ToolResult, 1)})
 	r.mu.Unlock()
