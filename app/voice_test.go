@@ -1,6 +1,7 @@
 package app
 
 import (
+	"log/slog"
 	"slices"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestNewTranscriberFromSettings(t *testing.T) {
 			t.Errorf("%+v: %#v, %v", v, tr, err)
 		}
 	}
-	if _, err := newCapture("/nonexistent/voice.wav"); err == nil {
+	if _, err := newCapture("/nonexistent/voice.wav", slog.New(slog.DiscardHandler)); err == nil {
 		t.Error("a missing --voice-in file opened")
 	}
 }
