@@ -1,5 +1,5 @@
 # make run   — build and start Yui (installs the build packages when missing)
-# make test  — go vet, go test -race, the fuzzers briefly, and the end-to-end tests under Xvfb
+# make test  — go vet, go test -race, the fuzzers briefly, the packages, and the end-to-end tests under Xvfb
 # make bench — every benchmark, then docs/performance.md and its plots from that run
 # make package — the Linux archive (dist/Yui.tar.xz) and bin/yui.exe for Windows, with fyne package
 
@@ -50,7 +50,8 @@ package: package-linux package-windows
 # fyne package reads FyneApp.toml in the main package's folder and raises
 # its Build on every run: it gets a copy there, so the one at the top stays
 # as committed. Leftovers of an interrupted run go first (a fyne.syso would
-# be linked into every build of cmd/yui).
+# be linked into every build of cmd/yui). Both package recipes stage there,
+# so they run one after the other (this Makefile is not run with -j).
 FYNE_STAGE = rm -f cmd/yui/fyne.syso cmd/yui/fyne_metadata_init.go cmd/yui/*.exe && cp FyneApp.toml cmd/yui/
 FYNE_UNSTAGE = rm -f cmd/yui/FyneApp.toml cmd/yui/*.exe
 
@@ -69,8 +70,8 @@ $(LINUX_PKG): $(BIN)/yui FyneApp.toml assets/icon.png | package-deps $(FYNE)
 $(BIN)/yui: build
 
 # product.md §10: Windows builds by cross-compiling with mingw-w64. fyne
-# package builds once when the executable it is given exists (an empty
-# placeholder), else it builds twice, before and after embedding the icon.
+# package builds the program, embeds the icon and builds it again; given an
+# executable that exists (an empty placeholder) it skips the first build.
 package-windows: package-deps | $(FYNE)
 	$(FYNE_STAGE)
 	cd cmd/yui && : > yui.exe && CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc \

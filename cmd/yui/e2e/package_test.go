@@ -122,14 +122,23 @@ func TestLinuxPackage(t *testing.T) {
 }
 
 // runCmd runs a command in dir (the test's working directory when empty)
-// with extra environment variables and returns its output.
+// with extra environment variables and returns its output. The archive's
+// Makefile runs as a user's would: without the flags and variables of the
+// make that runs the tests.
 func runCmd(t *testing.T, dir string, env []string, name string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES":
+		default:
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
