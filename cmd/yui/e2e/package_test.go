@@ -94,7 +94,14 @@ func TestLinuxPackage(t *testing.T) {
 	cfg := t.TempDir()
 	env := append(d.env(), "HOME="+home, "YUI_KEY=pkg-key")
 	p := start(t, env, entry["Exec"], "--config-dir", cfg, "--chat-api", "push", "--chat-base-url", s.url)
-	a := &app{t: t, d: d, cfg: cfg, proc: p}
+	a := &app{t: t, d: d, cfg: cfg, proc: p, logs: newLogReader(cfg)}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, r := range a.log() {
+				t.Logf("log: %v", r)
+			}
+		}
+	})
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	began := a.waitRecord(5*time.Second, "app_start", nil)
 	if fmt.Sprint(began["pid"]) != fmt.Sprint(p.cmd.Process.Pid) {
