@@ -73,7 +73,7 @@ func DefaultChaos(seed uint64) ChaosOptions {
 // writes a sim_chaos log record with its sequence number, turn_id, action
 // and, for a kill, the point: what a soak test counts. Correct answers
 // carry a delegations frame with one done item per answered turn
-// ("d-<seq>"), so the client's delegation history grows as it should.
+// ("d-<seed>-<seq>"), so the client's delegation history grows as it should.
 func Chaos(o ChaosOptions) Script {
 	return newChaos(o).play
 }
@@ -208,7 +208,7 @@ func (ch *chaos) turn(ctx context.Context, c *Conn, t turnFrame, seq int, act Ch
 	}
 	now := time.Now().UnixMilli()
 	deleg := frame{"type": "delegations", "items": []transport.Delegation{{
-		ID: fmt.Sprintf("d-%d", seq), Title: fmt.Sprintf("chaos turn %d", seq), StartedAt: now - 1000,
+		ID: fmt.Sprintf("d-%d-%d", ch.o.Seed, seq), Title: fmt.Sprintf("chaos turn %d", seq), StartedAt: now - 1000,
 		State: "done", EndedAt: now, Status: "ok", Summary: "answered " + string(act),
 	}}}
 	if err := c.Send(deleg); err != nil {
