@@ -1,11 +1,12 @@
 # make run   — build and start Yui (installs the build packages when missing)
 # make test  — go vet, go test -race, the fuzzers briefly, and the end-to-end tests under Xvfb
 # make bench — the benchmarks and the pet-vs-bare-window resource report
+# make soak  — the long chaos run (100 mid-turn kills, restarts, a refused key, failing model servers); its counts come last
 
 GO ?= go
 BIN := bin
 
-.PHONY: run test bench deps test-deps build vet unit fuzz e2e cross-windows
+.PHONY: run test bench soak deps test-deps build vet unit fuzz e2e cross-windows
 
 deps:
 	@.ci/deps.sh build
@@ -40,3 +41,11 @@ test: vet unit fuzz cross-windows e2e
 bench: test-deps build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -run '^$$' -bench IdlePet -benchtime 1x ./cmd/yui/e2e/
+
+# The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
+SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt
+soak: test-deps build
+	@rm -f $(SOAK_REPORT)
+	YUI_SOAK=long YUI_SOAK_REPORT=$(SOAK_REPORT) YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 40m -run '^TestChaos' ./cmd/yui/e2e/
+	@echo
+	@cat $(SOAK_REPORT)

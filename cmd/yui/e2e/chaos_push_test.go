@@ -193,6 +193,7 @@ func TestChaosSoakPush(t *testing.T) {
 	after := lt.settledStats(t, 6*time.Second)
 	recs := lt.all()
 	d.screenshot(t, "after-chaos")
+	keepLogs(t, cfg)
 
 	// What the simulator did to each turn, and how the turn ended.
 	did := cs.turns()
@@ -282,11 +283,11 @@ func TestChaosSoakPush(t *testing.T) {
 	for _, p := range []string{"before_answer", "after_speech", "after_render", "mid_frame"} {
 		pts = append(pts, fmt.Sprintf("%s %d", p, points[p]))
 	}
-	soakReport(t, "chaos push (seed %d): %d turns: %d kills (%s), %d garbage, %d oversize, %d slow, %d answered",
+	soakReport(t, "soak push (seed %d): %d turns: %d kills (%s), %d garbage, %d oversize, %d slow, %d answered",
 		seed, len(turns), count["kill"], strings.Join(pts, ", "), count["garbage"], count["oversize"], count["slow"], count["answer"])
-	soakReport(t, "chaos push: %d simulator restarts, %d key changes after 4401, %d reconnect delays on schedule %v, delegation history %d items",
+	soakReport(t, "soak push: %d simulator restarts, %d key changes after 4401, %d reconnect delays on schedule %v, delegation history %d items",
 		len(cs.runs)-2, keyChanges, checked, delays, len(got))
-	soakReport(t, "chaos push: turns ended %d/%d, goroutines %s, fds %s, rss %s→%s, in %s",
+	soakReport(t, "soak push: turns ended %d/%d, goroutines %s, fds %s, rss %s→%s, in %s",
 		ended, len(turns), growth(before.goroutines, after.goroutines), growth(before.fds, after.fds),
 		mib(before.rss), mib(after.rss), time.Since(began).Round(time.Second))
 }

@@ -250,6 +250,7 @@ func chaosRequest(t *testing.T, api string) {
 	after := lt.settledStats(t, 6*time.Second)
 	recs := lt.all()
 	d.screenshot(t, "after-chaos-"+api)
+	keepLogs(t, cfg)
 	if n := countRecords(recs, "pet_composer_unlocked", nil); n != turns {
 		t.Errorf("the composer unlocked %d times for %d turns", n, turns)
 	}
@@ -269,7 +270,7 @@ func chaosRequest(t *testing.T, api string) {
 			t.Errorf("the history holds %q %d times, want once per %s turn (%d)", line, got, act, count[act])
 		}
 	}
-	soakReport(t, "chaos %s: %d turns: %d ok, %d dropped before the answer, %d dropped mid-stream, %d × 500, %d × 429, %d hung (%d waited out); turns ended %d/%d, goroutines %s, fds %s, rss %s→%s, in %s",
+	soakReport(t, "soak %s: %d turns: %d ok, %d dropped before the answer, %d dropped mid-stream, %d × 500, %d × 429, %d hung (%d waited out); turns ended %d/%d, goroutines %s, fds %s, rss %s→%s, in %s",
 		api, turns, count[reqOK], count[reqDropBefore], count[reqDropMid], count[req500], count[req429], count[reqHang], btoi(waited),
 		countRecords(recs, "pet_composer_unlocked", nil), turns, growth(before.goroutines, after.goroutines), growth(before.fds, after.fds),
 		mib(before.rss), mib(after.rss), time.Since(began).Round(time.Second))

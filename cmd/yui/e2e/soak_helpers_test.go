@@ -237,6 +237,22 @@ func checkReconnects(t testing.TB, recs []record) (int, map[string]int) {
 	return n, seen
 }
 
+// keepLogs copies the app's log files to the test's artifact folder: the
+// evidence of a soak or a benchmark outlives its temporary directory.
+func keepLogs(t testing.TB, cfg string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(cfg, "logs", "*.log"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(artifacts(t), filepath.Base(f)), data, 0o644); err != nil {
+			t.Logf("keeping %s: %v", filepath.Base(f), err)
+		}
+	}
+}
+
 // checkNoPanic fails when the app log or the process's output tells of a
 // panic or a fatal runtime error.
 func checkNoPanic(t testing.TB, recs []record, out string) {
