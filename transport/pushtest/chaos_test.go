@@ -89,6 +89,10 @@ func TestChaosAgainstPushClient(t *testing.T) {
 						sent = append(sent, c.Send(transport.Turn{Trigger: transport.TriggerUserMessage, Text: "chaos"}))
 					}
 				case transport.StateReconnecting:
+					// The client arms the retry under the lock it emitted
+					// this event under: State, which takes that lock,
+					// returns once the timer is there to fire.
+					c.State()
 					clk.Advance(ev.RetryIn)
 				}
 			case *transport.TurnEndEvent:
