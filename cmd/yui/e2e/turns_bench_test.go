@@ -47,8 +47,12 @@ const seriesEvery = 250
 // the user types cannot go that fast: typing takes xdotool a few hundred
 // milliseconds a turn, and a reply that speaks holds the playback queue
 // for at least its reading time (1.2 s a sentence with speech engine
-// none), so the minted turns are silent. YUI_BENCH_TURNS changes the
-// count; with YUI_BENCH_OUT set the run writes turns.json there.
+// none), so the minted turns are silent. Their cues cycle through the
+// character's emotions, so every turn changes the frames shown: the worst
+// case for the window. Under Xvfb the GL driver (Mesa's llvmpipe) runs
+// in the process, so the textures it keeps count in the RSS too.
+// YUI_BENCH_TURNS changes the count; with YUI_BENCH_OUT set the run
+// writes turns.json there.
 func BenchmarkTenThousandTurns(b *testing.B) {
 	dir := os.Getenv("YUI_E2E_BIN")
 	if dir == "" {
