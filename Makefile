@@ -2,6 +2,7 @@
 # make test  — go vet, go test -race, the fuzzers briefly, the packages, and the end-to-end tests under Xvfb
 # make bench — every benchmark, then docs/performance.md and its plots from that run
 # make package — the Linux archive (dist/Yui.tar.xz) and bin/yui.exe for Windows, with fyne package
+# make soak  — the long chaos run (100 mid-turn kills, restarts, a refused key, failing model servers); its counts come last
 
 GO ?= go
 BIN := bin
@@ -13,7 +14,7 @@ FYNE_VERSION := v1.7.4
 FYNE := $(BIN)/tools/fyne-$(FYNE_VERSION)/fyne
 LINUX_PKG := $(DIST)/Yui.tar.xz
 
-.PHONY: run test bench deps test-deps package-deps build vet unit fuzz e2e package package-linux package-windows
+.PHONY: run test bench soak deps test-deps package-deps build vet unit fuzz e2e package package-linux package-windows
 
 deps:
 	@.ci/deps.sh build
@@ -81,6 +82,14 @@ package-windows: package-deps | $(FYNE)
 	YUI_WINDOWS_EXE=$(CURDIR)/$(BIN)/yui.exe $(GO) test -count=1 -tags e2e -run '^TestWindowsExeIcon$$' ./cmd/yui/e2e/
 
 test: vet unit fuzz package-windows e2e
+
+# The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
+SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt
+soak: test-deps build
+	@rm -f $(SOAK_REPORT)
+	YUI_SOAK=long YUI_SOAK_REPORT=$(SOAK_REPORT) YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 40m -run '^TestChaos' ./cmd/yui/e2e/
+	@echo
+	@cat $(SOAK_REPORT)
 
 # The e2e benchmarks write their JSON into BENCH_OUT; both outputs are kept
 # there beside it, and cmd/yui/e2e/perfreport turns them into the report.

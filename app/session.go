@@ -301,21 +301,32 @@ func (s *session) onView(c *conn, v pet.View) {
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
 	}
-	switch v.Pill.ConnState {
-	// A push socket that never reached ready waits to retry: the backend
-	// cannot be reached as surely as a request that failed to connect.
-	case transport.StateReconnecting:
-		if s.everReady.Load() {
-			break
-		}
-		fallthrough
-	case transport.StateOffline, transport.StateKeyRejected, transport.StateInvalid:
+	if opensSettings(v.Pill.ConnState, s.everReady.Load()) {
 		if s.settingsHit.CompareAndSwap(false, true) {
 			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
 			id := s.cfg().ID
 			fyne.Do(func() { s.y.openSettings(id) })
 		}
 	}
+}
+
+// opensSettings reports whether a connection state opens the settings
+// window on the preset (once per connection): the backend cannot be
+// reached, refused the key, or the settings cannot work. A connection
+// that was ready once and then dropped — a push socket reconnecting, a
+// request whose server closed on it — says so in the pill only: the
+// backend proved itself, the next attempt may well work, and a window
+// opening over the pet would take the focus from the composer the user
+// is typing in. A refused key or unusable settings always open it: only
+// the user can fix those.
+func opensSettings(st transport.ConnState, everReady bool) bool {
+	switch st {
+	case transport.StateKeyRejected, transport.StateInvalid:
+		return true
+	case transport.StateReconnecting, transport.StateOffline:
+		return !everReady
+	}
+	return false
 }
 
 // The pet window's actions and the windows' Conn.

@@ -8,6 +8,7 @@ import (
 
 	"yui/app/settings"
 	"yui/tools/address"
+	"yui/transport"
 )
 
 // The app's directory tells address_character who is running.
@@ -108,6 +109,31 @@ func TestRefusedNotice(t *testing.T) {
 	} {
 		if got := refusedNotice("mine", errors.New(c.err)); got != c.want {
 			t.Errorf("refusedNotice(%q)\n got %q\nwant %q", c.err, got, c.want)
+		}
+	}
+}
+
+// A backend that cannot be reached, a refused key and unusable settings
+// open the settings window; a connection that was ready and drops (the
+// chaos soak found a dropped request taking the composer's focus) does not.
+func TestOpensSettings(t *testing.T) {
+	for _, c := range []struct {
+		st        transport.ConnState
+		everReady bool
+		want      bool
+	}{
+		{transport.StateOffline, false, true},
+		{transport.StateOffline, true, false},
+		{transport.StateReconnecting, false, true},
+		{transport.StateReconnecting, true, false},
+		{transport.StateKeyRejected, true, true},
+		{transport.StateKeyRejected, false, true},
+		{transport.StateInvalid, true, true},
+		{transport.StateReady, true, false},
+		{transport.StateConnecting, false, false},
+	} {
+		if got := opensSettings(c.st, c.everReady); got != c.want {
+			t.Errorf("opensSettings(%v, ever ready %v) = %v, want %v", c.st, c.everReady, got, c.want)
 		}
 	}
 }

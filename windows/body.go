@@ -33,6 +33,15 @@ type body struct {
 	// backdrop colour already (a ScaledPack image): nothing needs to be
 	// drawn under it.
 	opaque bool
+	// free releases what the driver keeps for a canvas image no longer
+	// shown: the pet window's canvas Refresh, after which the driver
+	// frees the image's texture at the next frame (and does not upload it
+	// again, as it is no longer drawn). Without it the driver keeps the
+	// texture and the image's pixels until a minute after their last use,
+	// so a pet whose emotion changes on every turn holds a minute of
+	// decoded frames: hundreds of MB after a burst of turns, most of
+	// which the process never gives back. nil frees nothing (tests).
+	free func(fyne.CanvasObject)
 
 	onTap       func()
 	onDoubleTap func()
@@ -139,7 +148,7 @@ func (c *body) keep(imgs ...[]image.Image) {
 			want[img] = true
 		}
 	}
-	changed := false
+	var dropped []fyne.CanvasObject
 	for img, ci := range c.images {
 		if want[img] || ci == c.current {
 			continue
@@ -147,10 +156,25 @@ func (c *body) keep(imgs ...[]image.Image) {
 		delete(c.images, img)
 		delete(c.crops, ci)
 		c.order = slices.DeleteFunc(c.order, func(o fyne.CanvasObject) bool { return o == ci })
-		changed = true
+		dropped = append(dropped, ci)
 	}
-	if changed {
+	if len(dropped) > 0 {
 		c.Refresh()
+		c.release(dropped)
+	}
+}
+
+// release lets go of canvas images the body no longer holds: their
+// pixels at once (the driver's caches keep the object itself for a
+// minute), and their textures through free.
+func (c *body) release(objs []fyne.CanvasObject) {
+	for _, o := range objs {
+		if ci, ok := o.(*canvas.Image); ok {
+			ci.Image = nil
+		}
+		if c.free != nil {
+			c.free(o)
+		}
 	}
 }
 
@@ -174,6 +198,7 @@ func (c *body) TappedSecondary(e *fyne.PointEvent) {
 
 // reset drops every frame image, so the next show starts afresh.
 func (c *body) reset() {
+	c.release(c.order)
 	c.images = make(map[image.Image]*canvas.Image)
 	c.crops = make(map[*canvas.Image]frameCrop)
 	c.order = nil

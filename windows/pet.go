@@ -237,6 +237,7 @@ func (w *PetWindow) build() {
 	g := w.geo
 	w.backdrop = canvas.NewRectangle(colBackdrop)
 	w.char = newBody()
+	w.char.free = w.win.Canvas().Refresh
 	w.char.onTap = w.poke
 	w.char.onDoubleTap = w.OpenComposer
 	w.char.onSecondary = w.showMenu

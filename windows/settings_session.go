@@ -19,6 +19,11 @@ type sessionSection struct {
 	items []transport.Delegation
 	open  map[string]bool // summaries opened, by delegation id
 	rows  []*historyRow
+	// byID holds the rows shown, by delegation id: a new list reuses the
+	// row of every item that did not change. Building all of them anew on
+	// every delegations frame made the driver keep a minute of discarded
+	// rows (the chaos soak's settings window grew by a few MB a minute).
+	byID map[string]*historyRow
 
 	list  *fyne.Container
 	empty *widget.Label
@@ -45,11 +50,17 @@ func (s *sessionSection) show(history []transport.Delegation) {
 	s.items = items
 	s.rows = s.rows[:0]
 	objs := make([]fyne.CanvasObject, 0, len(items))
+	next := make(map[string]*historyRow, len(items))
 	for _, d := range items {
-		r := newHistoryRow(d, s.open[d.ID], func(id string, open bool) { s.open[id] = open })
+		r, ok := s.byID[d.ID]
+		if _, dup := next[d.ID]; !ok || dup || r.item != d {
+			r = newHistoryRow(d, s.open[d.ID], func(id string, open bool) { s.open[id] = open })
+		}
+		next[d.ID] = r
 		s.rows = append(s.rows, r)
 		objs = append(objs, r)
 	}
+	s.byID = next
 	s.list.Objects = objs
 	s.list.Refresh()
 	if len(items) == 0 {

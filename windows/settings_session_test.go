@@ -148,3 +148,37 @@ func TestSettingsConnectionMirrorsPreset(t *testing.T) {
 		t.Fatalf("%d watchers left after Close", n)
 	}
 }
+
+// A new history reuses the rows of the items that did not change and
+// builds rows only for new or changed items.
+func TestSessionReusesUnchangedRows(t *testing.T) {
+	test.NewTempApp(t)
+	s := newSessionSection(nil)
+	s.show(sampleHistory)
+	before := map[string]*historyRow{}
+	for _, r := range s.rows {
+		before[r.item.ID] = r
+	}
+	next := slices.Clone(sampleHistory)
+	next[1].State, next[1].EndedAt, next[1].Status = "done", 9_500, "ok" // d-2 finished
+	next = append(next, transport.Delegation{ID: "d-6", Title: "Newest", StartedAt: 9_000, State: "running"})
+	s.show(next)
+	if got := rowIDs(s); !slices.Equal(got, []string{"d-6", "d-4", "d-2", "d-3", "d-5", "d-1"}) {
+		t.Fatalf("rows %v", got)
+	}
+	for _, r := range s.rows {
+		switch id := r.item.ID; id {
+		case "d-2", "d-6":
+			if before[id] == r {
+				t.Errorf("%s changed or is new, and kept an old row", id)
+			}
+		default:
+			if before[id] != r {
+				t.Errorf("%s did not change, and got a new row", id)
+			}
+		}
+	}
+	if s.rows[2].item.State != "done" {
+		t.Errorf("d-2's row shows %q", s.rows[2].item.State)
+	}
+}

@@ -6,12 +6,17 @@
 //
 // Usage:
 //
-//	yui-sim [--addr 127.0.0.1:8646] [--key K] [--script demo|echo|FILE] [--max-turn-bytes N] [--break NAME]
+//	yui-sim [--addr 127.0.0.1:8646] [--key K] [--script demo|echo|mint:N|FILE] [--chaos SEED] [--max-turn-bytes N] [--break NAME]
 //	yui-sim check --url ws://HOST:PORT/ws [--key K] [--chat-id ID] [--json] [--only RULE,...]
 //
 // Point a preset with chat_api "push" at chat_base_url http://<addr>. The
 // key may also come from the YUI_SIM_KEY environment variable; without one
-// any key is accepted. The scenario file format is documented in package
+// any key is accepted. --chaos SEED answers every turn like echo, but,
+// reproducibly from the seed, drops the socket mid-turn or sends garbage,
+// oversize or dribbled frames first, and logs what it did to each turn
+// (sim_chaos records; package yui/transport/pushtest, Chaos). mint:N
+// starts N silent turns of its own on each connection, for benchmarks.
+// The scenario file format is documented in package
 // yui/transport/pushtest (ParseScenario). Logs go to stderr; SIGINT or
 // SIGTERM stops it.
 package main
@@ -58,7 +63,8 @@ func run(args []string) error {
 	}
 	addr := fs.String("addr", pushtest.DefaultSimAddr, "loopback `address` to listen on")
 	key := fs.String("key", "", "chat API `key` the client must send (default $YUI_SIM_KEY; empty accepts any)")
-	script := fs.String("script", "demo", "script: demo, echo, or a scenario `file`")
+	script := fs.String("script", "demo", "script: demo, echo, mint:N, or a scenario `file`")
+	chaosSeed := fs.Uint64("chaos", 0, "answer like echo but, reproducibly from this `seed`, kill sockets mid-turn and send garbage, oversize and dribbled frames (0: off)")
 	maxTurn := fs.Int("max-turn-bytes", 0, "max_turn_bytes stated in ready (0: none, the client sends no images)")
 	record := fs.String("record", "", "append every frame clients send to `file`, one JSON object a line (hello keys redacted)")
 	brk := fs.String("break", "", "break one backend rule on purpose, to try `yui-sim check` on it: "+breakNames())
@@ -86,6 +92,9 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	if *chaosSeed != 0 {
+		s = pushtest.Chaos(pushtest.DefaultChaos(*chaosSeed))
+	}
 	if b != pushtest.BreakNone && (*script == "demo" || *script == "") {
 		o := pushtest.DefaultDemo()
 		o.Break = b
@@ -110,7 +119,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	log.Info("yui-sim ready", "chat_base_url", srv.URL, "script", *script, "key_required", k != "", "break", string(b))
+	log.Info("yui-sim ready", "chat_base_url", srv.URL, "script", *script, "chaos", *chaosSeed, "key_required", k != "", "break", string(b))
 	<-ctx.Done()
 	log.Info("yui-sim stopping")
 	return srv.Close()

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -29,13 +30,21 @@ const DefaultSimAddr = "127.0.0.1:8646"
 type Script func(ctx context.Context, c *Conn, log *slog.Logger) error
 
 // NamedScript returns the script a --script value names: "echo", "demo"
-// (with DefaultDemo), or else the path of a scenario file (see ParseScenario).
+// (with DefaultDemo), "mint:N" (Mint(N)), or else the path of a scenario
+// file (see ParseScenario).
 func NamedScript(name string) (Script, error) {
 	switch name {
 	case "echo":
 		return Echo(), nil
 	case "demo", "":
 		return Demo(DefaultDemo()), nil
+	}
+	if n, ok := strings.CutPrefix(name, "mint:"); ok {
+		turns, err := strconv.Atoi(n)
+		if err != nil || turns <= 0 {
+			return nil, fmt.Errorf("pushtest: script %q: want mint:N with N a positive number", name)
+		}
+		return Mint(turns), nil
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {

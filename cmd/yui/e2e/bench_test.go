@@ -174,14 +174,14 @@ func measureIdle(b *testing.B, dir string, settle, window time.Duration) [3]usag
 	ready := func(cfg string, n int) func() bool {
 		return func() bool {
 			recs := readLog(b, cfg)
-			return countRecords(recs, "ws_ready") >= n && countRecords(recs, "pet_window_shown") >= n
+			return countRecords(recs, "ws_ready", nil) >= n && countRecords(recs, "pet_window_shown", nil) >= n
 		}
 	}
 	waitFor(b, 60*time.Second, "one pet ready and shown", ready(one, 1))
 	waitFor(b, 60*time.Second, "three pets ready and shown", ready(three, 3))
 	time.Sleep(settle)
 	for _, cfg := range []string{one, three} {
-		if countRecords(readLog(b, cfg), "audio_open") == 0 {
+		if countRecords(readLog(b, cfg), "audio_open", nil) == 0 {
 			b.Log("a pet process did not open its audio context")
 		}
 	}
@@ -215,13 +215,3 @@ func measureIdle(b *testing.B, dir string, settle, window time.Duration) [3]usag
 	return out
 }
 
-// countRecords counts the records named msg.
-func countRecords(recs []record, msg string) int {
-	n := 0
-	for _, r := range recs {
-		if r.str("msg") == msg {
-			n++
-		}
-	}
-	return n
-}

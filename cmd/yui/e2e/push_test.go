@@ -70,22 +70,7 @@ func (a *app) waitRecord(limit time.Duration, msg string, fields map[string]stri
 }
 
 func (a *app) count(msg string, fields map[string]string) int {
-	n := 0
-	for _, r := range a.log() {
-		if r.str("msg") != msg {
-			continue
-		}
-		ok := true
-		for k, v := range fields {
-			if fmt.Sprint(r[k]) != v {
-				ok = false
-			}
-		}
-		if ok {
-			n++
-		}
-	}
-	return n
+	return countRecords(a.log(), msg, fields)
 }
 
 // petRect is the pet window's rectangle on the screen, from its log record.

@@ -1,0 +1,165 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// turnsReport is $YUI_BENCH_OUT/turns.json, read by the performance report.
+type turnsReport struct {
+	Turns            int          `json:"turns"`
+	RSSBefore        int64        `json:"rss_before_bytes"`
+	RSSAfter         int64        `json:"rss_after_bytes"`
+	GoroutinesBefore int          `json:"goroutines_before"`
+	GoroutinesAfter  int          `json:"goroutines_after"`
+	FDsBefore        int          `json:"fds_before"`
+	FDsAfter         int          `json:"fds_after"`
+	Series           []turnSample `json:"series"`
+}
+
+type turnSample struct {
+	Turn       int   `json:"turn"`
+	RSS        int64 `json:"rss_bytes"`
+	Goroutines int   `json:"goroutines"`
+	FDs        int   `json:"fds"`
+}
+
+// seriesEvery is the spacing of the report's series, in turns.
+const seriesEvery = 250
+
+// BenchmarkTenThousandTurns plays 10,000 turns through the real yui under
+// Xvfb and measures what stays behind: resident memory, goroutines and
+// open files, settled before and after (goal: under 5 MB of RSS growth,
+// no goroutine or file growth).
+//
+// The turns are the ones a push backend starts on its own (yui-sim
+// --script mint:N): a render with a cue and its turn_end, through the
+// socket, the transport, the pet controller, the playback queue, the
+// message history and the window, as fast as the app takes them. A turn
+// the user types cannot go that fast: typing takes xdotool a few hundred
+// milliseconds a turn, and a reply that speaks holds the playback queue
+// for at least its reading time (1.2 s a sentence with speech engine
+// none), so the minted turns are silent. Their cues cycle through the
+// character's emotions, so every turn changes the frames shown: the worst
+// case for the window. Under Xvfb the GL driver (Mesa's llvmpipe) runs
+// in the process, so the textures it keeps count in the RSS too.
+// YUI_BENCH_TURNS changes the count; with YUI_BENCH_OUT set the run
+// writes turns.json there.
+func BenchmarkTenThousandTurns(b *testing.B) {
+	dir := os.Getenv("YUI_E2E_BIN")
+	if dir == "" {
+		b.Skip("YUI_E2E_BIN not set; run `make bench`")
+	}
+	turns := 10000
+	if s := os.Getenv("YUI_BENCH_TURNS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			turns = n
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		rep := measureTurns(b, turns)
+		grew := float64(rep.RSSAfter-rep.RSSBefore) / (1 << 20)
+		b.ReportMetric(grew, "rss-growth-MiB")
+		b.ReportMetric(float64(rep.RSSAfter)/(1<<20), "rss-after-MiB")
+		b.ReportMetric(float64(rep.GoroutinesBefore), "goroutines-before")
+		b.ReportMetric(float64(rep.GoroutinesAfter), "goroutines-after")
+		b.ReportMetric(float64(rep.FDsBefore), "fds-before")
+		b.ReportMetric(float64(rep.FDsAfter), "fds-after")
+		line := fmt.Sprintf("%d turns: RSS %s → %s (%+.1f MiB, goal < 5 MB), goroutines %s, fds %s",
+			rep.Turns, mib(rep.RSSBefore), mib(rep.RSSAfter), grew,
+			growth(rep.GoroutinesBefore, rep.GoroutinesAfter), growth(rep.FDsBefore, rep.FDsAfter))
+		b.Log(line)
+		fmt.Fprintln(os.Stderr, line)
+		if rep.GoroutinesAfter > rep.GoroutinesBefore+goroutineSlack || rep.FDsAfter > rep.FDsBefore+fdSlack {
+			b.Errorf("goroutines or open files grew over %d turns: %s", rep.Turns, line)
+		}
+		if out := os.Getenv("YUI_BENCH_OUT"); out != "" {
+			data, err := json.Marshal(rep)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(out, "turns.json"), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func measureTurns(b *testing.B, turns int) turnsReport {
+	d := startXvfb(b, 1280, 800)
+	port := freePort(b)
+	cfg := b.TempDir()
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
+	writeSoakSettings(b, cfg, map[string]any{"chat_api": "push", "chat_base_url": url, "key": "k"})
+	// The app first settles, connected to an idle backend, for the
+	// sample before; then the backend is replaced by one that mints the
+	// turns, which the app reaches on its first reconnect.
+	idle := startSim(b, port, "k", "echo")
+	// Samples often enough for a series point every ~250 turns: the
+	// turns arrive at a few thousand a second.
+	a := startYuiIn(b, d, cfg, "", "--stats-every", "50ms")
+	lt := newLogTail(cfg)
+	lt.wait(b, 30*time.Second, "ws_ready", nil)
+	before := lt.settledStats(b, 12*time.Second)
+	idle.proc.stop()
+	began := time.Now()
+	mint := startSim(b, port, "k", fmt.Sprintf("mint:%d", turns))
+	limit := 30*time.Second + time.Duration(turns)*20*time.Millisecond
+	// A turn has played once the playback queue rendered its cue.
+	ended := func() int {
+		n := 0
+		for _, r := range lt.all() {
+			if r.str("msg") == "cue" && strings.HasPrefix(r.str("turn_id"), "sim-mint-") {
+				n++
+			}
+		}
+		return n
+	}
+	last, lastAt := 0, time.Now()
+	waitFor(b, limit, fmt.Sprintf("%d turns to end", turns), func() bool {
+		n := ended()
+		if n != last {
+			last, lastAt = n, time.Now()
+		} else if time.Since(lastAt) > 60*time.Second {
+			b.Fatalf("no turn ended for a minute after %d of %d\nsimulator:\n%s", n, turns, tail(mint.proc.output(), 2000))
+		}
+		return n >= turns
+	})
+	played := time.Since(began)
+	after := lt.settledStats(b, 12*time.Second)
+	checkNoPanic(b, lt.all(), a.proc.output())
+	keepLogs(b, cfg)
+	fmt.Fprintf(os.Stderr, "%d turns played in %s (%.0f turns/s)\n", turns, played.Round(time.Millisecond), float64(turns)/played.Seconds())
+
+	rep := turnsReport{Turns: turns, RSSBefore: before.rss, RSSAfter: after.rss,
+		GoroutinesBefore: before.goroutines, GoroutinesAfter: after.goroutines, FDsBefore: before.fds, FDsAfter: after.fds,
+		Series: []turnSample{{Turn: 0, RSS: before.rss, Goroutines: before.goroutines, FDs: before.fds}}}
+	n, next := 0, seriesEvery
+	for _, r := range lt.all() {
+		switch r.str("msg") {
+		case "push.turn_end":
+			if strings.HasPrefix(r.str("turn_id"), "sim-mint-") {
+				n++
+			}
+		case "runtime_stats":
+			if n >= next && n < turns {
+				rep.Series = append(rep.Series, turnSample{Turn: n, RSS: int64(r.num("rss_bytes")), Goroutines: int(r.num("goroutines")), FDs: int(r.num("fds"))})
+				next = (n/seriesEvery + 1) * seriesEvery
+			}
+		}
+	}
+	rep.Series = append(rep.Series, turnSample{Turn: turns, RSS: after.rss, Goroutines: after.goroutines, FDs: after.fds})
+	return rep
+}
