@@ -29,6 +29,7 @@ import (
 	"yui/app/settings"
 	"yui/assets"
 	"yui/tools/desktop"
+	"yui/transport/clock"
 	"yui/transport/outbox"
 	"yui/transport/pushtest"
 	"yui/windows"
@@ -139,6 +140,14 @@ func Run(cfg Config) error {
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:
 	// from then on nothing may ask the UI for anything.
 	a.Lifecycle().SetOnStopped(func() { y.quitting.Store(true) })
+	// Quiet after activity gives memory back (release.go); set before any
+	// session publishes a view.
+	y.release = newIdleRelease(clock.Real{}, releaseAfter, func() {
+		debug.FreeOSMemory()
+		rss, _ := residentBytes()
+		log.Debug("memory_released", "rss_bytes", rss)
+	})
+	defer y.release.close()
 	if y.audio, err = openAudio(cfg.AudioOut, log); err != nil { // speech output (speech.go)
 		return err
 	}
@@ -269,6 +278,7 @@ func tuneGC() {
 type yui struct {
 	app       fyne.App
 	log       *slog.Logger
+	release   *idleRelease
 	store     *settings.Store
 	configDir string
 	logDir    string

@@ -298,6 +298,7 @@ func (s *session) onView(c *conn, v pet.View) {
 	}
 	s.win.SetView(v)
 	s.views.Publish(v)
+	s.y.release.poke()
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
 	}

@@ -139,6 +139,18 @@ func (c *body) place(ci *canvas.Image, size fyne.Size) {
 	ci.Resize(fyne.NewSize(float32(fc.crop.Dx())*sx, float32(fc.crop.Dy())*sy))
 }
 
+// shownStills returns the images of stills that have a canvas image now:
+// the emotions shown since the pack was set, which keep then keeps.
+func (c *body) shownStills(stills map[string]image.Image) []image.Image {
+	var out []image.Image
+	for _, img := range stills {
+		if _, ok := c.images[img]; ok {
+			out = append(out, img)
+		}
+	}
+	return out
+}
+
 // keep drops the canvas images of every frame not in imgs (and not
 // showing), so only the frames that may play soon hold pixels.
 func (c *body) keep(imgs ...[]image.Image) {

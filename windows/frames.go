@@ -17,8 +17,11 @@ func (w *PetWindow) updateFrames() {
 	set := w.gazeFrames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
 	w.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
-	// every other motion.
-	w.char.keep(set.Frames, pack.Motions["idle"].Frames)
+	// every other motion. Keep each emotion's still once shown: a reply
+	// changes the emotion every turn or two, and an image decoded again
+	// is a texture made again, which the GL driver's heap does not give
+	// back (the 10,000-turn benchmark).
+	w.char.keep(set.Frames, pack.Motions["idle"].Frames, w.char.shownStills(pack.Emotions))
 	if len(set.Frames) > 0 {
 		w.char.show(set.Frames[0])
 	}

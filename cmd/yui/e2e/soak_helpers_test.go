@@ -156,6 +156,23 @@ type stats struct {
 }
 
 // statsAfter returns the first runtime_stats record written after t.
+// released waits for the app's memory_released record after t, written
+// once its pets have been quiet for a few seconds, and returns its time.
+func (l *logTail) released(tb testing.TB, t time.Time) time.Time {
+	tb.Helper()
+	var at time.Time
+	waitFor(tb, 60*time.Second, "a memory_released record", func() bool {
+		for _, r := range l.all() {
+			if r.str("msg") == "memory_released" && r.at().After(t) {
+				at = r.at()
+				return true
+			}
+		}
+		return false
+	})
+	return at
+}
+
 func (l *logTail) statsAfter(tb testing.TB, t time.Time) stats {
 	tb.Helper()
 	var s stats

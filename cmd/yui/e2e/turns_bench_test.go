@@ -112,7 +112,9 @@ func measureTurns(b *testing.B, turns int) turnsReport {
 	a := startYuiIn(b, d, cfg, "", "--stats-every", "50ms")
 	lt := newLogTail(cfg)
 	lt.wait(b, 30*time.Second, "ws_ready", nil)
-	before := lt.settledStats(b, 12*time.Second)
+	// Each sample follows the memory the app gives back once its pets
+	// have been quiet for a few seconds (memory_released).
+	before := lt.statsAfter(b, lt.released(b, time.Now()))
 	idle.proc.stop()
 	began := time.Now()
 	mint := startSim(b, port, "k", fmt.Sprintf("mint:%d", turns))
@@ -138,7 +140,7 @@ func measureTurns(b *testing.B, turns int) turnsReport {
 		return n >= turns
 	})
 	played := time.Since(began)
-	after := lt.settledStats(b, 12*time.Second)
+	after := lt.statsAfter(b, lt.released(b, time.Now()))
 	checkNoPanic(b, lt.all(), a.proc.output())
 	keepLogs(b, cfg)
 	fmt.Fprintf(os.Stderr, "%d turns played in %s (%.0f turns/s)\n", turns, played.Round(time.Millisecond), float64(turns)/played.Seconds())
