@@ -17,11 +17,12 @@ func (w *PetWindow) updateFrames() {
 	set := w.gazeFrames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
 	w.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
-	// every other motion. Keep each emotion's still once shown: a reply
+	// every other motion. Keep each emotion's and gaze's still once shown
+	// (an idle pet glances around every few seconds): a reply
 	// changes the emotion every turn or two, and an image decoded again
 	// is a texture made again, which the GL driver's heap does not give
 	// back (the 10,000-turn benchmark).
-	w.char.keep(set.Frames, pack.Motions["idle"].Frames, w.char.shownStills(pack.Emotions))
+	w.char.keep(set.Frames, pack.Motions["idle"].Frames, w.char.shownStills(pack.Emotions), w.char.shownStills(pack.Gaze))
 	if len(set.Frames) > 0 {
 		w.char.show(set.Frames[0])
 	}
