@@ -119,7 +119,11 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 		p("| RSS | %s MiB | %s MiB | %s MB |\n", num(mib(t.RSSBeforeBytes)), num(mib(t.RSSAfterBytes)), signed(float64(t.RSSAfterBytes-t.RSSBeforeBytes)/1e6))
 		p("| goroutines | %d | %d | %+d |\n", t.GoroutinesBefore, t.GoroutinesAfter, t.GoroutinesAfter-t.GoroutinesBefore)
 		p("| open files | %d | %d | %+d |\n\n", t.FDsBefore, t.FDsAfter, t.FDsAfter-t.FDsBefore)
-		p("From BenchmarkTenThousandTurns: one `yui` against `yui-sim`, %s simulated turns.\n\n", grouped(t.Turns))
+		p("From BenchmarkTenThousandTurns: one `yui` against `yui-sim`, %s simulated turns, each a cue\n", grouped(t.Turns))
+		p("that changes the emotion shown, as fast as the app takes them (a few thousand a second). Before and\n")
+		p("after are sampled once the app has given freed memory back to the system, which it does when its\n")
+		p("pets have been quiet for 5 s (`memory_released`); the points between are taken during the burst,\n")
+		p("with its garbage in flight.\n\n")
 	} else {
 		if err := removeStale(filepath.Join(imgDir, turnsPNG)); err != nil {
 			return err
