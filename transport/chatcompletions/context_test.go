@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,36 +13,6 @@ import (
 	"yui/transport/request"
 	rt "yui/transport/request/requesttest"
 )
-
-// memStore is a transport.Memory in memory.
-type memStore struct {
-	mu    sync.Mutex
-	data  []byte
-	saves int
-}
-
-func (m *memStore) Load() ([]byte, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.data == nil {
-		return nil, fs.ErrNotExist
-	}
-	return m.data, nil
-}
-
-func (m *memStore) Save(b []byte) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.data = append([]byte(nil), b...)
-	m.saves++
-	return nil
-}
-
-func (m *memStore) String() string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return string(m.data)
-}
 
 // cueThenText answers a turn as models do here: a generate_express call
 // first, then the reply once the call was answered.
@@ -241,7 +209,7 @@ func TestContextOverflowOfTheMinimumFails(t *testing.T) {
 }
 
 func TestMemoryContinuesAfterRestartAndResetClearsIt(t *testing.T) {
-	mem := &memStore{}
+	mem := rt.NewMemory(nil)
 	h := func(w *rt.Writer, r *http.Request, n int) {
 		w.Data(text(fmt.Sprintf("Reply %d.", n)), stop(), "[DONE]")
 	}
@@ -278,7 +246,7 @@ func TestMemoryContinuesAfterRestartAndResetClearsIt(t *testing.T) {
 
 func TestUnreadableMemoryStartsEmpty(t *testing.T) {
 	for _, data := range []string{`{`, `{"version":9}`, `{"version":1,"conversations":{"chat_completions":{"state":[{"messages":[{"role":"tool","tool_call_id":"x"}]}]}}}`} {
-		mem := &memStore{data: []byte(data)}
+		mem := rt.NewMemory([]byte(data))
 		e := start(t, func(w *rt.Writer, r *http.Request, n int) { w.Data(text("Hi."), stop(), "[DONE]") },
 			func(o *transport.Options) { o.Memory = mem })
 		e.send(t, say("hello"))

@@ -2,38 +2,14 @@ package responses_test
 
 import (
 	"fmt"
-	"io/fs"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"yui/transport"
 	rt "yui/transport/request/requesttest"
 	"yui/transport/responses"
 )
-
-// memStore is a transport.Memory in memory.
-type memStore struct {
-	mu   sync.Mutex
-	data []byte
-}
-
-func (m *memStore) Load() ([]byte, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.data == nil {
-		return nil, fs.ErrNotExist
-	}
-	return m.data, nil
-}
-
-func (m *memStore) Save(b []byte) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.data = append([]byte(nil), b...)
-	return nil
-}
 
 // open starts a Responses transport on base with mem, as a run of the app does.
 func open(t *testing.T, base string, mem transport.Memory) transport.Transport {
@@ -54,11 +30,11 @@ func turn(t *testing.T, tr transport.Transport, text string) {
 
 func TestPreviousResponseIDAcrossRestart(t *testing.T) {
 	srv := rt.Start(t, func(w *rt.Writer, r *http.Request, n int) { say2(w, fmt.Sprintf("resp_%d", n), "Hi.") })
-	mem := &memStore{}
+	mem := rt.NewMemory(nil)
 	a := open(t, srv.URL+"/v1", mem)
 	turn(t, a, "one")
 	a.Close()
-	if s := string(mem.data); !strings.Contains(s, "resp_0") || strings.Contains(s, "sk-secret") {
+	if s := mem.String(); !strings.Contains(s, "resp_0") || strings.Contains(s, "sk-secret") {
 		t.Fatalf("saved %s", s)
 	}
 
@@ -80,7 +56,7 @@ func TestPreviousResponseIDAcrossRestart(t *testing.T) {
 func TestPreviousResponseIDNotSentToAnotherServer(t *testing.T) {
 	h := func(w *rt.Writer, r *http.Request, n int) { say2(w, fmt.Sprintf("resp_%d", n), "Hi.") }
 	one, two := rt.Start(t, h), rt.Start(t, h)
-	mem := &memStore{}
+	mem := rt.NewMemory(nil)
 	a := open(t, one.URL+"/v1", mem)
 	turn(t, a, "one")
 	a.Close()

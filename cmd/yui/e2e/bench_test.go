@@ -214,4 +214,3 @@ func measureIdle(b *testing.B, dir string, settle, window time.Duration) [3]usag
 	}
 	return out
 }
-
