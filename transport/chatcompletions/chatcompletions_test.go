@@ -56,6 +56,8 @@ type env struct {
 	srv  *rt.Server
 	clk  *clock.Fake
 	logs *bytes.Buffer
+	// wrote has a value after each log write: waits on the log wake on it.
+	wrote chan struct{}
 }
 
 func start(t *testing.T, h rt.Handler, edit func(*transport.Options)) *env {
@@ -63,6 +65,7 @@ func start(t *testing.T, h rt.Handler, edit func(*transport.Options)) *env {
 	srv := rt.Start(t, h)
 	clk := clock.NewFake(epoch)
 	logs := &bytes.Buffer{}
+	wrote := make(chan struct{}, 1)
 	opts := transport.Options{
 		ChatBaseURL:     srv.URL + "/v1",
 		Key:             "sk-secret",
@@ -71,7 +74,7 @@ func start(t *testing.T, h rt.Handler, edit func(*transport.Options)) *env {
 		Card:            "You are Yui.",
 		Vocabulary:      rt.Vocabulary,
 		Clock:           clk,
-		Logger:          slog.New(slog.NewJSONHandler(&syncBuf{b: logs}, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Logger:          slog.New(slog.NewJSONHandler(&syncBuf{b: logs, wrote: wrote}, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Location:        time.UTC,
 	}
 	if edit != nil {
@@ -83,29 +86,39 @@ func start(t *testing.T, h rt.Handler, edit func(*transport.Options)) *env {
 	}
 	t.Cleanup(func() { tr.Close() })
 	tr.Start()
-	return &env{tr: tr, srv: srv, clk: clk, logs: logs}
+	return &env{tr: tr, srv: srv, clk: clk, logs: logs, wrote: wrote}
 }
 
 // waitStreamOpen waits for the debug record the engine writes once a
 // reply's response headers arrived.
 func (e *env) waitStreamOpen(t *testing.T) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(e.logText(), `"msg":"stream_open"`); {
-		if time.Now().After(deadline) {
+	timeout := time.After(5 * time.Second)
+	for !strings.Contains(e.logText(), `"msg":"stream_open"`) {
+		select {
+		case <-e.wrote:
+		case <-timeout:
 			t.Fatalf("no stream_open record; log:\n%s", e.logText())
 		}
-		time.Sleep(time.Millisecond)
 	}
 }
 
-type syncBuf struct{ b *bytes.Buffer }
+type syncBuf struct {
+	b     *bytes.Buffer
+	wrote chan struct{}
+}
 
 var logMu = make(chan struct{}, 1)
 
 func (s *syncBuf) Write(p []byte) (int, error) {
 	logMu <- struct{}{}
 	defer func() { <-logMu }()
-	return s.b.Write(p)
+	n, err := s.b.Write(p)
+	select {
+	case s.wrote <- struct{}{}:
+	default:
+	}
+	return n, err
 }
 
 func (e *env) logText() string {
