@@ -37,6 +37,7 @@ type chaosModelServer struct {
 	rng     *rand.Rand
 	byTurn  map[int]string // the action per "chaos turn N" of the request
 	aborted int            // hung requests the client gave up
+	hanging int            // requests that reached their hang
 	done    chan struct{}  // closed at the end: hung handlers return
 	// hangs is how many hangs may still be drawn; a hang is only drawn
 	// while it is positive, so a run has a bounded count of them.
@@ -127,6 +128,9 @@ func (s *chaosModelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch act {
 	case reqHang:
+		s.mu.Lock()
+		s.hanging++
+		s.mu.Unlock()
 		select {
 		case <-r.Context().Done():
 			s.mu.Lock()
@@ -230,8 +234,13 @@ func chaosRequest(t *testing.T, api string) {
 				lt.wait(t, 20*time.Second, "speech", failure)
 				break
 			}
-			// The user stops it with the composer's stop button.
-			time.Sleep(1500 * time.Millisecond)
+			// The user stops it with the composer's stop button, once
+			// the server holds it.
+			waitFor(t, 20*time.Second, "the request to hang", func() bool {
+				srv.mu.Lock()
+				defer srv.mu.Unlock()
+				return srv.hanging >= count[reqHang]
+			})
 			stops := lt.count("pet_composer_stop", nil)
 			ty.stop()
 			waitFor(t, 10*time.Second, "the stop", func() bool { return lt.count("pet_composer_stop", nil) > stops })
@@ -244,10 +253,10 @@ func chaosRequest(t *testing.T, api string) {
 		}
 		ty.waitUnlocked(n, 30*time.Second)
 		if n == 3 {
-			before = lt.settledStats(t, 5*time.Second)
+			before = lt.settledStats(t)
 		}
 	}
-	after := lt.settledStats(t, 6*time.Second)
+	after := lt.settledStats(t)
 	recs := lt.all()
 	d.screenshot(t, "after-chaos-"+api)
 	keepLogs(t, cfg)

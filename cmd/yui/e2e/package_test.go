@@ -108,8 +108,7 @@ func TestLinuxPackage(t *testing.T) {
 		t.Fatalf("app_start pid %v, want the installed binary's %d", began["pid"], p.cmd.Process.Pid)
 	}
 	win := a.petRect()
-	time.Sleep(time.Second) // the first frames of the idle animation
-	assertShaped(t, d.screenshot(t, "installed"), win)
+	d.waitShot(t, "installed", 10*time.Second, func(img image.Image) error { return notShaped(img, win) })
 
 	// A clean stop: SIGTERM ends the app with status 0 and app_quit.
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {

@@ -69,6 +69,17 @@ func (a *app) waitRecord(limit time.Duration, msg string, fields map[string]stri
 	return got
 }
 
+// waitTicks waits for n more runtime_stats records of an app started with
+// --stats-every: an absence (no retry, no move) is checked after the app's
+// own clock ran that long, not after a sleep of the test's.
+func (a *app) waitTicks(n int) {
+	a.t.Helper()
+	from := a.count("runtime_stats", nil)
+	waitFor(a.t, 30*time.Second, fmt.Sprintf("%d runtime_stats records", n), func() bool {
+		return a.count("runtime_stats", nil) >= from+n
+	})
+}
+
 func (a *app) count(msg string, fields map[string]string) int {
 	return countRecords(a.log(), msg, fields)
 }
@@ -291,9 +302,9 @@ func TestWrongKeyIsRejectedWithoutRetry(t *testing.T) {
 	d := startXvfb(t, 1280, 800)
 	port := freePort(t)
 	s := startSim(t, port, "right-key", "echo")
-	a := startYui(t, d, "wrong-key", "--chat-api", "push", "--chat-base-url", s.url)
+	a := startYui(t, d, "wrong-key", "--chat-api", "push", "--chat-base-url", s.url, "--stats-every", "1s")
 	a.waitRecord(30*time.Second, "ws_close", map[string]string{"code": "4401"})
-	time.Sleep(4 * time.Second) // an absence has no event to wait for: past the first two backoff steps
+	a.waitTicks(4) // past the first two backoff steps
 	if n := a.count("ws_open", nil); n != 1 {
 		t.Fatalf("%d connections opened after a 4401 close, want 1 (no retry)", n)
 	}

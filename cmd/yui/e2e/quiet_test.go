@@ -62,13 +62,12 @@ func TestQuietFullscreenHidesThePets(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := startSim(t, freePort(t), "sim-key", scen)
-	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
+	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url, "--stats-every", "1s")
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	d.windowID(t, "Yui")
 	start(t, d.env(), "xmessage", "-title", "Film", "-geometry", "420x160+300+360", "a film")
 	film := d.windowID(t, "Film")
-	// An absence has no event to wait for: give the watcher a few polls.
-	time.Sleep(500 * time.Millisecond)
+	a.waitTicks(3) // past a poll of the fullscreen watcher (every 2 s)
 	if !d.visible("Yui") {
 		t.Fatal("the pet hid before anything went fullscreen")
 	}

@@ -189,14 +189,14 @@ func (l *logTail) statsAfter(tb testing.TB, t time.Time) stats {
 	return s
 }
 
-// settledStats waits until the app has been idle a moment and returns a
-// runtime_stats sample from then: the bubble's hold and the last
-// sentence's reading time are over, and timers that were armed by the
-// turns have fired.
-func (l *logTail) settledStats(tb testing.TB, idle time.Duration) stats {
+// settledStats returns a runtime_stats sample taken once the app has
+// been quiet for a while (its memory_released record, written 5 s after
+// the pets' last change): the bubble's hold and the last sentence's
+// reading time are over, and the turns' garbage went back to the system.
+// Call it right after activity, so that a release is still to come.
+func (l *logTail) settledStats(tb testing.TB) stats {
 	tb.Helper()
-	time.Sleep(idle)
-	return l.statsAfter(tb, time.Now())
+	return l.statsAfter(tb, l.released(tb, time.Now()))
 }
 
 // checkReconnects checks every ws_reconnect of the log against

@@ -128,7 +128,7 @@ func TestToolsSitOnWindow(t *testing.T) {
 	}
 	port := freePort(t)
 	s := startSim(t, port, "sim-key", scen)
-	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
+	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url, "--stats-every", "500ms")
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	hello := s.frames("hello")
 	if len(hello) == 0 {
@@ -277,9 +277,7 @@ func TestToolsSitOnWindow(t *testing.T) {
 		t.Fatalf("the drag did not move the pet from %v", pet)
 	}
 	d.run(t, "xdotool", "windowmove", notesID, "760", "450")
-	// An absence has no event to wait for: a following pet moves within a
-	// frame or two.
-	time.Sleep(1500 * time.Millisecond)
+	a.waitTicks(3) // a following pet moves within a frame or two
 	if now := d.frame(t, petID); now != dropped {
 		t.Fatalf("the pet followed Notes after the user dragged it: %v, dropped at %v", now, dropped)
 	}

@@ -114,7 +114,7 @@ func measureTurns(b *testing.B, turns int) turnsReport {
 	lt.wait(b, 30*time.Second, "ws_ready", nil)
 	// Each sample follows the memory the app gives back once its pets
 	// have been quiet for a few seconds (memory_released).
-	before := lt.statsAfter(b, lt.released(b, time.Now()))
+	before := lt.settledStats(b)
 	idle.proc.stop()
 	began := time.Now()
 	mint := startSim(b, port, "k", fmt.Sprintf("mint:%d", turns))
@@ -140,7 +140,7 @@ func measureTurns(b *testing.B, turns int) turnsReport {
 		return n >= turns
 	})
 	played := time.Since(began)
-	after := lt.statsAfter(b, lt.released(b, time.Now()))
+	after := lt.settledStats(b)
 	checkNoPanic(b, lt.all(), a.proc.output())
 	keepLogs(b, cfg)
 	fmt.Fprintf(os.Stderr, "%d turns played in %s (%.0f turns/s)\n", turns, played.Round(time.Millisecond), float64(turns)/played.Seconds())
