@@ -92,14 +92,9 @@ func TestABackendCannotPassThePermissionGates(t *testing.T) {
 		}
 	}()
 	tr.Start()
+	conn := srv.NextConn(t, 20*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	var conn *pushtest.Conn
-	select {
-	case conn = <-srv.Conns():
-	case <-ctx.Done():
-		t.Fatal("no connection")
-	}
 	before, err := os.ReadFile(store.Path())
 	if err != nil {
 		t.Fatal(err)

@@ -277,14 +277,9 @@ func TestEngineErrorSavesFailedAndSendsPlayback(t *testing.T) {
 	go c.Run()
 	tr.Start()
 
+	conn := srv.NextConn(t, 30*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var conn *pushtest.Conn
-	select {
-	case conn = <-srv.Conns():
-	case <-ctx.Done():
-		t.Fatal("no connection")
-	}
 	waitUntil(t, func() bool { return tr.State().State == transport.StateReady })
 	c.SendText("hi", nil)
 	f, err := conn.NextOfType(ctx, "turn")

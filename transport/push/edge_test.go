@@ -272,12 +272,7 @@ func TestSetVocabularyBeforeStart(t *testing.T) {
 	defer c.Close()
 	c.SetVocabulary(transport.Vocabulary{EmotionIDs: []string{"sad"}, EmotionTextMode: "enum"})
 	c.Start()
-	var cn *pushtest.Conn
-	select {
-	case cn = <-srv.Conns():
-	case <-time.After(wait):
-		t.Fatal("no connection")
-	}
+	cn := srv.NextConn(t, wait)
 	mustEqual(t, string(cn.Hello.Vocabulary), `{"emotion_ids":["sad"],"motion_ids":[],"emotion_text_mode":"enum","emotion_text_map":{}}`)
 	for ev := range c.Events() {
 		if st, ok := ev.(*transport.StateEvent); ok && st.State == transport.StateReady {

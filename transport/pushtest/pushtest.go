@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -109,6 +110,19 @@ func Start(opts Options) (*Server, error) {
 
 // Conns delivers each accepted connection (after hello), in order.
 func (s *Server) Conns() <-chan *Conn { return s.conns }
+
+// NextConn waits up to limit for the next accepted connection and fails
+// t without one.
+func (s *Server) NextConn(t testing.TB, limit time.Duration) *Conn {
+	t.Helper()
+	select {
+	case c := <-s.conns:
+		return c
+	case <-time.After(limit):
+		t.Fatalf("no connection within %s", limit)
+		return nil
+	}
+}
 
 // Rejected reports how many connections were closed with 4401.
 func (s *Server) Rejected() int {

@@ -35,13 +35,7 @@ func rawHello(t *testing.T, ws *websocket.Conn, key string) {
 
 func serverConn(t *testing.T, s *Server) *Conn {
 	t.Helper()
-	select {
-	case c := <-s.Conns():
-		return c
-	case <-time.After(rawWait):
-		t.Fatal("no conn")
-		return nil
-	}
+	return s.NextConn(t, rawWait)
 }
 
 func TestLoopbackOnly(t *testing.T) {

@@ -230,13 +230,8 @@ func TestDemo(t *testing.T) {
 func TestDemoStop(t *testing.T) {
 	clk := clock.NewFake(time.Unix(0, 0))
 	srv := startSim(t, Demo(DemoOptions{Pace: time.Second, Clock: clk}), "")
-	var conn *Conn
 	c := dial(t, srv.URL, map[string]any{"key": "x", "chat_id": "yui-1"})
-	select {
-	case conn = <-srv.Conns():
-	case <-time.After(5 * time.Second):
-		t.Fatal("no connection")
-	}
+	conn := srv.NextConn(t, 5*time.Second)
 	c.send(turn("7", "hi"))
 	c.expect("reasoning")
 	c.send(map[string]any{"type": "stop", "turn_ids": []string{"7"}})

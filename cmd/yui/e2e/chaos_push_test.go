@@ -142,15 +142,7 @@ func TestChaosSoakPush(t *testing.T) {
 		if n > 40*kills {
 			t.Fatalf("%d turns and only %d kills", n, cs.kills())
 		}
-		turnsBefore := lt.count("turn", nil)
-		ty.send(fmt.Sprintf("chaos turn %d", n))
-		waitFor(t, 10*time.Second, "the turn record", func() bool { return lt.count("turn", nil) > turnsBefore })
-		var id string
-		for _, r := range lt.all() {
-			if r.str("msg") == "turn" {
-				id = r.str("turn_id")
-			}
-		}
+		id := ty.turn(fmt.Sprintf("chaos turn %d", n))
 		how := ""
 		waitFor(t, 30*time.Second, "the end of turn "+id, func() bool {
 			for _, m := range []string{"push.turn_end", "network_drop", "network_stall"} {

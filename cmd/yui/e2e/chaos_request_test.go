@@ -196,15 +196,7 @@ func chaosRequest(t *testing.T, api string) {
 	count := map[string]int{}
 	waited := false
 	for n := 1; n <= turns; n++ {
-		turnsBefore := lt.count("turn", nil)
-		ty.send(fmt.Sprintf("chaos turn %d", n))
-		waitFor(t, 10*time.Second, "the turn record", func() bool { return lt.count("turn", nil) > turnsBefore })
-		var id string
-		for _, r := range lt.all() {
-			if r.str("msg") == "turn" {
-				id = r.str("turn_id")
-			}
-		}
+		id := ty.turn(fmt.Sprintf("chaos turn %d", n))
 		var act string
 		waitFor(t, 10*time.Second, "the request of turn "+strconv.Itoa(n), func() bool {
 			srv.mu.Lock()

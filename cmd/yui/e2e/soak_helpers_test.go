@@ -3,14 +3,11 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -41,57 +38,13 @@ func soakReport(t testing.TB, format string, args ...any) {
 	}
 }
 
-// logTail reads the JSON lines of an app log as they are written, each
-// byte once, so a run of thousands of turns can poll it cheaply.
-type logTail struct {
-	dir  string
-	mu   sync.Mutex
-	off  map[string]int64
-	part map[string][]byte
-	recs []record
-}
+// logTail is a log reader with the soak tests' lookups.
+type logTail struct{ *logReader }
 
-func newLogTail(dir string) *logTail {
-	return &logTail{dir: dir, off: map[string]int64{}, part: map[string][]byte{}}
-}
+func newLogTail(dir string) *logTail { return &logTail{newLogReader(dir)} }
 
-// all reads what was written since the last call and returns every record so far.
-func (l *logTail) all() []record {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	files, _ := filepath.Glob(filepath.Join(l.dir, "logs", "*.log"))
-	sort.Strings(files)
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			continue
-		}
-		fi, err := fh.Stat()
-		if err == nil && fi.Size() < l.off[f] {
-			l.off[f], l.part[f] = 0, nil // rotated: a new file under the name
-		}
-		if _, err := fh.Seek(l.off[f], 0); err == nil {
-			var buf bytes.Buffer
-			n, _ := buf.ReadFrom(fh)
-			l.off[f] += n
-			data := append(l.part[f], buf.Bytes()...)
-			last := bytes.LastIndexByte(data, '\n')
-			if last < 0 {
-				l.part[f] = data
-			} else {
-				for _, line := range bytes.Split(data[:last], []byte{'\n'}) {
-					var r record
-					if json.Unmarshal(line, &r) == nil {
-						l.recs = append(l.recs, r)
-					}
-				}
-				l.part[f] = append([]byte(nil), data[last+1:]...)
-			}
-		}
-		fh.Close()
-	}
-	return l.recs
-}
+// all returns every record so far, reading only what was written since.
+func (l *logTail) all() []record { return l.read() }
 
 // count counts the records named msg whose fields match.
 func (l *logTail) count(msg string, fields map[string]string) int {
@@ -347,6 +300,21 @@ func (ty *typist) send(text string) {
 // layout puts its centre 28 px from the window's right edge and 482 px
 // below its top (windows/layout.go: the bubble area, the character, the
 // plate and the pill above the composer row).
+// turn sends text and returns the id of the turn record it made.
+func (ty *typist) turn(text string) string {
+	ty.t.Helper()
+	before := ty.log.count("turn", nil)
+	ty.send(text)
+	waitFor(ty.t, 10*time.Second, "the turn record", func() bool { return ty.log.count("turn", nil) > before })
+	var id string
+	for _, r := range ty.log.all() {
+		if r.str("msg") == "turn" {
+			id = r.str("turn_id")
+		}
+	}
+	return id
+}
+
 func (ty *typist) stop() {
 	ty.t.Helper()
 	win := ty.a.petRect()
