@@ -136,7 +136,7 @@ func Run(cfg Config) error {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(windows.Theme())
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
-		sessions: map[string]*session{}}
+		sessions: map[string]*session{}, first: &firstRun{}}
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:
 	// from then on nothing may ask the UI for anything.
 	a.Lifecycle().SetOnStopped(func() { y.quitting.Store(true) })
@@ -175,6 +175,12 @@ func Run(cfg Config) error {
 			log.Error("app_start_failed", "err", err.Error())
 			return err
 		}
+	}
+	// A first start looks for a local model server before the pet starts
+	// (firstrun.go); one-run overrides and --demo say where to go already.
+	welcome := false
+	if store.FirstStart() && !cfg.Demo && len(y.overrides()) == 0 {
+		welcome = y.firstStart()
 	}
 	st := store.Get()
 	y.order = presetIDs(st)
@@ -219,6 +225,12 @@ func Run(cfg Config) error {
 	if notice != nil && len(notice.Refused) > 0 {
 		y.openSettings("")
 	}
+	switch {
+	case welcome:
+		y.startWelcome(st.ActivePreset)
+	case len(y.foundServers()) > 1:
+		y.openSettings(st.ActivePreset) // several servers: the list to choose from
+	}
 	y.setupTray()
 	y.updateWatching()
 	if st.StartAtLogin && !cfg.Demo {
@@ -246,6 +258,7 @@ func Run(cfg Config) error {
 	<-statsDone
 	stop()
 	y.quitting.Store(true)
+	y.closeFirstRun()
 	y.closeSessions()
 	y.closing.Wait()
 	if y.sim != nil {
@@ -310,6 +323,8 @@ type yui struct {
 	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
 
 	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
+
+	first *firstRun // the first start's scan and welcome (firstrun.go)
 }
 
 // startDemo starts the in-process simulator and the demo preset's settings.

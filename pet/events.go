@@ -1,6 +1,7 @@
 package pet
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -53,6 +54,7 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 	case transport.StateIdle:
 		c.view.Pill.Conn = ""
 	case transport.StateReconnecting:
+		c.retryText = "reconnecting"
 		c.retryAt = e.RetryAt
 		if c.retryAt.IsZero() {
 			c.retryAt = c.clock.Now().Add(e.RetryIn)
@@ -64,31 +66,53 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 			c.view.Pill.Conn = e.Err.Error()
 		}
 	case transport.StateOffline:
-		c.view.Pill.Conn = OfflineText
-	case transport.StateReady:
-		c.view.Pill.Conn = "ready"
-		if e.AutoModel != "" {
-			c.view.Pill.Conn = "ready · model " + e.AutoModel
+		text := OfflineText
+		var nm *transport.NoModelError
+		if errors.As(e.Err, &nm) {
+			text = nm.Error()
 		}
+		c.view.Pill.Conn = text
+		if !e.RetryAt.IsZero() {
+			// A request transport probing again: the countdown to it.
+			c.retryText, c.retryAt = text+" · retrying", e.RetryAt
+			c.countdownLocked()
+		}
+	case transport.StateReady:
+		c.view.Pill.Conn = ReadyText(e)
 	default:
 		c.view.Pill.Conn = e.State.String()
 	}
 }
 
-// countdownLocked shows "reconnecting in N s" and re-arms itself for the
-// moment N drops by one.
+// ReadyText is the pill's text for a ready state: "ready", "ready · model
+// qwen3:8b" for a model the transport picked, "ready · Ollama · qwen3:8b"
+// for a local server it named.
+func ReadyText(e *transport.StateEvent) string {
+	switch {
+	case e.Server != "" && e.Model != "":
+		return "ready · " + e.Server + " · " + e.Model
+	case e.Server != "":
+		return "ready · " + e.Server
+	case e.AutoModel != "":
+		return "ready · model " + e.AutoModel
+	}
+	return "ready"
+}
+
+// countdownLocked shows "reconnecting in N s" (or the offline text's
+// "retrying in N s") and re-arms itself for the moment N drops by one.
 func (c *Controller) countdownLocked() {
 	left := c.retryAt.Sub(c.clock.Now())
 	n := int(math.Ceil(left.Seconds()))
 	prefix := ""
-	if c.takenOver {
+	if c.takenOver && c.view.Pill.ConnState == transport.StateReconnecting {
 		prefix = TakenOverText + " · "
 	}
 	if n <= 0 {
-		c.view.Pill.Conn = prefix + "reconnecting"
+		c.view.Pill.Conn = prefix + c.retryText
 		return
 	}
-	c.view.Pill.Conn = fmt.Sprintf("%sreconnecting in %d s", prefix, n)
+	c.view.Pill.Conn = fmt.Sprintf("%s%s in %d s", prefix, c.retryText, n)
 	next := left - time.Duration(n-1)*time.Second
 	c.connTmr.Arm(c.clock, next, func(gen int) {
 		c.update(func() {

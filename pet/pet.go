@@ -204,8 +204,9 @@ type Controller struct {
 	toolRunning bool
 	toolTmr     clock.Slot // a done or failed tool segment clears
 
-	retryAt time.Time
-	connTmr clock.Slot // the reconnect countdown ticks
+	retryAt   time.Time
+	retryText string     // what the countdown counts to: "reconnecting", or the offline text's retry
+	connTmr   clock.Slot // the reconnect countdown ticks
 
 	delegTmr clock.Slot // the next done delegation expires
 	audioTmr clock.Slot // the no-audio notice clears

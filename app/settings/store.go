@@ -57,6 +57,8 @@ type Store struct {
 	mu      sync.RWMutex // guards cur and refused
 	cur     Settings
 	refused []Refusal
+	// first is set when Open found no settings file: a first start.
+	first bool
 }
 
 // Open opens the store in dir (created with mode 0700 when missing):
@@ -92,6 +94,7 @@ func Open(dir string, opts Options) (*Store, *Notice, error) {
 		if err := s.startDefault(); err != nil {
 			return nil, nil, err
 		}
+		s.first = true
 		return s, nil, nil
 	}
 	var d Decoded
@@ -185,6 +188,11 @@ func (s *Store) startDefault() error {
 	s.cur = d
 	return nil
 }
+
+// FirstStart reports whether Open found no settings file: Yui runs for
+// the first time on this config directory (a file kept aside as corrupt
+// is not a first start: the user had settings).
+func (s *Store) FirstStart() bool { return s.first }
 
 // Dir returns the store directory.
 func (s *Store) Dir() string { return s.dir }

@@ -74,6 +74,10 @@ type Pack struct {
 	// FillerLines and FailureLines may be empty.
 	FillerLines  []string
 	FailureLines []string
+	// Card is the character's default persona text and Speech its
+	// default speech settings (card.go); both may be empty.
+	Card   string
+	Speech Speech
 }
 
 // Motion is an animation.
@@ -95,6 +99,8 @@ type manifest struct {
 	FillerLines     []string                   `json:"filler_lines"`
 	FailureLines    []string                   `json:"failure_lines"`
 	Gaze            map[string]string          `json:"gaze"`
+	Card            string                     `json:"card"`
+	Speech          *Speech                    `json:"speech"`
 }
 
 type manifestMotion struct {
@@ -396,6 +402,9 @@ func (m *manifest) validate() (*Pack, error) {
 		return nil, err
 	}
 	if p.FailureLines, err = checkLines("failure_lines", m.FailureLines); err != nil {
+		return nil, err
+	}
+	if err := m.checkDefaults(p); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -199,16 +199,18 @@ type Engine struct {
 	// opened: the server's chat template writes the <think>.
 	thinkImplied atomic.Bool
 
-	mu         sync.Mutex
-	state      transport.StateEvent
-	vocab      transport.Vocabulary
-	exprSchema *toolcall.Schema // compiled generate_express schema, nil when it failed
-	exprRaw    json.RawMessage
-	model      string // picked from the server's list when opts.Model is ""
-	nextID     int64
-	queue      []*turn
-	cur        *turn
-	closed     bool
+	mu          sync.Mutex
+	state       transport.StateEvent
+	vocab       transport.Vocabulary
+	exprSchema  *toolcall.Schema // compiled generate_express schema, nil when it failed
+	exprRaw     json.RawMessage
+	model       string               // picked from the server's list when opts.Model is ""
+	server      transport.ServerInfo // what Options.Server told (reprobe.go)
+	serverAsked bool
+	nextID      int64
+	queue       []*turn
+	cur         *turn
+	closed      bool
 }
 
 // turn is one outstanding turn.
@@ -405,7 +407,13 @@ func (e *Engine) setStateLocked(s transport.StateEvent) {
 	if s.State == transport.StateReady && e.opts.Model == "" {
 		s.AutoModel = e.model
 	}
-	if e.state.State == s.State && s.State != transport.StateOffline && s.AutoModel == e.state.AutoModel {
+	if s.State == transport.StateReady && e.server.Name != "" {
+		s.Server, s.Model = e.server.Name, e.opts.Model
+		if s.Model == "" {
+			s.Model = e.model
+		}
+	}
+	if e.state.State == s.State && s.State != transport.StateOffline && s.AutoModel == e.state.AutoModel && s.Server == e.state.Server {
 		return
 	}
 	e.state = s
