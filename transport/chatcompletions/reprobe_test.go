@@ -54,7 +54,9 @@ func TestProbeAgainUntilTheServerIsUp(t *testing.T) {
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary,
 		Probe: true, Clock: clk,
-		Server: func(context.Context) transport.ServerInfo { return transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"} }})
+		Server: func(context.Context) transport.ServerInfo {
+			return transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
