@@ -88,6 +88,7 @@ func (w *PetWindow) render(v pet.View) {
 	g := w.geo
 	w.updateFrames()
 	w.syncBody()
+	rows := w.rows()
 
 	// Bubble: the sentence being spoken, else a notice.
 	text := v.Bubble
@@ -99,7 +100,7 @@ func (w *PetWindow) render(v pet.View) {
 		w.bubble.Text = text
 		s := w.bubble.MinSize()
 		w.bubble.Resize(s)
-		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), w.bubbleTip()-s.Height))
+		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), rows.bubbleTip-s.Height))
 		w.bubble.Refresh()
 	}
 
@@ -119,9 +120,9 @@ func (w *PetWindow) render(v pet.View) {
 	// The caption sits on the plate's row while the plate is empty, else
 	// over the character's feet.
 	w.plate.Text = v.Plate
-	w.placeTag(w.plate, -1, g.plateY)
+	w.placeTag(w.plate, -1, rows.plateY)
 	w.caption.Text = v.Caption
-	captionY := g.plateY
+	captionY := rows.plateY
 	if v.Plate != "" {
 		captionY = g.char.Y + g.charSize.Height - w.caption.MinSize().Height - 4
 	}
@@ -171,11 +172,11 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	x := float32(int((g.width - row) / 2))
 	setShown(w.eye, w.watching)
-	w.eye.Move(fyne.NewPos(x, g.pillY))
+	w.eye.Move(fyne.NewPos(x, rows.pillY))
 	w.eye.Resize(fyne.NewSize(tagHeight, tagHeight))
 	x += ew
-	w.placeTag(w.pill, x, g.pillY)
-	w.placeTag(w.chip, x+pw+rowGap, g.pillY)
+	w.placeTag(w.pill, x, rows.pillY)
+	w.placeTag(w.chip, x+pw+rowGap, rows.pillY)
 	if w.delegWin != nil {
 		w.delegWin.update(v.Delegations)
 	}
@@ -207,6 +208,31 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	w.placeTag(w.errLine, sideMargin+composerRad, g.errorY)
 	w.updateShape()
+}
+
+// tagRows is where the name plate and the status pill go, and where the
+// bubble's tail ends above them.
+type tagRows struct{ plateY, pillY, bubbleTip float32 }
+
+// rows places the plate and pill rows: under the character, or while it
+// sits on a window above its head, under the bubble, so that they never
+// cover the text of the window it sits on.
+func (w *PetWindow) rows() tagRows {
+	g := w.geo
+	tip := w.bubbleTip()
+	if !w.sitting() {
+		return tagRows{plateY: g.plateY, pillY: g.pillY, bubbleTip: tip}
+	}
+	r := tagRows{pillY: tip - tagHeight}
+	r.plateY = r.pillY - tagHeight - rowGap
+	r.bubbleTip = r.plateY - rowGap
+	return r
+}
+
+// sitting says whether the character sits on a window: the body tool
+// holds the sit posture there, and the window below is the user's.
+func (w *PetWindow) sitting() bool {
+	return !w.move.moving && w.shownMotion() == "sit"
 }
 
 // bubbleGap is the room between the bubble's tail and the character's top.

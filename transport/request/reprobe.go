@@ -42,6 +42,13 @@ func (e *Engine) probeLoop() {
 			return // a turn got an answer first, or the user reconnected
 		}
 		e.setStateLocked(next)
+		if next.State == transport.StateReady {
+			m := e.opts.Model
+			if m == "" {
+				m = e.model
+			}
+			e.log.Info("probe_ready", "model", m, "server", e.server.Name)
+		}
 		e.mu.Unlock()
 		if !again || !e.sleep(delay) {
 			return
