@@ -170,6 +170,7 @@ func Run(cfg Config) error {
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
 	defer stopSim()
+	y.first.simCtx = simCtx // "Try the demo" starts it later (firstrun.go)
 	if cfg.Demo {
 		if err := y.startDemo(simCtx); err != nil {
 			log.Error("app_start_failed", "err", err.Error())

@@ -3,9 +3,8 @@ package app
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
-
-	"fyne.io/fyne/v2"
 
 	"yui/app/localserver"
 	"yui/app/settings"
@@ -41,6 +40,40 @@ type firstRun struct {
 	waitID string
 	cancel context.CancelFunc // stops the rescan
 	wg     sync.WaitGroup
+	// demo is set once "Try the demo" started the demo in this run.
+	demo atomic.Bool
+	// simCtx is what the demo simulator started from the welcome page
+	// runs under (Run's, which outlives the sessions).
+	simCtx context.Context
+}
+
+// demoMode says whether the demo runs instead of the saved presets: from
+// --demo, or since "Try the demo" on the welcome page.
+func (y *yui) demoMode() bool { return y.cfg.Demo || y.first.demo.Load() }
+
+// tryDemo starts the demo in this run, no restart: the simulator
+// in-process and the demo preset's pet in place of the saved presets,
+// which stay as they are for the next start. UI thread.
+func (y *yui) tryDemo() error {
+	if y.demoMode() {
+		return nil
+	}
+	y.stopRescan()
+	if err := y.startDemo(y.first.simCtx); err != nil {
+		y.log.Error("demo_failed", "err", err.Error())
+		return err
+	}
+	y.closeSessions()
+	y.first.demo.Store(true) // after y.demo is set: readers load the flag first
+	if _, err := y.startSession(y.demo, 0); err != nil {
+		y.log.Error("demo_failed", "err", err.Error())
+		return err
+	}
+	y.log.Info("demo_started", "from", "welcome")
+	if y.trayRefresh != nil {
+		y.trayRefresh()
+	}
+	return nil
 }
 
 // scanServers asks the usual local ports and keeps the answer for the
@@ -79,6 +112,11 @@ func (y *yui) firstStart() bool {
 		y.adoptServer(id, found[0])
 		return false
 	}
+	// The welcome page stands in for the settings an unreachable
+	// server would open, from the first pet's start on.
+	y.first.mu.Lock()
+	y.first.welcome = true
+	y.first.mu.Unlock()
 	return true
 }
 
@@ -204,6 +242,22 @@ func serverInfo(base string) func(ctx context.Context) transport.ServerInfo {
 // openWelcome shows the settings window on its welcome page. UI thread.
 func (y *yui) openWelcome() {
 	y.openSettings("")
+	y.wins.settings.ShowWelcome()
 }
 
-var _ = fyne.Do
+// The settings window's welcome page (windows.Welcomer).
+
+// FindServers scans the local ports (the "Find local servers" button).
+func (y *yui) FindServers(ctx context.Context) []localserver.Server { return y.scanServers(ctx, false) }
+
+// FoundServers is the last scan's answer.
+func (y *yui) FoundServers() []localserver.Server { return y.foundServers() }
+
+// UseServer points preset id at a server the user chose.
+func (y *yui) UseServer(id string, s localserver.Server) { y.useServer(id, s) }
+
+// TryDemo starts the demo in this run.
+func (y *yui) TryDemo() error {
+	err := y.tryDemo()
+	return err
+}

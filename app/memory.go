@@ -32,7 +32,7 @@ func (m memoryFile) Save(data []byte) error {
 
 // memory is the session's conversation memory; the demo pet keeps none.
 func (s *session) memory() transport.Memory {
-	if s.y.cfg.Demo {
+	if s.y.demoMode() {
 		return nil
 	}
 	return memoryFile{dir: s.y.configDir, id: s.cfg().ID}

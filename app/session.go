@@ -80,7 +80,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	s.scores = y.store.Relation(p.ID)
 	var positions windows.PositionStore = storePositions{store: y.store, id: p.ID, log: s.log}
 	var storage transcript.Storage = historyFile{dir: y.configDir, id: p.ID}
-	if y.cfg.Demo {
+	if y.demoMode() {
 		s.scores = &memScores{score: settings.RelationDefault}
 		positions = &memPositions{}
 		storage = nil
@@ -93,7 +93,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		Actions:    s,
 		Poke:       p.Poke,
 		Index:      index,
-		Shortcut:   y.cfg.Demo || p.ID == y.activeID(),
+		Shortcut:   y.demoMode() || p.ID == y.activeID(),
 		OnShortcut: y.bringForward,
 		Positions:  positions,
 		OnMessages: func() { y.openMessages(p.ID) },
@@ -215,7 +215,7 @@ func (s *session) closeConn(c *conn, then func()) {
 func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 	p := s.cfg()
 	var deleg transport.DelegationStore = s.y.store.DelegationStore(p.ID)
-	if s.y.cfg.Demo {
+	if s.y.demoMode() {
 		deleg = nil
 	}
 	return transport.Options{

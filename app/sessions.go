@@ -21,7 +21,7 @@ import (
 // runnable returns the presets to run now: the enabled ones with this
 // run's overrides on the active one, or the demo preset under --demo.
 func (y *yui) runnable(st settings.Settings) []settings.Preset {
-	if y.cfg.Demo {
+	if y.demoMode() {
 		return []settings.Preset{y.demo}
 	}
 	var out []settings.Preset
@@ -126,7 +126,7 @@ func restartFor(old, next settings.Preset) restart {
 // a new key is), a rename or a new character restarts its pet, and a
 // rename tells the other pets' address_character the new name. UI thread.
 func (y *yui) apply(c settings.Change) {
-	if y.cfg.Demo || y.quitting.Load() {
+	if y.demoMode() || y.quitting.Load() {
 		return
 	}
 	y.mu.Lock()
@@ -266,7 +266,7 @@ func (y *yui) override(p *settings.Preset) {
 }
 
 func (y *yui) activeID() string {
-	if y.cfg.Demo {
+	if y.demoMode() {
 		return y.demo.ID
 	}
 	return y.store.Get().ActivePreset
@@ -310,7 +310,7 @@ func (y *yui) otherNames(self settings.Preset) []string {
 }
 
 func (y *yui) storeOrDemo() settings.Settings {
-	if y.cfg.Demo {
+	if y.demoMode() {
 		return settings.Settings{Presets: []settings.Preset{y.demo}}
 	}
 	return y.store.Get()

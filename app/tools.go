@@ -73,7 +73,7 @@ func (s *session) startBody() {
 }
 
 // isMain reports whether the session is main: the active preset's, or the demo's.
-func (s *session) isMain() bool { return s.y.cfg.Demo || s.cfg().ID == s.y.activeID() }
+func (s *session) isMain() bool { return s.y.demoMode() || s.cfg().ID == s.y.activeID() }
 
 // newToolset is the declared tools of a new connection.
 func (s *session) newToolset() *toolset.Set {
@@ -136,7 +136,7 @@ func (p screenPermission) AskScreenLook() {
 
 // screenLook is the screen-look permission now.
 func (y *yui) screenLook() string {
-	if y.cfg.Demo {
+	if y.demoMode() {
 		y.mu.Lock()
 		defer y.mu.Unlock()
 		if y.demoLook == "" {
@@ -150,7 +150,7 @@ func (y *yui) screenLook() string {
 // setScreenLook saves the user's answer.
 func (y *yui) setScreenLook(v string) {
 	y.log.Info("screen_look", "value", v)
-	if y.cfg.Demo {
+	if y.demoMode() {
 		y.mu.Lock()
 		y.demoLook = v
 		y.mu.Unlock()

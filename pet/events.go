@@ -72,9 +72,10 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 			text = nm.Error()
 		}
 		c.view.Pill.Conn = text
-		if !e.RetryAt.IsZero() {
-			// A request transport probing again: the countdown to it.
-			c.retryText, c.retryAt = text+" · retrying", e.RetryAt
+		if !e.RetryAt.IsZero() && nm == nil {
+			// A request transport probing again: the countdown to it
+			// (a missing model keeps its hint, which is what to do).
+			c.retryText, c.retryAt = OfflineRetryText, e.RetryAt
 			c.countdownLocked()
 		}
 	case transport.StateReady:

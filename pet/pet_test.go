@@ -407,7 +407,7 @@ func TestPillConnectionText(t *testing.T) {
 		{transport.StateEvent{State: transport.StateReady, AutoModel: "m"}, "ready · model m"},
 		{transport.StateEvent{State: transport.StateReady, AutoModel: "qwen3:8b", Server: "Ollama", Model: "qwen3:8b"}, "ready · Ollama · qwen3:8b"},
 		{transport.StateEvent{State: transport.StateOffline, Err: &transport.NoModelError{Info: transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"}}},
-			"Ollama has no chat model · run: ollama pull qwen3:4b"},
+			"Ollama has no model · run: ollama pull qwen3:4b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -443,21 +443,21 @@ func TestReconnectingCountsDownEachSecond(t *testing.T) {
 // to the next probe, the reason first.
 func TestOfflineCountsDownToTheNextProbe(t *testing.T) {
 	e := newEnv(t, nil)
-	nm := &transport.NoModelError{Info: transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"}}
-	e.ev(&transport.StateEvent{State: transport.StateOffline, Err: nm, RetryIn: 2 * time.Second, RetryAt: e.clock.Now().Add(2 * time.Second)})
-	for _, want := range []string{
-		"Ollama has no chat model · run: ollama pull qwen3:4b · retrying in 2 s",
-		"Ollama has no chat model · run: ollama pull qwen3:4b · retrying in 1 s",
-		"Ollama has no chat model · run: ollama pull qwen3:4b · retrying",
-	} {
+	e.ev(&transport.StateEvent{State: transport.StateOffline, Err: errors.New("refused"), RetryIn: 2 * time.Second, RetryAt: e.clock.Now().Add(2 * time.Second)})
+	for _, want := range []string{"offline · retrying in 2 s", "offline · retrying in 1 s", "offline · retrying"} {
 		if got := e.view().Pill.Conn; got != want {
 			t.Fatalf("pill = %q, want %q", got, want)
 		}
 		e.clock.Advance(time.Second)
 	}
-	e.ev(&transport.StateEvent{State: transport.StateOffline, Err: errors.New("refused"), RetryAt: e.clock.Now().Add(time.Second)})
-	if got := e.view().Pill.Conn; got != OfflineText+" · retrying in 1 s" {
+	// A server with no model: its hint, which is what to do, stays.
+	nm := &transport.NoModelError{Info: transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"}}
+	e.ev(&transport.StateEvent{State: transport.StateOffline, Err: nm, RetryAt: e.clock.Now().Add(time.Second)})
+	if got := e.view().Pill.Conn; got != "Ollama has no model · run: ollama pull qwen3:4b" {
 		t.Fatalf("pill = %q", got)
+	}
+	if n := e.clock.Pending(); n != 0 {
+		t.Fatalf("%d timers left", n)
 	}
 }
 

@@ -382,7 +382,7 @@ func (e *NoModelError) Error() string {
 	if name == "" {
 		name = "the server"
 	}
-	return name + " has no chat model · " + e.Info.NoModelHint
+	return name + " has no model · " + e.Info.NoModelHint
 }
 
 // RenderKind tells a render from a speech frame.
