@@ -230,7 +230,7 @@ func Run(cfg Config) error {
 	case welcome:
 		y.startWelcome(st.ActivePreset)
 	case len(y.foundServers()) > 1:
-		y.openSettings(st.ActivePreset) // several servers: the list to choose from
+		y.openWelcome() // several servers: the list to choose from
 	}
 	y.setupTray()
 	y.updateWatching()

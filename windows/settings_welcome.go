@@ -190,9 +190,17 @@ func (p *welcomePage) showFound(found []localserver.Server) {
 	default:
 		p.findState.SetText(fmt.Sprintf("Found %d servers: choose one.", len(found)))
 	}
+	inUse := ""
+	if pr, ok := p.w.b.Store().Preset(p.presetID()); ok {
+		inUse = pr.ChatBaseURL
+	}
 	for _, s := range found {
 		label := wrapLabel(s.Label() + "\n" + s.URL)
 		use := widget.NewButton("Use", func() { p.use(s) })
+		if s.URL == inUse {
+			label.SetText(s.Label() + " · in use\n" + s.URL)
+			label.TextStyle.Bold = true
+		}
 		row := container.NewBorder(nil, nil, nil, use, label)
 		p.found.Add(row)
 		if s.Model == "" {
@@ -209,6 +217,7 @@ func (p *welcomePage) use(s localserver.Server) {
 		return
 	}
 	p.w.b.UseServer(id, s)
+	p.showFound(p.w.b.FoundServers())
 	p.findState.SetText("Yui now talks with " + s.Label() + ".")
 	p.w.log.Info("welcome_choice", "way", "local", "url", s.URL, "kind", string(s.Kind))
 }

@@ -183,3 +183,25 @@ func TestServerStartedAfterYui(t *testing.T) {
 	a.waitRecord(60*time.Second, "server_found", map[string]string{"kind": "LM Studio", "model": "qwen3-4b"})
 	a.waitRecord(30*time.Second, "probe_ready", map[string]string{"model": "qwen3-4b", "server": "LM Studio"})
 }
+
+// No server anywhere: the settings window opens on the welcome page (no
+// red field), and "Try the demo" starts the demo in this run: the pet
+// connects to the in-process simulator with no restart.
+func TestWelcomeThenTryTheDemo(t *testing.T) {
+	quietPorts(t)
+	d := startXvfb(t, 1280, 800)
+	a := startYui(t, d, "")
+	a.waitRecord(20*time.Second, "server_scan", map[string]string{"found": "0"})
+	a.waitRecord(20*time.Second, "welcome_shown", nil)
+	a.waitRecord(20*time.Second, "window_open", map[string]string{"window": "settings", "page": "welcome"})
+	x, y := settingsWindow(t, d)
+	d.screenshot(t, "welcome")
+	// "Try the demo", at the bottom of the left column.
+	click(t, d, x+75, y+644)
+	a.waitRecord(20*time.Second, "demo_started", nil)
+	a.waitRecord(20*time.Second, "ws_ready", map[string]string{"preset": "demo"})
+	d.screenshot(t, "demo-started")
+	if _, ok := findRecord(a.log(), "app_start", nil); !ok || a.count("app_start", nil) != 1 {
+		t.Errorf("Yui restarted")
+	}
+}
