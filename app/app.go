@@ -136,7 +136,7 @@ func Run(cfg Config) error {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(widgets.Theme())
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
-		sessions: map[string]*session{}, first: &firstRun{}}
+		sessions: map[string]*session{}}
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:
 	// from then on nothing may ask the UI for anything.
 	a.Lifecycle().SetOnStopped(func() { y.quitting.Store(true) })
@@ -325,7 +325,7 @@ type yui struct {
 
 	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
 
-	first *firstRun // the first start's scan and welcome (firstrun.go)
+	first firstRun // the first start's scan and welcome (firstrun.go)
 }
 
 // startDemo starts the in-process simulator and the demo preset's settings.

@@ -42,6 +42,9 @@ type firstRun struct {
 	wg     sync.WaitGroup
 	// demo is set once "Try the demo" started the demo in this run.
 	demo atomic.Bool
+	// ports are the ports a scan asks; nil is localserver.KnownPorts
+	// (tests give their own).
+	ports []localserver.Port
 	// simCtx is what the demo simulator started from the welcome page
 	// runs under (Run's, which outlives the sessions).
 	simCtx context.Context
@@ -79,7 +82,7 @@ func (y *yui) tryDemo() error {
 // scanServers asks the usual local ports and keeps the answer for the
 // settings window. Never on the UI thread.
 func (y *yui) scanServers(ctx context.Context, repeat bool) []localserver.Server {
-	found := localserver.Scan(ctx, localserver.Options{Logger: y.log, Repeat: repeat})
+	found := localserver.Scan(ctx, localserver.Options{Ports: y.first.ports, Logger: y.log, Repeat: repeat})
 	y.first.mu.Lock()
 	y.first.found = found
 	y.first.mu.Unlock()
