@@ -229,8 +229,8 @@ func Run(cfg Config) error {
 	switch {
 	case welcome:
 		y.startWelcome(st.ActivePreset)
-	case len(y.foundServers()) > 1:
-		y.openWelcome() // several servers: the list to choose from
+	case y.listFound():
+		y.openWelcome() // several servers, or one with no model: the list, with its hint
 	}
 	y.setupTray()
 	y.updateWatching()

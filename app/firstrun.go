@@ -110,9 +110,13 @@ func (y *yui) firstStart() bool {
 	}
 	if len(found) > 0 {
 		// A server with no chat model (Ollama freshly installed): point
-		// at it; the pill says how to get a model, and the probe picks
-		// it up once one is there.
+		// at it; the pill and the welcome page's list say how to get a
+		// model, and the probe picks it up once one is there. The list
+		// stands in for the settings the missing model would open.
 		y.adoptServer(id, found[0])
+		y.first.mu.Lock()
+		y.first.welcome = true
+		y.first.mu.Unlock()
 		return false
 	}
 	// The welcome page stands in for the settings an unreachable
@@ -121,6 +125,14 @@ func (y *yui) firstStart() bool {
 	y.first.welcome = true
 	y.first.mu.Unlock()
 	return true
+}
+
+// listFound says whether the first start's servers are worth showing:
+// several to choose from, or one with no chat model and its hint.
+func (y *yui) listFound() bool {
+	found := y.foundServers()
+	_, chat := localserver.FirstWithModel(found)
+	return len(found) > 1 || (len(found) == 1 && !chat)
 }
 
 // adoptServer points preset id at server s, with its first chat model.

@@ -326,6 +326,9 @@ func (s *session) onView(c *conn, v pet.View) {
 	s.y.release.poke()
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
+		if s.y.welcoming() {
+			s.y.stopRescan() // set up: the welcome page's work is done
+		}
 	}
 	if opensSettings(v.Pill.ConnState, s.everReady.Load()) && !s.y.welcoming() {
 		if s.settingsHit.CompareAndSwap(false, true) {

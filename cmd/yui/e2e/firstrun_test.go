@@ -160,10 +160,9 @@ func TestFirstStartOllamaWithoutModels(t *testing.T) {
 	a := startYui(t, d, "")
 	a.waitRecord(20*time.Second, "server_found", map[string]string{"kind": "Ollama", "model": ""})
 	a.waitRecord(20*time.Second, "model_missing", map[string]string{"server": "Ollama", "hint": "run: ollama pull qwen3:4b"})
-	a.waitRecord(10*time.Second, "backend_unreachable", nil)
-	if r, _ := findRecord(a.log(), "backend_unreachable", nil); r.str("pill") == "" {
-		t.Errorf("no pill text logged: %v", r)
-	}
+	a.waitRecord(10*time.Second, "pet_pill", map[string]string{"conn": "Ollama has no model · run: ollama pull qwen3:4b"})
+	// The settings window lists the server with the same hint.
+	a.waitRecord(20*time.Second, "window_open", map[string]string{"window": "settings", "page": "welcome"})
 	d.screenshot(t, "firststart-ollama-nomodel")
 	fake.setModels("qwen3:4b")
 	a.waitRecord(40*time.Second, "probe_ready", map[string]string{"model": "qwen3:4b", "server": "Ollama"})
