@@ -139,17 +139,6 @@ func (s *session) VoiceRelease() {
 // TestVoiceDuration is how long the settings window's voice Test button records.
 const TestVoiceDuration = 3 * time.Second
 
-// TestVoice records d from the microphone and transcribes it with the
-// engine of v: the settings window's voice Test button (TestVoiceDuration),
-// which shows the text or the error.
-func TestVoice(ctx context.Context, v settings.Voice, d time.Duration) (string, error) {
-	tr, err := newTranscriber(v)
-	if err != nil {
-		return "", err
-	}
-	return voice.RecordAndTranscribe(ctx, &voice.Mic{Device: v.Device}, tr, d)
-}
-
 // missingDeviceNote is the pill's voice note while the preset's named
 // microphone is missing ("" once it is back).
 func missingDeviceNote(device string, missing bool) string {

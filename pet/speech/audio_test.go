@@ -225,7 +225,10 @@ func TestSystemVoiceSpeaksNonSilentAudioOfPlausibleLength(t *testing.T) {
 	if secs < 2 || secs > 12 {
 		t.Fatalf("%.2f s of audio for %d words", secs, len(strings.Fields(text)))
 	}
-	if rms < 0.01 {
+	// The mix is read as fast as the loop runs, so a slow machine reads
+	// stretches of silence between sentences' blocks: the bar is "not
+	// silent", well under a voice's level and well over zero.
+	if rms < 0.003 {
 		t.Fatalf("rms %.4f: silent", rms)
 	}
 }

@@ -95,3 +95,29 @@ func TestMissingMicrophoneFallsBack(t *testing.T) {
 		t.Fatalf("voice_device_missing logged %d times", n)
 	}
 }
+
+// Where the Voice tab is in the settings window.
+const voiceTabX = 604
+
+// TestVoiceTabLevelMeterHearsTheFile: with --voice-in playing speech, the
+// Voice tab's level meter reads it: the meter starts (voice_meter) and
+// sees the speech rise over its threshold (voice_meter_heard); the tab is
+// captured.
+func TestVoiceTabLevelMeterHearsTheFile(t *testing.T) {
+	voiceIn := spokenFile(t)
+	d := startXvfb(t, 1280, 800)
+	s := startSim(t, freePort(t), "k1", "echo")
+	cfg := t.TempDir()
+	// A rejected key opens the settings window by itself.
+	writeSettings(t, cfg, pushPreset("p-ffff0002", "Yui", s, "wrong-key"))
+	a := startYuiIn(t, d, cfg, "", "--verbose", "--voice-in", voiceIn)
+	a.waitRecord(30*time.Second, "window_open", map[string]string{"window": "settings"})
+	x, y := settingsWindow(t, d)
+	waitFor(t, 10*time.Second, "the Voice tab", func() bool {
+		click(t, d, x+voiceTabX, y+tabY)
+		return waitForOr(time.Second, func() bool { return a.count("settings_tab", map[string]string{"tab": "Voice"}) > 0 })
+	})
+	a.waitRecord(10*time.Second, "voice_meter", map[string]string{"file": "true"})
+	a.waitRecord(20*time.Second, "voice_meter_heard", nil)
+	d.screenshot(t, "voice-tab-meter")
+}
