@@ -39,6 +39,7 @@ type presetEditor struct {
 
 	errLabels  map[string]*widget.Label
 	fieldNames map[string]string
+	rowObjs    map[string][]fyne.CanvasObject // each field's label and cell
 
 	f presetFields
 
@@ -50,7 +51,8 @@ type presetEditor struct {
 
 func newPresetEditor(w *SettingsWindow) *presetEditor {
 	e := &presetEditor{w: w, parseErrs: map[string]string{}, fieldErrs: map[string]string{},
-		errLabels: map[string]*widget.Label{}, fieldNames: map[string]string{}}
+		errLabels: map[string]*widget.Label{}, fieldNames: map[string]string{},
+		rowObjs: map[string][]fyne.CanvasObject{}}
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.Save)
 	e.save.Importance = widget.HighImportance
 	e.revert = widget.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), e.Revert)
@@ -128,6 +130,7 @@ func (e *presetEditor) load(p settings.Preset) {
 		e.f.probeText.SetText("")
 		e.f.setModels(nil)
 		e.f.speechResult.SetText("")
+		e.f.speechResult.Hide()
 		e.f.voiceResult.SetText("")
 	}
 	e.id = p.ID
@@ -141,6 +144,9 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.touched = false
 	e.status.SetText("")
 	e.revalidate()
+	e.f.voicesFor = ""
+	e.loadVoices()
+	e.restartMeter()
 }
 
 // forget drops the editor's preset (it was deleted).
@@ -249,6 +255,7 @@ func (e *presetEditor) revalidate() {
 		inClear = e.draft.KeysInClear()
 	}
 	e.f.showKeyWarning(inClear)
+	e.showEngineFields()
 	e.updateBar()
 }
 
@@ -404,6 +411,7 @@ func (e *presetEditor) speakSample() {
 	e.f.speechTest.Disable()
 	e.f.speechResult.Importance = widget.MediumImportance
 	e.f.speechResult.SetText("Speaking…")
+	e.f.speechResult.Show()
 	e.w.run(speakTimeout, func(ctx context.Context) func() {
 		err := e.w.b.SpeakSample(ctx, p)
 		return func() {
