@@ -106,3 +106,29 @@ func asNoModel(err error, nm **transport.NoModelError) bool {
 	*nm = e
 	return ok
 }
+
+// Reconnect on a transport that probes asks the server again now rather
+// than claiming ready: the pill stays truthful while the server is down.
+func TestReconnectProbesNow(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary, Probe: true, Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.Start()
+	if s := nextState(t, tr); s.State != transport.StateOffline {
+		t.Fatalf("first probe: %+v", s)
+	}
+	waitArmed(t, clk, 1)
+	tr.Reconnect() // no clock advance: the probe runs at once
+	if s := nextState(t, tr); s.State != transport.StateOffline || s.RetryIn != 2*time.Second {
+		t.Fatalf("after Reconnect: %+v", s)
+	}
+}

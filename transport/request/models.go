@@ -28,8 +28,7 @@ func (e *Engine) Start() {
 		return
 	}
 	e.setStateLocked(transport.StateEvent{State: transport.StateConnecting})
-	e.wg.Add(1)
-	go func() { defer e.wg.Done(); e.probeLoop() }()
+	e.startProbeLocked()
 }
 
 // probeTimeout bounds the start-up probe; a turn has its own frame wait.

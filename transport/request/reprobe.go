@@ -21,6 +21,27 @@ const (
 	reprobeCap   = 30 * time.Second
 )
 
+// startProbeLocked starts probeLoop. e.mu is held.
+func (e *Engine) startProbeLocked() {
+	e.probing = true
+	e.wg.Add(1)
+	go func() { defer e.wg.Done(); e.probeLoop() }()
+}
+
+// reprobeLocked is Reconnect with a probe: connecting, and the probe runs
+// now (a running loop wakes, else one starts). e.mu is held.
+func (e *Engine) reprobeLocked() {
+	e.setStateLocked(transport.StateEvent{State: transport.StateConnecting})
+	if !e.probing {
+		e.startProbeLocked()
+		return
+	}
+	select {
+	case e.probeNow <- struct{}{}:
+	default:
+	}
+}
+
 // probeLoop probes until the server answered with something usable, a
 // turn made the state something else than connecting or offline, or the
 // engine closes.
@@ -38,10 +59,14 @@ func (e *Engine) probeLoop() {
 		e.mu.Lock()
 		st := e.state.State
 		if e.closed || (st != transport.StateConnecting && st != transport.StateOffline) {
+			e.probing = false // under the lock: a Reconnect now starts a new loop
 			e.mu.Unlock()
-			return // a turn got an answer first, or the user reconnected
+			return // a turn got an answer first
 		}
 		e.setStateLocked(next)
+		if !again {
+			e.probing = false
+		}
 		if next.State == transport.StateReady {
 			m := e.opts.Model
 			if m == "" {
@@ -57,12 +82,16 @@ func (e *Engine) probeLoop() {
 	}
 }
 
-// sleep waits d on the engine's clock; false when the engine closed.
+// sleep waits d on the engine's clock, or until Reconnect asks for a
+// probe now; false when the engine closed.
 func (e *Engine) sleep(d time.Duration) bool {
 	done := make(chan struct{})
 	t := e.clk.AfterFunc(d, func() { close(done) })
 	select {
 	case <-done:
+		return true
+	case <-e.probeNow:
+		t.Stop()
 		return true
 	case <-e.ctx.Done():
 		t.Stop()

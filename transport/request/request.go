@@ -207,6 +207,8 @@ type Engine struct {
 	model       string               // picked from the server's list when opts.Model is ""
 	server      transport.ServerInfo // what Options.Server told (reprobe.go)
 	serverAsked bool
+	probing     bool          // probeLoop runs (reprobe.go)
+	probeNow    chan struct{} // wakes probeLoop's wait
 	nextID      int64
 	queue       []*turn
 	cur         *turn
@@ -260,14 +262,15 @@ func New(d Dialect, opts transport.Options) (*Engine, error) {
 		// instead, and a long reply may stream for minutes. The engine
 		// owns its connection pool so that Close leaves no idle
 		// connection (and its goroutines) behind.
-		client: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
-		runner: runner,
-		ctx:    ctx,
-		cancel: cancel,
-		wake:   make(chan struct{}, 1),
-		out:    transport.NewEventQueue(),
-		nextID: clk.Now().UnixMilli(),
-		budget: newBudgeter(opts.ContextWindow),
+		client:   &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		runner:   runner,
+		ctx:      ctx,
+		cancel:   cancel,
+		wake:     make(chan struct{}, 1),
+		probeNow: make(chan struct{}, 1),
+		out:      transport.NewEventQueue(),
+		nextID:   clk.Now().UnixMilli(),
+		budget:   newBudgeter(opts.ContextWindow),
 	}
 	e.loadMemory()
 	e.setVocabulary(opts.Vocabulary)
@@ -362,11 +365,16 @@ func (e *Engine) setVocabulary(v transport.Vocabulary) {
 // carries the failure.
 func (e *Engine) ReportPlaybackFailed(turnID string) {}
 
-// Reconnect marks the transport usable again; the next turn tries the server.
+// Reconnect marks the transport usable again; the next turn tries the
+// server. With Options.Probe it probes the server now instead (reprobe.go).
 func (e *Engine) Reconnect() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.closed {
+	switch {
+	case e.closed:
+	case e.opts.Probe:
+		e.reprobeLocked()
+	default:
 		e.setStateLocked(transport.StateEvent{State: transport.StateReady})
 	}
 }
