@@ -324,6 +324,10 @@ func (w *SettingsWindow) ShowWelcome() {
 	w.win.SetContent(w.welcome.page)
 	w.win.Show()
 	w.win.RequestFocus()
+	if len(w.welcome.found.Objects) == 0 && !w.welcome.demo.Disabled() {
+		// Nothing found: the quickest way to see Yui work is a key away.
+		w.win.Canvas().Focus(w.welcome.demo)
+	}
 	w.log.Info("window_open", "window", "settings", "page", "welcome")
 }
 
