@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"fyne.io/fyne/v2"
+
 	"yui/app/localserver"
 	"yui/app/settings"
 	"yui/transport"
@@ -195,6 +197,11 @@ func (y *yui) rescan(ctx context.Context, id string) {
 			y.first.waitID = ""
 			y.first.mu.Unlock()
 			y.adoptServer(id, s)
+			fyne.Do(func() {
+				if !y.quitting.Load() && y.wins.settings != nil {
+					y.wins.settings.ServersFound(found) // the welcome page says so too
+				}
+			})
 			return
 		}
 		delay = min(delay*2, rescanCap)

@@ -344,3 +344,11 @@ func (w *SettingsWindow) showMain() {
 		w.win.SetContent(w.main)
 	}
 }
+
+// ServersFound shows servers the app found by itself (the first start's
+// scan running again) on the welcome page, if the window is open.
+func (w *SettingsWindow) ServersFound(found []localserver.Server) {
+	if w.win != nil {
+		w.welcome.showFound(found)
+	}
+}
