@@ -23,6 +23,7 @@ func TestWelcomePage(t *testing.T) {
 		{URL: "http://127.0.0.1:1234/v1", Port: 1234, Kind: localserver.LMStudio, Models: []string{"qwen3-4b"}, Model: "qwen3-4b"},
 	}
 	h := openSettings(t, b, "")
+	h.sw.jobs.Wait() // the window's own loads (speakers) touch widgets from their goroutine
 	h.sw.ShowWelcome()
 	p := h.sw.welcome
 	if h.sw.win.Content() != p.page {
