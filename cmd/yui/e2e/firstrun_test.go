@@ -169,18 +169,28 @@ func TestFirstStartOllamaWithoutModels(t *testing.T) {
 }
 
 // A server started 5 s after Yui: the first start found nothing and
-// welcomed the user; the scan runs again on the reconnect schedule and
-// the pet becomes ready by itself.
+// welcomed the user; the pet becomes ready by itself, whether the server
+// is the default preset's Ollama (its own probe asks again on the
+// reconnect schedule) or LM Studio (the first start's scan runs again).
 func TestServerStartedAfterYui(t *testing.T) {
-	quietPorts(t)
-	d := startXvfb(t, 1280, 800)
-	a := startYui(t, d, "")
-	a.waitRecord(20*time.Second, "welcome_shown", nil)
-	time.Sleep(5 * time.Second) // the user starts LM Studio a little later
-	fake := &localServer{kind: "lmstudio", list: []string{"qwen3-4b"}}
-	serveOn(t, 1234, fake)
-	a.waitRecord(60*time.Second, "server_found", map[string]string{"kind": "LM Studio", "model": "qwen3-4b"})
-	a.waitRecord(30*time.Second, "probe_ready", map[string]string{"model": "qwen3-4b", "server": "LM Studio"})
+	for _, c := range []struct {
+		kind, name string
+		port       int
+		model      string
+	}{{"lmstudio", "LM Studio", 1234, "qwen3-4b"}, {"ollama", "Ollama", 11434, "qwen3:8b"}} {
+		t.Run(c.name, func(t *testing.T) {
+			quietPorts(t)
+			d := startXvfb(t, 1280, 800)
+			a := startYui(t, d, "")
+			a.waitRecord(20*time.Second, "welcome_shown", nil)
+			a.waitRecord(10*time.Second, "pet_pill", map[string]string{"state": "offline"})
+			time.Sleep(5 * time.Second) // the user starts the server a little later
+			fake := &localServer{kind: c.kind, list: []string{c.model}}
+			serveOn(t, c.port, fake)
+			a.waitRecord(60*time.Second, "probe_ready", map[string]string{"model": c.model, "server": c.name})
+			a.waitRecord(10*time.Second, "pet_pill", map[string]string{"conn": "ready · " + c.name + " · " + c.model})
+		})
+	}
 }
 
 // No server anywhere: the settings window opens on the welcome page (no
