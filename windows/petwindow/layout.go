@@ -79,7 +79,7 @@ func (w *PetWindow) render(v pet.View) {
 	w.draw.hasPending = false
 	w.draw.pending = pet.View{}
 	wasRunning := w.view.Running
-	if old := w.view.Pill; old.ConnState != v.Pill.ConnState || old.Tool != v.Pill.Tool || old.Voice != v.Pill.Voice || (old.Conn == "") != (v.Pill.Conn == "") {
+	if old := w.view.Pill; old.ConnState != v.Pill.ConnState || old.Tool != v.Pill.Tool || old.Voice != v.Pill.Voice || connWords(old.Conn) != connWords(v.Pill.Conn) {
 		w.log.Info("pet_pill", "name", w.opts.Name, "conn", v.Pill.Conn, "state", v.Pill.ConnState.String(),
 			"tool", v.Pill.Tool, "voice", v.Pill.Voice)
 	}
@@ -207,6 +207,18 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	w.placeTag(w.comp.errLine, sideMargin+composerRad, g.errorY)
 	w.updateShape()
+}
+
+// connWords is the pill's connection text without its countdown's
+// digits: a new reason (offline, then a server with no model) is logged,
+// a second ticking away is not.
+func connWords(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // tagRows is where the name plate and the status pill go, and where the
