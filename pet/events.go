@@ -8,7 +8,7 @@ import (
 
 	"yui/pet/transcript"
 	"yui/transport"
-	"yui/transport/clientctx"
+	"yui/transport/textcut"
 )
 
 // Transport events: the connection state, renders and turn ends, the tool
@@ -146,7 +146,7 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 		c.armCheckInLocked()
 		failure := ""
 		if own && e.Outcome == transport.TurnFailed {
-			text := transport.OneLine(e.ErrorText, ErrorTextMax)
+			text := textcut.OneLine(e.ErrorText, ErrorTextMax)
 			if text == "" {
 				text = GenericFailureText
 			}
@@ -222,7 +222,7 @@ func (c *Controller) onReasoning(e *transport.ReasoningEvent) {
 		if c.reasoningTurn == e.TurnID {
 			// Cut as the transcript cuts it: a turn's reasoning may stream
 			// without end.
-			c.view.Reasoning = clientctx.Cut(c.view.Reasoning+e.Delta, transcript.MaxText)
+			c.view.Reasoning = textcut.Cut(c.view.Reasoning+e.Delta, transcript.MaxText)
 		} else {
 			c.view.Reasoning = e.Delta
 			c.reasoningTurn = e.TurnID

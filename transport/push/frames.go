@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clientctx"
 	"yui/transport/delegation"
+	"yui/transport/textcut"
 	"yui/transport/toolcall"
 )
 
@@ -393,7 +393,7 @@ func (c *Client) onError(data []byte) {
 		c.malformed("error", "missing message")
 		return
 	}
-	msg := transport.OneLine(*f.Message, ErrorTextMax)
+	msg := textcut.OneLine(*f.Message, ErrorTextMax)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tr, own := c.touchLocked(f.TurnID)
@@ -635,8 +635,8 @@ func boundCues(segs []transport.Segment) []transport.Segment {
 	for i := range segs {
 		for j := range segs[i].Cues {
 			cue := &segs[i].Cues[j]
-			cue.Caption = clientctx.Cut(cue.Caption, MaxCaption)
-			cue.EmotionText = clientctx.Cut(cue.EmotionText, MaxEmotionText)
+			cue.Caption = textcut.Cut(cue.Caption, MaxCaption)
+			cue.EmotionText = textcut.Cut(cue.EmotionText, MaxEmotionText)
 		}
 	}
 	return segs

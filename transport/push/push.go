@@ -27,6 +27,7 @@ import (
 	"yui/transport"
 	"yui/transport/clock"
 	"yui/transport/delegation"
+	"yui/transport/redact"
 	"yui/transport/toolcall"
 )
 
@@ -174,10 +175,10 @@ func WebSocketURL(base string) (string, error) {
 	case "https", "wss":
 		u.Scheme = "wss"
 	default:
-		return "", fmt.Errorf("push: chat_base_url %q: scheme must be http, https, ws or wss", redactURL(u))
+		return "", fmt.Errorf("push: chat_base_url %q: scheme must be http, https, ws or wss", redact.URL(u))
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("push: chat_base_url %q has no host", redactURL(u))
+		return "", fmt.Errorf("push: chat_base_url %q has no host", redact.URL(u))
 	}
 	u.Path = strings.TrimRight(u.Path, "/") + "/ws"
 	if u.RawPath != "" {
@@ -187,15 +188,6 @@ func WebSocketURL(base string) (string, error) {
 	u.RawQuery = ""
 	u.Fragment = ""
 	return u.String(), nil
-}
-
-// redactURL keeps credentials a user pasted into the URL out of errors.
-func redactURL(u *url.URL) string {
-	v := *u
-	if v.User != nil {
-		v.User = url.User("xxx")
-	}
-	return v.String()
 }
 
 // helloTools renders the declared tools in the OpenAI function-tool shape.

@@ -1,17 +1,15 @@
 package push
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"yui/transport"
 	"yui/transport/clientctx"
 	"yui/transport/clock"
+	"yui/transport/dataurl"
 )
 
 // turn is a turn the client holds: one it sent, or one the backend minted,
@@ -323,16 +321,11 @@ func spliceStart(base []byte, n int) []byte {
 	return append(out, imagesKey...)
 }
 
-const (
-	dataPrefix = "data:"
-	dataBase64 = ";base64,"
-)
-
 // imageArrayLen is the size of the JSON array appendImageArray writes.
 func imageArrayLen(imgs []transport.Image) int {
 	n := 2 + max(len(imgs)-1, 0)
 	for _, im := range imgs {
-		n += 2 + len(dataPrefix) + len(imageMIME(im)) + len(dataBase64) + base64.StdEncoding.EncodedLen(len(im.Data))
+		n += 2 + dataurl.Len(dataurl.ImageMIME(im.MIME, im.Data), len(im.Data))
 	}
 	return n
 }
@@ -347,35 +340,10 @@ func appendImageArray(dst []byte, imgs []transport.Image) []byte {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, '"')
-		dst = append(dst, dataPrefix...)
-		dst = append(dst, imageMIME(im)...)
-		dst = append(dst, dataBase64...)
-		dst = base64.StdEncoding.AppendEncode(dst, im.Data)
+		dst = dataurl.Append(dst, dataurl.ImageMIME(im.MIME, im.Data), im.Data)
 		dst = append(dst, '"')
 	}
 	return append(dst, ']', '}')
-}
-
-// imageMIME returns the image's MIME type when it is a plain image/<subtype>,
-// else the type sniffed from its bytes (image/png when that fails too).
-func imageMIME(im transport.Image) string {
-	if m := im.MIME; strings.HasPrefix(m, "image/") && len(m) > len("image/") && len(m) <= 64 && plainMIME(m[len("image/"):]) {
-		return m
-	}
-	if m := http.DetectContentType(im.Data); strings.HasPrefix(m, "image/") && plainMIME(m[len("image/"):]) {
-		return m
-	}
-	return "image/png"
-}
-
-func plainMIME(sub string) bool {
-	for i := 0; i < len(sub); i++ {
-		ch := sub[i]
-		if !('a' <= ch && ch <= 'z' || '0' <= ch && ch <= '9' || ch == '.' || ch == '+' || ch == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // jsonStrings encodes a list of strings as a JSON array. Data URLs need no

@@ -12,6 +12,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/textcut"
 )
 
 // DemoOptions paces the demo script.
@@ -198,7 +199,7 @@ func (d *demo) read() error {
 				continue
 			}
 			ch <- r.Result
-			d.log.Info("sim_tool_result", "id", r.ID, "result", cutText(r.Result, 120), "images", len(r.Images))
+			d.log.Info("sim_tool_result", "id", r.ID, "result", textcut.Cut(r.Result, 120), "images", len(r.Images))
 		case "reset":
 			d.log.Info("sim_reset")
 			if d.o.Break == BreakResetKeepsWork {
@@ -362,7 +363,7 @@ func (d *demo) playTurn(t turnFrame, k int) error {
 	reasoning := []string{"The user wrote something; ", "showing every frame the backend can send."}
 	said := "You poked me!"
 	if t.Text != "" {
-		said = "You said: " + cutText(t.Text, 200)
+		said = "You said: " + textcut.Cut(t.Text, 200)
 	}
 	speech := frame{"type": "speech", "turn_id": id, "source": Source,
 		"segments": []transport.Segment{segment(said, d.emotionCue("happy")...)}}
@@ -391,7 +392,7 @@ func (d *demo) playTurn(t turnFrame, k int) error {
 			if d.o.Break == BreakDelegationTitle {
 				title += strings.Repeat(" and more", 20)
 			} else {
-				title = cutText(title, 120)
+				title = textcut.Cut(title, 120)
 			}
 			d.mu.Lock()
 			d.items = append(d.items, transport.Delegation{ID: fmt.Sprintf("d-%d", k),
