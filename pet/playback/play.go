@@ -54,7 +54,8 @@ func (q *Queue) advance() {
 	}
 }
 
-// prepare starts synthesising it unless that has started.
+// prepare starts synthesising it unless that has started. It runs under
+// q.mu: speech.Engine's contract is that Prepare does not block.
 func (q *Queue) prepare(it *item) {
 	if it.clip != nil || it.err != nil {
 		return
