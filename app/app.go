@@ -31,7 +31,6 @@ import (
 	"yui/tools/desktop"
 	"yui/transport/clock"
 	"yui/transport/outbox"
-	"yui/transport/pushtest"
 	"yui/windows"
 )
 
@@ -170,12 +169,11 @@ func Run(cfg Config) error {
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
 	defer stopSim()
-	if cfg.Demo {
-		if err := y.startDemo(simCtx); err != nil {
-			log.Error("app_start_failed", "err", err.Error())
-			return err
-		}
+	if y.src, err = y.openSource(simCtx); err != nil {
+		log.Error("app_start_failed", "err", err.Error())
+		return err
 	}
+	defer y.src.close() // after the sessions, which talk to the simulator
 	st := store.Get()
 	y.order = presetIDs(st)
 	presets := y.runnable(st)
@@ -221,7 +219,7 @@ func Run(cfg Config) error {
 	}
 	y.setupTray()
 	y.updateWatching()
-	if st.StartAtLogin && !cfg.Demo {
+	if y.src.startAtLogin() {
 		y.setAutostart(true) // the entry follows the program if it moved
 	}
 
@@ -248,9 +246,6 @@ func Run(cfg Config) error {
 	y.quitting.Store(true)
 	y.closeSessions()
 	y.closing.Wait()
-	if y.sim != nil {
-		y.sim.Close()
-	}
 	log.Info("app_quit")
 	return nil
 }
@@ -283,8 +278,7 @@ type yui struct {
 	configDir string
 	logDir    string
 	cfg       Config
-	sim       *pushtest.Server
-	demo      settings.Preset // the --demo preset
+	src       presetSource    // the user's presets, or the demo's (source.go)
 	audio     *audioOut       // the process's audio output (speech.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
 	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
@@ -308,42 +302,6 @@ type yui struct {
 
 	wins        windowSet // the settings and message windows (UI thread only)
 	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
-
-	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
-}
-
-// startDemo starts the in-process simulator and the demo preset's settings.
-func (y *yui) startDemo(ctx context.Context) error {
-	sim, err := pushtest.StartSim(ctx, pushtest.SimOptions{
-		Addr:   "127.0.0.1:0",
-		Script: pushtest.Demo(pushtest.DefaultDemo()),
-		Logger: y.log.With("component", "sim"),
-	})
-	if err != nil {
-		return fmt.Errorf("app: starting the demo simulator: %w", err)
-	}
-	y.sim = sim
-	y.log.Info("demo_sim", "url", sim.URL)
-	y.demo = demoPreset(sim.URL)
-	y.override(&y.demo)
-	return nil
-}
-
-// demoPreset is the --demo preset: push, pointed at the in-process
-// simulator. It lives for the run only and is never saved.
-func demoPreset(url string) settings.Preset {
-	return settings.Preset{
-		ID:          "demo",
-		Name:        "Yui",
-		Enabled:     true,
-		Character:   settings.DefaultCharacter,
-		ChatAPI:     settings.ChatAPIPush,
-		ChatBaseURL: url,
-		ChatID:      "yui-00demo00",
-		Poke:        true,
-		Relation:    settings.RelationDefault,
-		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
-	}
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).

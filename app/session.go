@@ -39,6 +39,7 @@ type session struct {
 	pack   *character.Pack
 	win    *windows.PetWindow
 	hist   *transcript.Log
+	stores presetStores // what the app learns about the preset (source.go)
 	scores relation.Scores
 	actor  *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
 	look   *look.Look  // the look tool; nil with actor
@@ -77,15 +78,9 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		s.log.Warn("character_refused", "character", p.Character, "err", packErr.Error())
 		s.packNotice = refusedNotice(p.Character, packErr)
 	}
-	s.scores = y.store.Relation(p.ID)
-	var positions windows.PositionStore = storePositions{store: y.store, id: p.ID, log: s.log}
-	var storage transcript.Storage = historyFile{dir: y.configDir, id: p.ID}
-	if y.cfg.Demo {
-		s.scores = &memScores{score: settings.RelationDefault}
-		positions = &memPositions{}
-		storage = nil
-	}
-	s.hist = transcript.Open(transcript.Options{Storage: storage, Logger: s.log})
+	s.stores = y.source().stores(p)
+	s.scores = s.stores.scores
+	s.hist = transcript.Open(transcript.Options{Storage: s.stores.history, Logger: s.log})
 
 	win, err := windows.NewPetWindow(y.app, windows.PetOptions{
 		Name:       p.Name,
@@ -93,9 +88,9 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		Actions:    s,
 		Poke:       p.Poke,
 		Index:      index,
-		Shortcut:   y.cfg.Demo || p.ID == y.activeID(),
+		Shortcut:   p.ID == y.activeID(),
 		OnShortcut: y.bringForward,
-		Positions:  positions,
+		Positions:  s.stores.positions,
 		OnMessages: func() { y.openMessages(p.ID) },
 		OnSettings: func() { y.openSettings(p.ID) },
 		OnReconnect: func() {
@@ -214,10 +209,6 @@ func (s *session) closeConn(c *conn, then func()) {
 
 func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 	p := s.cfg()
-	var deleg transport.DelegationStore = s.y.store.DelegationStore(p.ID)
-	if s.y.cfg.Demo {
-		deleg = nil
-	}
 	return transport.Options{
 		ChatBaseURL:     p.ChatBaseURL,
 		Key:             p.Key,
@@ -226,13 +217,13 @@ func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 		ReasoningEffort: p.ReasoningEffort,
 		Card:            p.Card,
 		ContextWindow:   p.ContextWindow,
-		Memory:          s.memory(),
+		Memory:          s.stores.memory,
 		Vocabulary:      s.pack.Vocabulary(),
 		Tools:           tools, // the connection's toolset (tools.go)
 
 		FitImages:   imagefit.Fit,
 		Probe:       true,
-		Delegations: deleg,
+		Delegations: s.stores.delegation,
 		SpeechOwed: func() bool {
 			if c := s.cur.Load(); c != nil {
 				return c.ctl.SpeechOwed()
