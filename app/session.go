@@ -15,6 +15,7 @@ import (
 	"yui/pet/character"
 	"yui/pet/transcript"
 	"yui/tools/body"
+	"yui/tools/desktop"
 	"yui/tools/imagefit"
 	"yui/tools/look"
 	"yui/tools/relation"
@@ -105,6 +106,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		},
 		OnDragEnd:    s.dropped,
 		Gaze:         p.Gaze && !y.reducedMotion,
+		X:            desktop.XConn(y.desk), // one X connection per process
 		OnWatching:   y.openPermissions,
 		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,

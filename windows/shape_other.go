@@ -5,6 +5,8 @@ package windows
 import (
 	"image"
 	"log/slog"
+
+	"yui/tools/desktop/xconn"
 )
 
 // rectWindow is the fallback shim (macOS, Wayland, mobile): a rectangular
@@ -12,7 +14,7 @@ import (
 // not available, so the pet stays where the driver centred it.
 type rectWindow struct{}
 
-func newNative(*slog.Logger) nativeWindow { return rectWindow{} }
+func newNative(*slog.Logger, *xconn.Conn) nativeWindow { return rectWindow{} }
 
 func (rectWindow) attach(any) error                      { return errUnsupported }
 func (rectWindow) setShape(_, _ []image.Rectangle) error { return errUnsupported }

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"image"
 	"strconv"
+
+	"yui/tools/desktop/xconn"
 )
 
 // ErrUnsupported is returned by Open on a platform without a desktop layer
@@ -140,4 +142,14 @@ func distSq(r image.Rectangle, p image.Point) int {
 	dx := max(r.Min.X-p.X, 0, p.X-(r.Max.X-1))
 	dy := max(r.Min.Y-p.Y, 0, p.Y-(r.Max.Y-1))
 	return dx*dx + dy*dy
+}
+
+// XConn is d's X connection, for the pet windows to share: one X
+// connection per process. It is nil when d has none (no X server, another
+// platform, a fake).
+func XConn(d Desktop) *xconn.Conn {
+	if x, ok := d.(interface{ xConn() *xconn.Conn }); ok {
+		return x.xConn()
+	}
+	return nil
 }
