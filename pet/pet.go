@@ -1,11 +1,33 @@
 // Package pet is the character's behaviour, headless: it consumes a
 // transport's events and the user's actions, drives the playback queue and
 // speech, and publishes a View snapshot that the pet window draws.
+//
+// # Concurrency
+//
+// A Controller is called from three kinds of goroutine: Run's (transport
+// events), the callers of its actions (the UI, voice input, tools) and the
+// clock's timers. One model covers all of them:
+//
+//   - State lives under one mutex, mu. Every change goes through update(f):
+//     f runs under mu and may only change state and queue the view
+//     (changedLocked); it never calls the transport, the playback queue's
+//     hooks or OnChange.
+//   - flow is taken before mu, never after, and only around whole
+//     transport events and the user's stop: a render Run took from the
+//     channel just before the user stopped its turn plays before the queue
+//     is cleared or is dropped, never after. Calls that may wait on the
+//     transport (Send, Interrupt) run outside both.
+//   - Views leave through an outbox: changedLocked queues a snapshot when
+//     the view's fixed-size part or its delegation lists changed (no
+//     whole-view comparison per change), and publish hands the snapshots to
+//     OnChange in order, outside every lock, so OnChange may call back. While
+//     flow is held, publishing waits for its release.
+//   - Timers are clock.Slots: a timer that fires after being re-armed or
+//     stopped sees a stale generation and does nothing.
 package pet
 
 import (
 	"log/slog"
-	"reflect"
 	"slices"
 	"sort"
 	"sync"
@@ -106,6 +128,30 @@ func (v View) clone() View {
 	return v
 }
 
+// viewHead is a View's fixed-size part: every field but the delegation
+// lists, with the usage by value. Comparing two is cheap (==).
+type viewHead struct {
+	Emotion, Motion, Bubble, EmotionText, Caption, Plate string
+	Pill                                                 Pill
+	Running                                              bool
+	ErrorLine                                            string
+	Usage                                                transport.Usage
+	HasUsage                                             bool
+	Reasoning                                            string
+}
+
+func headOf(v View) viewHead {
+	h := viewHead{
+		Emotion: v.Emotion, Motion: v.Motion, Bubble: v.Bubble, EmotionText: v.EmotionText,
+		Caption: v.Caption, Plate: v.Plate, Pill: v.Pill, Running: v.Running,
+		ErrorLine: v.ErrorLine, Reasoning: v.Reasoning,
+	}
+	if v.Usage != nil {
+		h.Usage, h.HasUsage = *v.Usage, true
+	}
+	return h
+}
+
 // Options wires a Controller.
 type Options struct {
 	Transport transport.Transport
@@ -151,17 +197,16 @@ const maxRemembered = 64
 
 // Controller is one pet's behaviour.
 type Controller struct {
-	t        transport.Transport
-	pack     *character.Pack
-	clock    clock.Clock
-	log      *slog.Logger
-	onChange func(View)
-	hold     time.Duration
-	place    func() string
-	shot     func(transport.Trigger) *transport.Screenshot
-	mouth    func() (float64, bool)
-	queue    *playback.Queue
-	rec      *recorder
+	t     transport.Transport
+	pack  *character.Pack
+	clock clock.Clock
+	log   *slog.Logger
+	hold  time.Duration
+	place func() string
+	shot  func(transport.Trigger) *transport.Screenshot
+	mouth func() (float64, bool)
+	queue *playback.Queue
+	rec   *recorder
 
 	done  chan struct{} // closed by Close: ends Run
 	runWG sync.WaitGroup
@@ -175,9 +220,27 @@ type Controller struct {
 	// released, so OnChange may call an action.
 	flow sync.Mutex
 
-	mu     sync.Mutex
+	mu     sync.Mutex // guards everything below
 	closed bool
 	view   View
+	turns  turnBook
+	anim   motionState
+	tool   toolSegment
+	reason reasoningState
+	conn   connStatus
+	idle   idleTurns
+	mood   mood // sleepy and pat, laid over the turns' emotion (mood.go)
+	patTmr clock.Slot
+	quiet  bool // do-not-disturb: no greeting or check-in starts
+
+	delegTmr clock.Slot // the next done delegation expires
+	audioTmr clock.Slot // the no-audio notice clears
+
+	pub publisher
+}
+
+// turnBook is what the controller knows of the turns in flight.
+type turnBook struct {
 	// running holds the turns the client sent that have not ended, with
 	// their trigger (which says where a failure's text shows).
 	running map[string]transport.Trigger
@@ -193,57 +256,73 @@ type Controller struct {
 	sending int
 	sent    *idSet
 	early   []transport.Event
+}
 
+// motionState is what the motion and the bubble follow.
+type motionState struct {
 	thinking  bool
 	speaking  bool
 	cueMotion string     // motion a cue asked for; "" for the base motion
 	motionTmr clock.Slot // a cue motion that plays once ends
 	bubbleTmr clock.Slot // the bubble clears after its hold
+}
 
-	toolTurn    string
-	toolRunning bool
-	toolTmr     clock.Slot // a done or failed tool segment clears
+// toolSegment is the pill's tool segment.
+type toolSegment struct {
+	turn    string
+	running bool
+	tmr     clock.Slot // a done or failed tool segment clears
+}
 
-	retryAt time.Time
-	connTmr clock.Slot // the reconnect countdown ticks
+// reasoningState is the reasoning text's turn and whether it streams.
+type reasoningState struct {
+	turn      string
+	streaming bool
+}
 
-	delegTmr clock.Slot // the next done delegation expires
-	audioTmr clock.Slot // the no-audio notice clears
+// connStatus is what the pill's connection text counts down to.
+type connStatus struct {
+	retryAt   time.Time
+	tmr       clock.Slot // the reconnect countdown ticks
+	takenOver bool       // the last close was 4409: another client has the chat
+}
 
-	reasoningTurn      string
-	reasoningStreaming bool
+// idleTurns are the turns the pet starts by itself.
+type idleTurns struct {
+	greetPending bool          // the greeting waits for the first ready
+	every        time.Duration // a check-in after this long without a turn; 0 is off
+	tmr          clock.Slot
+}
 
-	greetPending bool // the greeting waits for the first ready
-	quiet        bool // do-not-disturb: no greeting or check-in starts
-	mood         mood // sleepy and pat, laid over the turns' emotion (mood.go)
-	patTmr       clock.Slot
-	takenOver    bool // the last close was 4409: another client has the chat
-	checkIn      time.Duration
-	checkInTmr   clock.Slot
-
-	lastView    View // last snapshot queued, to skip unchanged ones
-	holdPublish int  // > 0 while flow is held: unlockFlow publishes
-	views       *outbox.Outbox[View]
+// publisher hands the view's snapshots to OnChange, in order, outside mu.
+type publisher struct {
+	onChange     func(View)
+	lastHead     viewHead // the last snapshot queued, to skip unchanged ones
+	listsChanged bool     // the delegation lists changed since that snapshot
+	hold         int      // > 0 while flow is held: unlockFlow publishes
+	views        *outbox.Outbox[View]
 }
 
 // New returns a controller; Run starts it.
 func New(opts Options) *Controller {
 	c := &Controller{
-		t:        opts.Transport,
-		pack:     opts.Pack,
-		clock:    opts.Clock,
-		log:      opts.Logger,
-		onChange: opts.OnChange,
-		hold:     opts.BubbleHold,
-		place:    opts.Place,
-		shot:     opts.Screenshot,
-		rec:      newRecorder(opts.Transcript),
-		checkIn:  opts.CheckIn,
-		mouth:    opts.Mouth,
-		done:     make(chan struct{}),
-		running:  make(map[string]transport.Trigger),
-		stopped:  newIDSet(maxRemembered),
-		sent:     newIDSet(maxRemembered),
+		t:     opts.Transport,
+		pack:  opts.Pack,
+		clock: opts.Clock,
+		log:   opts.Logger,
+		hold:  opts.BubbleHold,
+		place: opts.Place,
+		shot:  opts.Screenshot,
+		rec:   newRecorder(opts.Transcript),
+		mouth: opts.Mouth,
+		done:  make(chan struct{}),
+		turns: turnBook{
+			running: make(map[string]transport.Trigger),
+			stopped: newIDSet(maxRemembered),
+			sent:    newIDSet(maxRemembered),
+		},
+		idle: idleTurns{every: opts.CheckIn},
+		pub:  publisher{onChange: opts.OnChange},
 	}
 	if c.pack == nil {
 		c.pack = &character.Pack{}
@@ -257,8 +336,8 @@ func New(opts Options) *Controller {
 	if c.hold <= 0 {
 		c.hold = DefaultBubbleHold
 	}
-	if c.onChange != nil {
-		c.views = outbox.New(c.onChange)
+	if c.pub.onChange != nil {
+		c.pub.views = outbox.New(c.pub.onChange)
 	}
 	c.queue = playback.New(playback.Options{
 		Engine:       opts.Speech,
@@ -276,7 +355,7 @@ func New(opts Options) *Controller {
 	c.view.Motion = "idle"
 	st := c.t.State()
 	c.setConnLocked(&st)
-	c.greetPending = opts.Greeting
+	c.idle.greetPending = opts.Greeting
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
 		c.view.Pill.Audio = opts.AudioNotice
@@ -347,10 +426,10 @@ func (c *Controller) stashEarly(ev transport.Event) bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.sending == 0 || c.sent.has(id) || c.stopped.has(id) {
+	if c.turns.sending == 0 || c.turns.sent.has(id) || c.turns.stopped.has(id) {
 		return false
 	}
-	c.early = append(c.early, ev)
+	c.turns.early = append(c.turns.early, ev)
 	return true
 }
 
@@ -399,14 +478,14 @@ func (c *Controller) dispatch(ev transport.Event) {
 func (c *Controller) lockFlow() {
 	c.flow.Lock()
 	c.mu.Lock()
-	c.holdPublish++
+	c.pub.hold++
 	c.mu.Unlock()
 }
 
 // unlockFlow releases flow, then publishes what changed meanwhile.
 func (c *Controller) unlockFlow() {
 	c.mu.Lock()
-	c.holdPublish--
+	c.pub.hold--
 	c.mu.Unlock()
 	c.flow.Unlock()
 	c.publish()
@@ -421,7 +500,7 @@ func (c *Controller) update(f func()) {
 	}
 	f()
 	c.changedLocked()
-	hold := c.holdPublish > 0
+	hold := c.pub.hold > 0
 	c.mu.Unlock()
 	if !hold {
 		c.publish()
@@ -431,23 +510,29 @@ func (c *Controller) update(f func()) {
 // changedLocked queues a snapshot of the view for OnChange.
 func (c *Controller) changedLocked() {
 	c.view.Motion = c.motionLocked()
-	if len(c.running) > 0 {
+	if len(c.turns.running) > 0 {
 		c.view.Running = true
 		c.view.Plate = "thinking"
 	} else {
 		c.view.Running = false
 		c.view.Plate = ""
 	}
-	if c.onChange != nil && !reflect.DeepEqual(c.view, c.lastView) {
-		c.lastView = c.view.clone()
-		c.views.Put(c.view.clone())
+	if c.pub.onChange == nil {
+		return
+	}
+	// An unchanged view is not published again. The comparison is of the
+	// view's fixed-size part; the delegation lists say themselves when
+	// they changed (listsChanged), so no change pays for comparing them.
+	if head := headOf(c.view); head != c.pub.lastHead || c.pub.listsChanged {
+		c.pub.lastHead, c.pub.listsChanged = head, false
+		c.pub.views.Put(c.view.clone())
 	}
 }
 
 // publish delivers queued snapshots outside the lock, in order.
 func (c *Controller) publish() {
-	if c.views != nil {
-		c.views.Flush()
+	if c.pub.views != nil {
+		c.pub.views.Flush()
 	}
 }
 
@@ -455,11 +540,11 @@ func (c *Controller) publish() {
 // then talk while a sentence plays, else idle.
 func (c *Controller) motionLocked() string {
 	switch {
-	case c.thinking:
+	case c.anim.thinking:
 		return "thinking"
-	case c.cueMotion != "":
-		return c.cueMotion
-	case c.speaking:
+	case c.anim.cueMotion != "":
+		return c.anim.cueMotion
+	case c.anim.speaking:
 		return "talk"
 	}
 	return "idle"
@@ -490,7 +575,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []*clock.Slot{&c.motionTmr, &c.bubbleTmr, &c.toolTmr, &c.connTmr, &c.delegTmr, &c.checkInTmr, &c.audioTmr} {
+	for _, t := range []*clock.Slot{&c.anim.motionTmr, &c.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.delegTmr, &c.idle.tmr, &c.audioTmr} {
 		t.Stop()
 	}
 	c.mu.Unlock()
