@@ -54,8 +54,8 @@ func (r *forgottenRing) lookup(id string) int {
 // holdLocked adds a turn to the outstanding set, forgetting the oldest
 // turn that is no longer running when the set is full.
 func (c *Client) holdLocked(tr *turn) {
-	if len(c.order) >= maxHeldTurns {
-		for _, old := range c.order {
+	if len(c.book.order) >= maxHeldTurns {
+		for _, old := range c.book.order {
 			if !old.running {
 				c.log.Warn("push.turn_forgotten", "turn_id", old.id, "reason", "too many outstanding turns")
 				c.forgetLocked(old)
@@ -63,24 +63,24 @@ func (c *Client) holdLocked(tr *turn) {
 			}
 		}
 	}
-	c.turns[tr.id] = tr
-	c.order = append(c.order, tr)
+	c.book.turns[tr.id] = tr
+	c.book.order = append(c.book.order, tr)
 }
 
 // forgetLocked drops a held turn: its turn_end arrived (or it never went out).
 func (c *Client) forgetLocked(tr *turn) {
-	if c.turns[tr.id] != tr {
+	if c.book.turns[tr.id] != tr {
 		return
 	}
-	delete(c.turns, tr.id)
-	for i, x := range c.order {
+	delete(c.book.turns, tr.id)
+	for i, x := range c.book.order {
 		if x == tr {
-			c.order = append(c.order[:i], c.order[i+1:]...)
+			c.book.order = append(c.book.order[:i], c.book.order[i+1:]...)
 			break
 		}
 	}
 	if tr.stopped {
-		c.stoppedN--
+		c.book.stoppedN--
 	}
 	if tr.timer != nil {
 		tr.timer.Stop()
@@ -89,7 +89,7 @@ func (c *Client) forgetLocked(tr *turn) {
 	if c.reasoningTurn == tr.id {
 		c.reasoningTurn = ""
 	}
-	c.forgotten.add(tr.id, tr.rendered)
+	c.book.forgotten.add(tr.id, tr.rendered)
 }
 
 // armWaitLocked (re)starts the frame wait of a running turn. A frame only
@@ -109,7 +109,7 @@ func (c *Client) waitFired(tr *turn) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tr.timer = nil
-	if c.closed || !tr.running || c.turns[tr.id] != tr {
+	if c.closed || !tr.running || c.book.turns[tr.id] != tr {
 		return
 	}
 	if now := c.clk.Now(); now.Before(tr.deadline) {
@@ -150,7 +150,7 @@ func (c *Client) leaveReadyLocked(cn *conn) {
 		return
 	}
 	cn.ready = false
-	for _, tr := range c.order {
+	for _, tr := range c.book.order {
 		if tr.own && tr.running {
 			c.endRunningLocked(tr, "network_drop")
 		}
@@ -164,8 +164,8 @@ func (c *Client) Send(t transport.Turn) string {
 		c.Interrupt(false)
 	}
 	c.mu.Lock()
-	id := strconv.FormatInt(c.idNext, 10)
-	c.idNext++
+	id := strconv.FormatInt(c.book.idNext, 10)
+	c.book.idNext++
 	if c.closed {
 		c.mu.Unlock()
 		return id
@@ -189,7 +189,7 @@ func (c *Client) Send(t transport.Turn) string {
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || !tr.running || tr.stopped || c.turns[id] != tr {
+	if c.closed || !tr.running || tr.stopped || c.book.turns[id] != tr {
 		// Closed, stopped or disconnected while building: it never went
 		// out, so no turn_end will come for it.
 		c.forgetLocked(tr)
@@ -393,7 +393,7 @@ func plainJSON(s string) bool {
 func (c *Client) Interrupt(notifyBackend bool) []string {
 	c.mu.Lock()
 	var ids, named []string
-	for _, tr := range c.order {
+	for _, tr := range c.book.order {
 		if !tr.own || tr.sent {
 			named = append(named, tr.id)
 		}
@@ -401,7 +401,7 @@ func (c *Client) Interrupt(notifyBackend bool) []string {
 			continue
 		}
 		tr.stopped = true
-		c.stoppedN++
+		c.book.stoppedN++
 		ids = append(ids, tr.id)
 		if tr.timer != nil {
 			tr.timer.Stop()
