@@ -66,16 +66,9 @@ var ErrAlreadyRunning = errors.New("Yui is already running with this config dire
 // Run starts Yui and returns when the user quits or the process gets
 // SIGINT or SIGTERM.
 func Run(cfg Config) error {
-	dir := cfg.ConfigDir
-	if dir == "" {
-		base, err := os.UserConfigDir()
-		if err != nil {
-			return fmt.Errorf("app: finding the config directory: %w", err)
-		}
-		dir = filepath.Join(base, "yui")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("app: creating %s: %w", dir, err)
+	dir, err := configDir(cfg)
+	if err != nil {
+		return err
 	}
 	// One Yui per config directory: a second start asks the first to
 	// show its pets and leaves.
@@ -117,16 +110,7 @@ func Run(cfg Config) error {
 	defer lg.Close()
 	log := lg.Logger
 	log.Info("app_start", "config_dir", dir, "log", lg.Path(), "demo", cfg.Demo, "pid", os.Getpid())
-	if notice != nil {
-		args := []any{"message", notice.Message, "kept_as", notice.KeptAs}
-		if notice.Err != nil {
-			args = append(args, "err", notice.Err.Error())
-		}
-		for _, r := range notice.Refused {
-			args = append(args, "refused", r.String())
-		}
-		log.Warn("settings_notice", args...)
-	}
+	logNotice(log, notice)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -199,8 +183,52 @@ func Run(cfg Config) error {
 	// garbage back to the OS now rather than over the next minutes.
 	debug.FreeOSMemory()
 	tuneGC()
-	// Each pet says once what went wrong at start-up: a settings file
-	// kept aside or partly refused (the first pet), a character pack refused.
+	y.showStartNotices(notice)
+	y.setupTray()
+	y.updateWatching()
+	if y.src.startAtLogin() {
+		y.setAutostart(true) // the entry follows the program if it moved
+	}
+
+	y.runUntilQuit(ctx, stop)
+	return nil
+}
+
+// configDir is the config directory of the run, created when missing.
+func configDir(cfg Config) (string, error) {
+	dir := cfg.ConfigDir
+	if dir == "" {
+		base, err := os.UserConfigDir()
+		if err != nil {
+			return "", fmt.Errorf("app: finding the config directory: %w", err)
+		}
+		dir = filepath.Join(base, "yui")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("app: creating %s: %w", dir, err)
+	}
+	return dir, nil
+}
+
+// logNotice logs what opening the settings had to say; nil says nothing.
+func logNotice(log *slog.Logger, notice *settings.Notice) {
+	if notice == nil {
+		return
+	}
+	args := []any{"message", notice.Message, "kept_as", notice.KeptAs}
+	if notice.Err != nil {
+		args = append(args, "err", notice.Err.Error())
+	}
+	for _, r := range notice.Refused {
+		args = append(args, "refused", r.String())
+	}
+	log.Warn("settings_notice", args...)
+}
+
+// showStartNotices has each pet say once what went wrong at start-up: a
+// settings file kept aside or partly refused (the first pet), a character
+// pack refused; a partly refused file opens the settings window.
+func (y *yui) showStartNotices(notice *settings.Notice) {
 	for i, s := range y.running() {
 		var lines []string
 		if i == 0 && notice != nil {
@@ -217,16 +245,15 @@ func Run(cfg Config) error {
 	if notice != nil && len(notice.Refused) > 0 {
 		y.openSettings("")
 	}
-	y.setupTray()
-	y.updateWatching()
-	if y.src.startAtLogin() {
-		y.setAutostart(true) // the entry follows the program if it moved
-	}
+}
 
+// runUntilQuit runs the UI loop until Quit or a signal (ctx; stop ends the
+// signal watch), then closes the sessions and waits for them.
+func (y *yui) runUntilQuit(ctx context.Context, stop context.CancelFunc) {
 	running := make(chan struct{})
 	statsDone := make(chan struct{})
-	if cfg.StatsEvery > 0 {
-		go func() { defer close(statsDone); logStats(log, cfg.StatsEvery, running) }()
+	if y.cfg.StatsEvery > 0 {
+		go func() { defer close(statsDone); logStats(y.log, y.cfg.StatsEvery, running) }()
 	} else {
 		close(statsDone)
 	}
@@ -238,7 +265,7 @@ func Run(cfg Config) error {
 		case <-running:
 		}
 	}()
-	a.Run()
+	y.app.Run()
 
 	close(running)
 	<-statsDone
@@ -246,8 +273,7 @@ func Run(cfg Config) error {
 	y.quitting.Store(true)
 	y.closeSessions()
 	y.closing.Wait()
-	log.Info("app_quit")
-	return nil
+	y.log.Info("app_quit")
 }
 
 // idleGCPercent is the GC target once Yui runs (see tuneGC).
