@@ -28,7 +28,6 @@ package pet
 
 import (
 	"log/slog"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -71,86 +70,6 @@ const TakenOverText = "another Yui took over this chat"
 // ErrorTextMax is where a failed turn's server text is cut, in characters
 // (push-transport.md error: "one line cut at 200 characters").
 const ErrorTextMax = 200
-
-// Pill is the status pill's content.
-type Pill struct {
-	// Conn is the connection state text: "connecting", "ready",
-	// "reconnecting in 4 s", "key rejected", OfflineText, or the reason of
-	// an invalid setting.
-	Conn string
-	// ConnState is the state behind Conn.
-	ConnState transport.ConnState
-	// Tool is the tool segment ("read_file running", "read_file done"), ""
-	// when clear. done/failed are held 1.5 s before clearing.
-	Tool string
-	// Voice is "listening", "transcribing", a transcription error or the
-	// server text of a failed spoken turn; "" when idle.
-	Voice string
-	// Audio says once that speech cannot be heard (no audio device);
-	// it clears after AudioNoticeHold.
-	Audio string
-}
-
-// View is everything the pet window and message window draw. Each change
-// produces a fresh copy through Options.OnChange.
-type View struct {
-	Emotion string // emotion id; the pack's image
-	Motion  string // motion id playing
-	// Bubble is the sentence being spoken, kept a few seconds after playback ends.
-	Bubble      string
-	EmotionText string // emotion_text badge of the last cue
-	Caption     string // caption of the last cue
-	// Plate is the message plate: "thinking" while a turn runs, else "".
-	Plate string
-	Pill  Pill
-	// Running is true from a turn the user can stop until its turn end: the
-	// composer is locked and its send button is a stop button.
-	Running bool
-	// ErrorLine is the composer's error line (server text of a failed typed turn).
-	ErrorLine string
-	// Delegations is the chip's list; History the settings Session list.
-	Delegations []transport.Delegation
-	History     []transport.Delegation
-	// Usage is the last usage readout, nil before the first.
-	Usage *transport.Usage
-	// Reasoning is the reasoning text showing now.
-	Reasoning string
-}
-
-// clone returns a copy sharing nothing mutable with v.
-func (v View) clone() View {
-	v.Delegations = slices.Clone(v.Delegations)
-	v.History = slices.Clone(v.History)
-	if v.Usage != nil {
-		u := *v.Usage
-		v.Usage = &u
-	}
-	return v
-}
-
-// viewHead is a View's fixed-size part: every field but the delegation
-// lists, with the usage by value. Comparing two is cheap (==).
-type viewHead struct {
-	Emotion, Motion, Bubble, EmotionText, Caption, Plate string
-	Pill                                                 Pill
-	Running                                              bool
-	ErrorLine                                            string
-	Usage                                                transport.Usage
-	HasUsage                                             bool
-	Reasoning                                            string
-}
-
-func headOf(v View) viewHead {
-	h := viewHead{
-		Emotion: v.Emotion, Motion: v.Motion, Bubble: v.Bubble, EmotionText: v.EmotionText,
-		Caption: v.Caption, Plate: v.Plate, Pill: v.Pill, Running: v.Running,
-		ErrorLine: v.ErrorLine, Reasoning: v.Reasoning,
-	}
-	if v.Usage != nil {
-		h.Usage, h.HasUsage = *v.Usage, true
-	}
-	return h
-}
 
 // Options wires a Controller.
 type Options struct {
@@ -237,70 +156,6 @@ type Controller struct {
 	audioTmr clock.Slot // the no-audio notice clears
 
 	pub publisher
-}
-
-// turnBook is what the controller knows of the turns in flight.
-type turnBook struct {
-	// running holds the turns the client sent that have not ended, with
-	// their trigger (which says where a failure's text shows).
-	running map[string]transport.Trigger
-	// stopped holds turns a user action stopped; their frames already in
-	// flight are dropped until their turn end.
-	stopped *idSet
-	// sending counts Sends that have not returned; sent holds the turns
-	// registered since. A frame of a turn the client sent that names no
-	// registered turn while a Send is under way belongs to that Send: it
-	// waits in early, in arrival order, until the turn is registered, so
-	// the turn starts running (thinking, filler) before its render or
-	// turn end plays, however fast the backend answers.
-	sending int
-	sent    *idSet
-	early   []transport.Event
-}
-
-// motionState is what the motion and the bubble follow.
-type motionState struct {
-	thinking  bool
-	speaking  bool
-	cueMotion string     // motion a cue asked for; "" for the base motion
-	motionTmr clock.Slot // a cue motion that plays once ends
-	bubbleTmr clock.Slot // the bubble clears after its hold
-}
-
-// toolSegment is the pill's tool segment.
-type toolSegment struct {
-	turn    string
-	running bool
-	tmr     clock.Slot // a done or failed tool segment clears
-}
-
-// reasoningState is the reasoning text's turn and whether it streams.
-type reasoningState struct {
-	turn      string
-	streaming bool
-}
-
-// connStatus is what the pill's connection text counts down to.
-type connStatus struct {
-	retryAt   time.Time
-	tmr       clock.Slot // the reconnect countdown ticks
-	takenOver bool       // the last close was 4409: another client has the chat
-}
-
-// idleTurns are the turns the pet starts by itself.
-type idleTurns struct {
-	greetPending bool          // the greeting waits for the first ready
-	every        time.Duration // a check-in after this long without a turn; 0 is off
-	tmr          clock.Slot
-}
-
-// publisher hands the view's snapshots to OnChange, in order, outside mu.
-type publisher struct {
-	onChange     func(View)
-	lastHead     viewHead // the last snapshot queued, to skip unchanged ones
-	listsChanged bool     // the delegation lists changed since that snapshot
-	hold         int      // > 0 while flow is held: unlockFlow publishes
-	views        *outbox.Outbox[View]
 }
 
 // New returns a controller; Run starts it.
