@@ -26,7 +26,7 @@ import (
 	"yui/transport/outbox"
 	"yui/transport/push"
 	"yui/transport/responses"
-	"yui/windows"
+	"yui/windows/petwindow"
 )
 
 // session is one running preset: its pet window and transcript, which
@@ -38,7 +38,7 @@ type session struct {
 	preset atomic.Pointer[settings.Preset] // as running: with this run's overrides
 	log    *slog.Logger
 	pack   *character.Pack
-	win    *windows.PetWindow
+	win    *petwindow.PetWindow
 	hist   *transcript.Log
 	stores presetStores // what the app learns about the preset (source.go)
 	scores relation.Scores
@@ -83,7 +83,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	s.scores = s.stores.scores
 	s.hist = transcript.Open(transcript.Options{Storage: s.stores.history, Logger: s.log})
 
-	win, err := windows.NewPetWindow(y.app, windows.PetOptions{
+	win, err := petwindow.NewPetWindow(y.app, petwindow.PetOptions{
 		Name:       p.Name,
 		Pack:       pack,
 		Actions:    s,
@@ -133,7 +133,7 @@ func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
 func (s *session) show() {
 	s.win.Show()
 	w, h := s.win.CharacterPixels()
-	s.pack = windows.ScaledPack(s.pack, w, h)
+	s.pack = petwindow.ScaledPack(s.pack, w, h)
 	s.win.SetPack(s.pack)
 }
 

@@ -10,7 +10,7 @@ import (
 	"yui/tools/relation"
 	"yui/transport"
 	"yui/transport/pushtest"
-	"yui/windows"
+	"yui/windows/petwindow"
 )
 
 // presetSource is where the pets come from and where what they learn
@@ -44,7 +44,7 @@ type presetSource interface {
 // store keeps nothing.
 type presetStores struct {
 	scores     relation.Scores
-	positions  windows.PositionStore
+	positions  petwindow.PositionStore
 	history    transcript.Storage
 	delegation transport.DelegationStore
 	memory     transport.Memory
