@@ -3,7 +3,8 @@
 // windows, the active window, and a watch on one window's moves and
 // closes. One implementation per platform (X11 through EWMH, Windows
 // through EnumWindows and DWM) sits behind the Desktop interface, with a
-// Fake for tests.
+// Fake for tests. On X11 the layer runs on the process's one X connection
+// (xconn), which XConn hands to the pet windows so that they share it.
 package desktop
 
 import (
