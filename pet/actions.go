@@ -37,10 +37,10 @@ func (c *Controller) VoiceTurn(text string) {
 
 // screenshot is the screenshot a user turn carries (Options.Screenshot).
 func (c *Controller) screenshot(trigger transport.Trigger) *transport.Screenshot {
-	if c.shot == nil || c.isClosed() {
+	if c.hooks.shot == nil || c.isClosed() {
 		return nil
 	}
-	return c.shot(trigger)
+	return c.hooks.shot(trigger)
 }
 
 // BargeIn is voice barge-in: speech detected while the pet speaks stops
@@ -176,8 +176,8 @@ func (c *Controller) send(t transport.Turn) string {
 	c.mu.Lock()
 	t.Character = transport.CharacterState{Name: c.pack.Name, Emotion: c.view.Emotion}
 	c.mu.Unlock()
-	if c.place != nil {
-		t.Character.Place = c.place()
+	if c.hooks.place != nil {
+		t.Character.Place = c.hooks.place()
 	}
 	c.mu.Lock()
 	c.turns.sending++

@@ -249,7 +249,7 @@ func (c *Controller) onDelegations(e *transport.DelegationsEvent) {
 // expireLocked removes done items past DelegationKeep and arms a timer for
 // the next one to go.
 func (c *Controller) expireLocked() {
-	c.delegTmr.Stop()
+	c.tmr.deleg.Stop()
 	now := c.clock.Now()
 	var next time.Time
 	kept := c.view.Delegations[:0]
@@ -270,9 +270,9 @@ func (c *Controller) expireLocked() {
 	}
 	c.view.Delegations = kept
 	if !next.IsZero() {
-		c.delegTmr.Arm(c.clock, next.Sub(now), func(gen int) {
+		c.tmr.deleg.Arm(c.clock, next.Sub(now), func(gen int) {
 			c.update(func() {
-				if c.delegTmr.Current(gen) {
+				if c.tmr.deleg.Current(gen) {
 					c.expireLocked()
 				}
 			})

@@ -121,9 +121,7 @@ type Controller struct {
 	clock clock.Clock
 	log   *slog.Logger
 	hold  time.Duration
-	place func() string
-	shot  func(transport.Trigger) *transport.Screenshot
-	mouth func() (float64, bool)
+	hooks hooks
 	queue *playback.Queue
 	rec   *recorder
 
@@ -149,11 +147,8 @@ type Controller struct {
 	conn   connStatus
 	idle   idleTurns
 	mood   mood // sleepy and pat, laid over the turns' emotion (mood.go)
-	patTmr clock.Slot
+	tmr    timers
 	quiet  bool // do-not-disturb: no greeting or check-in starts
-
-	delegTmr clock.Slot // the next done delegation expires
-	audioTmr clock.Slot // the no-audio notice clears
 
 	pub publisher
 }
@@ -166,10 +161,8 @@ func New(opts Options) *Controller {
 		clock: opts.Clock,
 		log:   opts.Logger,
 		hold:  opts.BubbleHold,
-		place: opts.Place,
-		shot:  opts.Screenshot,
 		rec:   newRecorder(opts.Transcript),
-		mouth: opts.Mouth,
+		hooks: hooks{place: opts.Place, shot: opts.Screenshot, mouth: opts.Mouth},
 		done:  make(chan struct{}),
 		turns: turnBook{
 			running: make(map[string]transport.Trigger),
@@ -214,9 +207,9 @@ func New(opts Options) *Controller {
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
 		c.view.Pill.Audio = opts.AudioNotice
-		c.audioTmr.Arm(c.clock, AudioNoticeHold, func(gen int) {
+		c.tmr.audio.Arm(c.clock, AudioNoticeHold, func(gen int) {
 			c.update(func() {
-				if c.audioTmr.Current(gen) {
+				if c.tmr.audio.Current(gen) {
 					c.view.Pill.Audio = ""
 				}
 			})
@@ -430,7 +423,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []*clock.Slot{&c.anim.motionTmr, &c.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.delegTmr, &c.idle.tmr, &c.audioTmr} {
+	for _, t := range []*clock.Slot{&c.anim.motionTmr, &c.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.tmr.deleg, &c.idle.tmr, &c.tmr.audio} {
 		t.Stop()
 	}
 	c.mu.Unlock()

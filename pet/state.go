@@ -74,3 +74,18 @@ type publisher struct {
 	hold         int      // > 0 while flow is held: unlockFlow publishes
 	views        *outbox.Outbox[View]
 }
+
+// hooks are what the controller asks the app (Options.Place, Screenshot,
+// Mouth); nil ones are left out.
+type hooks struct {
+	place func() string
+	shot  func(transport.Trigger) *transport.Screenshot
+	mouth func() (float64, bool)
+}
+
+// timers are the controller's single-purpose timers.
+type timers struct {
+	deleg clock.Slot // the next done delegation expires
+	audio clock.Slot // the no-audio notice clears
+	pat   clock.Slot // a pat's reaction ends
+}
