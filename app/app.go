@@ -31,7 +31,6 @@ import (
 	"yui/tools/desktop"
 	"yui/transport/clock"
 	"yui/transport/outbox"
-	"yui/transport/pushtest"
 	"yui/windows/widgets"
 )
 
@@ -67,16 +66,9 @@ var ErrAlreadyRunning = errors.New("Yui is already running with this config dire
 // Run starts Yui and returns when the user quits or the process gets
 // SIGINT or SIGTERM.
 func Run(cfg Config) error {
-	dir := cfg.ConfigDir
-	if dir == "" {
-		base, err := os.UserConfigDir()
-		if err != nil {
-			return fmt.Errorf("app: finding the config directory: %w", err)
-		}
-		dir = filepath.Join(base, "yui")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("app: creating %s: %w", dir, err)
+	dir, err := configDir(cfg)
+	if err != nil {
+		return err
 	}
 	// One Yui per config directory: a second start asks the first to
 	// show its pets and leaves.
@@ -118,16 +110,7 @@ func Run(cfg Config) error {
 	defer lg.Close()
 	log := lg.Logger
 	log.Info("app_start", "config_dir", dir, "log", lg.Path(), "demo", cfg.Demo, "pid", os.Getpid())
-	if notice != nil {
-		args := []any{"message", notice.Message, "kept_as", notice.KeptAs}
-		if notice.Err != nil {
-			args = append(args, "err", notice.Err.Error())
-		}
-		for _, r := range notice.Refused {
-			args = append(args, "refused", r.String())
-		}
-		log.Warn("settings_notice", args...)
-	}
+	logNotice(log, notice)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -170,12 +153,11 @@ func Run(cfg Config) error {
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
 	defer stopSim()
-	if cfg.Demo {
-		if err := y.startDemo(simCtx); err != nil {
-			log.Error("app_start_failed", "err", err.Error())
-			return err
-		}
+	if y.src, err = y.openSource(simCtx); err != nil {
+		log.Error("app_start_failed", "err", err.Error())
+		return err
 	}
+	defer y.src.close() // after the sessions, which talk to the simulator
 	st := store.Get()
 	y.order = presetIDs(st)
 	presets := y.runnable(st)
@@ -201,8 +183,52 @@ func Run(cfg Config) error {
 	// garbage back to the OS now rather than over the next minutes.
 	debug.FreeOSMemory()
 	tuneGC()
-	// Each pet says once what went wrong at start-up: a settings file
-	// kept aside or partly refused (the first pet), a character pack refused.
+	y.showStartNotices(notice)
+	y.setupTray()
+	y.updateWatching()
+	if y.src.startAtLogin() {
+		y.setAutostart(true) // the entry follows the program if it moved
+	}
+
+	y.runUntilQuit(ctx, stop)
+	return nil
+}
+
+// configDir is the config directory of the run, created when missing.
+func configDir(cfg Config) (string, error) {
+	dir := cfg.ConfigDir
+	if dir == "" {
+		base, err := os.UserConfigDir()
+		if err != nil {
+			return "", fmt.Errorf("app: finding the config directory: %w", err)
+		}
+		dir = filepath.Join(base, "yui")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("app: creating %s: %w", dir, err)
+	}
+	return dir, nil
+}
+
+// logNotice logs what opening the settings had to say; nil says nothing.
+func logNotice(log *slog.Logger, notice *settings.Notice) {
+	if notice == nil {
+		return
+	}
+	args := []any{"message", notice.Message, "kept_as", notice.KeptAs}
+	if notice.Err != nil {
+		args = append(args, "err", notice.Err.Error())
+	}
+	for _, r := range notice.Refused {
+		args = append(args, "refused", r.String())
+	}
+	log.Warn("settings_notice", args...)
+}
+
+// showStartNotices has each pet say once what went wrong at start-up: a
+// settings file kept aside or partly refused (the first pet), a character
+// pack refused; a partly refused file opens the settings window.
+func (y *yui) showStartNotices(notice *settings.Notice) {
 	for i, s := range y.running() {
 		var lines []string
 		if i == 0 && notice != nil {
@@ -219,16 +245,15 @@ func Run(cfg Config) error {
 	if notice != nil && len(notice.Refused) > 0 {
 		y.openSettings("")
 	}
-	y.setupTray()
-	y.updateWatching()
-	if st.StartAtLogin && !cfg.Demo {
-		y.setAutostart(true) // the entry follows the program if it moved
-	}
+}
 
+// runUntilQuit runs the UI loop until Quit or a signal (ctx; stop ends the
+// signal watch), then closes the sessions and waits for them.
+func (y *yui) runUntilQuit(ctx context.Context, stop context.CancelFunc) {
 	running := make(chan struct{})
 	statsDone := make(chan struct{})
-	if cfg.StatsEvery > 0 {
-		go func() { defer close(statsDone); logStats(log, cfg.StatsEvery, running) }()
+	if y.cfg.StatsEvery > 0 {
+		go func() { defer close(statsDone); logStats(y.log, y.cfg.StatsEvery, running) }()
 	} else {
 		close(statsDone)
 	}
@@ -240,7 +265,7 @@ func Run(cfg Config) error {
 		case <-running:
 		}
 	}()
-	a.Run()
+	y.app.Run()
 
 	close(running)
 	<-statsDone
@@ -248,11 +273,7 @@ func Run(cfg Config) error {
 	y.quitting.Store(true)
 	y.closeSessions()
 	y.closing.Wait()
-	if y.sim != nil {
-		y.sim.Close()
-	}
-	log.Info("app_quit")
-	return nil
+	y.log.Info("app_quit")
 }
 
 // idleGCPercent is the GC target once Yui runs (see tuneGC).
@@ -283,8 +304,7 @@ type yui struct {
 	configDir string
 	logDir    string
 	cfg       Config
-	sim       *pushtest.Server
-	demo      settings.Preset // the --demo preset
+	src       presetSource    // the user's presets, or the demo's (source.go)
 	audio     *audioOut       // the process's audio output (speech.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
 	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
@@ -308,42 +328,6 @@ type yui struct {
 
 	wins        windowSet // the settings and message windows (UI thread only)
 	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
-
-	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
-}
-
-// startDemo starts the in-process simulator and the demo preset's settings.
-func (y *yui) startDemo(ctx context.Context) error {
-	sim, err := pushtest.StartSim(ctx, pushtest.SimOptions{
-		Addr:   "127.0.0.1:0",
-		Script: pushtest.Demo(pushtest.DefaultDemo()),
-		Logger: y.log.With("component", "sim"),
-	})
-	if err != nil {
-		return fmt.Errorf("app: starting the demo simulator: %w", err)
-	}
-	y.sim = sim
-	y.log.Info("demo_sim", "url", sim.URL)
-	y.demo = demoPreset(sim.URL)
-	y.override(&y.demo)
-	return nil
-}
-
-// demoPreset is the --demo preset: push, pointed at the in-process
-// simulator. It lives for the run only and is never saved.
-func demoPreset(url string) settings.Preset {
-	return settings.Preset{
-		ID:          "demo",
-		Name:        "Yui",
-		Enabled:     true,
-		Character:   settings.DefaultCharacter,
-		ChatAPI:     settings.ChatAPIPush,
-		ChatBaseURL: url,
-		ChatID:      "yui-00demo00",
-		Poke:        true,
-		Relation:    settings.RelationDefault,
-		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
-	}
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).

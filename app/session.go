@@ -15,6 +15,7 @@ import (
 	"yui/pet/character"
 	"yui/pet/transcript"
 	"yui/tools/body"
+	"yui/tools/desktop"
 	"yui/tools/imagefit"
 	"yui/tools/look"
 	"yui/tools/relation"
@@ -39,6 +40,7 @@ type session struct {
 	pack   *character.Pack
 	win    *petwindow.PetWindow
 	hist   *transcript.Log
+	stores presetStores // what the app learns about the preset (source.go)
 	scores relation.Scores
 	actor  *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
 	look   *look.Look  // the look tool; nil with actor
@@ -77,15 +79,9 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		s.log.Warn("character_refused", "character", p.Character, "err", packErr.Error())
 		s.packNotice = refusedNotice(p.Character, packErr)
 	}
-	s.scores = y.store.Relation(p.ID)
-	var positions petwindow.PositionStore = storePositions{store: y.store, id: p.ID, log: s.log}
-	var storage transcript.Storage = historyFile{dir: y.configDir, id: p.ID}
-	if y.cfg.Demo {
-		s.scores = &memScores{score: settings.RelationDefault}
-		positions = &memPositions{}
-		storage = nil
-	}
-	s.hist = transcript.Open(transcript.Options{Storage: storage, Logger: s.log})
+	s.stores = y.source().stores(p)
+	s.scores = s.stores.scores
+	s.hist = transcript.Open(transcript.Options{Storage: s.stores.history, Logger: s.log})
 
 	win, err := petwindow.NewPetWindow(y.app, petwindow.PetOptions{
 		Name:       p.Name,
@@ -93,9 +89,9 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		Actions:    s,
 		Poke:       p.Poke,
 		Index:      index,
-		Shortcut:   y.cfg.Demo || p.ID == y.activeID(),
+		Shortcut:   p.ID == y.activeID(),
 		OnShortcut: y.bringForward,
-		Positions:  positions,
+		Positions:  s.stores.positions,
 		OnMessages: func() { y.openMessages(p.ID) },
 		OnSettings: func() { y.openSettings(p.ID) },
 		OnReconnect: func() {
@@ -110,6 +106,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		},
 		OnDragEnd:    s.dropped,
 		Gaze:         p.Gaze && !y.reducedMotion,
+		X:            desktop.XConn(y.desk), // one X connection per process
 		OnWatching:   y.openPermissions,
 		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
@@ -214,10 +211,6 @@ func (s *session) closeConn(c *conn, then func()) {
 
 func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 	p := s.cfg()
-	var deleg transport.DelegationStore = s.y.store.DelegationStore(p.ID)
-	if s.y.cfg.Demo {
-		deleg = nil
-	}
 	return transport.Options{
 		ChatBaseURL:     p.ChatBaseURL,
 		Key:             p.Key,
@@ -226,13 +219,13 @@ func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 		ReasoningEffort: p.ReasoningEffort,
 		Card:            p.Card,
 		ContextWindow:   p.ContextWindow,
-		Memory:          s.memory(),
+		Memory:          s.stores.memory,
 		Vocabulary:      s.pack.Vocabulary(),
 		Tools:           tools, // the connection's toolset (tools.go)
 
 		FitImages:   imagefit.Fit,
 		Probe:       true,
-		Delegations: deleg,
+		Delegations: s.stores.delegation,
 		SpeechOwed: func() bool {
 			if c := s.cur.Load(); c != nil {
 				return c.ctl.SpeechOwed()

@@ -18,24 +18,8 @@ import (
 // restart on the UI thread as the settings change (apply); everything
 // else may read them from any goroutine under y.mu.
 
-// runnable returns the presets to run now: the enabled ones with this
-// run's overrides on the active one, or the demo preset under --demo.
-func (y *yui) runnable(st settings.Settings) []settings.Preset {
-	if y.cfg.Demo {
-		return []settings.Preset{y.demo}
-	}
-	var out []settings.Preset
-	for _, p := range st.Presets {
-		if !p.Enabled {
-			continue
-		}
-		if p.ID == st.ActivePreset {
-			y.override(&p)
-		}
-		out = append(out, p)
-	}
-	return out
-}
+// runnable returns the presets to run now (presetSource.runnable).
+func (y *yui) runnable(st settings.Settings) []settings.Preset { return y.source().runnable(st) }
 
 // startSession starts the session of preset p: window, transcript and
 // connection. It runs on the UI thread.
@@ -126,7 +110,7 @@ func restartFor(old, next settings.Preset) restart {
 // a new key is), a rename or a new character restarts its pet, and a
 // rename tells the other pets' address_character the new name. UI thread.
 func (y *yui) apply(c settings.Change) {
-	if y.cfg.Demo || y.quitting.Load() {
+	if !y.source().followsEdits() || y.quitting.Load() {
 		return
 	}
 	y.mu.Lock()
@@ -265,12 +249,7 @@ func (y *yui) override(p *settings.Preset) {
 	}
 }
 
-func (y *yui) activeID() string {
-	if y.cfg.Demo {
-		return y.demo.ID
-	}
-	return y.store.Get().ActivePreset
-}
+func (y *yui) activeID() string { return y.source().activeID() }
 
 // connsChanged tells the windows watching that a preset started or stopped.
 func (y *yui) connsChanged() { y.conns.Publish(struct{}{}) }
@@ -301,19 +280,12 @@ func (y *yui) addressTool(self settings.Preset) transport.Tool {
 // otherNames are the names of the characters other than self that run now.
 func (y *yui) otherNames(self settings.Preset) []string {
 	var others []string
-	for _, p := range y.runnable(y.storeOrDemo()) {
+	for _, p := range y.runnable(y.source().settings()) {
 		if p.ID != self.ID {
 			others = append(others, p.Name)
 		}
 	}
 	return others
-}
-
-func (y *yui) storeOrDemo() settings.Settings {
-	if y.cfg.Demo {
-		return settings.Settings{Presets: []settings.Preset{y.demo}}
-	}
-	return y.store.Get()
 }
 
 // directory finds characters for address_character: the running sessions,
@@ -332,7 +304,7 @@ func (d directory) Find(name string) (string, func(from, text string)) {
 			}
 		}
 	}
-	for _, p := range d.y.storeOrDemo().Presets {
+	for _, p := range d.y.source().settings().Presets {
 		if strings.EqualFold(p.Name, name) {
 			return p.Name, nil
 		}

@@ -72,8 +72,8 @@ func (s *session) startBody() {
 	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: look.Screen{}, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name)})
 }
 
-// isMain reports whether the session is main: the active preset's, or the demo's.
-func (s *session) isMain() bool { return s.y.cfg.Demo || s.cfg().ID == s.y.activeID() }
+// isMain reports whether the session is main: the active preset's.
+func (s *session) isMain() bool { return s.cfg().ID == s.y.activeID() }
 
 // newToolset is the declared tools of a new connection.
 func (s *session) newToolset() *toolset.Set {
@@ -136,30 +136,18 @@ func (p screenPermission) AskScreenLook() {
 
 // screenLook is the screen-look permission now.
 func (y *yui) screenLook() string {
-	if y.cfg.Demo {
-		y.mu.Lock()
-		defer y.mu.Unlock()
-		if y.demoLook == "" {
-			return settings.ScreenLookUnset
-		}
-		return y.demoLook
-	}
-	return y.store.Get().ScreenLook
+	return y.source().screenLook()
 }
 
 // setScreenLook saves the user's answer.
 func (y *yui) setScreenLook(v string) {
 	y.log.Info("screen_look", "value", v)
-	if y.cfg.Demo {
-		y.mu.Lock()
-		y.demoLook = v
-		y.mu.Unlock()
-		y.updateWatching()
-		return
-	}
-	if err := y.store.Update(func(st *settings.Settings) error { st.ScreenLook = v; return nil }); err != nil {
+	if err := y.source().setScreenLook(v); err != nil {
 		y.log.Warn("settings_save", "err", err.Error())
 	}
+	// A saved answer also comes back through apply; one kept for the run
+	// (the demo's) does not.
+	y.updateWatching()
 }
 
 // updateWatching shows each pet's watching sign while it can see the

@@ -85,7 +85,7 @@ func TestScreenLookAnswerIsSaved(t *testing.T) {
 	}
 
 	// --demo saves nothing: the answer lasts for the run.
-	demo := &yui{log: y.log, store: store, cfg: Config{Demo: true}, sessions: map[string]*session{}}
+	demo := &yui{log: y.log, store: store, src: &demoSource{preset: demoPreset("ws://127.0.0.1:9")}, sessions: map[string]*session{}}
 	dp := screenPermission{&session{y: demo}}
 	if dp.ScreenLook() != look.Unanswered {
 		t.Fatalf("demo: %v, want Unanswered", dp.ScreenLook())

@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"strings"
 
-	"yui/transport"
+	"yui/transport/textcut"
 )
 
 // Command is the "command" engine: a program that reads a WAV and prints
@@ -72,7 +72,7 @@ func (c *Command) Transcribe(ctx context.Context, wav []byte) (string, error) {
 // lastLine is the last non-blank line of s, on one line and cut short.
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return transport.OneLine(lines[len(lines)-1], 160)
+	return textcut.OneLine(lines[len(lines)-1], 160)
 }
 
 // limitedTail keeps only the last max bytes written: a chatty program's

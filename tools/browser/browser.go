@@ -20,7 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"yui/transport"
-	"yui/transport/clientctx"
+	"yui/transport/textcut"
 	"yui/transport/toolcall"
 )
 
@@ -97,7 +97,7 @@ func (b *Browser) Handle(ctx context.Context, call transport.ToolCall) transport
 	case err != nil:
 		b.status(call.TurnID, Failed)
 		b.o.Log.Warn("browser: page failed", "url", u, "err", err.Error())
-		return transport.ToolResult{Text: "error: the page could not be opened: " + clientctx.Cut(err.Error(), 200)}
+		return transport.ToolResult{Text: "error: the page could not be opened: " + textcut.Cut(err.Error(), 200)}
 	}
 	b.status(call.TurnID, Done)
 	return res
@@ -155,7 +155,7 @@ func webScheme(scheme string) bool { return scheme == "http" || scheme == "https
 func checkPage(loc string) error {
 	p, err := url.Parse(loc)
 	if err != nil || !webScheme(p.Scheme) {
-		return fmt.Errorf("the page left http(s) for %q", clientctx.Cut(loc, 80))
+		return fmt.Errorf("the page left http(s) for %q", textcut.Cut(loc, 80))
 	}
 	return nil
 }
@@ -231,6 +231,6 @@ func fitText(s string, max int) string {
 			return s
 		}
 		n = n * max / len(b) * 9 / 10
-		s = clientctx.Cut(s, n)
+		s = textcut.Cut(s, n)
 	}
 }

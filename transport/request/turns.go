@@ -12,6 +12,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clientctx"
+	"yui/transport/textcut"
 )
 
 // The turn loop: one turn at a time, its rounds of request and tool calls,
@@ -148,7 +149,7 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 		}
 	case errors.As(err, &se):
 		se.Text = e.redact(se.Text)
-		e.log.Warn("request_error", "turn_id", t.id, "status", se.Status, "kind", se.Kind, "code", e.redact(se.Code), "err", Cut(se.Error(), 500))
+		e.log.Warn("request_error", "turn_id", t.id, "status", se.Status, "kind", se.Kind, "code", e.redact(se.Code), "err", textcut.Cut(se.Error(), 500))
 		end.ErrorText = ErrorText(se)
 	default:
 		e.log.Warn("request_failed", "turn_id", t.id, "err", e.redact(err.Error()))

@@ -64,6 +64,7 @@ import (
 
 	"yui/pet"
 	"yui/pet/character"
+	"yui/tools/desktop/xconn"
 	"yui/transport"
 	"yui/windows/native"
 	"yui/windows/widgets"
@@ -119,6 +120,10 @@ type PetOptions struct {
 	// Gaze makes the eyes follow the pointer when it is near, on a pack
 	// with gaze frames (the preset's gaze setting).
 	Gaze bool
+	// X is the process's X connection, which the window's X11 shim shares
+	// with the desktop layer and the other pets; nil opens one of its own
+	// (where there is X).
+	X *xconn.Conn
 	// OnDragEnd, when set, is called on the UI thread when the user drops
 	// the pet, after its position was saved (gravity lets it fall).
 	OnDragEnd func()
@@ -246,7 +251,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 		log:    log,
 		win:    drv.CreateSplashWindow(),
 		geo:    newGeometry(opts.Pack),
-		native: native.New(log),
+		native: native.New(log, opts.X),
 		shim:   shimState{scale: 1},
 	}
 	w.anim = newAnimator(w.prepareFrame, w.showFrame)
