@@ -29,7 +29,6 @@ func (w *PetWindow) updateFrames() {
 		w.char.show(set.Frames[0])
 	}
 	w.showBackdrop()
-	w.anim.play(len(set.Frames), set.FPS, set.Loop)
 	// Lip-sync: while the talk motion plays, the audio's loudness picks
 	// the mouth frame.
 	w.anim.pick = nil
@@ -37,6 +36,13 @@ func (w *PetWindow) updateFrames() {
 		n := len(set.Frames)
 		w.anim.pick = func() (int, bool) { return ms.MouthFrame(n) }
 	}
+	// The idle cycle slows while nobody watches (SetIdlePace).
+	pace := 1.0
+	if set.Motion == "idle" {
+		pace = w.anim.idlePace
+	}
+	w.anim.pace = max(pace, 1)
+	w.anim.play(len(set.Frames), set.FPS, set.Loop)
 }
 
 // showBackdrop draws the backdrop under the character only when the frame

@@ -130,6 +130,9 @@ type PetOptions struct {
 	ScreenToggle bool
 	// Logger receives pet_window_* records; nil discards.
 	Logger *slog.Logger
+	// Clock wakes the window when a frame is due; the pets of a process
+	// share one (nil: the window makes its own).
+	Clock *FrameClock
 }
 
 // PetWindow is the borderless, always-on-top, shaped window of one pet.
@@ -249,7 +252,12 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 		native: native.New(log),
 		shim:   shimState{scale: 1},
 	}
-	w.anim = newAnimator(w.prepareFrame, w.showFrame)
+	clock := opts.Clock
+	if clock == nil {
+		clock = NewFrameClock()
+	}
+	w.anim = newAnimator(clock, w.prepareFrame, w.showFrame)
+	w.anim.ownsClock = opts.Clock == nil
 	w.win.SetTitle(opts.Name)
 	w.build()
 	w.win.Resize(w.geo.win)
@@ -340,6 +348,7 @@ func (w *PetWindow) build() {
 func (w *PetWindow) Show() {
 	w.win.Show()
 	w.visible = true
+	w.anim.setPaused(false)
 	w.attachNative(20)
 	if w.at.placed {
 		w.moveTo(w.pos)
@@ -351,7 +360,21 @@ func (w *PetWindow) Show() {
 func (w *PetWindow) Hide() {
 	w.win.Hide()
 	w.visible = false
+	w.anim.setPaused(true) // a hidden pet costs no frames
 	w.syncBody()
+}
+
+// SetIdlePace slows the idle motion's cycle by f (1: its own rate; 3: a
+// third of it), for a pet nobody watches: the user away, or a desktop
+// that asks for reduced motion. Breathing and blinking still show, more
+// slowly. UI thread.
+func (w *PetWindow) SetIdlePace(f float64) {
+	f = max(f, 1)
+	w.anim.idlePace = f
+	if w.draw.animKey != "" && w.shownMotion() == "idle" {
+		w.anim.setPace(f)
+	}
+	w.log.Info("pet_idle_pace", "name", w.opts.Name, "pace", f)
 }
 
 // attachNative binds the native shim once the driver has created the
@@ -472,6 +495,9 @@ func (w *PetWindow) Dispose() {
 		w.closed.Store(true)
 		if w.gazeStop != nil {
 			close(w.gazeStop)
+		}
+		if c, ok := w.anim.clock.(*FrameClock); ok && w.anim.ownsClock {
+			c.Close()
 		}
 		fyne.Do(func() {
 			w.anim.stop()
