@@ -32,7 +32,6 @@ import (
 	"yui/transport/clock"
 	"yui/transport/outbox"
 	"yui/transport/pushtest"
-	"yui/windows/petwindow"
 	"yui/windows/widgets"
 )
 
@@ -157,8 +156,7 @@ func Run(cfg Config) error {
 	if y.reducedMotion = motionpref.Reduced(); y.reducedMotion {
 		log.Info("reduced_motion", "gaze", "off", "idle_pace", reducedIdlePace)
 	}
-	y.frames = petwindow.NewFrameClock()
-	defer y.frames.Close()
+
 	y.browserPath = findBrowser(log)
 	if y.desk = openDesktop(log); y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
@@ -295,10 +293,7 @@ type yui struct {
 	// the eyes then stay still.
 	reducedMotion bool
 	away          *desktop.Away // the user away from the keyboard; nil without idle time (quiet.go)
-	// frames wakes every pet window when a frame of its is due: one clock
-	// for the process.
-	frames *petwindow.FrameClock
-	packs  packCache // scaled packs shared by the pets showing them (packs.go)
+	packs         packCache     // scaled packs shared by the pets showing them (packs.go)
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 	pid         int

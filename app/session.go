@@ -119,7 +119,6 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
 		Logger:       s.log,
-		Clock:        y.frames,
 	})
 	if err != nil {
 		s.hist.Close()

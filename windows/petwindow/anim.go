@@ -1,58 +1,52 @@
 package petwindow
 
-import "time"
+import (
+	"time"
 
-// animator plays the current motion's frames at its frame rate on the
-// process's FrameClock: it wakes only when a frame changes, so an idle
-// pet whose motion changes frame four times a second costs about eight
-// wake-ups a second instead of Fyne's animation runner's sixty, and a
-// still pet (rate 0), a hidden one or a paused one costs none.
+	"fyne.io/fyne/v2"
+)
+
+// animator plays the current motion's frames at its frame rate on Fyne's
+// own animation tick: the driver calls it on the main goroutine right
+// before it paints, so a frame change costs no timer, goroutine or
+// fyne.Do hand-off of its own, and a still pet (rate 0) has no animation
+// registered at all.
 //
-// A frame change takes two steps: prepare(i) first (the pet window sets
-// its shape to the coming frame's), then frame(i) prepareLead later. An X
+// Fyne's main loop ticks at 60 Hz for any window, animated or not (a bare
+// window's loop wakes as often), so the tick itself costs an idle pet
+// nothing extra: what costs is each frame change (a repaint, and a shape
+// when the silhouette moved). So the idle cycle slows while nobody
+// watches it (pace), and a hidden window plays nothing (paused).
+//
+// A frame change takes two ticks: prepare(i) first (the pet window sets
+// its shape to the coming frame's), then frame(i) one tick later. An X
 // server answers a shape that grows with an Expose event, which makes the
-// driver repaint: sent ahead, it is handled in the same repaint as the
-// frame change instead of costing one of its own.
+// driver repaint: sent a tick ahead, it is handled in the same repaint as
+// the frame change instead of costing one of its own.
 //
-// Its methods run on the Fyne main goroutine, and so do the clock's
-// callbacks.
+// Its methods run on the Fyne main goroutine.
 type animator struct {
 	// prepare and frame are called with the index of the frame to show
 	// when it changes.
 	prepare, frame func(i int)
-	clock          scheduler
-	ownsClock      bool // made for this window alone: closed with it
 
-	n      int
-	fps    float64
-	last   int
-	due    int // frame prepared, shown after prepareLead; -1 when none
-	loop   bool
-	done   bool // a motion that does not loop reached its last frame
-	on     bool // a motion plays
-	paused bool // the window is hidden: nothing is scheduled
-	// pace stretches the frame period: 1 plays at the motion's rate, 3
-	// at a third of it (an idle pet while the user is away).
-	pace float64
-	// idlePace is the pace of the idle motion (PetWindow.SetIdlePace).
-	idlePace float64
-	gen      int // bumped by play and stop: a callback of an older one drops
-	cancel   func()
+	anim *fyne.Animation
+	n    int
+	last int
+	due  int // frame prepared, shown on the next tick; -1 when none
+	loop bool
+	done bool // a motion that does not loop reached its last frame
 	// pick, when set and ok, chooses the frame instead of the clock: the
-	// talk motion's mouth following the audio (lip-sync), polled every
-	// lipSyncPoll.
+	// talk motion's mouth following the audio (lip-sync).
 	pick func() (int, bool)
-	acc  time.Duration // time polled since the last clock-paced change (lip-sync)
-}
 
-const (
-	// prepareLead is how long the shape goes ahead of its frame: about
-	// one display frame.
-	prepareLead = 16 * time.Millisecond
-	// lipSyncPoll is how often the mouth follows the audio while a talk
-	// motion has a picker.
-	lipSyncPoll = 33 * time.Millisecond
-)
+	// pace stretches the cycle: 1 plays at the motion's rate, 3 at a
+	// third of it. idlePace is the idle motion's (PetWindow.SetIdlePace).
+	pace, idlePace float64
+	// paused: the window is hidden, the motion waits (resume restarts it).
+	paused bool
+	fps    float64
+}
 
 // MouthSource is implemented by PetOptions.Actions whose pet speaks
 // aloud: the talk frame its audio's loudness asks for, among n frames;
@@ -61,14 +55,8 @@ type MouthSource interface {
 	MouthFrame(n int) (frame int, ok bool)
 }
 
-// scheduler runs fn on the UI goroutine after d, unless cancelled
-// (FrameClock; a test drives its own).
-type scheduler interface {
-	after(d time.Duration, fn func()) (cancel func())
-}
-
-func newAnimator(clock scheduler, prepare, frame func(i int)) *animator {
-	return &animator{clock: clock, prepare: prepare, frame: frame, due: -1, pace: 1, idlePace: 1}
+func newAnimator(prepare, frame func(i int)) *animator {
+	return &animator{prepare: prepare, frame: frame, due: -1, pace: 1, idlePace: 1}
 }
 
 // play shows frames 0..n-1 at fps, looping or stopping on the last one;
@@ -77,133 +65,93 @@ func newAnimator(clock scheduler, prepare, frame func(i int)) *animator {
 func (a *animator) play(n int, fps float64, loop bool) {
 	a.stop()
 	if n < 2 || fps <= 0 {
+		a.n = 0
 		return
 	}
-	a.n, a.fps, a.last, a.due, a.loop, a.done, a.on, a.acc = n, fps, 0, -1, loop, false, true, 0
-	a.schedule(a.period())
-}
-
-// period is the time between frame changes, or between lip-sync polls.
-func (a *animator) period() time.Duration {
-	if a.pick != nil {
-		return lipSyncPoll
+	a.n, a.fps, a.last, a.due, a.loop, a.done = n, fps, 0, -1, loop, false
+	if !a.paused {
+		a.start()
 	}
-	return a.framePeriod()
 }
 
-// framePeriod is the time between frame changes at the motion's rate and pace.
-func (a *animator) framePeriod() time.Duration {
-	return time.Duration(a.pace / a.fps * float64(time.Second))
+// start registers the motion with Fyne's runner, at the pace set.
+func (a *animator) start() {
+	a.anim = fyne.NewAnimation(time.Duration(float64(a.n)/a.fps*max(a.pace, 1)*float64(time.Second)), a.tick)
+	a.anim.Curve = fyne.AnimationLinear
+	if a.loop {
+		a.anim.RepeatCount = fyne.AnimationRepeatForever
+	}
+	a.anim.Start()
 }
 
-// setPace stretches the frame period by f (1: the motion's own rate).
+// setPace stretches the cycle by f (1: the motion's own rate); a looping
+// motion playing restarts at the new pace.
 func (a *animator) setPace(f float64) {
-	if f < 1 {
-		f = 1
-	}
+	f = max(f, 1)
 	if f == a.pace {
 		return
 	}
 	a.pace = f
-	if a.on && !a.paused && a.due < 0 {
-		a.schedule(a.period())
+	if a.anim != nil && a.loop && !a.paused {
+		a.stopRunner()
+		a.start()
 	}
 }
 
-// setPaused stops or resumes the frame changes (a hidden window).
+// setPaused stops the frame changes of a hidden window, and resumes them.
 func (a *animator) setPaused(p bool) {
 	if p == a.paused {
 		return
 	}
 	a.paused = p
-	if p {
-		a.unschedule()
-		if a.due >= 0 { // show the prepared frame now: its shape is set
+	switch {
+	case p:
+		a.stopRunner()
+		if a.due >= 0 { // its shape is set: show it
 			i := a.due
 			a.due = -1
 			a.frame(i)
 		}
-		return
-	}
-	if a.on {
-		a.schedule(a.period())
+	case a.n >= 2 && !a.done:
+		a.start()
 	}
 }
 
 // running reports whether frames are playing.
-func (a *animator) running() bool { return a.on && (!a.done || a.due >= 0) }
+func (a *animator) running() bool { return a.anim != nil && (!a.done || a.due >= 0) }
 
-// schedule arms the next step after d, replacing any armed one.
-func (a *animator) schedule(d time.Duration) {
-	a.unschedule()
-	if a.paused || a.clock == nil {
-		return
-	}
-	gen := a.gen
-	a.cancel = a.clock.after(d, func() {
-		if gen == a.gen {
-			a.cancel = nil
-			a.step()
-		}
-	})
-}
-
-func (a *animator) unschedule() {
-	a.gen++
-	if a.cancel != nil {
-		a.cancel()
-		a.cancel = nil
-	}
-}
-
-// step shows a prepared frame, or prepares the next one.
-func (a *animator) step() {
-	if !a.on {
-		return
-	}
+func (a *animator) tick(p float32) {
 	if a.due >= 0 {
 		i := a.due
 		a.due = -1
 		a.frame(i)
-		if !a.done {
-			a.schedule(max(a.period()-prepareLead, 0))
-		}
-		return
 	}
-	i := a.last + 1
-	if a.pick != nil { // lip-sync: the audio picks, else the clock's pace
-		a.acc += lipSyncPoll
+	i := min(int(p*float32(a.n)), a.n-1)
+	if a.pick != nil { // lip-sync
 		if j, ok := a.pick(); ok && j >= 0 && j < a.n {
 			i = j
-		} else if a.acc < a.framePeriod() {
-			i = a.last
-		}
-		if i != a.last {
-			a.acc = 0
 		}
 	}
-	if i >= a.n {
-		i = 0
-		if !a.loop {
-			a.done = true
-			return
-		}
-	}
-	if !a.loop && i == a.n-1 {
+	if !a.loop && p >= 1 {
 		a.done = true
 	}
 	if i == a.last {
-		a.schedule(a.period())
 		return
 	}
 	a.last = i
 	a.due = i
 	a.prepare(i)
-	a.schedule(prepareLead)
 }
 
 // stop stops the animation.
 func (a *animator) stop() {
-	a.unschedule()
-	a.on, a.done, a.due = false, false, -1
+	a.stopRunner()
+	a.n = 0
+}
+
+func (a *animator) stopRunner() {
+	if a.anim != nil {
+		a.anim.Stop()
+		a.anim = nil
+	}
 }

@@ -130,9 +130,6 @@ type PetOptions struct {
 	ScreenToggle bool
 	// Logger receives pet_window_* records; nil discards.
 	Logger *slog.Logger
-	// Clock wakes the window when a frame is due; the pets of a process
-	// share one (nil: the window makes its own).
-	Clock *FrameClock
 }
 
 // PetWindow is the borderless, always-on-top, shaped window of one pet.
@@ -252,12 +249,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 		native: native.New(log),
 		shim:   shimState{scale: 1},
 	}
-	clock := opts.Clock
-	if clock == nil {
-		clock = NewFrameClock()
-	}
-	w.anim = newAnimator(clock, w.prepareFrame, w.showFrame)
-	w.anim.ownsClock = opts.Clock == nil
+	w.anim = newAnimator(w.prepareFrame, w.showFrame)
 	w.win.SetTitle(opts.Name)
 	w.build()
 	w.win.Resize(w.geo.win)
@@ -370,9 +362,13 @@ func (w *PetWindow) Hide() {
 // slowly. UI thread.
 func (w *PetWindow) SetIdlePace(f float64) {
 	f = max(f, 1)
+	if f == w.anim.idlePace {
+		return
+	}
 	w.anim.idlePace = f
 	if w.draw.animKey != "" && w.shownMotion() == "idle" {
-		w.anim.setPace(f)
+		w.draw.animKey = "" // choose the frames again, at the new pace
+		w.updateFrames()
 	}
 	w.log.Info("pet_idle_pace", "name", w.opts.Name, "pace", f)
 }
@@ -495,9 +491,6 @@ func (w *PetWindow) Dispose() {
 		w.closed.Store(true)
 		if w.gazeStop != nil {
 			close(w.gazeStop)
-		}
-		if c, ok := w.anim.clock.(*FrameClock); ok && w.anim.ownsClock {
-			c.Close()
 		}
 		fyne.Do(func() {
 			w.anim.stop()

@@ -5,33 +5,28 @@ package main
 // that hold it to account.
 const idleDesign = `### Where an idle pet's time goes, and the design
 
-Measured with the pet alone under Xvfb's software GL, an idle pet spends its time in three places:
+Fyne's main loop ticks 60 times a second for any window, a bare one included (its wake-ups above
+are mostly that tick), so neither the loop nor a registered ` + "`fyne.Animation`" + ` costs an idle pet
+anything a bare window does not pay. Measured under one Xvfb, three ` + "`yui`" + ` builds side by side
+over 40 s: with the idle motion stopped the pet used 1.2x the bare window's CPU; with it playing
+(then 8 frames at 4 a second) 1.7x, of which the window shape sent for each frame was about a
+quarter and the repaint of the whole window (software GL, no partial repaint) the rest. The cost is
+the frame changes, so:
 
-- **The animation runner.** The idle motion (8 frames at 4 frames a second, breathing and a blink)
-  played through a ` + "`fyne.Animation`" + `, and Fyne's runner ticks at the display's rate, 60 times a
-  second, while any animation is registered: 60 main-loop turns a second for 4 frame changes.
-- **Each frame change** repaints the whole window (the driver has no partial repaint) and, when the
-  silhouette moved, sends the window shape again (an X round trip and an Expose the driver answers
-  with another repaint).
-- **The pointer** polled for the eyes' gaze every 150 ms.
-
-What the pet window does instead:
-
-- **It wakes only when a frame changes.** The character's motions run on one ` + "`FrameClock`" + ` per process
-  (` + "`windows/petwindow/clock.go`" + `): one timer for every pet, armed for the next frame due, its
-  callbacks handed to the UI goroutine in one batch (due times are rounded to 10 ms, so pets whose
-  frames fall together change them in one wake-up). An idle pet wakes twice per frame change — the
-  shape a display frame ahead of its image, so the X server's Expose lands in the same repaint — about
-  8 times a second instead of 60; a still pet, a hidden one and one covered by a fullscreen window
-  (do-not-disturb hides it) arm nothing.
-- **The shape is not resent** when the silhouette did not change: the input shape covers every frame
-  of the motion playing, and the bounding shape is compared with the last one sent.
-- **The idle cycle slows while nobody watches it:** at a third of its rate while the user is away
-  (` + "`user_away`" + `), and at half on a desktop that asks for reduced motion
-  (` + "`pet_idle_pace`" + `); breathing and blinking still show.
-- **Three pets share** the frame clock, the process's X connection, and the decoded, scaled images of
-  a character (one copy however many pets show it, while any does).
-- **Ready first:** the connection is opened before the window is shown, so ` + "`ws_ready`" + ` does not wait
-  for the window, the speech engine check or the character's scaling.
+- **The idle cycle changes frame at most twice a second** (` + "`maxIdleFPS`" + ` in
+  ` + "`windows/petwindow/frames.go`" + `, for any pack; the built-in Yui's idle breath is drawn at 2 frames a
+  second, a 4 s breath with its blink). Breathing and blinking stay.
+- **Slower while nobody watches:** at a third of that while the user is away (` + "`user_away`" + `), at
+  half on a desktop that asks for reduced motion (` + "`pet_idle_pace`" + `).
+- **Nothing while hidden:** a hidden pet, and one hidden by do-not-disturb while a fullscreen window
+  covers its monitor, registers no animation at all.
+- **The shape is not resent** when the silhouette did not change (the bounding shape is compared with
+  the last one sent, and the input shape covers every frame of the motion playing), and a frame's
+  shape goes a display frame ahead of its image, so the X server's Expose lands in the same repaint.
+- **Three pets share** Fyne's one loop, the process's X connection, and the decoded, scaled images
+  of a character (one copy however many pets show it, while any does); the pet's controller keeps
+  only the pack's outline, not its full-size images.
+- **Ready first:** the connection opens before the window is shown, so ` + "`ws_ready`" + ` waits neither for
+  the window nor for the character's scaling.
 
 `
