@@ -343,9 +343,9 @@ func (e *presetEditor) startMeter() {
 	m := e.f.voiceMeter
 	m.SetNote("Listening…")
 	th := e.f.voiceThreshold
-	e.w.jobs.Add(1)
+	// The meter runs until the tab or the window closes: not one of the
+	// window's jobs, which end by themselves (w.jobs), but stopped by ctx.
 	go func() {
-		defer e.w.jobs.Done()
 		err := e.w.b.MeterVoice(ctx, p, func(r voice.Reading) {
 			fyne.Do(func() {
 				if ctx.Err() == nil {
@@ -398,11 +398,8 @@ func (e *presetEditor) showDevices(inputs []voice.Device, err error) {
 	if cur != "" && !slices.ContainsFunc(inputs, func(d voice.Device) bool { return d.Name == cur }) {
 		opts = append(opts, option{cur, cur + " (missing: the default is used)"})
 	}
-	was := e.loading
-	e.loading = true
-	e.f.voiceDevice.SetOptions(opts)
+	e.f.voiceDevice.SetOptions(opts) // quiet: the choice tells no one
 	e.f.voiceDevice.SetValue(cur)
-	e.loading = was
 	if err != nil {
 		e.f.voiceMeter.SetNote("No audio devices: " + err.Error())
 	}

@@ -26,6 +26,7 @@ func (h *settingsHarness) shoot(tab int, name string) string {
 	h.t.Helper()
 	h.sw.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
 	h.sw.tabs.SelectIndex(tab)
+	h.sw.jobs.Wait() // what the tab lists when it shows
 	relayout(h.sw.win.Content())
 	img := h.sw.win.Canvas().Capture()
 	dir := h.t.TempDir()
@@ -73,6 +74,7 @@ func TestAudioTabsShowTheirEngineFieldsOnly(t *testing.T) {
 	}
 	for _, c := range cases {
 		c.pick()
+		h.sw.jobs.Wait() // the engine's voices, listed
 		for _, fl := range c.shown {
 			if !h.shown(fl) {
 				t.Errorf("%s: %s is hidden", c.shot, fl)
@@ -130,10 +132,12 @@ func TestVoiceTabMetersTheMicrophone(t *testing.T) {
 	if got := f.voiceMeter.Text(); got != "-30 dBFS · voice from -52 dBFS" {
 		t.Fatalf("meter says %q", got)
 	}
+	h.sw.jobs.Wait() // the device list
 	pickLabel(f.voiceDevice, "USB Headset")
 	if dev := <-b.meterCh; dev != "USB Headset" {
 		t.Fatalf("metered %q after picking the headset", dev)
 	}
+	h.sw.jobs.Wait()
 	if len(f.voiceDevice.Select.Options) != 3 {
 		t.Fatalf("microphones offered %v", f.voiceDevice.Select.Options)
 	}

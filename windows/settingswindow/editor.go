@@ -140,7 +140,9 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.status.SetText("")
 	e.revalidate()
 	e.f.voicesFor = ""
-	e.loadVoices()
+	if e.w.tabs != nil && e.w.tabs.Selected() != nil && e.w.tabs.Selected().Text == "Speech" {
+		e.loadVoices()
+	}
 	e.restartMeter()
 }
 

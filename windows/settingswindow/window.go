@@ -125,11 +125,19 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
-		// The level meter listens only while the Voice tab shows.
+		// The level meter listens only while the Voice tab shows; the
+		// voices and the speakers are listed when their tab first shows
+		// (listing runs a program or asks the audio system).
 		if t.Text == "Voice" {
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
+		}
+		switch t.Text {
+		case "Speech":
+			w.ed.loadVoices()
+		case "App":
+			w.global.loadSpeakers()
 		}
 	}
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
@@ -142,7 +150,6 @@ func (w *SettingsWindow) open(st settings.Settings) {
 
 	w.list.refresh(st)
 	w.global.refresh(st)
-	w.global.loadSpeakers()
 	store := w.b.Store()
 	w.unsub = append(w.unsub,
 		store.Subscribe(func(c settings.Change) { fyne.Do(func() { w.storeChanged(c) }) }),
