@@ -137,8 +137,9 @@ func Run(cfg Config) error {
 	defer y.audio.close() // after the sessions, which play on it
 	y.pid = os.Getpid()
 	if y.reducedMotion = motionpref.Reduced(); y.reducedMotion {
-		log.Info("reduced_motion", "gaze", "off")
+		log.Info("reduced_motion", "gaze", "off", "idle_pace", reducedIdlePace)
 	}
+
 	y.browserPath = findBrowser(log)
 	if y.desk = openDesktop(log); y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
@@ -312,6 +313,7 @@ type yui struct {
 	// the eyes then stay still.
 	reducedMotion bool
 	away          *desktop.Away // the user away from the keyboard; nil without idle time (quiet.go)
+	packs         packCache     // scaled packs shared by the pets showing them (packs.go)
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 	pid         int

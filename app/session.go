@@ -34,16 +34,17 @@ import (
 // controller), which is replaced when an edit changes how it connects.
 // It is the windows' Conn and the pet window's actions.
 type session struct {
-	y      *yui
-	preset atomic.Pointer[settings.Preset] // as running: with this run's overrides
-	log    *slog.Logger
-	pack   *character.Pack
-	win    *petwindow.PetWindow
-	hist   *transcript.Log
-	stores presetStores // what the app learns about the preset (source.go)
-	scores relation.Scores
-	actor  *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
-	look   *look.Look  // the look tool; nil with actor
+	y       *yui
+	preset  atomic.Pointer[settings.Preset] // as running: with this run's overrides
+	log     *slog.Logger
+	pack    *character.Pack
+	packKey packKey // the shared scaled pack's entry (packs.go)
+	win     *petwindow.PetWindow
+	hist    *transcript.Log
+	stores  presetStores // what the app learns about the preset (source.go)
+	scores  relation.Scores
+	actor   *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
+	look    *look.Look  // the look tool; nil with actor
 
 	// packNotice tells the user why their character pack was refused
 	// ("" when it was not); shown once in the pet.
@@ -73,7 +74,11 @@ type conn struct {
 func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	s := &session{y: y, log: y.log.With("preset", p.ID)}
 	s.setPreset(p)
-	pack, packErr := character.Select(y.configDir, p.Character)
+	// A character another pet shows already comes scaled from it.
+	pack, packErr := y.packs.running(p.Character), error(nil)
+	if pack == nil {
+		pack, packErr = character.Select(y.configDir, p.Character)
+	}
 	s.pack = pack
 	if packErr != nil {
 		s.log.Warn("character_refused", "character", p.Character, "err", packErr.Error())
@@ -117,6 +122,9 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		return nil, fmt.Errorf("app: preset %q: %w", p.Name, err)
 	}
 	s.win = win
+	if pace := y.idlePace(); pace > 1 {
+		win.SetIdlePace(pace)
+	}
 	s.startBody()
 	return s, nil
 }
@@ -133,7 +141,7 @@ func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
 func (s *session) show() {
 	s.win.Show()
 	w, h := s.win.CharacterPixels()
-	s.pack = petwindow.ScaledPack(s.pack, w, h)
+	s.pack, s.packKey = s.y.packs.scaled(s.pack, w, h)
 	s.win.SetPack(s.pack)
 }
 
@@ -156,7 +164,7 @@ func (s *session) connect() error {
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
 		Transport:  t,
-		Pack:       s.pack,
+		Pack:       s.pack.Outline(), // the controller reads ids and counts, not pixels
 		Clock:      clock.Real{},
 		Logger:     s.log,
 		OnChange:   func(v pet.View) { s.onView(c, v) },
@@ -453,6 +461,7 @@ func (s *session) close() {
 		// The transcript saves last: the closing connection may still
 		// have written to it. A deleted preset's files go after that.
 		s.hist.Close()
+		s.y.packs.release(s.packKey)
 		if s.deleted.Load() {
 			s.y.forget(s.cfg().ID)
 		}

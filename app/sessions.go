@@ -28,14 +28,16 @@ func (y *yui) startSession(p settings.Preset, index int) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.show()
 	y.mu.Lock()
 	y.sessions[p.ID] = s
 	y.mu.Unlock()
+	// Ready first: the connection opens while the window is still being
+	// shown (what the backend sends meanwhile waits in the window's view).
 	if err := s.connect(); err != nil {
 		y.stopSession(p.ID)
 		return nil, err
 	}
+	s.show()
 	y.connsChanged()
 	return s, nil
 }

@@ -345,6 +345,7 @@ func (w *PetWindow) build() {
 func (w *PetWindow) Show() {
 	w.win.Show()
 	w.visible = true
+	w.anim.setPaused(false)
 	w.attachNative(20)
 	if w.at.placed {
 		w.moveTo(w.pos)
@@ -356,7 +357,25 @@ func (w *PetWindow) Show() {
 func (w *PetWindow) Hide() {
 	w.win.Hide()
 	w.visible = false
+	w.anim.setPaused(true) // a hidden pet costs no frames
 	w.syncBody()
+}
+
+// SetIdlePace slows the idle motion's cycle by f (1: its own rate; 3: a
+// third of it), for a pet nobody watches: the user away, or a desktop
+// that asks for reduced motion. Breathing and blinking still show, more
+// slowly. UI thread.
+func (w *PetWindow) SetIdlePace(f float64) {
+	f = max(f, 1)
+	if f == w.anim.idlePace {
+		return
+	}
+	w.anim.idlePace = f
+	if w.draw.animKey != "" && w.shownMotion() == "idle" {
+		w.draw.animKey = "" // choose the frames again, at the new pace
+		w.updateFrames()
+	}
+	w.log.Info("pet_idle_pace", "name", w.opts.Name, "pace", f)
 }
 
 // attachNative binds the native shim once the driver has created the
