@@ -26,6 +26,7 @@ import (
 
 	"yui/app/applog"
 	"yui/app/motionpref"
+	"yui/app/secrets"
 	"yui/app/settings"
 	"yui/assets"
 	"yui/tools/desktop"
@@ -118,6 +119,13 @@ func Run(cfg Config) error {
 	defer lg.Close()
 	log := lg.Logger
 	log.Info("app_start", "config_dir", dir, "log", lg.Path(), "demo", cfg.Demo, "pid", os.Getpid())
+	store.SetLog(log)
+	defer store.Close() // what the app learned last is written before it quits
+	if kept := store.Migrated(); kept != "" {
+		log.Info("settings_migrated", "kept_as", kept, "state_dir", filepath.Join(dir, settings.StateDir))
+	}
+	useKeyring(store, log)
+	applySecrets(store.Get())
 	if notice != nil {
 		args := []any{"message", notice.Message, "kept_as", notice.KeptAs}
 		if notice.Err != nil {
@@ -255,6 +263,25 @@ func Run(cfg Config) error {
 	return nil
 }
 
+// useKeyring gives the store the system keyring, where one answers: the
+// keys move there and settings.json keeps only the names of their entries.
+// Where none answers they stay in the file; the log says which (never a
+// key). Keyring calls may block until their timeout: this runs before
+// Fyne's loop starts.
+func useKeyring(store *settings.Store, log *slog.Logger) {
+	if ring, why := secrets.System(); ring != nil {
+		store.UseKeyring(ring, "")
+	} else {
+		store.UseKeyring(nil, why)
+	}
+	where, why := store.KeysWhere()
+	args := []any{"where", string(where)}
+	if why != "" {
+		args = append(args, "reason", why)
+	}
+	log.Info("keys_stored", args...)
+}
+
 // idleGCPercent is the GC target once Yui runs (see tuneGC).
 const idleGCPercent = 50
 
@@ -341,7 +368,7 @@ func demoPreset(url string) settings.Preset {
 		ChatBaseURL: url,
 		ChatID:      "yui-00demo00",
 		Poke:        true,
-		Relation:    settings.RelationDefault,
+		Learned:     settings.Learned{Relation: settings.RelationDefault},
 		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
 	}
 }

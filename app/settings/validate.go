@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"yui/transport"
 )
 
 // FieldError is one invalid field, named as in the file, so that the
@@ -335,6 +337,9 @@ type Decoded struct {
 	// Refused lists what was invalid and left out: whole presets, and
 	// global fields put back to their defaults.
 	Refused []Refusal
+	// From is the version the file was written in; when it is older than
+	// CurrentVersion, Settings holds the learned state the file held.
+	From int
 }
 
 // Refusal is one preset or global field of a file that was left out, and why.
@@ -385,7 +390,7 @@ func Decode(data []byte, rand io.Reader) (Decoded, error) {
 			return Decoded{}, err
 		}
 	}
-	s, refused, err := decodeLenient(data)
+	s, refused, err := decodeLenient(data, v < 2)
 	if err != nil {
 		return Decoded{}, fmt.Errorf("settings: parsing: %w", err)
 	}
@@ -410,18 +415,28 @@ func Decode(data []byte, rand io.Reader) (Decoded, error) {
 			return Decoded{}, err
 		}
 	}
-	return Decoded{Settings: s, Repairs: fixes, Refused: refused}, nil
+	return Decoded{Settings: s, Repairs: fixes, Refused: refused, From: v}, nil
 }
 
 // decodeLenient decodes the file object member by member, so that one
 // preset of the wrong shape (a string where a number goes) is refused
-// alone instead of failing the whole file.
-func decodeLenient(data []byte) (Settings, []Refusal, error) {
+// alone instead of failing the whole file. With learned (a version 1
+// file), the presets' positions and relation and the top-level delegation
+// history are read into Learned and DelegationHistory.
+func decodeLenient(data []byte, learned bool) (Settings, []Refusal, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return Settings{}, nil, err
 	}
 	var refused []Refusal
+	var history map[string][]transport.Delegation
+	if raw, ok := obj["delegation_history"]; ok && learned {
+		if err := json.Unmarshal(raw, &history); err != nil {
+			refused = append(refused, Refusal{Fields: []FieldError{{Field: "delegation_history", Reason: "is not a history per preset"}}})
+			history = nil
+		}
+		delete(obj, "delegation_history")
+	}
 	var rawPresets []json.RawMessage
 	if raw, ok := obj["presets"]; ok {
 		if err := json.Unmarshal(raw, &rawPresets); err != nil {
@@ -444,9 +459,22 @@ func decodeLenient(data []byte) (Settings, []Refusal, error) {
 			_ = json.Unmarshal(raw, &s.ActivePreset)
 		}
 	}
+	if history != nil {
+		s.DelegationHistory = history
+	}
 	for i, raw := range rawPresets {
 		var p Preset
-		if err := json.Unmarshal(raw, &p); err != nil {
+		rest, l, err := raw, Learned{}, error(nil)
+		if learned {
+			rest, l, err = splitLearned(raw)
+		}
+		if err == nil {
+			err = json.Unmarshal(rest, &p)
+			if learned {
+				p.Learned = l
+			}
+		}
+		if err != nil {
 			var named struct {
 				ID   string `json:"id"`
 				Name string `json:"name"`
@@ -462,6 +490,25 @@ func decodeLenient(data []byte) (Settings, []Refusal, error) {
 		s.Presets = append(s.Presets, p)
 	}
 	return s, refused, nil
+}
+
+// splitLearned takes a version 1 preset's learned fields out of its object.
+func splitLearned(raw json.RawMessage) (json.RawMessage, Learned, error) {
+	l := defaultPreset().Learned
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return nil, l, err
+	}
+	if l.Positions == nil {
+		l.Positions = map[string]Position{}
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, l, err
+	}
+	delete(obj, "positions")
+	delete(obj, "relation")
+	rest, err := json.Marshal(obj)
+	return rest, l, err
 }
 
 // refuseInvalid leaves out the presets ve names and puts the global
@@ -499,14 +546,18 @@ func (s *Settings) refuseInvalid(ve *ValidationError) []Refusal {
 
 // migrate brings a version-from file up to CurrentVersion one step at a
 // time, working on the raw JSON object so that each step sees the file as
-// its version wrote it. Version 1 is the first version: there is no step
-// yet. A later version adds a case "from N to N+1" here.
+// its version wrote it. A later version adds a case "from N to N+1" here.
+// Version 2 moved what the app learns out of the file: the step leaves
+// those fields for decodeLenient, which reads them into the state.
 func migrate(data []byte, from int) ([]byte, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return nil, fmt.Errorf("settings: migrating: %w", err)
 	}
 	// Steps go here, as "if from == N { …; from = N+1 }", oldest first.
+	if from == 1 {
+		from = 2
+	}
 	if from < CurrentVersion {
 		return nil, fmt.Errorf("settings: no migration from version %d", from)
 	}
