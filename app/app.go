@@ -120,7 +120,7 @@ func Run(cfg Config) error {
 	log := lg.Logger
 	log.Info("app_start", "config_dir", dir, "log", lg.Path(), "demo", cfg.Demo, "pid", os.Getpid())
 	store.SetLog(log)
-	defer store.Close() // what the app learned last is written before it quits
+	defer store.Close() // on every way out; a second Close does nothing
 	if kept := store.Migrated(); kept != "" {
 		log.Info("settings_migrated", "kept_as", kept, "state_dir", filepath.Join(dir, settings.StateDir))
 	}
@@ -259,6 +259,7 @@ func Run(cfg Config) error {
 	if y.sim != nil {
 		y.sim.Close()
 	}
+	store.Close() // what the app learned last is on disk before app_quit
 	log.Info("app_quit")
 	return nil
 }

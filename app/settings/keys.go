@@ -250,3 +250,15 @@ func (s *Store) moveKeys() {
 		s.log.Load().Info("keys_moved", "entries", moved)
 	}
 }
+
+// KeysNote is the line the settings window shows about where the keys are.
+func (s *Store) KeysNote() string {
+	where, why := s.KeysWhere()
+	if where == KeysInKeyring {
+		return "Keys are kept in the system keyring; settings.json only names their entries."
+	}
+	if why == "" {
+		why = "no keyring answers"
+	}
+	return "Keys are kept in settings.json, readable only by you (" + why + ")."
+}

@@ -172,6 +172,9 @@ func TestKeysStayInFileWithoutBus(t *testing.T) {
 	if where, _ := s.KeysWhere(); where != KeysInFile {
 		t.Errorf("KeysWhere = %s", where)
 	}
+	if note := s.KeysNote(); note != "Keys are kept in settings.json, readable only by you (no session bus)." {
+		t.Errorf("KeysNote = %q", note)
+	}
 	checkKeys(t, s, "without a bus")
 	if got := len(fileKeys(t, s)); got != len(testKeys) {
 		t.Errorf("file holds %d keys, want all %d", got, len(testKeys))
@@ -213,6 +216,9 @@ func TestKeysInSecretService(t *testing.T) {
 		t.Fatalf("KeysWhere = %s %q", where, why)
 	}
 	checkKeys(t, s, "after moving")
+	if note := s.KeysNote(); !strings.Contains(note, "system keyring") {
+		t.Errorf("KeysNote = %q", note)
+	}
 	if in := fileKeys(t, s); len(in) != 0 {
 		t.Errorf("keys left in the file: %v", in)
 	}

@@ -222,7 +222,7 @@ func (s *Store) openDecoded(d Decoded, data []byte, now func() time.Time) (*Stor
 // migrate keeps an older file aside and writes the state it held.
 func (s *Store) migrate(d Decoded, data []byte, now func() time.Time) error {
 	kept := fmt.Sprintf("%s.v%d-%d", s.Path(), d.From, now().Unix())
-	if err := WriteFileAtomic(kept, data, 0o600); err != nil {
+	if err := WriteFileAtomic(kept, withoutKeys(data), 0o600); err != nil {
 		return fmt.Errorf("settings: keeping the version %d file aside: %w", d.From, err)
 	}
 	s.kept = kept
@@ -242,6 +242,33 @@ func (s *Store) SetLog(l *slog.Logger) {
 	}
 	s.log.Store(l)
 }
+
+// withoutKeys returns a settings file with its presets' keys blanked, for
+// the copy an upgrade keeps: the keys stay in the current file until the
+// keyring takes them, and a copy must not keep them in clear after that.
+// A file of another shape is returned as it is.
+func withoutKeys(data []byte) []byte {
+	var obj map[string]any
+	if json.Unmarshal(data, &obj) != nil {
+		return data
+	}
+	presets, _ := obj["presets"].([]any)
+	for _, p := range presets {
+		m, _ := p.(map[string]any)
+		for _, sub := range []map[string]any{m, asObject(m["speech"]), asObject(m["voice"])} {
+			if _, ok := sub["key"]; ok {
+				sub["key"] = ""
+			}
+		}
+	}
+	out, err := json.MarshalIndent(obj, "", "  ")
+	if err != nil {
+		return data
+	}
+	return append(out, '\n')
+}
+
+func asObject(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
 // Migrated returns where Open kept a settings file of an older version
 // before moving it to this one; "" when it did not.
