@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -262,3 +263,30 @@ func (s *Store) KeysNote() string {
 	}
 	return "Keys are kept in settings.json, readable only by you (" + why + ")."
 }
+
+// withoutKeys returns a settings file with its presets' keys blanked, for
+// the copy an upgrade keeps: the keys stay in the current file until the
+// keyring takes them, and a copy must not keep them in clear after that.
+// A file of another shape is returned as it is.
+func withoutKeys(data []byte) []byte {
+	var obj map[string]any
+	if json.Unmarshal(data, &obj) != nil {
+		return data
+	}
+	presets, _ := obj["presets"].([]any)
+	for _, p := range presets {
+		m, _ := p.(map[string]any)
+		for _, sub := range []map[string]any{m, asObject(m["speech"]), asObject(m["voice"])} {
+			if _, ok := sub["key"]; ok {
+				sub["key"] = ""
+			}
+		}
+	}
+	out, err := json.MarshalIndent(obj, "", "  ")
+	if err != nil {
+		return data
+	}
+	return append(out, '\n')
+}
+
+func asObject(v any) map[string]any { m, _ := v.(map[string]any); return m }

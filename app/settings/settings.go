@@ -196,16 +196,6 @@ type Voice struct {
 	Command string `json:"command"`
 }
 
-// Learned is what the app learns about a preset, as opposed to what the
-// user sets: every other field of Preset but its identity (id, chat_id) is
-// the user's (see Config). A new learned field goes here and nowhere else.
-type Learned struct {
-	// Positions is the pet's saved position per monitor-layout key.
-	Positions map[string]Position `json:"positions"`
-	// Relation is the relation score, 0–100.
-	Relation int `json:"relation"`
-}
-
 // Config returns the part of p the user sets: p without its identity
 // (id, chat_id), what the app learned, and the fields this version does
 // not know. The settings window edits it; a running preset whose Config
@@ -225,15 +215,6 @@ func (p Preset) WithConfig(edited Preset) Preset {
 	c.ID, c.ChatID = p.ID, p.ChatID
 	c.Learned = p.Learned.clone()
 	c.Extra = maps.Clone(p.Extra)
-	return c
-}
-
-func (l Learned) clone() Learned {
-	c := l
-	c.Positions = maps.Clone(l.Positions)
-	if c.Positions == nil {
-		c.Positions = map[string]Position{}
-	}
 	return c
 }
 

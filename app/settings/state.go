@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,6 +26,25 @@ const StateDelay = 500 * time.Millisecond
 
 // stateVersion is the state file version this build writes.
 const stateVersion = 1
+
+// Learned is what the app learns about a preset, as opposed to what the
+// user sets: every other field of Preset but its identity (id, chat_id) is
+// the user's (see Config). A new learned field goes here and nowhere else.
+type Learned struct {
+	// Positions is the pet's saved position per monitor-layout key.
+	Positions map[string]Position `json:"positions"`
+	// Relation is the relation score, 0–100.
+	Relation int `json:"relation"`
+}
+
+func (l Learned) clone() Learned {
+	c := l
+	c.Positions = maps.Clone(l.Positions)
+	if c.Positions == nil {
+		c.Positions = map[string]Position{}
+	}
+	return c
+}
 
 // stateFile is the form of a preset's state file.
 type stateFile struct {
@@ -250,4 +270,70 @@ func (s *Store) SavePosition(id, layout string, x, y int) error {
 	s.mu.Unlock()
 	s.markState([]string{id})
 	return nil
+}
+
+// DelegationStore returns the delegation history store of preset id
+// (transport.Options.Delegations).
+func (s *Store) DelegationStore(presetID string) transport.DelegationStore {
+	return delegationStore{s: s, id: presetID}
+}
+
+type delegationStore struct {
+	s  *Store
+	id string
+}
+
+// LoadDelegations returns the preset's history (a copy).
+func (d delegationStore) LoadDelegations() []transport.Delegation {
+	d.s.mu.RLock()
+	defer d.s.mu.RUnlock()
+	return slices.Clone(d.s.cur.DelegationHistory[d.id])
+}
+
+// SaveDelegations replaces the preset's history; its state file is written
+// within StateDelay (a burst of frames is one write).
+func (d delegationStore) SaveDelegations(history []transport.Delegation) error {
+	return d.s.Update(func(st *Settings) error {
+		if _, ok := st.Preset(d.id); !ok {
+			return fmt.Errorf("settings: saving delegation history of %s: %w", d.id, ErrNoPreset)
+		}
+		st.DelegationHistory[d.id] = slices.Clone(history)
+		return nil
+	})
+}
+
+// Relation returns the relation score store of preset id (the
+// tools/relation Scores interface).
+func (s *Store) Relation(presetID string) RelationScore {
+	return RelationScore{s: s, id: presetID}
+}
+
+// RelationScore reads and changes one preset's relation score.
+type RelationScore struct {
+	s  *Store
+	id string
+}
+
+// Score returns the current score (RelationDefault when the preset is gone).
+func (r RelationScore) Score() int {
+	p, ok := r.s.Preset(r.id)
+	if !ok {
+		return RelationDefault
+	}
+	return p.Relation
+}
+
+// AddScore adds delta to the score, clamped to 0–100, and returns the new
+// score; its state file is written within StateDelay.
+func (r RelationScore) AddScore(delta int) (int, error) {
+	var score int
+	err := r.s.UpdatePreset(r.id, func(p *Preset) error {
+		score = clamp(p.Relation + delta)
+		p.Relation = score
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return score, nil
 }

@@ -18,7 +18,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"yui/transport"
 	"yui/transport/clock"
 	"yui/transport/outbox"
 )
@@ -242,33 +241,6 @@ func (s *Store) SetLog(l *slog.Logger) {
 	}
 	s.log.Store(l)
 }
-
-// withoutKeys returns a settings file with its presets' keys blanked, for
-// the copy an upgrade keeps: the keys stay in the current file until the
-// keyring takes them, and a copy must not keep them in clear after that.
-// A file of another shape is returned as it is.
-func withoutKeys(data []byte) []byte {
-	var obj map[string]any
-	if json.Unmarshal(data, &obj) != nil {
-		return data
-	}
-	presets, _ := obj["presets"].([]any)
-	for _, p := range presets {
-		m, _ := p.(map[string]any)
-		for _, sub := range []map[string]any{m, asObject(m["speech"]), asObject(m["voice"])} {
-			if _, ok := sub["key"]; ok {
-				sub["key"] = ""
-			}
-		}
-	}
-	out, err := json.MarshalIndent(obj, "", "  ")
-	if err != nil {
-		return data
-	}
-	return append(out, '\n')
-}
-
-func asObject(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
 // Migrated returns where Open kept a settings file of an older version
 // before moving it to this one; "" when it did not.
@@ -494,72 +466,6 @@ func (s *Store) UpdatePreset(id string, fn func(*Preset) error) error {
 		p.ID = id
 		return nil
 	})
-}
-
-// DelegationStore returns the delegation history store of preset id
-// (transport.Options.Delegations).
-func (s *Store) DelegationStore(presetID string) transport.DelegationStore {
-	return delegationStore{s: s, id: presetID}
-}
-
-type delegationStore struct {
-	s  *Store
-	id string
-}
-
-// LoadDelegations returns the preset's history (a copy).
-func (d delegationStore) LoadDelegations() []transport.Delegation {
-	d.s.mu.RLock()
-	defer d.s.mu.RUnlock()
-	return slices.Clone(d.s.cur.DelegationHistory[d.id])
-}
-
-// SaveDelegations replaces the preset's history; its state file is written
-// within StateDelay (a burst of frames is one write).
-func (d delegationStore) SaveDelegations(history []transport.Delegation) error {
-	return d.s.Update(func(st *Settings) error {
-		if _, ok := st.Preset(d.id); !ok {
-			return fmt.Errorf("settings: saving delegation history of %s: %w", d.id, ErrNoPreset)
-		}
-		st.DelegationHistory[d.id] = slices.Clone(history)
-		return nil
-	})
-}
-
-// Relation returns the relation score store of preset id (the
-// tools/relation Scores interface).
-func (s *Store) Relation(presetID string) RelationScore {
-	return RelationScore{s: s, id: presetID}
-}
-
-// RelationScore reads and changes one preset's relation score.
-type RelationScore struct {
-	s  *Store
-	id string
-}
-
-// Score returns the current score (RelationDefault when the preset is gone).
-func (r RelationScore) Score() int {
-	p, ok := r.s.Preset(r.id)
-	if !ok {
-		return RelationDefault
-	}
-	return p.Relation
-}
-
-// AddScore adds delta to the score, clamped to 0–100, and returns the new
-// score; its state file is written within StateDelay.
-func (r RelationScore) AddScore(delta int) (int, error) {
-	var score int
-	err := r.s.UpdatePreset(r.id, func(p *Preset) error {
-		score = clamp(p.Relation + delta)
-		p.Relation = score
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	return score, nil
 }
 
 // ParseLogLevel parses a log_level setting.
