@@ -145,6 +145,10 @@ func (s *Store) UseKeyring(ring Keyring, why string) {
 	unread := maps.Clone(s.keys.unread)
 	s.keys.mu.Unlock()
 	if ring == nil {
+		for _, ref := range slices.Sorted(maps.Keys(unread)) {
+			id, field, _ := strings.Cut(ref, "/")
+			s.log.Load().Warn("key_unread", "preset", id, "field", field, "entry", unread[ref], "err", why)
+		}
 		return
 	}
 	for _, ref := range slices.Sorted(maps.Keys(unread)) {
