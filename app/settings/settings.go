@@ -3,7 +3,9 @@
 // written atomically with mode 0600, and what the app learns while it runs
 // (each pet's positions per monitor layout, its relation score, its
 // delegation history) kept apart in one state file per preset (state.go),
-// written off the caller's goroutine and coalesced.
+// written off the caller's goroutine and coalesced. Keys go to the system
+// keyring when the app gives the store one (keys.go); settings.json then
+// names their entries.
 //
 // The settings file looks like this (version 2):
 //

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,9 +54,11 @@ type stateFile struct {
 	DelegationHistory []transport.Delegation `json:"delegation_history"`
 }
 
-// statePath returns the state file of preset id.
+// statePath returns the state file of preset id. Ids are made as
+// p-<hex>, but a hand-written file may hold any string: it is escaped so
+// that no id names a file outside the state directory.
 func (s *Store) statePath(id string) string {
-	return filepath.Join(s.dir, StateDir, id+".json")
+	return filepath.Join(s.dir, StateDir, url.PathEscape(id)+".json")
 }
 
 // readState fills every preset's learned state and delegation history from

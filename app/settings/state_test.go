@@ -285,3 +285,14 @@ func FuzzDecodeState(f *testing.F) {
 		}
 	})
 }
+
+// TestStatePathStaysInStateDir: a hand-written preset id cannot name a
+// file outside the state directory.
+func TestStatePathStaysInStateDir(t *testing.T) {
+	s, _ := open(t, t.TempDir())
+	for _, id := range []string{"../../x", `..\x`, "a/b", ".."} {
+		if got := filepath.Dir(s.statePath(id)); got != filepath.Join(s.Dir(), StateDir) {
+			t.Errorf("id %q: state file in %s", id, got)
+		}
+	}
+}
