@@ -63,4 +63,3 @@ func TestDragEndDoesNotWaitForTheDisk(t *testing.T) {
 		t.Errorf("state file after the disk answered: %v\n%s", err, data)
 	}
 }
-

@@ -108,6 +108,9 @@ type Settings struct {
 	StartAtLogin bool `json:"start_at_login"`
 	// LogLevel is "debug", "info", "warn" or "error".
 	LogLevel string `json:"log_level"`
+	// Speakers is the output device's name as the system lists it (yui
+	// devices); "" is the default output.
+	Speakers string `json:"speakers,omitempty"`
 	// DelegationHistory is the push delegation history (push-transport.md,
 	// yui.delegation_history), keyed by preset id. Each preset talks to its
 	// own backend chat, and the history merge marks a running item a list
@@ -196,29 +199,20 @@ type Voice struct {
 	Language string `json:"language"`
 	// Command is the program of the command engine; it reads a WAV and prints text.
 	Command string `json:"command"`
+	// Device is the microphone's name as the system lists it (yui
+	// devices); "" is the default microphone. A device that is missing
+	// falls back to the default until it returns.
+	Device string `json:"device,omitempty"`
+	// Threshold is how many dB above the noise floor speech must rise to
+	// count as voice (the Voice tab's sensitivity); 0 is the default, 8.
+	Threshold float64 `json:"threshold,omitempty"`
 }
 
-// Config returns the part of p the user sets: p without its identity
-// (id, chat_id), what the app learned, and the fields this version does
-// not know. The settings window edits it; a running preset whose Config
-// changed reconnects.
-func (p Preset) Config() Preset {
-	c := p.Clone()
-	c.ID, c.ChatID = "", ""
-	c.Learned = Learned{}
-	c.Keyring, c.Extra = nil, nil
-	return c
-}
-
-// WithConfig returns p with the user's part taken from edited (see Config):
-// p's identity, learned state and unknown fields stay.
-func (p Preset) WithConfig(edited Preset) Preset {
-	c := edited.Config()
-	c.ID, c.ChatID = p.ID, p.ChatID
-	c.Learned = p.Learned.clone()
-	c.Extra = maps.Clone(p.Extra)
-	return c
-}
+// Voice-activity thresholds a preset may set, in dB above the noise floor.
+const (
+	MinVoiceThreshold = 3
+	MaxVoiceThreshold = 24
+)
 
 // Position is a saved pet window position.
 type Position struct {

@@ -47,6 +47,28 @@ func (l Learned) clone() Learned {
 	return c
 }
 
+// Config returns the part of p the user sets: p without its identity
+// (id, chat_id), what the app learned, and the fields this version does
+// not know. The settings window edits it; a running preset whose Config
+// changed reconnects.
+func (p Preset) Config() Preset {
+	c := p.Clone()
+	c.ID, c.ChatID = "", ""
+	c.Learned = Learned{}
+	c.Keyring, c.Extra = nil, nil
+	return c
+}
+
+// WithConfig returns p with the user's part taken from edited (see Config):
+// p's identity, learned state and unknown fields stay.
+func (p Preset) WithConfig(edited Preset) Preset {
+	c := edited.Config()
+	c.ID, c.ChatID = p.ID, p.ChatID
+	c.Learned = p.Learned.clone()
+	c.Extra = maps.Clone(p.Extra)
+	return c
+}
+
 // stateFile is the form of a preset's state file.
 type stateFile struct {
 	Version int `json:"version"`
