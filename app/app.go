@@ -26,6 +26,7 @@ import (
 
 	"yui/app/applog"
 	"yui/app/motionpref"
+	"yui/app/secrets"
 	"yui/app/settings"
 	"yui/assets"
 	"yui/tools/desktop"
@@ -110,6 +111,13 @@ func Run(cfg Config) error {
 	defer lg.Close()
 	log := lg.Logger
 	log.Info("app_start", "config_dir", dir, "log", lg.Path(), "demo", cfg.Demo, "pid", os.Getpid())
+	store.SetLog(log)
+	defer store.Close() // on every way out; a second Close does nothing
+	if kept := store.Migrated(); kept != "" {
+		log.Info("settings_migrated", "kept_as", kept, "state_dir", filepath.Join(dir, settings.StateDir))
+	}
+	useKeyring(store, log)
+	applySecrets(store.Get())
 	logNotice(log, notice)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -274,7 +282,27 @@ func (y *yui) runUntilQuit(ctx context.Context, stop context.CancelFunc) {
 	y.quitting.Store(true)
 	y.closeSessions()
 	y.closing.Wait()
+	y.store.Close() // what the app learned last is on disk before app_quit
 	y.log.Info("app_quit")
+}
+
+// useKeyring gives the store the system keyring, where one answers: the
+// keys move there and settings.json keeps only the names of their entries.
+// Where none answers they stay in the file; the log says which (never a
+// key). Keyring calls may block until their timeout: this runs before
+// Fyne's loop starts.
+func useKeyring(store *settings.Store, log *slog.Logger) {
+	if ring, why := secrets.System(); ring != nil {
+		store.UseKeyring(ring, "")
+	} else {
+		store.UseKeyring(nil, why)
+	}
+	where, why := store.KeysWhere()
+	args := []any{"where", string(where)}
+	if why != "" {
+		args = append(args, "reason", why)
+	}
+	log.Info("keys_stored", args...)
 }
 
 // idleGCPercent is the GC target once Yui runs (see tuneGC).

@@ -87,19 +87,19 @@ const (
 	restartSession         // a new window too (name, character, poke)
 )
 
-// restartFor compares a running preset with its edited form.
+// restartFor compares the configuration of a running preset with its
+// edited form (settings.Preset.Config: what the app learns while running
+// is no part of it).
 func restartFor(old, next settings.Preset) restart {
+	a, b := old.Config(), next.Config()
 	// The composer's include-screen toggle and the gaze are built with the window.
-	if old.Name != next.Name || old.Character != next.Character || old.Poke != next.Poke || old.Gaze != next.Gaze ||
-		(old.ScreenOnTurn == "toggle") != (next.ScreenOnTurn == "toggle") {
+	if a.Name != b.Name || a.Character != b.Character || a.Poke != b.Poke || a.Gaze != b.Gaze ||
+		(a.ScreenOnTurn == "toggle") != (b.ScreenOnTurn == "toggle") {
 		return restartSession
 	}
-	// What the app itself writes while running (positions, relation) needs nothing.
-	a, b := old.Clone(), next.Clone()
-	a.Positions, b.Positions = nil, nil
-	a.Relation, b.Relation = 0, 0
+	// Enabled starts and stops sessions (apply); gravity is read when the pet is dropped.
 	a.Enabled, b.Enabled = true, true
-	a.Gravity, b.Gravity = false, false // read when the pet is dropped
+	a.Gravity, b.Gravity = false, false
 	if reflect.DeepEqual(a, b) {
 		return restartNone
 	}

@@ -180,7 +180,7 @@ func demoPreset(url string) settings.Preset {
 		ChatBaseURL: url,
 		ChatID:      "yui-00demo00",
 		Poke:        true,
-		Relation:    settings.RelationDefault,
+		Learned:     settings.Learned{Relation: settings.RelationDefault},
 		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
 	}
 }

@@ -16,6 +16,7 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(store.Close)
 	active := store.Get().Presets[0]
 	other, err := store.AddPreset("Mochi")
 	if err != nil {
@@ -70,6 +71,7 @@ func TestScreenLookAnswerIsSaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(store.Close)
 	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
 	p := screenPermission{&session{y: y}}
 	if got := p.ScreenLook(); got != look.Unanswered {

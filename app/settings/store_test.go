@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -44,6 +45,7 @@ func open(t *testing.T, dir string) (*Store, *Notice) {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
+	t.Cleanup(s.Close)
 	return s, n
 }
 
@@ -108,7 +110,7 @@ func TestFileFormat(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "log_level", "delegation_history"} {
+	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "log_level"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("file lacks %q:\n%s", k, data)
 		}
@@ -116,9 +118,18 @@ func TestFileFormat(t *testing.T) {
 	p := raw["presets"].([]any)[0].(map[string]any)
 	for _, k := range []string{"id", "name", "enabled", "character", "chat_api", "chat_base_url", "key", "model",
 		"reasoning_effort", "card", "context_window", "chat_id", "speech", "voice", "screen_on_turn",
-		"greeting", "poke", "positions", "relation"} {
+		"greeting", "poke"} {
 		if _, ok := p[k]; !ok {
 			t.Errorf("preset lacks %q", k)
+		}
+	}
+	// What the app learns lives in the state files.
+	if _, ok := raw["delegation_history"]; ok {
+		t.Error("settings file holds the delegation history")
+	}
+	for _, k := range []string{"positions", "relation"} {
+		if _, ok := p[k]; ok {
+			t.Errorf("settings file's preset holds %q", k)
 		}
 	}
 }
@@ -521,6 +532,7 @@ func TestDelegationStorePerPreset(t *testing.T) {
 	if got := s.DelegationStore(b.ID).LoadDelegations(); len(got) != 0 {
 		t.Errorf("preset B sees A's history: %v", got)
 	}
+	s.FlushState()
 	s2, _ := open(t, dir)
 	got := s2.DelegationStore(a).LoadDelegations()
 	if len(got) != 1 || got[0] != hist[0] {
@@ -534,6 +546,10 @@ func TestDelegationStorePerPreset(t *testing.T) {
 	}
 	if _, ok := s.Get().DelegationHistory[a]; ok {
 		t.Error("deleted preset's history kept")
+	}
+	s.FlushState()
+	if _, err := os.Stat(s.statePath(a)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("deleted preset's state file: %v", err)
 	}
 }
 
@@ -559,9 +575,10 @@ func TestRelationScoreConcurrent(t *testing.T) {
 	if _, err := s.Relation("gone").AddScore(1); !errors.Is(err, ErrNoPreset) {
 		t.Errorf("unknown preset = %v", err)
 	}
+	s.FlushState()
 	entries, _ := os.ReadDir(s.Dir())
-	if len(entries) != 1 {
-		t.Errorf("directory holds %d entries, want only settings.json", len(entries))
+	if len(entries) != 2 {
+		t.Errorf("directory holds %d entries, want only settings.json and state", len(entries))
 	}
 }
 
@@ -574,6 +591,7 @@ func TestRelationToolPersists(t *testing.T) {
 	if res.Text != "ok: relation 53/100" {
 		t.Errorf("result = %q", res.Text)
 	}
+	s.Close()
 	s2, _ := open(t, dir)
 	if got := s2.Relation(id).Score(); got != 53 {
 		t.Errorf("score after reopen = %d", got)

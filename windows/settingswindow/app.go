@@ -30,6 +30,7 @@ type globalSection struct {
 	logDir     *widget.Label
 	openLogs   *widget.Button
 	showPets   *widget.Button
+	keys       *widget.Label // where the keys are: the keyring or settings.json
 	result     *widget.Label
 	speakers   *choice
 	soundNote  *widget.Label
@@ -64,6 +65,7 @@ func newGlobalSection(w *SettingsWindow) *globalSection {
 	g.showPets = widget.NewButtonWithIcon("Show every pet", theme.VisibilityIcon(), w.b.ShowPets)
 	g.result = widget.NewLabel("")
 	g.result.Wrapping = fyne.TextWrapWord
+	g.keys = helpText(w.b.Store().KeysNote())
 	g.speakers = newChoice([]option{{defaultDevice, "System default"}}, func(v string) {
 		g.save(func(s *settings.Settings) bool { return set(&s.Speakers, v) })
 	})
@@ -108,6 +110,7 @@ func (g *globalSection) content() fyne.CanvasObject {
 		heading("Permissions"),
 		[]fyne.CanvasObject{formLabel("Screen look"), container.NewVBox(g.screenLook.Select, lookHelp)},
 		[]fyne.CanvasObject{formLabel("Browser tool"), g.browser},
+		[]fyne.CanvasObject{formLabel("Keys"), g.keys},
 		heading("Pets"),
 		[]fyne.CanvasObject{formLabel("Start at login"), g.startup},
 		[]fyne.CanvasObject{formLabel("Hidden pets"), container.NewVBox(container.NewHBox(g.showPets),

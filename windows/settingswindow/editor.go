@@ -70,36 +70,13 @@ func (e *presetEditor) bar() fyne.CanvasObject {
 		container.NewBorder(nil, nil, nil, buttons, e.status))
 }
 
-// editable is the part of a preset the editor changes: everything but
-// the id, chat_id, positions, relation and unknown fields, which others
-// own (the pet window saves positions, the rate_relation tool the score).
-func editable(p settings.Preset) settings.Preset {
-	var q settings.Preset
-	applyEdits(&q, p)
-	return q
-}
+// editable is the part of a preset the editor changes: the user's
+// configuration (settings.Preset.Config), without the id, chat_id, what
+// the app learns (positions, relation) and unknown fields.
+func editable(p settings.Preset) settings.Preset { return p.Config() }
 
-// applyEdits copies the fields the editor changes from draft to p.
-func applyEdits(p *settings.Preset, draft settings.Preset) {
-	p.Name = draft.Name
-	p.Enabled = draft.Enabled
-	p.Character = draft.Character
-	p.ChatAPI = draft.ChatAPI
-	p.ChatBaseURL = draft.ChatBaseURL
-	p.Key = draft.Key
-	p.Model = draft.Model
-	p.ReasoningEffort = draft.ReasoningEffort
-	p.Card = draft.Card
-	p.ContextWindow = draft.ContextWindow
-	p.Speech = draft.Speech
-	p.Voice = draft.Voice
-	p.ScreenOnTurn = draft.ScreenOnTurn
-	p.Greeting = draft.Greeting
-	p.Poke = draft.Poke
-	p.Gravity = draft.Gravity
-	p.Gaze = draft.Gaze
-	p.CheckInMinutes = draft.CheckInMinutes
-}
+// applyEdits copies the user's configuration from draft to p.
+func applyEdits(p *settings.Preset, draft settings.Preset) { *p = p.WithConfig(draft) }
 
 func sameEdits(a, b settings.Preset) bool { return reflect.DeepEqual(editable(a), editable(b)) }
 

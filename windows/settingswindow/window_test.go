@@ -203,6 +203,9 @@ func TestSettingsGlobalSection(t *testing.T) {
 	if g.logDir.Text != h.b.LogDir() {
 		t.Fatalf("log dir %q", g.logDir.Text)
 	}
+	if g.keys.Text != h.b.store.KeysNote() || !strings.Contains(g.keys.Text, "settings.json") {
+		t.Fatalf("keys note %q", g.keys.Text)
+	}
 	test.Tap(g.openLogs)
 	if h.b.opened != 1 {
 		t.Fatalf("opened %d", h.b.opened)
