@@ -33,6 +33,7 @@
 //	  ],
 //	  "screen_look": "unset",
 //	  "browser_tool": false,
+//	  "browser_local": false,
 //	  "log_level": "info",
 //	  "delegation_history": {"p-3f9a0c12": []}
 //	}
@@ -99,6 +100,9 @@ type Settings struct {
 	ScreenLook string `json:"screen_look"`
 	// BrowserTool switches the browser tool on.
 	BrowserTool bool `json:"browser_tool"`
+	// BrowserLocal lets the browser tool open pages on this computer and
+	// the local network (off by default: public web only).
+	BrowserLocal bool `json:"browser_local"`
 	// StartAtLogin starts Yui when the user logs in (off by default).
 	StartAtLogin bool `json:"start_at_login"`
 	// LogLevel is "debug", "info", "warn" or "error".

@@ -108,10 +108,13 @@ func TestFileFormat(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "log_level", "delegation_history"} {
+	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "browser_local", "log_level", "delegation_history"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("file lacks %q:\n%s", k, data)
 		}
+	}
+	if raw["browser_local"] != false { // public web only until the user says otherwise
+		t.Errorf("browser_local = %v, want false", raw["browser_local"])
 	}
 	p := raw["presets"].([]any)[0].(map[string]any)
 	for _, k := range []string{"id", "name", "enabled", "character", "chat_api", "chat_base_url", "key", "model",
