@@ -10,10 +10,10 @@ func TestRetryAfter(t *testing.T) {
 	for v, want := range map[string]time.Duration{
 		"0": 0, "7": 7 * time.Second, " 30 ": 30 * time.Second, "31": 31 * time.Second,
 		"99999999999999999999": -1, "-1": -1, "1.5": -1, "": -1, "soon": -1,
-		"Mon, 14 Sep 2026 06:04:34 GMT":    20 * time.Second,
-		"Monday, 14-Sep-26 06:04:44 GMT":   30 * time.Second,
-		"Mon Sep 14 06:05:14 2026":         time.Minute,
-		"Mon, 14 Sep 2026 06:00:00 GMT":    0, // already past
+		"Mon, 14 Sep 2026 06:04:34 GMT":   20 * time.Second,
+		"Monday, 14-Sep-26 06:04:44 GMT":  30 * time.Second,
+		"Mon Sep 14 06:05:14 2026":        time.Minute,
+		"Mon, 14 Sep 2026 06:00:00 GMT":   0, // already past
 		"Mon, 14 Sep 2026 06:04:34 +0200": -1,
 	} {
 		got, ok := retryAfter(v, now)
