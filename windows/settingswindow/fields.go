@@ -53,6 +53,7 @@ type presetFields struct {
 	speechModel  *widget.Entry
 	speechRate   *widget.Entry
 	speechVolume *widget.Entry
+	speechCmd    speechCommandFields
 	speechTest   *widget.Button
 	speechResult *widget.Label
 	voiceMode    *choice
@@ -72,7 +73,7 @@ var (
 	screenOnTurnOptions = []option{{"never", "Never"}, {"toggle", "When the composer's toggle is on"},
 		{"always", "Always"}}
 	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
-		{"none", "None (bubble only)"}}
+		{"command", "Command (a local program: Piper, espeak-ng, …)"}, {"none", "None (bubble only)"}}
 	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
 		{"hands_free", "Hands-free"}}
 	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"command", "Command"}}
@@ -158,6 +159,7 @@ func (e *presetEditor) buildFields() {
 	f.speechRate.OnChanged = func(s string) {
 		e.editFloat("speech.rate", s, func(p *settings.Preset, x float64) { p.Speech.Rate = x })
 	}
+	f.speechCmd = e.newSpeechCommandFields()
 	f.speechVolume = widget.NewEntry()
 	f.speechVolume.SetPlaceHolder("0 to 1; 1 = full")
 	f.speechVolume.OnChanged = func(s string) {
@@ -286,6 +288,8 @@ func (e *presetEditor) speechTab() fyne.CanvasObject {
 		e.row("speech.model", "Model", f.speechModel),
 		e.row("speech.rate", "Rate", f.speechRate),
 		e.row("speech.volume", "Volume", f.speechVolume),
+		e.row("speech.command", "Command", f.speechCmd.line, f.speechCmd.help),
+		e.row("speech.command_rate", "Raw PCM rate", f.speechCmd.rate),
 		e.row("", "", container.NewBorder(nil, nil, f.speechTest, nil, f.speechResult)),
 	))
 }
@@ -334,6 +338,8 @@ func (f *presetFields) fill(p settings.Preset, chars []string) {
 	f.speechModel.SetText(p.Speech.Model)
 	f.speechRate.SetText(strconv.FormatFloat(p.Speech.Rate, 'g', -1, 64))
 	f.speechVolume.SetText(strconv.FormatFloat(p.Speech.Volume, 'g', -1, 64))
+	f.speechCmd.line.SetText(p.Speech.Command)
+	f.speechCmd.rate.SetText(strconv.Itoa(p.Speech.CommandRate))
 	f.voiceMode.SetValue(p.Voice.Mode)
 	f.voiceEngine.SetValue(p.Voice.Engine)
 	f.voiceURL.SetText(p.Voice.BaseURL)

@@ -1,0 +1,29 @@
+package settingswindow
+
+import (
+	"fyne.io/fyne/v2/widget"
+
+	"yui/app/settings"
+)
+
+// speechCommandFields are the Speech tab's fields of the command engine:
+// the program line and the sample rate of its raw output.
+type speechCommandFields struct {
+	line *widget.Entry
+	help *widget.Label
+	rate *widget.Entry
+}
+
+func (e *presetEditor) newSpeechCommandFields() speechCommandFields {
+	f := speechCommandFields{line: widget.NewEntry(), rate: widget.NewEntry()}
+	f.line.SetPlaceHolder("piper --model en_US-lessac-medium.onnx --output-raw")
+	f.line.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Speech.Command = s }) }
+	f.help = helpText("For the Command engine: a program that reads the sentence on standard input and " +
+		"writes a WAV, or raw 16-bit mono PCM at the rate below, to standard output. Quotes work as in a shell; " +
+		"no shell runs it.")
+	f.rate.SetPlaceHolder("0 = the command writes a WAV; Piper: 22050")
+	f.rate.OnChanged = func(s string) {
+		e.editInt("speech.command_rate", s, func(p *settings.Preset, n int) { p.Speech.CommandRate = n })
+	}
+	return f
+}
