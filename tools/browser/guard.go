@@ -81,7 +81,7 @@ type guard struct {
 	wg    sync.WaitGroup
 
 	mu      sync.Mutex
-	refused []string            // "host:port" of every refused connection, in order
+	refused int                 // connections refused so far
 	plain   map[string]struct{} // the http URLs answered with the refusal page
 	failed  map[string]string   // the http URLs the proxy could not reach, with why
 	tunnels map[net.Conn]struct{}
@@ -155,9 +155,10 @@ func (g *guard) dial(ctx context.Context, network, hostport string) (net.Conn, e
 		for _, a := range addrs {
 			if g.isLocal(a) {
 				g.mu.Lock()
-				g.refused = append(g.refused, hostport)
+				g.refused++
 				g.mu.Unlock()
-				g.log.Info("browser: request refused", "host", hostport, "addr", a.String())
+				// Debug: a page may try hundreds; the call logs its own refusal.
+				g.log.Debug("browser: request refused", "host", hostport, "addr", a.String())
 				return nil, errLocal
 			}
 		}
@@ -270,7 +271,7 @@ func pageKey(u string) string {
 func (g *guard) refusedAny() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return len(g.refused) > 0
+	return g.refused > 0
 }
 
 // refusedPage reports whether the http page at u was answered with the
