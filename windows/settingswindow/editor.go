@@ -35,6 +35,7 @@ type presetEditor struct {
 
 	errLabels  map[string]*widget.Label
 	fieldNames map[string]string
+	rowObjs    map[string][]fyne.CanvasObject // each field's label and cell
 
 	f presetFields
 
@@ -46,7 +47,8 @@ type presetEditor struct {
 
 func newPresetEditor(w *SettingsWindow) *presetEditor {
 	e := &presetEditor{w: w, parseErrs: map[string]string{}, fieldErrs: map[string]string{},
-		errLabels: map[string]*widget.Label{}, fieldNames: map[string]string{}}
+		errLabels: map[string]*widget.Label{}, fieldNames: map[string]string{},
+		rowObjs: map[string][]fyne.CanvasObject{}}
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.Save)
 	e.save.Importance = widget.HighImportance
 	e.revert = widget.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), e.Revert)
@@ -124,6 +126,7 @@ func (e *presetEditor) load(p settings.Preset) {
 		e.f.probeText.SetText("")
 		e.f.setModels(nil)
 		e.f.speechResult.SetText("")
+		e.f.speechResult.Hide()
 		e.f.voiceResult.SetText("")
 	}
 	e.id = p.ID
@@ -136,6 +139,9 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.loading = false
 	e.status.SetText("")
 	e.revalidate()
+	e.f.voicesFor = ""
+	e.loadVoices()
+	e.restartMeter()
 }
 
 // forget drops the editor's preset (it was deleted).
@@ -238,6 +244,7 @@ func (e *presetEditor) revalidate() {
 		inClear = e.draft.KeysInClear()
 	}
 	e.f.showKeyWarning(inClear)
+	e.showEngineFields()
 	e.updateBar()
 }
 
@@ -381,23 +388,28 @@ func (e *presetEditor) showProbe(res windows.Probe) {
 }
 
 // speakSample speaks a sentence with the speech settings as edited.
-func (e *presetEditor) speakSample() {
+func (e *presetEditor) speakSample() { e.speakSampleWith(e.f.speechTest, e.f.speechResult) }
+
+// speakSampleWith is speakSample from button, saying how it went in result
+// (the voice row's, or the command row's).
+func (e *presetEditor) speakSampleWith(button *widget.Button, result *widget.Label) {
 	if e.id == "" {
 		return
 	}
 	p := e.candidate()
 	id := e.id
-	e.f.speechTest.Disable()
-	e.f.speechResult.Importance = widget.MediumImportance
-	e.f.speechResult.SetText("Speaking…")
+	button.Disable()
+	result.Importance = widget.MediumImportance
+	result.SetText("Speaking…")
+	result.Show()
 	e.w.run(speakTimeout, func(ctx context.Context) func() {
 		err := e.w.b.SpeakSample(ctx, p)
 		return func() {
-			e.f.speechTest.Enable()
+			button.Enable()
 			if id != e.id {
 				return
 			}
-			setResult(e.f.speechResult, "Spoke the sample sentence.", err)
+			setResult(result, "Spoke the sample sentence.", err)
 		}
 	})
 }

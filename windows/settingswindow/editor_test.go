@@ -48,9 +48,13 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 		}, "model", "Model is needed for responses"},
 		{"context window not a number", func() { retype(f.contextWindow, "lots") }, "context_window", "Context window must be a whole number"},
 		{"negative check-in", func() { retype(f.checkIn, "-5") }, "check_in_minutes", "must be between 0 (off)"},
-		{"speech rate", func() { retype(f.speechRate, "9") }, "speech.rate", "Speech rate must be between 0.25 and 4"},
 		{"command engine without a command", func() { pickLabel(f.speechEngine, "Command (a local program: Piper, espeak-ng, …)") }, "speech.command", "is empty"},
 		{"command rate", func() { retype(f.speechCmd.rate, "22") }, "speech.command_rate", "must be 0 (the command writes a WAV) or 8000 to 192000"},
+		{"voice threshold", func() {
+			pickLabel(f.voiceMode, "Hands-free")
+			pickLabel(f.voiceEngine, "Command")
+			f.voiceThreshold.Slider.OnChanged(40) // beyond the slider's reach: a file edited by hand
+		}, "voice.threshold", "Voice sensitivity must be between 3 and 24"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -138,8 +142,8 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	test.Type(f.speechKey, "sk-tts")
 	test.Type(f.speechVoice, "alloy")
 	test.Type(f.speechModel, "tts-1")
-	retype(f.speechRate, "1.5")
-	retype(f.speechVolume, "0.5")
+	f.speechRate.SetValue(1.5)
+	f.speechVolume.SetValue(0.5)
 	test.Type(f.speechCmd.line, "piper --model en_US-lessac-medium.onnx --output-raw")
 	retype(f.speechCmd.rate, "22050")
 	pickLabel(f.voiceMode, "Hands-free")

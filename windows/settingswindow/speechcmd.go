@@ -1,6 +1,8 @@
 package settingswindow
 
 import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/app/settings"
@@ -9,9 +11,11 @@ import (
 // speechCommandFields are the Speech tab's fields of the command engine:
 // the program line and the sample rate of its raw output.
 type speechCommandFields struct {
-	line *widget.Entry
-	help *widget.Label
-	rate *widget.Entry
+	line   *widget.Entry
+	help   *widget.Label
+	rate   *widget.Entry
+	test   *widget.Button // Speak a sample: the voice row with its own is hidden for this engine
+	result *widget.Label
 }
 
 func (e *presetEditor) newSpeechCommandFields() speechCommandFields {
@@ -25,5 +29,9 @@ func (e *presetEditor) newSpeechCommandFields() speechCommandFields {
 	f.rate.OnChanged = func(s string) {
 		e.editInt("speech.command_rate", s, func(p *settings.Preset, n int) { p.Speech.CommandRate = n })
 	}
+	f.result = widget.NewLabel("")
+	f.result.Wrapping = fyne.TextWrapWord
+	f.result.Hide() // shows once a sample was asked for
+	f.test = widget.NewButtonWithIcon("Speak a sample", theme.MediaPlayIcon(), func() { e.speakSampleWith(f.test, f.result) })
 	return f
 }
