@@ -22,7 +22,7 @@ func (e *presetEditor) newSpeechCommandFields() speechCommandFields {
 	f := speechCommandFields{line: widget.NewEntry(), rate: widget.NewEntry()}
 	f.line.SetPlaceHolder("piper --model en_US-lessac-medium.onnx --output-raw")
 	f.line.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Speech.Command = s }) }
-	f.help = helpText("For the Command engine: a program that reads the sentence on standard input and " +
+	f.help = helpText("A program that reads the sentence on standard input and " +
 		"writes a WAV, or raw 16-bit mono PCM at the rate below, to standard output. Quotes work as in a shell; " +
 		"no shell runs it.")
 	f.rate.SetPlaceHolder("0 = the command writes a WAV; Piper: 22050")
