@@ -92,6 +92,8 @@ func (s *session) newToolset() *toolset.Set {
 	if s.y.browserPath != "" {
 		h.Browser = browser.New(browser.Options{
 			ExecPath: s.y.browserPath,
+			// Read at each call: the switch needs no reconnect.
+			AllowLocal: func() bool { return s.y.store.Get().BrowserLocal },
 			Status: func(turnID, state string) {
 				if c := s.ctl(); c != nil {
 					c.ToolStatus(turnID, browser.Name, state)

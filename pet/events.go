@@ -22,7 +22,10 @@ func (c *Controller) onState(e *transport.StateEvent) {
 		if e.State == transport.StateReady && c.idle.greetPending && !c.quiet {
 			c.idle.greetPending, greet = false, true
 		}
-		leftReady = c.view.Pill.ConnState == transport.StateReady && e.State != transport.StateReady
+		// A rate limit being waited out is no lost connection: the turn
+		// goes on after it.
+		leftReady = c.view.Pill.ConnState == transport.StateReady && e.State != transport.StateReady &&
+			e.State != transport.StateRateLimited
 		c.setConnLocked(e)
 		if leftReady && c.tool.running {
 			// A running tool that gets no done is cleared by the socket
@@ -52,7 +55,7 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 	switch e.State {
 	case transport.StateIdle:
 		c.view.Pill.Conn = ""
-	case transport.StateReconnecting:
+	case transport.StateReconnecting, transport.StateRateLimited:
 		c.conn.retryAt = e.RetryAt
 		if c.conn.retryAt.IsZero() {
 			c.conn.retryAt = c.clock.Now().Add(e.RetryIn)
@@ -75,20 +78,24 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 	}
 }
 
-// countdownLocked shows "reconnecting in N s" and re-arms itself for the
+// countdownLocked shows "reconnecting in N s" (or "rate limited: retrying
+// in N s") and re-arms itself for the
 // moment N drops by one.
 func (c *Controller) countdownLocked() {
 	left := c.conn.retryAt.Sub(c.clock.Now())
 	n := int(math.Ceil(left.Seconds()))
-	prefix := ""
+	prefix, what := "", "reconnecting"
 	if c.conn.takenOver {
 		prefix = TakenOverText + " · "
 	}
+	if c.view.Pill.ConnState == transport.StateRateLimited {
+		prefix, what = "", "rate limited: retrying"
+	}
 	if n <= 0 {
-		c.view.Pill.Conn = prefix + "reconnecting"
+		c.view.Pill.Conn = prefix + what
 		return
 	}
-	c.view.Pill.Conn = fmt.Sprintf("%sreconnecting in %d s", prefix, n)
+	c.view.Pill.Conn = fmt.Sprintf("%s%s in %d s", prefix, what, n)
 	next := left - time.Duration(n-1)*time.Second
 	c.conn.tmr.Arm(c.clock, next, func(gen int) {
 		c.update(func() {

@@ -314,6 +314,7 @@ const (
 	StateOffline                       // request transports: the server could not be reached
 	StateInvalid                       // the settings cannot work (Err says why); no dial
 	StateClosed                        // Close was called
+	StateRateLimited                   // request transports: waiting out a server's Retry-After (RetryAt) before sending again
 )
 
 func (s ConnState) String() string {
@@ -334,6 +335,8 @@ func (s ConnState) String() string {
 		return "invalid settings"
 	case StateClosed:
 		return "closed"
+	case StateRateLimited:
+		return "rate limited"
 	}
 	return "unknown"
 }
@@ -341,7 +344,8 @@ func (s ConnState) String() string {
 // StateEvent reports a connection state change.
 type StateEvent struct {
 	State ConnState
-	// RetryAt is when the next attempt starts (StateReconnecting).
+	// RetryAt is when the next attempt starts (StateReconnecting,
+	// StateRateLimited).
 	RetryAt time.Time
 	// RetryIn is the delay that was scheduled (StateReconnecting).
 	RetryIn time.Duration

@@ -34,7 +34,7 @@ func newChange(old, next Settings) Change {
 		}
 	}
 	c.Global = old.ActivePreset != next.ActivePreset || old.ScreenLook != next.ScreenLook ||
-		old.BrowserTool != next.BrowserTool || old.LogLevel != next.LogLevel ||
+		old.BrowserTool != next.BrowserTool || old.BrowserLocal != next.BrowserLocal || old.LogLevel != next.LogLevel ||
 		!reflect.DeepEqual(old.DelegationHistory, next.DelegationHistory)
 	return c
 }

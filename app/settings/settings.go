@@ -26,7 +26,7 @@
 //	      "card": "",
 //	      "context_window": 0,
 //	      "chat_id": "yui-0b7e44d1",
-//	      "speech": {"engine": "system", "voice": "", "base_url": "", "key": "", "model": "", "rate": 1, "volume": 1},
+//	      "speech": {"engine": "system", "voice": "", "base_url": "", "key": "", "model": "", "rate": 1, "volume": 1, "command": "", "command_rate": 0},
 //	      "voice": {"mode": "off", "engine": "openai", "base_url": "", "key": "", "model": "", "language": "", "command": ""},
 //	      "screen_on_turn": "toggle",
 //	      "greeting": false,
@@ -36,6 +36,7 @@
 //	  ],
 //	  "screen_look": "unset",
 //	  "browser_tool": false,
+//	  "browser_local": false,
 //	  "log_level": "info"
 //	}
 //
@@ -104,6 +105,9 @@ type Settings struct {
 	ScreenLook string `json:"screen_look"`
 	// BrowserTool switches the browser tool on.
 	BrowserTool bool `json:"browser_tool"`
+	// BrowserLocal lets the browser tool open pages on this computer and
+	// the local network (off by default: public web only).
+	BrowserLocal bool `json:"browser_local"`
 	// StartAtLogin starts Yui when the user logs in (off by default).
 	StartAtLogin bool `json:"start_at_login"`
 	// LogLevel is "debug", "info", "warn" or "error".
@@ -174,7 +178,7 @@ type Preset struct {
 
 // Speech is a preset's speech output (product.md §6).
 type Speech struct {
-	// Engine is "system", "openai" or "none".
+	// Engine is "system", "openai", "command" or "none".
 	Engine  string `json:"engine"`
 	Voice   string `json:"voice"`
 	BaseURL string `json:"base_url"`
@@ -184,6 +188,12 @@ type Speech struct {
 	Rate float64 `json:"rate"`
 	// Volume is the pet's speech volume, 0–1; 1 plays the voice as synthesised.
 	Volume float64 `json:"volume"`
+	// Command is the command engine's program line (split as voice.command
+	// is, run without a shell): it reads a sentence and writes audio.
+	Command string `json:"command"`
+	// CommandRate is the sample rate of the command's raw 16-bit mono PCM
+	// output; 0 when it writes a WAV.
+	CommandRate int `json:"command_rate"`
 }
 
 // Voice is a preset's voice input (product.md §7).

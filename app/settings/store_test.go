@@ -110,10 +110,13 @@ func TestFileFormat(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "log_level"} {
+	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "browser_local", "log_level"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("file lacks %q:\n%s", k, data)
 		}
+	}
+	if raw["browser_local"] != false { // public web only until the user says otherwise
+		t.Errorf("browser_local = %v, want false", raw["browser_local"])
 	}
 	p := raw["presets"].([]any)[0].(map[string]any)
 	for _, k := range []string{"id", "name", "enabled", "character", "chat_api", "chat_base_url", "key", "model",
@@ -397,6 +400,9 @@ func TestValidatePreset(t *testing.T) {
 		{"speech.base_url", func(p *Preset) { p.Speech.Engine = "openai" }},
 		{"speech.rate", func(p *Preset) { p.Speech.Rate = 0 }},
 		{"speech.volume", func(p *Preset) { p.Speech.Volume = 1.5 }},
+		{"speech.command", func(p *Preset) { p.Speech.Engine, p.Speech.Command = "command", " " }},
+		{"speech.command_rate", func(p *Preset) { p.Speech.CommandRate = 22 }},
+		{"speech.command_rate", func(p *Preset) { p.Speech.CommandRate = -22050 }},
 		{"voice.mode", func(p *Preset) { p.Voice.Mode = "always" }},
 		{"voice.command", func(p *Preset) { p.Voice.Mode, p.Voice.Engine = "hands_free", "command" }},
 		{"relation", func(p *Preset) { p.Relation = 101 }},

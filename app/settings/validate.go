@@ -121,8 +121,14 @@ func (p *Preset) Validate() []FieldError {
 	if p.ChatID == "" {
 		bad("chat_id", "is empty")
 	}
-	if !slices.Contains([]string{"system", "openai", "none"}, p.Speech.Engine) {
-		bad("speech.engine", `must be "system", "openai" or "none"`)
+	if !slices.Contains([]string{"system", "openai", "command", "none"}, p.Speech.Engine) {
+		bad("speech.engine", `must be "system", "openai", "command" or "none"`)
+	}
+	if p.Speech.Engine == "command" && strings.TrimSpace(p.Speech.Command) == "" {
+		bad("speech.command", "is empty")
+	}
+	if r := p.Speech.CommandRate; r != 0 && (r < MinCommandRate || r > MaxCommandRate) {
+		bad("speech.command_rate", fmt.Sprintf("must be 0 (the command writes a WAV) or %d to %d", MinCommandRate, MaxCommandRate))
 	}
 	if p.Speech.BaseURL != "" || p.Speech.Engine == "openai" {
 		if err := CheckURL(p.Speech.BaseURL, "http", "https"); err != nil {
@@ -167,6 +173,12 @@ func (p *Preset) Validate() []FieldError {
 	}
 	return errs
 }
+
+// Sample rates speech.command_rate may give (speech.Command.Rate).
+const (
+	MinCommandRate = 8000
+	MaxCommandRate = 192000
+)
 
 // MaxCheckInMinutes is the longest idle check-in delay: a day.
 const MaxCheckInMinutes = 24 * 60

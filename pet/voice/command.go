@@ -27,7 +27,7 @@ type Command struct {
 func NewCommand(line string) (*Command, error) {
 	args, err := SplitCommand(line)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("voice command: %w", err)
 	}
 	if len(args) == 0 {
 		return nil, errors.New("voice command is empty")
@@ -143,10 +143,10 @@ func SplitCommand(line string) ([]string, error) {
 		}
 	}
 	if quote != 0 {
-		return nil, fmt.Errorf("voice command: unterminated %c quote", quote)
+		return nil, fmt.Errorf("unterminated %c quote", quote)
 	}
 	if esc {
-		return nil, errors.New("voice command: ends in a backslash")
+		return nil, errors.New("the line ends in a backslash")
 	}
 	if have {
 		args = append(args, cur.String())

@@ -183,14 +183,14 @@ func (e *Engine) commit(ex Exchange, complete bool) {
 // harder, when nothing of the round was streamed yet.
 func (e *Engine) round(t *turn, ex Exchange, r *reply) error {
 	p := e.params()
-	est, err := e.send(t, ex, r, p)
+	est, err := e.sendWaiting(t, ex, r, p)
 	over, stated := Overflow(err)
 	if !over || r.heard || context.Cause(t.ctx) != nil {
 		return err
 	}
 	p.Budget = e.budget.tight(est, stated)
 	e.log.Warn("context_overflow", "turn_id", t.id, "estimate", p.Budget.Tokens(est), "room", p.Budget.Room, "stated", stated)
-	_, err = e.send(t, ex, r, p)
+	_, err = e.sendWaiting(t, ex, r, p)
 	return err
 }
 
@@ -246,7 +246,7 @@ func (e *Engine) post(t *turn, ex Exchange, r *reply, body []byte) error {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		se := ServerError(b)
 		se.Status, se.HTTP = resp.StatusCode, true
-		return se
+		return limited(resp, e.clk.Now(), se)
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
 		// A server that answers a streamed request with one JSON body

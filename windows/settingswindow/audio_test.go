@@ -62,7 +62,11 @@ func TestAudioTabsShowTheirEngineFieldsOnly(t *testing.T) {
 		gone  []string
 	}{
 		{func() { pickLabel(f.speechEngine, "System voice") }, speech, "settings-speech-system.png",
-			[]string{"speech.voice", "speech.rate", "speech.volume"}, []string{"speech.base_url", "speech.key", "speech.model"}},
+			[]string{"speech.voice", "speech.rate", "speech.volume"}, []string{"speech.base_url", "speech.key", "speech.model",
+				"speech.command", "speech.command_rate"}},
+		{func() { pickLabel(f.speechEngine, "Command (a local program: Piper, espeak-ng, …)") }, speech, "settings-speech-command.png",
+			[]string{"speech.command", "speech.command_rate", "speech.volume"},
+			[]string{"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate"}},
 		{func() { pickLabel(f.speechEngine, "OpenAI-compatible server") }, speech, "settings-speech-openai.png",
 			[]string{"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate", "speech.volume"}, nil},
 		{func() { pickLabel(f.speechEngine, "None (bubble only)") }, speech, "settings-speech-none.png",

@@ -367,24 +367,28 @@ func (e *presetEditor) showProbe(res windows.Probe) {
 }
 
 // speakSample speaks a sentence with the speech settings as edited.
-func (e *presetEditor) speakSample() {
+func (e *presetEditor) speakSample() { e.speakSampleWith(e.f.speechTest, e.f.speechResult) }
+
+// speakSampleWith is speakSample from button, saying how it went in result
+// (the voice row's, or the command row's).
+func (e *presetEditor) speakSampleWith(button *widget.Button, result *widget.Label) {
 	if e.id == "" {
 		return
 	}
 	p := e.candidate()
 	id := e.id
-	e.f.speechTest.Disable()
-	e.f.speechResult.Importance = widget.MediumImportance
-	e.f.speechResult.SetText("Speaking…")
-	e.f.speechResult.Show()
+	button.Disable()
+	result.Importance = widget.MediumImportance
+	result.SetText("Speaking…")
+	result.Show()
 	e.w.run(speakTimeout, func(ctx context.Context) func() {
 		err := e.w.b.SpeakSample(ctx, p)
 		return func() {
-			e.f.speechTest.Enable()
+			button.Enable()
 			if id != e.id {
 				return
 			}
-			setResult(e.f.speechResult, "Spoke the sample sentence.", err)
+			setResult(result, "Spoke the sample sentence.", err)
 		}
 	})
 }
