@@ -310,6 +310,8 @@ type yui struct {
 	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
 
 	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
+
+	factStores factStores // each preset's remembered facts (facts.go)
 }
 
 // startDemo starts the in-process simulator and the demo preset's settings.

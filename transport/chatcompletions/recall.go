@@ -3,6 +3,7 @@ package chatcompletions
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"yui/transport/request"
 )
@@ -16,6 +17,10 @@ func (d *dialect) Aside(in request.Input) request.Exchange {
 	user := message{Role: "user", Content: textContent(in.Text)}
 	return &exchange{d: d, epoch: -1, turn: []message{user}, lean: []message{user}}
 }
+
+// lineRunes bounds one message of a summary's input: a long reply says
+// less about the user than their own words.
+const lineRunes = 600
 
 // DroppedText is the newest n of the turns the last request left out, as
 // "User: …" and "You: …" lines without the client_context blocks, cut to
@@ -39,11 +44,19 @@ func (x *exchange) DroppedText(n, maxRunes int) string {
 			}
 		}
 	}
-	out := strings.Join(lines, "\n")
-	if r := []rune(out); len(r) > maxRunes {
-		out = string(r[len(r)-maxRunes:])
+	// The newest lines whole, each cut to lineRunes, within maxRunes.
+	used, from := 0, len(lines)
+	for from > 0 {
+		l := request.Cut(lines[from-1], lineRunes)
+		n := utf8.RuneCountInString(l) + 1
+		if used+n > maxRunes {
+			break
+		}
+		used += n
+		from--
+		lines[from] = l
 	}
-	return out
+	return strings.Join(lines[from:], "\n")
 }
 
 // plainText is a message content's text: a string, or its text parts.

@@ -145,7 +145,13 @@ func (e *Engine) afterTurn(ex Exchange) {
 	if n == 0 {
 		return
 	}
-	text := dt.DroppedText(n, summaryRunes)
+	// The summary request fits the window too: about three code points a
+	// token, less the instructions and the remember tool.
+	runes := summaryRunes
+	if room := e.budget.budget().Room; room > 0 {
+		runes = min(runes, max(room-400, 100)*3)
+	}
+	text := dt.DroppedText(n, runes)
 	if strings.TrimSpace(text) == "" || !e.recall.busy.CompareAndSwap(false, true) {
 		return
 	}
