@@ -49,6 +49,7 @@ type SettingsWindow struct {
 	ed      *presetEditor
 	conn    *connSection
 	session *sessionSection
+	memory  *memorySection
 	global  *globalSection
 	tabs    *container.AppTabs
 
@@ -107,6 +108,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.ed = newPresetEditor(w)
 	w.conn = newConnSection(w)
 	w.session = newSessionSection(w)
+	w.memory = newMemorySection(w)
 	w.global = newGlobalSection(w)
 
 	w.tabs = container.NewAppTabs(
@@ -115,6 +117,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Session", w.session.content()),
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
+		container.NewTabItem("Memory", w.memory.content()),
 		container.NewTabItem("App", w.global.content()),
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) { w.log.Debug("settings_tab", "tab", t.Text) }
@@ -162,6 +165,7 @@ func (w *SettingsWindow) closed() {
 	}
 	w.unsub = nil
 	w.conn.detach()
+	w.memory.detach()
 	w.cancel()
 	w.win = nil
 	w.selected = ""
@@ -202,6 +206,7 @@ func (w *SettingsWindow) setSelected(id string) {
 	}
 	w.ed.load(p)
 	w.conn.attach(id)
+	w.memory.attach(id, p)
 }
 
 // storeChanged follows a saved change made here or anywhere else.
