@@ -90,7 +90,11 @@ func (w *SettingsWindow) ShowApp() {
 	if w.win == nil {
 		w.Show("")
 	}
-	w.tabs.SelectIndex(len(w.tabs.Items) - 1)
+	for i, it := range w.tabs.Items {
+		if it.Text == "App" {
+			w.tabs.SelectIndex(i)
+		}
+	}
 	w.win.Show()
 }
 
@@ -117,8 +121,9 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Session", w.session.content()),
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
-		container.NewTabItem("Memory", w.memory.content()),
 		container.NewTabItem("App", w.global.content()),
+		// Memory comes last so that the tabs before it keep their places.
+		container.NewTabItem("Memory", w.memory.content()),
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) { w.log.Debug("settings_tab", "tab", t.Text) }
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)

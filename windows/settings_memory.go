@@ -195,6 +195,8 @@ func (s *memorySection) edit(f memory.Fact) {
 	}, s.w.win)
 	d.Resize(fyne.NewSize(560, 280))
 	d.Show()
+	s.w.win.Canvas().Focus(text)
+	s.w.log.Info("memory_dialog", "dialog", title)
 }
 
 func (s *memorySection) remove(f memory.Fact) {
@@ -216,6 +218,7 @@ func (s *memorySection) confirmForgetAll() {
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.SetDismissText("Cancel")
 	d.Show()
+	s.w.log.Info("memory_dialog", "dialog", "Forget everything")
 }
 
 func (s *memorySection) export() {
