@@ -282,3 +282,23 @@ func TestMemoryBudgetWith500Facts(t *testing.T) {
 		}
 	}
 }
+
+// Over push the client declares no remember or forget: a push backend
+// keeps its own memory.
+func TestMemoryNotDeclaredOverPush(t *testing.T) {
+	d := startXvfb(t, 1280, 800)
+	s := startSim(t, freePort(t), "k1", "echo")
+	cfg := t.TempDir()
+	writeSettings(t, cfg, pushPreset("p-memo0002", "Yui", s, "k1"))
+	a := startYuiIn(t, d, cfg, "")
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	var hello []map[string]any
+	waitFor(t, 10*time.Second, "the hello frame", func() bool { hello = s.frames("hello"); return len(hello) > 0 })
+	tools, _ := json.Marshal(hello[0]["tools"])
+	if !strings.Contains(string(tools), "rate_relation") {
+		t.Fatalf("hello.tools = %s: the check reads the wrong field", tools)
+	}
+	if strings.Contains(string(tools), `"remember"`) || strings.Contains(string(tools), `"forget"`) {
+		t.Fatalf("hello.tools over push declares memory tools: %s", tools)
+	}
+}
