@@ -105,4 +105,3 @@ func (s *Store) Import(data []byte) (int, error) {
 	s.log.Info("memory_imported", "facts", added)
 	return added, s.save("import")
 }
-

@@ -190,3 +190,20 @@ func TestNoSummaryWithoutRemember(t *testing.T) {
 		t.Fatalf("%d summaries without a remember tool", ss.summaries)
 	}
 }
+
+// Reset starts a new conversation; the remembered facts stay in the
+// system prompt.
+func TestResetKeepsRecall(t *testing.T) {
+	e := start(t, func(w *rt.Writer, r *http.Request, n int) { w.Data(text("Hi."), stop(), "[DONE]") },
+		func(o *transport.Options) {
+			o.Recall = func(int, func(string) int) string { return "What you remember about the user:\n- #1 Likes tea" }
+		})
+	e.send(t, say("hello"))
+	e.tr.Reset()
+	e.send(t, say("again"))
+	reqs := e.srv.Requests()
+	last := reqs[len(reqs)-1]
+	if len(messages(last)) != 2 || !strings.Contains(system(last), "Likes tea") {
+		t.Fatalf("after a reset: %d messages, system %q", len(messages(last)), system(last))
+	}
+}

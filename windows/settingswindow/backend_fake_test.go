@@ -8,6 +8,7 @@ import (
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/transcript"
+	"yui/tools/memory"
 	"yui/transport"
 	"yui/windows"
 )
@@ -92,6 +93,7 @@ type fakeBackend struct {
 	shown   int
 	watches map[int]func()
 	next    int
+	facts   map[string]*memory.Store // the Memory page's stores, kept in memory
 }
 
 func newFakeBackend(t testing.TB) *fakeBackend {
@@ -167,6 +169,18 @@ func (b *fakeBackend) ShowPets() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.shown++
+}
+
+func (b *fakeBackend) Memory(id string) *memory.Store {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.facts == nil {
+		b.facts = map[string]*memory.Store{}
+	}
+	if b.facts[id] == nil {
+		b.facts[id] = memory.Open(nil, nil, nil)
+	}
+	return b.facts[id]
 }
 
 func (b *fakeBackend) LogDir() string { return "/tmp/yui-logs" }

@@ -1,4 +1,4 @@
-package windows
+package settingswindow
 
 import (
 	"image/png"
@@ -123,7 +123,7 @@ func containsFact(l []memory.Fact, text string) bool {
 
 func writeShot(t *testing.T, h *settingsHarness, name string) {
 	img := h.sw.win.Canvas().Capture()
-	f, err := os.Create(filepath.Join("..", "docs", "screenshots", name))
+	f, err := os.Create(filepath.Join("..", "..", "docs", "screenshots", name))
 	if err != nil {
 		t.Fatal(err)
 	}
