@@ -47,8 +47,10 @@ func (a *app) openSettingsFromMenu() (x, y int) {
 		if try == 5 {
 			a.t.Fatal("the Settings item of the pet's menu never opened the settings window")
 		}
-		click(a.t, a.d, c.X, c.Y, "3")
-		click(a.t, a.d, c.X+30, c.Y+81) // the menu's third item: Settings
+		// Off the centre, where the pointer already is after the composer's
+		// double click: a move to where it is waits out xdotool's --sync.
+		click(a.t, a.d, c.X+4, c.Y+4, "3")
+		click(a.t, a.d, c.X+34, c.Y+85) // the menu's third item: Settings
 		waitForOr(3*time.Second, opened)
 	}
 	return settingsWindow(a.t, a.d)
