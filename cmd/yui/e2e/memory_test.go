@@ -182,9 +182,13 @@ func TestMemoryRememberForgetAndRestart(t *testing.T) {
 	if got := srv.last(t).result; got != "ok: already remembered #1" {
 		t.Fatalf("a repeat answered %q", got)
 	}
-	// The tool's status shows in the message window like other tools'.
 	a.waitRecord(10*time.Second, "memory_remember", map[string]string{"already": "true"})
 	a.proc.stop()
+	// The tool's status is in the message window's history like other tools'.
+	hist, _ := os.ReadFile(filepath.Join(cfg, "history", "p-memo0001.json"))
+	if !strings.Contains(string(hist), `"tool":"remember"`) {
+		t.Fatalf("no remember status in the message history: %s", hist)
+	}
 
 	fi, err := os.Stat(filepath.Join(cfg, "memory", "p-memo0001.facts.json"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
