@@ -131,7 +131,15 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		// Memory comes last so that the tabs before it keep their places.
 		container.NewTabItem("Memory", w.memory.content()),
 	)
-	w.tabs.OnSelected = func(t *container.TabItem) { w.log.Debug("settings_tab", "tab", t.Text) }
+	w.tabs.OnSelected = func(t *container.TabItem) {
+		w.log.Debug("settings_tab", "tab", t.Text)
+		// The level meter listens only while the Voice tab shows.
+		if t.Text == "Voice" {
+			w.ed.startMeter()
+		} else {
+			w.ed.stopMeter()
+		}
+	}
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
 	split := container.NewHSplit(w.list.content(), right)
 	split.Offset = 0.24
@@ -142,6 +150,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 
 	w.list.refresh(st)
 	w.global.refresh(st)
+	w.global.loadSpeakers()
 	store := w.b.Store()
 	w.unsub = append(w.unsub,
 		store.Subscribe(func(c settings.Change) { fyne.Do(func() { w.storeChanged(c) }) }),
