@@ -7,7 +7,7 @@ import (
 
 // Guidance tells the model when to call remember and when not to. It
 // follows the card in every request of the request transports.
-const Guidance = `Memory: you have long-term memory across conversations. When the user shares something lasting about themselves (their name, the people and pets in their life, what they like or dislike, their work or studies, plans and dates that matter to them), keep it with the remember tool: one short fact per call, in your own words. Do not remember small talk, passing moods, what is on the screen or anything the user asks you to keep to the moment. When a fact you remember turns out wrong or the user asks you to forget it, call forget with its id.`
+const Guidance = `Long-term memory: when the user shares something lasting about themselves (their name, people and pets in their life, likes, work or studies, plans and dates that matter), keep it with the remember tool, one short fact per call. Not small talk, passing moods or what is on the screen. Forget a fact that turns out wrong by its #id.`
 
 // BlockTitle opens the block of remembered facts in the system prompt.
 const BlockTitle = "What you remember about the user"
@@ -22,13 +22,13 @@ func Budget(contextWindow int) int {
 }
 
 // Prompt is what follows the card in a request's system prompt: the
-// guidance, and the facts, in List order, as many as fit in room tokens
-// as tokens counts them. The facts it puts in are marked used.
+// guidance, and the facts in List order, all of it within room tokens as
+// tokens counts them. The facts it puts in are marked used.
 func (s *Store) Prompt(room int, tokens func(string) int) string {
 	var b strings.Builder
 	b.WriteString(Guidance)
 	head := "\n\n" + BlockTitle + " (from earlier conversations; #id for forget):"
-	used := tokens(head)
+	used := tokens(Guidance) + tokens(head)
 	var ids []int64
 	var lines strings.Builder
 	for _, f := range s.List() {
