@@ -358,6 +358,8 @@ type yui struct {
 
 	wins        windowSet // the settings and message windows (UI thread only)
 	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
+
+	factStores factStores // each preset's remembered facts (facts.go)
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).

@@ -228,6 +228,7 @@ func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 		Card:            p.Card,
 		ContextWindow:   p.ContextWindow,
 		Memory:          s.stores.memory,
+		Recall:          s.recall(), // long-term memory (facts.go)
 		Vocabulary:      s.pack.Vocabulary(),
 		Tools:           tools, // the connection's toolset (tools.go)
 

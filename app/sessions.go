@@ -203,6 +203,7 @@ func (y *yui) forget(id string) {
 			y.log.Warn("preset_forget", "preset", id, "err", err.Error())
 		}
 	}
+	y.dropFacts(id)
 	y.log.Info("preset_deleted", "preset", id)
 }
 

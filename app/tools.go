@@ -102,7 +102,10 @@ func (s *session) newToolset() *toolset.Set {
 			Log: s.log.With("tool", browser.Name),
 		}).Handle
 	}
-	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p),
+	if s.remembers() { // facts.go
+		h.Remember, h.Forget = s.memoryTools()
+	}
+	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p), Memory: s.remembers(),
 		BrowserOn: s.y.store.Get().BrowserTool, BrowserFound: s.y.browserPath != ""})
 	if err != nil { // every declared tool has its handler: not reached
 		s.log.Error("toolset", "err", err.Error())

@@ -45,9 +45,10 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 		desktop bool
 		want    []string
 	}{
-		{"main", active, true, []string{"rate_relation", "address_character", "body_action", "look"}},
-		{"main without a desktop layer", active, false, []string{"rate_relation", "address_character"}},
-		{"another pet", other, true, []string{"rate_relation", "address_character"}},
+		// The presets talk Chat Completions: remember and forget last.
+		{"main", active, true, []string{"rate_relation", "address_character", "body_action", "look", "remember", "forget"}},
+		{"main without a desktop layer", active, false, []string{"rate_relation", "address_character", "remember", "forget"}},
+		{"another pet", other, true, []string{"rate_relation", "address_character", "remember", "forget"}},
 	} {
 		if got := declared(c.p, c.desktop); !slices.Equal(got, c.want) {
 			t.Errorf("%s declares %v, want %v", c.name, got, c.want)
@@ -57,7 +58,7 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 	if err := store.Update(func(st *settings.Settings) error { st.BrowserTool = true; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if got := declared(other, true); !slices.Equal(got, []string{"rate_relation", "address_character", "browser"}) {
+	if got := declared(other, true); !slices.Equal(got, []string{"rate_relation", "address_character", "browser", "remember", "forget"}) {
 		t.Errorf("with the browser switched on, another pet declares %v", got)
 	}
 	y.browserPath = ""

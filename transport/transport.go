@@ -89,6 +89,11 @@ type Options struct {
 	// Memory keeps the conversation a request transport holds across
 	// restarts. Nil keeps it for the transport's life only; push ignores it.
 	Memory Memory
+	// Recall is the long-term memory of the request transports: the text
+	// that follows the card in every request's system prompt, its facts
+	// within room tokens as tokens counts them. Nil adds nothing; push
+	// ignores it.
+	Recall func(room int, tokens func(string) int) string
 
 	Vocabulary Vocabulary
 	// Tools are the client-declared tools of this pet window (client-tools.md).

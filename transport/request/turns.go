@@ -51,12 +51,13 @@ func (e *Engine) params() Params {
 	for _, t := range e.opts.Tools {
 		tools = append(tools, ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
+	b := e.budget.budget()
 	return Params{
 		Model:           e.Model(),
 		ReasoningEffort: e.opts.ReasoningEffort,
-		Instructions:    Instructions(e.opts.Card),
+		Instructions:    e.instructions(b), // recall.go
 		Tools:           tools,
-		Budget:          e.budget.budget(),
+		Budget:          b,
 	}
 }
 
@@ -102,6 +103,7 @@ func (e *Engine) run(t *turn) {
 	e.commit(ex, true)
 	r.finish()
 	e.end(t, &transport.TurnEndEvent{TurnID: t.id, OwnTurn: true, Outcome: transport.TurnCompleted, Usage: r.usage})
+	e.afterTurn(ex) // recall.go
 }
 
 // fail ends a turn whose round failed with err.
@@ -210,8 +212,8 @@ func (e *Engine) send(t *turn, ex Exchange, r *reply, p Params) (est int, err er
 	return est, e.post(t, ex, r, body)
 }
 
-// post sends body and streams the reply into r.
-func (e *Engine) post(t *turn, ex Exchange, r *reply, body []byte) error {
+// post sends body and streams the reply into s.
+func (e *Engine) post(t *turn, ex Exchange, s Sink, body []byte) error {
 	ctx, cancel := context.WithCancelCause(t.ctx)
 	defer cancel(nil)
 	w := &watchdog{clk: e.clk, fire: func() { cancel(errStall) }}
@@ -267,7 +269,7 @@ func (e *Engine) post(t *turn, ex Exchange, r *reply, body []byte) error {
 	for !done && dec.Next() {
 		w.kick()
 		ev := dec.Event()
-		switch err := ex.Event(ev.Type, ev.Data, r); {
+		switch err := ex.Event(ev.Type, ev.Data, s); {
 		case err == nil:
 		case errors.Is(err, ErrStreamEnd):
 			done = true

@@ -10,6 +10,7 @@ import (
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
+	"yui/tools/memory"
 	"yui/transport"
 	"yui/windows"
 )
@@ -94,8 +95,9 @@ type fakeBackend struct {
 	shown   int
 	watches map[int]func()
 	next    int
-	metered []string    // the devices metered
-	meterCh chan string // when set, gets each device metered
+	facts   map[string]*memory.Store // the Memory page's stores, kept in memory
+	metered []string                 // the devices metered
+	meterCh chan string              // when set, gets each device metered
 }
 
 func newFakeBackend(t testing.TB) *fakeBackend {
@@ -203,6 +205,18 @@ func (b *fakeBackend) ShowPets() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.shown++
+}
+
+func (b *fakeBackend) Memory(id string) *memory.Store {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.facts == nil {
+		b.facts = map[string]*memory.Store{}
+	}
+	if b.facts[id] == nil {
+		b.facts[id] = memory.Open(nil, nil, nil)
+	}
+	return b.facts[id]
 }
 
 func (b *fakeBackend) LogDir() string { return "/tmp/yui-logs" }

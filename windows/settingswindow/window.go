@@ -55,6 +55,7 @@ type SettingsWindow struct {
 	ed      *presetEditor
 	conn    *connSection
 	session *sessionSection
+	memory  *memorySection
 	global  *globalSection
 	tabs    *container.AppTabs
 
@@ -95,7 +96,11 @@ func (w *SettingsWindow) ShowApp() {
 	if w.win == nil {
 		w.Show("")
 	}
-	w.tabs.SelectIndex(len(w.tabs.Items) - 1)
+	for i, it := range w.tabs.Items {
+		if it.Text == "App" {
+			w.tabs.SelectIndex(i)
+		}
+	}
 	w.win.Show()
 }
 
@@ -113,6 +118,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.ed = newPresetEditor(w)
 	w.conn = newConnSection(w)
 	w.session = newSessionSection(w)
+	w.memory = newMemorySection(w)
 	w.global = newGlobalSection(w)
 
 	w.tabs = container.NewAppTabs(
@@ -122,6 +128,8 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
 		container.NewTabItem("App", w.global.content()),
+		// Memory comes last so that the tabs before it keep their places.
+		container.NewTabItem("Memory", w.memory.content()),
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
@@ -184,6 +192,7 @@ func (w *SettingsWindow) closed() {
 	}
 	w.unsub = nil
 	w.conn.detach()
+	w.memory.detach()
 	w.cancel()
 	w.win = nil
 	w.selected = ""
@@ -224,6 +233,7 @@ func (w *SettingsWindow) setSelected(id string) {
 	}
 	w.ed.load(p)
 	w.conn.attach(id)
+	w.memory.attach(id, p)
 }
 
 // storeChanged follows a saved change made here or anywhere else.
