@@ -42,8 +42,8 @@ type firstRun struct {
 	waitID string
 	cancel context.CancelFunc // stops the rescan
 	wg     sync.WaitGroup
-	// demo is set once "Try the demo" started the demo in this run.
-	demo atomic.Bool
+	// demo is the demo "Try the demo" started in this run; nil until then.
+	demo atomic.Pointer[demoSource]
 	// ports are the ports a scan asks; nil is localserver.KnownPorts
 	// (tests give their own).
 	ports []localserver.Port
@@ -52,33 +52,40 @@ type firstRun struct {
 	simCtx context.Context
 }
 
-// demoMode says whether the demo runs instead of the saved presets: from
-// --demo, or since "Try the demo" on the welcome page.
-func (y *yui) demoMode() bool { return y.cfg.Demo || y.first.demo.Load() }
-
 // tryDemo starts the demo in this run, no restart: the simulator
 // in-process and the demo preset's pet in place of the saved presets,
 // which stay as they are for the next start. UI thread.
 func (y *yui) tryDemo() error {
-	if y.demoMode() {
+	if y.cfg.Demo || y.first.demo.Load() != nil {
 		return nil
 	}
 	y.stopRescan()
-	if err := y.startDemo(y.first.simCtx); err != nil {
+	src, err := y.startDemoSource(y.first.simCtx)
+	if err != nil {
 		y.log.Error("demo_failed", "err", err.Error())
 		return err
 	}
 	y.closeSessions()
-	y.first.demo.Store(true) // after y.demo is set: readers load the flag first
-	if _, err := y.startSession(y.demo, 0); err != nil {
-		y.log.Error("demo_failed", "err", err.Error())
-		return err
+	y.first.demo.Store(src) // y.source() is the demo's from here on
+	for i, p := range src.runnable(settings.Settings{}) {
+		if _, err := y.startSession(p, i); err != nil {
+			y.log.Error("demo_failed", "err", err.Error())
+			return err
+		}
 	}
 	y.log.Info("demo_started", "from", "welcome")
 	if y.trayRefresh != nil {
 		y.trayRefresh()
 	}
 	return nil
+}
+
+// closeTriedDemo stops the simulator "Try the demo" started, after the
+// sessions that talk to it.
+func (y *yui) closeTriedDemo() {
+	if d := y.first.demo.Load(); d != nil {
+		d.close()
+	}
 }
 
 // scanServers asks the usual local ports and keeps the answer for the

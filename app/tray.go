@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"runtime"
+
 	"yui/windows/petwindow"
 
 	"fyne.io/fyne/v2"

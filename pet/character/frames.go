@@ -48,3 +48,34 @@ func (p *Pack) Frames(motion, emotion string) FrameSet {
 	}
 	return FrameSet{}
 }
+
+// Outline returns a copy of p that keeps its ids, frame counts, rates and
+// texts but no image: what the pet's controller reads of a pack. Holding
+// the outline instead of the pack lets the full-size images go once the
+// window has its scaled copy.
+func (p *Pack) Outline() *Pack {
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.Emotions = make(map[string]image.Image, len(p.Emotions))
+	for id := range p.Emotions {
+		q.Emotions[id] = outlineImage
+	}
+	q.Motions = make(map[string]Motion, len(p.Motions))
+	for id, m := range p.Motions {
+		q.Motions[id] = Motion{Frames: make([]image.Image, len(m.Frames)), FPS: m.FPS, Loop: m.Loop}
+		for i := range m.Frames {
+			q.Motions[id].Frames[i] = outlineImage
+		}
+	}
+	q.Gaze = make(map[string]image.Image, len(p.Gaze))
+	for id := range p.Gaze {
+		q.Gaze[id] = outlineImage
+	}
+	return &q
+}
+
+// outlineImage stands for every image of an outline: an empty image, so
+// that code asking whether a frame exists still finds one.
+var outlineImage image.Image = image.NewNRGBA(image.Rectangle{})

@@ -11,6 +11,7 @@ import (
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
+	"yui/tools/memory"
 	"yui/transport"
 	"yui/windows"
 )
@@ -98,6 +99,7 @@ type fakeBackend struct {
 	servers []localserver.Server // what FindServers finds
 	scans   int
 	demos   int
+	facts   map[string]*memory.Store // the Memory page's stores, kept in memory
 }
 
 func newFakeBackend(t testing.TB) *fakeBackend {
@@ -106,6 +108,7 @@ func newFakeBackend(t testing.TB) *fakeBackend {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(st.Close)
 	return &fakeBackend{store: st, conns: map[string]*fakeConn{}, watches: map[int]func(){}}
 }
 
@@ -190,6 +193,18 @@ func (b *fakeBackend) ShowPets() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.shown++
+}
+
+func (b *fakeBackend) Memory(id string) *memory.Store {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.facts == nil {
+		b.facts = map[string]*memory.Store{}
+	}
+	if b.facts[id] == nil {
+		b.facts[id] = memory.Open(nil, nil, nil)
+	}
+	return b.facts[id]
 }
 
 func (b *fakeBackend) LogDir() string { return "/tmp/yui-logs" }

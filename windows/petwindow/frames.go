@@ -29,7 +29,6 @@ func (w *PetWindow) updateFrames() {
 		w.char.show(set.Frames[0])
 	}
 	w.showBackdrop()
-	w.anim.play(len(set.Frames), set.FPS, set.Loop)
 	// Lip-sync: while the talk motion plays, the audio's loudness picks
 	// the mouth frame.
 	w.anim.pick = nil
@@ -37,7 +36,21 @@ func (w *PetWindow) updateFrames() {
 		n := len(set.Frames)
 		w.anim.pick = func() (int, bool) { return ms.MouthFrame(n) }
 	}
+	// The idle cycle is what a pet shows nearly all the time, and each of
+	// its frame changes costs a repaint: it changes at most maxIdleFPS
+	// times a second, and slower still while nobody watches (SetIdlePace).
+	pace := 1.0
+	if set.Motion == "idle" {
+		pace = max(w.anim.idlePace, set.FPS/maxIdleFPS)
+	}
+	w.anim.pace = max(pace, 1)
+	w.anim.play(len(set.Frames), set.FPS, set.Loop)
 }
+
+// maxIdleFPS caps the idle motion's frame changes a second, whatever
+// the pack asks: each costs a repaint of the whole window (see
+// docs/performance.md), and breathing reads as breathing at two.
+const maxIdleFPS = 2
 
 // showBackdrop draws the backdrop under the character only when the frame
 // is not composited over it already.

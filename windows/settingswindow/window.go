@@ -55,6 +55,7 @@ type SettingsWindow struct {
 	ed      *presetEditor
 	conn    *connSection
 	session *sessionSection
+	memory  *memorySection
 	global  *globalSection
 	tabs    *container.AppTabs
 	welcome *welcomePage      // settings_welcome.go
@@ -99,7 +100,11 @@ func (w *SettingsWindow) ShowApp() {
 	if w.win == nil {
 		w.Show("")
 	}
-	w.tabs.SelectIndex(len(w.tabs.Items) - 1)
+	for i, it := range w.tabs.Items {
+		if it.Text == "App" {
+			w.tabs.SelectIndex(i)
+		}
+	}
 	w.win.Show()
 }
 
@@ -117,6 +122,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.ed = newPresetEditor(w)
 	w.conn = newConnSection(w)
 	w.session = newSessionSection(w)
+	w.memory = newMemorySection(w)
 	w.global = newGlobalSection(w)
 
 	w.tabs = container.NewAppTabs(
@@ -126,14 +132,24 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
 		container.NewTabItem("App", w.global.content()),
+		// Memory comes last so that the tabs before it keep their places.
+		container.NewTabItem("Memory", w.memory.content()),
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
-		// The level meter listens only while the Voice tab shows.
+		// The level meter listens only while the Voice tab shows; the
+		// voices and the speakers are listed when their tab first shows
+		// (listing runs a program or asks the audio system).
 		if t.Text == "Voice" {
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
+		}
+		switch t.Text {
+		case "Speech":
+			w.ed.loadVoices()
+		case "App":
+			w.global.loadSpeakers()
 		}
 	}
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
@@ -151,7 +167,6 @@ func (w *SettingsWindow) open(st settings.Settings) {
 
 	w.list.refresh(st)
 	w.global.refresh(st)
-	w.global.loadSpeakers()
 	store := w.b.Store()
 	w.unsub = append(w.unsub,
 		store.Subscribe(func(c settings.Change) { fyne.Do(func() { w.storeChanged(c) }) }),
@@ -186,6 +201,7 @@ func (w *SettingsWindow) closed() {
 	}
 	w.unsub = nil
 	w.conn.detach()
+	w.memory.detach()
 	w.cancel()
 	w.win = nil
 	w.selected = ""
@@ -226,6 +242,7 @@ func (w *SettingsWindow) setSelected(id string) {
 	}
 	w.ed.load(p)
 	w.conn.attach(id)
+	w.memory.attach(id, p)
 }
 
 // storeChanged follows a saved change made here or anywhere else.
