@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -69,11 +68,11 @@ var ErrAlreadyRunning = errors.New("Yui is already running with this config dire
 func Run(cfg Config) error {
 	dir := cfg.ConfigDir
 	if dir == "" {
-		base, err := os.UserConfigDir()
+		d, err := settings.DefaultDir()
 		if err != nil {
-			return fmt.Errorf("app: finding the config directory: %w", err)
+			return fmt.Errorf("app: %w", err)
 		}
-		dir = filepath.Join(base, "yui")
+		dir = d
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("app: creating %s: %w", dir, err)

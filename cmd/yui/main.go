@@ -4,6 +4,7 @@
 //	    [--chat-api push|chat_completions|responses] [--chat-base-url URL] [--model M]
 //	    [--audio-out FILE.wav]
 //	    [--voice-in FILE.wav] [--stats-every DURATION]
+//	yui pack import DIR [--id ID] [--set NAME] [--config-dir DIR]
 //
 // The chat API key of a one-run override comes from the YUI_KEY
 // environment variable, never from a flag (flags show in process lists).
@@ -16,9 +17,13 @@ import (
 	"os"
 
 	"yui/app"
+	"yui/app/packcmd"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "pack" {
+		os.Exit(packcmd.Run(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	var cfg app.Config
 	flag.StringVar(&cfg.ConfigDir, "config-dir", "", "settings and logs `directory` (default: the OS config directory)")
 	flag.BoolVar(&cfg.Demo, "demo", false, "run the push simulator on loopback and a demo pet connected to it")

@@ -23,7 +23,8 @@ import (
 // built is a pack ready to write: its files by name.
 type built struct {
 	name  string
-	files map[string][]byte
+	m     manifest
+	files map[string][]byte // the images
 }
 
 // manifest is the character.json the importer writes.
@@ -149,12 +150,7 @@ func build(l layout) (*built, error) {
 		m.Emotions[e] = stand
 	}
 	m.Emotions["sleepy"] = frames[poseKey{sleepy[0].Image, sleepy[0].Anchor}]
-	j, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	files[character.ManifestName] = j
-	return &built{name: m.Name, files: files}, nil
+	return &built{name: m.Name, m: m, files: files}, nil
 }
 
 // displayName is the pack's name: the set's, within the pack's limit.
@@ -286,11 +282,8 @@ func (c canvas) draw(img image.Image, anchor [2]int) ([]byte, error) {
 // the app will load it, and the folder is renamed into place. On any
 // error nothing is left.
 func (b *built) write(configDir, id string) (dir string, err error) {
-	var m map[string]any
-	if err := json.Unmarshal(b.files[character.ManifestName], &m); err != nil {
-		return "", err
-	}
-	m["id"] = id
+	m := b.m
+	m.ID = id
 	j, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return "", err
@@ -312,10 +305,10 @@ func (b *built) write(configDir, id string) (dir string, err error) {
 			os.RemoveAll(tmp)
 		}
 	}()
+	if err := writeSynced(filepath.Join(tmp, character.ManifestName), append(j, '\n')); err != nil {
+		return "", err
+	}
 	for name, data := range b.files {
-		if name == character.ManifestName {
-			data = j
-		}
 		if err := writeSynced(filepath.Join(tmp, name), data); err != nil {
 			return "", err
 		}
