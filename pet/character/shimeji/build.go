@@ -347,4 +347,3 @@ func syncDir(dir string) {
 		d.Close()
 	}
 }
-

@@ -113,4 +113,3 @@ func makeSet(t testing.TB, imgDir, confDir, actionsName, actions string) {
 		t.Fatal(err)
 	}
 }
-

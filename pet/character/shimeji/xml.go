@@ -79,7 +79,7 @@ func ParseActions(data []byte) ([]Action, error) {
 		out   []Action
 		seen  = map[string]bool{}
 		stack []*openAction // open <Action> elements; nil for unnamed ones
-		anim  *[]Pose   // the animation being read, nil when ignored
+		anim  *[]Pose       // the animation being read, nil when ignored
 		depth int
 		poses int
 	)
