@@ -33,6 +33,9 @@ type animator struct {
 	// pick, when set and ok, chooses the frame instead of the clock: the
 	// talk motion's mouth following the audio (lip-sync).
 	pick func() (int, bool)
+	// ends, when the frames have durations of their own, is where each
+	// frame ends as a fraction of the run.
+	ends []float32
 }
 
 // MouthSource is implemented by PetOptions.Actions whose pet speaks
@@ -46,16 +49,29 @@ func newAnimator(prepare, frame func(i int)) *animator {
 	return &animator{prepare: prepare, frame: frame, due: -1}
 }
 
-// play shows frames 0..n-1 at fps, looping or stopping on the last one;
-// n < 2 or fps <= 0 stops the animation. The first frame change comes
-// one frame after the call.
-func (a *animator) play(n int, fps float64, loop bool) {
+// play shows frames 0..n-1 at fps, or each for its duration when durs
+// has one a frame (an imported set's poses), looping or stopping on the
+// last one; n < 2 or fps <= 0 stops the animation. The first frame
+// change comes one frame after the call.
+func (a *animator) play(n int, fps float64, loop bool, durs []time.Duration) {
 	a.stop()
 	if n < 2 || fps <= 0 {
 		return
 	}
-	a.n, a.last, a.due, a.loop, a.done = n, 0, -1, loop, false
-	a.anim = fyne.NewAnimation(time.Duration(float64(n)/fps*float64(time.Second)), a.tick)
+	a.n, a.last, a.due, a.loop, a.done, a.ends = n, 0, -1, loop, false, nil
+	total := time.Duration(float64(n) / fps * float64(time.Second))
+	if len(durs) == n {
+		total = 0
+		for _, d := range durs {
+			total += d
+		}
+		var at time.Duration
+		for _, d := range durs {
+			at += d
+			a.ends = append(a.ends, float32(float64(at)/float64(total)))
+		}
+	}
+	a.anim = fyne.NewAnimation(total, a.tick)
 	a.anim.Curve = fyne.AnimationLinear
 	if loop {
 		a.anim.RepeatCount = fyne.AnimationRepeatForever
@@ -73,6 +89,12 @@ func (a *animator) tick(p float32) {
 		a.frame(i)
 	}
 	i := min(int(p*float32(a.n)), a.n-1)
+	if a.ends != nil {
+		i = 0
+		for i < a.n-1 && p >= a.ends[i] {
+			i++
+		}
+	}
 	if a.pick != nil { // lip-sync
 		if j, ok := a.pick(); ok && j >= 0 && j < a.n {
 			i = j

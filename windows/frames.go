@@ -1,5 +1,30 @@
 package windows
 
+import (
+	"fmt"
+
+	"yui/pet/character"
+)
+
+// framesMotion is the motion whose frames show: the one on screen, or
+// what a pack with the optional motions has for the moment (held by the
+// pointer, landing from a fall, sitting on a window's edge).
+func (w *PetWindow) framesMotion() string {
+	pack := w.opts.Pack
+	m := w.shownMotion()
+	switch {
+	case w.drag.active && pack.Has(character.MotionDrag):
+		return character.MotionDrag
+	case w.move.landing && pack.Has(character.MotionLand):
+		return character.MotionLand
+	case m == "sit" && w.move.motion == "sit":
+		// The body tool sits the pet on a window; Frames falls back to
+		// sit when the pack has no edge pose.
+		return character.MotionSitEdge
+	}
+	return m
+}
+
 // updateFrames asks the pack what to show for the view's motion and
 // emotion (character.Pack.Frames) and plays it.
 func (w *PetWindow) updateFrames() {
@@ -8,12 +33,14 @@ func (w *PetWindow) updateFrames() {
 		return
 	}
 	v := w.view
-	v.Motion = w.shownMotion()
-	key := v.Motion + "|" + v.Emotion + "|" + w.gaze
+	v.Motion = w.framesMotion()
+	mirrored := pack.Mirrored(w.move.right)
+	key := fmt.Sprint(v.Motion, "|", v.Emotion, "|", w.gaze, "|", mirrored)
 	if key == w.animKey && len(w.frames) > 0 {
 		return
 	}
 	w.animKey = key
+	pack = pack.Turned(mirrored)
 	set := w.gazeFrames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
 	w.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
@@ -27,7 +54,7 @@ func (w *PetWindow) updateFrames() {
 		w.char.show(set.Frames[0])
 	}
 	w.showBackdrop()
-	w.anim.play(len(set.Frames), set.FPS, set.Loop)
+	w.anim.play(len(set.Frames), set.FPS, set.Loop, set.Durations)
 	// Lip-sync: while the talk motion plays, the audio's loudness picks
 	// the mouth frame.
 	w.anim.pick = nil

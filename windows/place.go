@@ -125,6 +125,7 @@ func (w *PetWindow) dragEnd() {
 		return
 	}
 	w.drag.active = false
+	w.render(w.view) // a pack's drag pose ends with the drag
 	if ptr, err := w.native.pointer(); err == nil {
 		w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 	}
