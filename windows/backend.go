@@ -1,3 +1,18 @@
+// Package windows is Yui's Fyne UI, one sub-package per window and two
+// shared ones:
+//
+//   - petwindow: the shaped pet window of one preset;
+//   - settingswindow: the settings window;
+//   - messagewindow: the message window of one preset;
+//   - widgets: what the windows share (the tag, the icon button, the
+//     composer entry, text wrapping, the theme and its colours, the image
+//     dialog);
+//   - native: the per-platform window shims (X11 SHAPE, the Windows region
+//     and hot key, the rectangular fallback).
+//
+// This package holds only the interfaces through which the settings and
+// message windows see the app (Backend, Conn) and what a connection test
+// found (Probe).
 package windows
 
 import (

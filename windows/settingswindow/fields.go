@@ -1,0 +1,412 @@
+package settingswindow
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/app/settings"
+	"yui/pet/character"
+	"yui/windows/widgets"
+)
+
+// presetFields are the editor's widgets, one per preset field.
+type presetFields struct {
+	name          *widget.Entry
+	enabled       *widget.Check
+	character     *choice
+	card          *widget.Entry
+	chatAPI       *choice
+	baseURL       *widget.Entry
+	key           *widget.Entry
+	keyWarning    *widget.Label
+	model         *widget.SelectEntry
+	models        []string // the model list, as the server gave it
+	refreshModels *widget.Button
+	effort        *choice
+	contextWindow *widget.Entry
+	budget        *widget.Label
+	chatID        *widget.Label
+	testConn      *widget.Button
+	probeText     *widget.Label
+	screenOnTurn  *choice
+	greeting      *widget.Check
+	poke          *widget.Check
+	gravity       *widget.Check
+	gaze          *widget.Check
+	checkIn       *widget.Entry
+	relation      *widget.ProgressBar
+
+	speechEngine *choice
+	speechVoice  *widget.Entry
+	speechURL    *widget.Entry
+	speechKey    *widget.Entry
+	speechModel  *widget.Entry
+	speechRate   *widget.Entry
+	speechVolume *widget.Entry
+	speechTest   *widget.Button
+	speechResult *widget.Label
+	voiceMode    *choice
+	voiceEngine  *choice
+	voiceURL     *widget.Entry
+	voiceKey     *widget.Entry
+	voiceModel   *widget.Entry
+	voiceLang    *widget.Entry
+	voiceCommand *widget.Entry
+	voiceTest    *widget.Button
+	voiceResult  *widget.Label
+}
+
+var (
+	effortOptions = []option{{"", "Server default"}, {"minimal", "minimal"}, {"low", "low"},
+		{"medium", "medium"}, {"high", "high"}}
+	screenOnTurnOptions = []option{{"never", "Never"}, {"toggle", "When the composer's toggle is on"},
+		{"always", "Always"}}
+	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
+		{"none", "None (bubble only)"}}
+	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
+		{"hands_free", "Hands-free"}}
+	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"command", "Command"}}
+)
+
+func (e *presetEditor) buildFields() {
+	f := &e.f
+	entry := func(set func(p *settings.Preset, s string)) *widget.Entry {
+		en := widget.NewEntry()
+		en.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { set(p, s) }) }
+		return en
+	}
+	password := func(set func(p *settings.Preset, s string)) *widget.Entry {
+		en := widget.NewPasswordEntry()
+		en.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { set(p, s) }) }
+		return en
+	}
+	check := func(label string, set func(p *settings.Preset, b bool)) *widget.Check {
+		return widget.NewCheck(label, func(b bool) { e.edit(func(p *settings.Preset) { set(p, b) }) })
+	}
+	pick := func(opts []option, set func(p *settings.Preset, v string)) *choice {
+		return newChoice(opts, func(v string) { e.edit(func(p *settings.Preset) { set(p, v) }) })
+	}
+
+	f.name = entry(func(p *settings.Preset, s string) { p.Name = s })
+	f.enabled = check("Run this preset's pet", func(p *settings.Preset, b bool) { p.Enabled = b })
+	f.character = pick(nil, func(p *settings.Preset, v string) { p.Character = v })
+	f.card = widget.NewMultiLineEntry()
+	f.card.Wrapping = fyne.TextWrapWord
+	f.card.SetMinRowsVisible(5)
+	f.card.SetPlaceHolder("Who the character is and how it talks (sent as the system prompt)")
+	f.card.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Card = s }) }
+
+	f.chatAPI = pick(chatAPIOptions, func(p *settings.Preset, v string) { p.ChatAPI = v })
+	f.baseURL = entry(func(p *settings.Preset, s string) { p.ChatBaseURL = strings.TrimSpace(s) })
+	f.key = password(func(p *settings.Preset, s string) { p.Key = s })
+	f.keyWarning = widget.NewLabel("The key crosses the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://.")
+	f.keyWarning.Importance = widget.WarningImportance
+	f.keyWarning.Wrapping = fyne.TextWrapWord
+	f.keyWarning.Hide()
+	f.model = widget.NewSelectEntry(nil)
+	f.model.SetPlaceHolder("Type a model or pick one from the server's list")
+	f.model.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Model = strings.TrimSpace(s) }) }
+	f.refreshModels = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), e.probe)
+	f.effort = pick(effortOptions, func(p *settings.Preset, v string) { p.ReasoningEffort = v })
+	f.contextWindow = widget.NewEntry()
+	f.budget = newBudgetLabel()
+	f.contextWindow.SetPlaceHolder("0 = unknown")
+	f.contextWindow.OnChanged = func(s string) {
+		e.editInt("context_window", s, func(p *settings.Preset, n int) { p.ContextWindow = n })
+	}
+	f.chatID = widget.NewLabel("")
+	f.chatID.Selectable = true
+	f.testConn = widget.NewButtonWithIcon("Test connection", theme.MediaPlayIcon(), e.probe)
+	f.probeText = widget.NewLabel("")
+	f.probeText.Wrapping = fyne.TextWrapWord
+
+	f.screenOnTurn = pick(screenOnTurnOptions, func(p *settings.Preset, v string) { p.ScreenOnTurn = v })
+	f.greeting = check("Greet me when the pet starts", func(p *settings.Preset, b bool) { p.Greeting = b })
+	f.poke = check("A click on the pet starts a turn", func(p *settings.Preset, b bool) { p.Poke = b })
+	f.gaze = check("The eyes follow the pointer when it is near", func(p *settings.Preset, b bool) { p.Gaze = b })
+	f.gravity = check("A dropped pet falls onto the window under it", func(p *settings.Preset, b bool) { p.Gravity = b })
+	f.checkIn = widget.NewEntry()
+	f.checkIn.SetPlaceHolder("0 = off")
+	f.checkIn.OnChanged = func(s string) {
+		e.editInt("check_in_minutes", s, func(p *settings.Preset, n int) { p.CheckInMinutes = n })
+	}
+	f.relation = widget.NewProgressBar()
+	f.relation.Min, f.relation.Max = settings.RelationMin, settings.RelationMax
+	f.relation.TextFormatter = func() string {
+		return fmt.Sprintf("%d / %d", int(f.relation.Value), settings.RelationMax)
+	}
+
+	f.speechEngine = pick(speechEngineOptions, func(p *settings.Preset, v string) { p.Speech.Engine = v })
+	f.speechVoice = entry(func(p *settings.Preset, s string) { p.Speech.Voice = s })
+	f.speechVoice.SetPlaceHolder("The engine's default")
+	f.speechURL = entry(func(p *settings.Preset, s string) { p.Speech.BaseURL = strings.TrimSpace(s) })
+	f.speechURL.SetPlaceHolder("https://api.openai.com/v1")
+	f.speechKey = password(func(p *settings.Preset, s string) { p.Speech.Key = s })
+	f.speechModel = entry(func(p *settings.Preset, s string) { p.Speech.Model = strings.TrimSpace(s) })
+	f.speechRate = widget.NewEntry()
+	f.speechRate.SetPlaceHolder("1 = normal")
+	f.speechRate.OnChanged = func(s string) {
+		e.editFloat("speech.rate", s, func(p *settings.Preset, x float64) { p.Speech.Rate = x })
+	}
+	f.speechVolume = widget.NewEntry()
+	f.speechVolume.SetPlaceHolder("0 to 1; 1 = full")
+	f.speechVolume.OnChanged = func(s string) {
+		e.editFloat("speech.volume", s, func(p *settings.Preset, x float64) { p.Speech.Volume = x })
+	}
+	f.speechTest = widget.NewButtonWithIcon("Speak a sample", theme.MediaPlayIcon(), e.speakSample)
+	f.speechResult = widget.NewLabel("")
+	f.speechResult.Wrapping = fyne.TextWrapWord
+
+	f.voiceMode = pick(voiceModeOptions, func(p *settings.Preset, v string) { p.Voice.Mode = v })
+	f.voiceEngine = pick(voiceEngineOptions, func(p *settings.Preset, v string) { p.Voice.Engine = v })
+	f.voiceURL = entry(func(p *settings.Preset, s string) { p.Voice.BaseURL = strings.TrimSpace(s) })
+	f.voiceURL.SetPlaceHolder("https://api.openai.com/v1")
+	f.voiceKey = password(func(p *settings.Preset, s string) { p.Voice.Key = s })
+	f.voiceModel = entry(func(p *settings.Preset, s string) { p.Voice.Model = strings.TrimSpace(s) })
+	f.voiceModel.SetPlaceHolder("whisper-1")
+	f.voiceLang = entry(func(p *settings.Preset, s string) { p.Voice.Language = strings.TrimSpace(s) })
+	f.voiceLang.SetPlaceHolder("en, ja, … (empty: the server detects it)")
+	f.voiceCommand = entry(func(p *settings.Preset, s string) { p.Voice.Command = s })
+	f.voiceCommand.SetPlaceHolder("A program that reads a WAV file and prints the text")
+	f.voiceTest = widget.NewButtonWithIcon("Record and recognise", theme.MediaRecordIcon(), e.testVoice)
+	f.voiceResult = widget.NewLabel("")
+	f.voiceResult.Wrapping = fyne.TextWrapWord
+}
+
+// row is one label/field pair of a form; field names the JSON field whose
+// reason shows under the widget ("" for none).
+func (e *presetEditor) row(field, label string, obj fyne.CanvasObject, below ...fyne.CanvasObject) []fyne.CanvasObject {
+	cell := container.NewVBox(obj)
+	if field != "" {
+		l := newErrorLabel()
+		e.errLabels[field] = l
+		e.fieldNames[field] = fieldName(field, label)
+		cell.Add(l)
+	}
+	for _, b := range below {
+		cell.Add(b)
+	}
+	return []fyne.CanvasObject{formLabel(label), cell}
+}
+
+// fieldName is how a reason names a field: its label, with the section
+// for speech and voice fields ("Speech base URL").
+func fieldName(field, label string) string {
+	section, _, ok := strings.Cut(field, ".")
+	if !ok || label == "" {
+		return label
+	}
+	name := strings.ToUpper(section[:1]) + section[1:] + " "
+	if len(label) > 1 && !strings.ContainsAny(label[1:2], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return name + strings.ToLower(label[:1]) + label[1:]
+	}
+	return name + label // an acronym stays: "URL"
+}
+
+// formLabel is a form's label, at the top of its row so that it stays by
+// its field when a reason opens under the field.
+func formLabel(text string) fyne.CanvasObject {
+	return container.NewVBox(widget.NewLabelWithStyle(text, fyne.TextAlignTrailing, fyne.TextStyle{}))
+}
+
+// heading is a section title inside a form, across both columns.
+func heading(text string) []fyne.CanvasObject {
+	return []fyne.CanvasObject{
+		widget.NewLabelWithStyle(text, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}),
+		container.NewVBox(layout.NewSpacer(), widget.NewSeparator(), layout.NewSpacer()),
+	}
+}
+
+// helpText is an explanation under a section or field: wrapped, in the
+// normal text colour (the theme's low-importance grey is too faint to
+// read), set apart by italics.
+func helpText(text string) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// page is a tab's content: padded and scrolling inside the window.
+func page(objs ...fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewVScroll(container.NewPadded(container.NewVBox(objs...)))
+}
+
+func rows(parts ...[]fyne.CanvasObject) *fyne.Container {
+	return formRows(slices.Concat(parts...)...)
+}
+
+func (e *presetEditor) presetTab() fyne.CanvasObject {
+	f := &e.f
+	model := container.NewBorder(nil, nil, nil, f.refreshModels, f.model)
+	test := container.NewBorder(nil, nil, f.testConn, nil, f.probeText)
+	return page(rows(
+		heading("General"),
+		e.row("name", "Name", f.name),
+		e.row("enabled", "Enabled", f.enabled),
+		e.row("character", "Character", f.character.Select),
+		e.row("card", "Card", f.card),
+		heading("Backend"),
+		e.row("chat_api", "Chat API", f.chatAPI.Select),
+		e.row("chat_base_url", "Base URL", f.baseURL),
+		e.row("key", "Key", f.key, f.keyWarning),
+		e.row("model", "Model", model),
+		e.row("reasoning_effort", "Reasoning effort", f.effort.Select),
+		e.row("context_window", "Context window", f.contextWindow, f.budget),
+		e.row("chat_id", "Chat id", f.chatID),
+		e.row("", "", test),
+		heading("Behaviour"),
+		e.row("screen_on_turn", "Screen on a turn", f.screenOnTurn.Select),
+		e.row("greeting", "Greeting", f.greeting),
+		e.row("poke", "Poke", f.poke),
+		e.row("gravity", "Gravity", f.gravity),
+		e.row("gaze", "Gaze", f.gaze),
+		e.row("check_in_minutes", "Check in after (min)", f.checkIn),
+		e.row("relation", "Relation", f.relation),
+	))
+}
+
+func (e *presetEditor) speechTab() fyne.CanvasObject {
+	f := &e.f
+	return page(rows(
+		heading("Speech output"),
+		e.row("speech.engine", "Engine", f.speechEngine.Select),
+		e.row("speech.voice", "Voice", f.speechVoice),
+		e.row("speech.base_url", "Base URL", f.speechURL),
+		e.row("speech.key", "Key", f.speechKey),
+		e.row("speech.model", "Model", f.speechModel),
+		e.row("speech.rate", "Rate", f.speechRate),
+		e.row("speech.volume", "Volume", f.speechVolume),
+		e.row("", "", container.NewBorder(nil, nil, f.speechTest, nil, f.speechResult)),
+	))
+}
+
+func (e *presetEditor) voiceTab() fyne.CanvasObject {
+	f := &e.f
+	return page(rows(
+		heading("Voice input"),
+		e.row("voice.mode", "Mode", f.voiceMode.Select),
+		e.row("voice.engine", "Engine", f.voiceEngine.Select),
+		e.row("voice.base_url", "Base URL", f.voiceURL),
+		e.row("voice.key", "Key", f.voiceKey),
+		e.row("voice.model", "Model", f.voiceModel),
+		e.row("voice.language", "Language", f.voiceLang),
+		e.row("voice.command", "Command", f.voiceCommand),
+		e.row("", "", container.NewBorder(nil, nil, f.voiceTest, nil, f.voiceResult)),
+	))
+}
+
+// fill shows p in the widgets; chars are the character packs to pick from.
+func (f *presetFields) fill(p settings.Preset, chars []string) {
+	f.name.SetText(p.Name)
+	f.enabled.SetChecked(p.Enabled)
+	f.character.SetOptions(plainOptions(chars...))
+	f.character.SetValue(p.Character)
+	f.card.SetText(p.Card)
+	f.chatAPI.SetValue(p.ChatAPI)
+	f.baseURL.SetText(p.ChatBaseURL)
+	f.key.SetText(p.Key)
+	f.model.SetText(p.Model)
+	f.effort.SetValue(p.ReasoningEffort)
+	f.contextWindow.SetText(strconv.Itoa(p.ContextWindow))
+	f.chatID.SetText(p.ChatID)
+	f.screenOnTurn.SetValue(p.ScreenOnTurn)
+	f.greeting.SetChecked(p.Greeting)
+	f.poke.SetChecked(p.Poke)
+	f.gravity.SetChecked(p.Gravity)
+	f.gaze.SetChecked(p.Gaze)
+	f.checkIn.SetText(strconv.Itoa(p.CheckInMinutes))
+	f.showRelation(p.Relation)
+
+	f.speechEngine.SetValue(p.Speech.Engine)
+	f.speechVoice.SetText(p.Speech.Voice)
+	f.speechURL.SetText(p.Speech.BaseURL)
+	f.speechKey.SetText(p.Speech.Key)
+	f.speechModel.SetText(p.Speech.Model)
+	f.speechRate.SetText(strconv.FormatFloat(p.Speech.Rate, 'g', -1, 64))
+	f.speechVolume.SetText(strconv.FormatFloat(p.Speech.Volume, 'g', -1, 64))
+	f.voiceMode.SetValue(p.Voice.Mode)
+	f.voiceEngine.SetValue(p.Voice.Engine)
+	f.voiceURL.SetText(p.Voice.BaseURL)
+	f.voiceKey.SetText(p.Voice.Key)
+	f.voiceModel.SetText(p.Voice.Model)
+	f.voiceLang.SetText(p.Voice.Language)
+	f.voiceCommand.SetText(p.Voice.Command)
+}
+
+// setModels fills the model picker.
+func (f *presetFields) setModels(models []string) {
+	f.models = slices.Clone(models)
+	f.model.SetOptions(f.models)
+}
+
+func (f *presetFields) showRelation(score int) { f.relation.SetValue(float64(score)) }
+
+// showKeyWarning shows the clear-text warning for the keys named (the
+// fields of settings.Preset.KeysInClear), or hides it when there are none.
+func (f *presetFields) showKeyWarning(fields []string) {
+	if len(fields) > 0 {
+		f.keyWarning.SetText(KeyWarningText(fields))
+	}
+	widgets.SetShown(f.keyWarning, len(fields) > 0)
+}
+
+// KeyWarningText is the settings window's warning for keys that would
+// cross the network unencrypted.
+func KeyWarningText(fields []string) string {
+	what := "The key crosses"
+	if len(fields) > 1 || fields[0] != "key" {
+		what = "These keys cross (" + strings.Join(fields, ", ") + ")"
+	}
+	return what + " the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://."
+}
+
+// characters lists the packs to pick from: the built-in one and the
+// folders under <config dir>/characters, plus current when it is neither
+// (a pack folder that went away still shows what the preset holds).
+func (w *SettingsWindow) characters(current string) []string {
+	out := []string{character.DefaultID}
+	entries, err := os.ReadDir(character.Dir(w.b.Store().Dir(), ""))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		w.log.Warn("settings_characters", "err", err)
+	}
+	for _, de := range entries {
+		if de.IsDir() && character.ValidID(de.Name()) && !slices.Contains(out, de.Name()) {
+			out = append(out, de.Name())
+		}
+	}
+	if current != "" && !slices.Contains(out, current) {
+		out = append(out, current)
+	}
+	slices.Sort(out[1:])
+	return out
+}
+
+func parseInt(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, errors.New("must be a whole number")
+	}
+	return n, nil
+}
+
+func parseFloat(s string) (float64, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(s, ",", ".")), 64)
+	if err != nil {
+		return 0, errors.New("must be a number such as 1 or 1.25")
+	}
+	return x, nil
+}
