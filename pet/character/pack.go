@@ -83,6 +83,8 @@ type Pack struct {
 	// WalkSpeed is the walk's pace in logical pixels per second; 0 is
 	// the app's own.
 	WalkSpeed float64
+	// Source is what the pack was imported from, "" when made by hand.
+	Source string
 }
 
 // Motion is an animation.

@@ -84,6 +84,9 @@ type poseFields struct {
 	// WalkSpeed is the walk's pace in logical pixels per second; 0 is the
 	// app's own.
 	WalkSpeed float64 `json:"walk_speed"`
+	// Source says what the pack was imported from ("shimeji"); "" for a
+	// pack made by hand. The gallery offers to delete imported ones.
+	Source string `json:"source"`
 }
 
 // validatePose checks the pose fields and the motions' per-frame
@@ -109,6 +112,10 @@ func (m *manifest) validatePose(p *Pack) error {
 		return fmt.Errorf(`"walk_speed" %v is outside 0..%d`, m.WalkSpeed, MaxWalkSpeed)
 	}
 	p.WalkSpeed = m.WalkSpeed
+	if len(m.Source) > MaxNameLen || !ValidID(m.Source) && m.Source != "" {
+		return fmt.Errorf(`"source" %q must be a short id`, m.Source)
+	}
+	p.Source = m.Source
 	for _, id := range sortedKeys(m.Motions) {
 		mo := m.Motions[id]
 		if mo == nil || mo.DurationsMS == nil {

@@ -56,6 +56,7 @@ type SettingsWindow struct {
 	conn    *connSection
 	session *sessionSection
 	global  *globalSection
+	gallery *gallery
 	tabs    *container.AppTabs
 
 	// jobs counts the backend calls running (probe, speech and voice
@@ -114,6 +115,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.conn = newConnSection(w)
 	w.session = newSessionSection(w)
 	w.global = newGlobalSection(w)
+	w.gallery = newGallery(w)
 
 	w.tabs = container.NewAppTabs(
 		container.NewTabItem("Preset", w.ed.presetTab()),
@@ -121,9 +123,15 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Session", w.session.content()),
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
+		container.NewTabItem(charactersTab, w.gallery.content()),
 		container.NewTabItem("App", w.global.content()),
 	)
-	w.tabs.OnSelected = func(t *container.TabItem) { w.log.Debug("settings_tab", "tab", t.Text) }
+	w.tabs.OnSelected = func(t *container.TabItem) {
+		w.log.Debug("settings_tab", "tab", t.Text)
+		if t.Text == charactersTab {
+			w.gallery.refresh() // packs are read when the tab is shown
+		}
+	}
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
 	split := container.NewHSplit(w.list.content(), right)
 	split.Offset = 0.24
@@ -131,6 +139,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
 	w.win.SetOnClosed(w.closed)
 	w.win.SetCloseIntercept(w.closeRequested)
+	w.win.SetOnDropped(w.gallery.dropped)
 
 	w.list.refresh(st)
 	w.global.refresh(st)
@@ -169,6 +178,9 @@ func (w *SettingsWindow) closed() {
 	w.unsub = nil
 	w.conn.detach()
 	w.cancel()
+	if w.gallery.anim != nil {
+		w.gallery.anim.Stop()
+	}
 	w.win = nil
 	w.selected = ""
 }

@@ -20,6 +20,9 @@ import (
 	"yui/pet/character"
 )
 
+// Source is the "source" of a pack made from a Shimeji set.
+const Source = "shimeji"
+
 // built is a pack ready to write: its files by name.
 type built struct {
 	name  string
@@ -38,6 +41,7 @@ type manifest struct {
 	Emotions        map[string]string     `json:"emotions"`
 	Motions         map[string]motionSpec `json:"motions"`
 	EmotionTextMode string                `json:"emotion_text_mode"`
+	Source          string                `json:"source"`
 }
 
 type motionSpec struct {
@@ -129,6 +133,7 @@ func build(l layout) (*built, error) {
 		Emotions:        map[string]string{},
 		Motions:         map[string]motionSpec{},
 		EmotionTextMode: "free",
+		Source:          Source,
 	}
 	for _, m2 := range motions {
 		spec := motionSpec{Loop: m2.loop}

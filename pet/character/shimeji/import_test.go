@@ -29,7 +29,7 @@ func TestImportEnglishShimejiEE(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Anchors 40,100 and 40,84 on 80x100 poses: 16 px hang below the feet.
-	if p.Size != [2]int{80, 116} || p.Feet != image.Pt(40, 100) || p.Faces != character.FacingLeft || p.Mirror == nil {
+	if p.Size != [2]int{80, 116} || p.Feet != image.Pt(40, 100) || p.Faces != character.FacingLeft || p.Mirror == nil || p.Source != Source {
 		t.Fatalf("size %v feet %v faces %q", p.Size, p.Feet, p.Faces)
 	}
 	if p.WalkSpeed != 75 { // 3 px a 40 ms tick
