@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"yui/app/settings"
 	"yui/pet/character"
 )
@@ -126,4 +128,32 @@ func tapOverlay(t *testing.T, h *settingsHarness, text string) {
 		t.Fatalf("no %q button in %q", text, h.overlayText())
 	}
 	b.OnTapped()
+}
+
+// TestGalleryScreenshot writes the Characters tab, with the real sets of
+// YUI_SHIMEJI_FIXTURES imported, to YUI_GALLERY_SHOT, to look at.
+func TestGalleryScreenshot(t *testing.T) {
+	out, sets := os.Getenv("YUI_GALLERY_SHOT"), os.Getenv("YUI_SHIMEJI_FIXTURES")
+	if out == "" || sets == "" {
+		t.Skip("set YUI_GALLERY_SHOT and YUI_SHIMEJI_FIXTURES")
+	}
+	h := openSettings(t, nil, "")
+	g := h.sw.gallery
+	h.sw.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
+	h.sw.tabs.SelectIndex(len(h.sw.tabs.Items) - 2)
+	for _, s := range []string{"ee", "original"} {
+		g.importDir(filepath.Join(sets, s))
+		h.sw.jobs.Wait()
+	}
+	g.play("shimeji", "sit_edge")
+	h.sw.jobs.Wait()
+	relayout(h.sw.win.Content())
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, h.sw.win.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
 }
