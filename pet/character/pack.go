@@ -194,6 +194,9 @@ func selectPack(configDir, id string, def func() *Pack) (*Pack, error) {
 		if id == DefaultID {
 			return def(), nil
 		}
+		if b, ok := Builtin(id); ok {
+			return b, nil
+		}
 		return def(), fmt.Errorf("character %q: no config folder to load it from; using the default character", id)
 	}
 	dir := Dir(configDir, id)
@@ -201,6 +204,9 @@ func selectPack(configDir, id string, def func() *Pack) (*Pack, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			if id == DefaultID {
 				return def(), nil
+			}
+			if b, ok := Builtin(id); ok {
+				return b, nil
 			}
 			return def(), fmt.Errorf("character %q: no pack at %s; using the default character", id, dir)
 		}
@@ -226,6 +232,24 @@ func Default() *Pack {
 	}
 	return p
 }
+
+// Builtin loads the embedded pack id other than the default (Mint); ok is
+// false when no built-in pack has that id. A user folder of the same id
+// comes first (Select).
+func Builtin(id string) (*Pack, bool) {
+	fsys := assets.BuiltinCharacter(id)
+	if fsys == nil || id == DefaultID {
+		return nil, false
+	}
+	p, err := Load(fsys)
+	if err != nil {
+		panic(fmt.Sprintf("embedded character %s is broken: %v", id, err))
+	}
+	return p, true
+}
+
+// BuiltinIDs are the embedded packs' ids, the default first.
+func BuiltinIDs() []string { return append([]string(nil), assets.BuiltinIDs...) }
 
 // Vocabulary is what the pack renders: sorted emotion and motion ids and its
 // emotion-text mode and map.

@@ -103,7 +103,7 @@ func readGalleryPack(dir, id string) galleryPack {
 	switch {
 	case p.Source != "":
 		gp.kind = "imported"
-	case id == character.DefaultID:
+	case slices.Contains(character.BuiltinIDs(), id) && !userPack(dir, id):
 		gp.kind = "built-in"
 	}
 	if f := p.Frames("idle", ""); len(f.Frames) > 0 {
@@ -115,11 +115,21 @@ func readGalleryPack(dir, id string) galleryPack {
 
 // loadPack loads pack id: a user folder of that id, else the built-in.
 func loadPack(dir, id string) (*character.Pack, error) {
-	d := character.Dir(dir, id)
-	if _, err := os.Stat(d); errors.Is(err, os.ErrNotExist) && id == character.DefaultID {
-		return character.Default(), nil
+	if !userPack(dir, id) {
+		if id == character.DefaultID {
+			return character.Default(), nil
+		}
+		if p, ok := character.Builtin(id); ok {
+			return p, nil
+		}
 	}
-	return character.LoadDir(d)
+	return character.LoadDir(character.Dir(dir, id))
+}
+
+// userPack reports whether a folder of pack id is in the config folder.
+func userPack(dir, id string) bool {
+	_, err := os.Stat(character.Dir(dir, id))
+	return !errors.Is(err, os.ErrNotExist)
 }
 
 func (g *gallery) show(packs []galleryPack) {

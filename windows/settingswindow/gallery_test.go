@@ -48,8 +48,8 @@ func TestGalleryImportAssignDelete(t *testing.T) {
 	g := h.sw.gallery
 	h.sw.tabs.SelectIndex(len(h.sw.tabs.Items) - 2)
 	h.sw.jobs.Wait()
-	if len(g.list.Objects) != 1 {
-		t.Fatalf("%d packs listed, want the built-in one", len(g.list.Objects))
+	if len(g.list.Objects) != 2 {
+		t.Fatalf("%d packs listed, want the built-in Yui and Mint", len(g.list.Objects))
 	}
 
 	// A bad folder: the reason, nothing written.
@@ -67,7 +67,7 @@ func TestGalleryImportAssignDelete(t *testing.T) {
 	writeSet(t, set)
 	g.importDir(set)
 	h.sw.jobs.Wait()
-	if !strings.Contains(g.status.Text, "as kuro") || len(g.list.Objects) != 2 {
+	if !strings.Contains(g.status.Text, "as kuro") || len(g.list.Objects) != 3 {
 		t.Fatalf("status %q, %d packs", g.status.Text, len(g.list.Objects))
 	}
 	if !strings.Contains(h.overlayText(), "") || findButton(g.list, "Delete") == nil {
@@ -103,8 +103,8 @@ func TestGalleryImportAssignDelete(t *testing.T) {
 	}
 	h.sw.list.addPreset()
 	st := test.Get()
-	if got := st.Presets[len(st.Presets)-1].Character; got != "kuro" {
-		t.Fatalf("the new preset shows %q, want the unused kuro", got)
+	if got := st.Presets[len(st.Presets)-1].Character; got != "mint" {
+		t.Fatalf("the new preset shows %q, want the unused Mint", got)
 	}
 	if err := test.DeletePreset(st.Presets[len(st.Presets)-1].ID); err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestGalleryImportAssignDelete(t *testing.T) {
 	if _, err := os.Stat(character.Dir(h.b.store.Dir(), "kuro")); !os.IsNotExist(err) {
 		t.Fatalf("the pack is still there: %v", err)
 	}
-	if len(g.list.Objects) != 1 {
+	if len(g.list.Objects) != 2 {
 		t.Fatalf("%d packs after delete", len(g.list.Objects))
 	}
 }
