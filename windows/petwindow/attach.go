@@ -20,35 +20,35 @@ func (w *PetWindow) addScreenToggle(x, y, btn, pad float32) {
 	if !w.opts.ScreenToggle {
 		return
 	}
-	w.screenBtn = widgets.NewIconButton(theme.ComputerIcon(), widget.LowImportance, func() {
-		on := !w.screenOn.Load()
-		w.screenOn.Store(on)
+	w.comp.screenBtn = widgets.NewIconButton(theme.ComputerIcon(), widget.LowImportance, func() {
+		on := !w.comp.screenOn.Load()
+		w.comp.screenOn.Store(on)
 		w.showScreenToggle()
 		w.log.Info("pet_screen_toggle", "name", w.opts.Name, "on", on)
 	})
-	w.screenBtn.Move(fyne.NewPos(x, y))
-	w.screenBtn.Resize(fyne.NewSize(btn, btn))
-	w.entry.Move(w.entry.Position().AddXY(btn+pad, 0))
-	w.entry.Resize(w.entry.Size().SubtractWidthHeight(btn+pad, 0))
-	w.screenBtn.Hide()
-	w.win.Content().(*fyne.Container).Add(w.screenBtn)
+	w.comp.screenBtn.Move(fyne.NewPos(x, y))
+	w.comp.screenBtn.Resize(fyne.NewSize(btn, btn))
+	w.comp.entry.Move(w.comp.entry.Position().AddXY(btn+pad, 0))
+	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
+	w.comp.screenBtn.Hide()
+	w.win.Content().(*fyne.Container).Add(w.comp.screenBtn)
 }
 
 // showScreenToggle shows the toggle with the composer, lit while on.
 func (w *PetWindow) showScreenToggle() {
-	if w.screenBtn == nil {
+	if w.comp.screenBtn == nil {
 		return
 	}
 	imp := widget.LowImportance
-	if w.screenOn.Load() {
+	if w.comp.screenOn.Load() {
 		imp = widget.HighImportance
 	}
-	w.screenBtn.Set(theme.ComputerIcon(), imp)
-	widgets.SetShown(w.screenBtn, w.composer.open)
+	w.comp.screenBtn.Set(theme.ComputerIcon(), imp)
+	widgets.SetShown(w.comp.screenBtn, w.comp.state.open)
 }
 
 // IncludeScreen reports whether the include-screen toggle is on. Any goroutine.
-func (w *PetWindow) IncludeScreen() bool { return w.screenOn.Load() }
+func (w *PetWindow) IncludeScreen() bool { return w.comp.screenOn.Load() }
 
 // chooseImage opens a file dialog for an image to attach to the next turn.
 func (w *PetWindow) chooseImage() {
@@ -65,7 +65,7 @@ func (w *PetWindow) chooseImage() {
 		case err != nil:
 			w.setNotice(err.Error())
 		case img.Data != nil:
-			w.attachments = append(w.attachments, img)
+			w.comp.attachments = append(w.comp.attachments, img)
 			w.showAttachments()
 			w.log.Info("pet_attach", "name", w.opts.Name, "mime", img.MIME, "bytes", len(img.Data))
 		}
@@ -75,16 +75,16 @@ func (w *PetWindow) chooseImage() {
 // showAttachments lights the attach button while images wait for the next turn.
 func (w *PetWindow) showAttachments() {
 	imp := widget.LowImportance
-	if len(w.attachments) > 0 {
+	if len(w.comp.attachments) > 0 {
 		imp = widget.HighImportance
 	}
-	w.attach.Set(theme.FileImageIcon(), imp)
+	w.comp.attach.Set(theme.FileImageIcon(), imp)
 }
 
 // takeAttachments returns the images waiting for the next turn and clears them.
 func (w *PetWindow) takeAttachments() []transport.Image {
-	a := w.attachments
-	w.attachments = nil
+	a := w.comp.attachments
+	w.comp.attachments = nil
 	w.showAttachments()
 	return a
 }
@@ -93,17 +93,17 @@ func (w *PetWindow) takeAttachments() []transport.Image {
 // now) unless it shows already; answer gets the user's choice on the UI
 // thread. Closing the prompt answers nothing. Any goroutine.
 func (w *PetWindow) AskScreenLook(answer func(allowed bool)) {
-	if !w.asking.CompareAndSwap(false, true) {
+	if !w.comp.asking.CompareAndSwap(false, true) {
 		return
 	}
 	fyne.Do(func() {
 		if w.closed.Load() {
-			w.asking.Store(false)
+			w.comp.asking.Store(false)
 			return
 		}
 		win := w.app.NewWindow(w.opts.Name + " — screen access")
 		done := func(allowed *bool) {
-			if !w.asking.CompareAndSwap(true, false) {
+			if !w.comp.asking.CompareAndSwap(true, false) {
 				return
 			}
 			win.Close()

@@ -14,12 +14,12 @@ func (w *PetWindow) OpenComposer() {
 	if w.closed.Load() {
 		return
 	}
-	w.composer.open = true
+	w.comp.state.open = true
 	w.applyView(w.view)
 	w.liftForComposer()
 	w.native.Focus()
 	w.win.RequestFocus()
-	w.win.Canvas().Focus(w.entry)
+	w.win.Canvas().Focus(w.comp.entry)
 	w.armComposerIdle()
 	w.log.Info("pet_composer_open", "name", w.opts.Name)
 }
@@ -39,7 +39,7 @@ type composerState struct {
 // that fell to the bottom of the screen stands with its composer row
 // off screen. CloseComposer, or a drag, ends the lift.
 func (w *PetWindow) liftForComposer() {
-	if w.composer.lift > 0 {
+	if w.comp.state.lift > 0 {
 		return
 	}
 	mons, err := w.native.Monitors()
@@ -53,7 +53,7 @@ func (w *PetWindow) liftForComposer() {
 			continue
 		}
 		if over := bottom - m.Max.Y; over > 0 {
-			w.composer.lift = over
+			w.comp.state.lift = over
 			w.moveTo(w.pos.Sub(image.Pt(0, over)))
 			w.log.Info("pet_composer_lift", "name", w.opts.Name, "by", over)
 		}
@@ -63,9 +63,9 @@ func (w *PetWindow) liftForComposer() {
 
 // lowerAfterComposer puts a lifted window back where it stood.
 func (w *PetWindow) lowerAfterComposer() {
-	if w.composer.lift > 0 {
-		w.moveTo(w.pos.Add(image.Pt(0, w.composer.lift)))
-		w.composer.lift = 0
+	if w.comp.state.lift > 0 {
+		w.moveTo(w.pos.Add(image.Pt(0, w.comp.state.lift)))
+		w.comp.state.lift = 0
 	}
 }
 
@@ -76,15 +76,15 @@ const composerIdle = 60 * time.Second
 
 // armComposerIdle (re)starts the composer's idle timer.
 func (w *PetWindow) armComposerIdle() {
-	if w.composer.idle != nil {
-		w.composer.idle.Stop()
+	if w.comp.state.idle != nil {
+		w.comp.state.idle.Stop()
 	}
-	w.composer.idle = time.AfterFunc(composerIdle, func() {
+	w.comp.state.idle = time.AfterFunc(composerIdle, func() {
 		fyne.Do(func() {
-			if w.closed.Load() || !w.composer.open {
+			if w.closed.Load() || !w.comp.state.open {
 				return
 			}
-			if w.view.Running || strings.TrimSpace(w.entry.Text) != "" {
+			if w.view.Running || strings.TrimSpace(w.comp.entry.Text) != "" {
 				w.armComposerIdle()
 				return
 			}
@@ -95,11 +95,11 @@ func (w *PetWindow) armComposerIdle() {
 
 // CloseComposer hides the composer (Escape in its entry).
 func (w *PetWindow) CloseComposer() {
-	if w.composer.idle != nil {
-		w.composer.idle.Stop()
-		w.composer.idle = nil
+	if w.comp.state.idle != nil {
+		w.comp.state.idle.Stop()
+		w.comp.state.idle = nil
 	}
-	w.composer.open = false
+	w.comp.state.open = false
 	w.win.Canvas().Unfocus()
 	w.applyView(w.view)
 	w.lowerAfterComposer()
@@ -116,11 +116,11 @@ func (w *PetWindow) sendOrStop() {
 		w.log.Info("pet_composer_stop", "name", w.opts.Name)
 		return
 	}
-	text := strings.TrimSpace(w.entry.Text)
-	if text == "" && len(w.attachments) == 0 {
+	text := strings.TrimSpace(w.comp.entry.Text)
+	if text == "" && len(w.comp.attachments) == 0 {
 		return
 	}
-	w.entry.SetText("")
+	w.comp.entry.SetText("")
 	w.armComposerIdle()
 	images := w.takeAttachments()
 	w.opts.Actions.SendText(text, images)

@@ -38,13 +38,13 @@ func (w *PetWindow) updateFrames() {
 	v.Motion = w.framesMotion()
 	mirrored := pack.Mirrored(w.move.right)
 	key := fmt.Sprint(v.Motion, "|", v.Emotion, "|", w.gaze, "|", mirrored)
-	if key == w.animKey && len(w.frames) > 0 {
+	if key == w.draw.animKey && len(w.draw.frames) > 0 {
 		return
 	}
-	w.animKey = key
+	w.draw.animKey = key
 	pack = pack.Turned(mirrored)
 	set := w.gazeFrames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
-	w.frames = set.Frames
+	w.draw.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
 	// every other motion. Keep each emotion's and gaze's still once shown
 	// (an idle pet glances around every few seconds): a reply
@@ -76,14 +76,14 @@ func (w *PetWindow) showBackdrop() {
 // with a status pill change held for it; it redraws only when the frame
 // image changes.
 func (w *PetWindow) showFrame(i int) {
-	if w.closed.Load() || i >= len(w.frames) {
+	if w.closed.Load() || i >= len(w.draw.frames) {
 		return
 	}
-	if w.char.show(w.frames[i]) {
+	if w.char.show(w.draw.frames[i]) {
 		w.showBackdrop()
 	}
-	if w.hasPending {
-		w.render(w.pending)
+	if w.draw.hasPending {
+		w.render(w.draw.pending)
 	} else {
 		w.updateShape()
 	}
@@ -92,8 +92,8 @@ func (w *PetWindow) showFrame(i int) {
 // prepareFrame sets the shape of frame i of the motion playing, a tick
 // before showFrame shows it (animator).
 func (w *PetWindow) prepareFrame(i int) {
-	if w.closed.Load() || i >= len(w.frames) {
+	if w.closed.Load() || i >= len(w.draw.frames) {
 		return
 	}
-	w.setShape(w.frames[i])
+	w.setShape(w.draw.frames[i])
 }

@@ -76,8 +76,8 @@ func (l fixedLayout) MinSize([]fyne.CanvasObject) fyne.Size { return l.size }
 
 // render draws v at once.
 func (w *PetWindow) render(v pet.View) {
-	w.hasPending = false
-	w.pending = pet.View{}
+	w.draw.hasPending = false
+	w.draw.pending = pet.View{}
 	wasRunning := w.view.Running
 	if old := w.view.Pill; old.ConnState != v.Pill.ConnState || old.Tool != v.Pill.Tool || old.Voice != v.Pill.Voice || (old.Conn == "") != (v.Pill.Conn == "") {
 		w.log.Info("pet_pill", "name", w.opts.Name, "conn", v.Pill.Conn, "state", v.Pill.ConnState.String(),
@@ -91,7 +91,7 @@ func (w *PetWindow) render(v pet.View) {
 	// Bubble: the sentence being spoken, else a notice.
 	text := v.Bubble
 	if text == "" {
-		text = w.notice
+		text = w.note.text
 	}
 	widgets.SetShown(w.bubble, text != "")
 	if text != "" {
@@ -104,8 +104,8 @@ func (w *PetWindow) render(v pet.View) {
 
 	// The badge sits at the character's top-right corner, or on the
 	// bubble's top-right corner while the bubble covers that corner.
-	w.badge.Text = w.emotionText(v.EmotionText)
-	bw := w.badge.MinSize().Width
+	w.status.badge.Text = w.emotionText(v.EmotionText)
+	bw := w.status.badge.MinSize().Width
 	bx, by := g.char.X+g.charSize.Width-bw, g.char.Y+2
 	if w.bubble.Visible() {
 		p, s := w.bubble.Position(), w.bubble.Size()
@@ -114,17 +114,17 @@ func (w *PetWindow) render(v pet.View) {
 			by = p.Y - widgets.TagHeight/2
 		}
 	}
-	w.placeTag(w.badge, bx, by)
+	w.placeTag(w.status.badge, bx, by)
 	// The caption sits on the plate's row while the plate is empty, else
 	// over the character's feet.
-	w.plate.Text = v.Plate
-	w.placeTag(w.plate, -1, g.plateY)
-	w.caption.Text = v.Caption
+	w.status.plate.Text = v.Plate
+	w.placeTag(w.status.plate, -1, g.plateY)
+	w.status.caption.Text = v.Caption
 	captionY := g.plateY
 	if v.Plate != "" {
-		captionY = g.char.Y + g.charSize.Height - w.caption.MinSize().Height - 4
+		captionY = g.char.Y + g.charSize.Height - w.status.caption.MinSize().Height - 4
 	}
-	w.placeTag(w.caption, -1, captionY)
+	w.placeTag(w.status.caption, -1, captionY)
 
 	pill := []string{v.Pill.Conn}
 	if v.Pill.Tool != "" {
@@ -136,8 +136,8 @@ func (w *PetWindow) render(v pet.View) {
 	if v.Pill.Audio != "" { // no audio device, said once
 		pill = append(pill, v.Pill.Audio)
 	}
-	w.pill.Text = strings.Join(slices.DeleteFunc(pill, func(s string) bool { return s == "" }), " · ")
-	w.pill.Dot = widgets.StateColor(v.Pill.ConnState)
+	w.status.pill.Text = strings.Join(slices.DeleteFunc(pill, func(s string) bool { return s == "" }), " · ")
+	w.status.pill.Dot = widgets.StateColor(v.Pill.ConnState)
 	running, done := 0, 0
 	for _, d := range v.Delegations {
 		if d.State == "running" {
@@ -148,63 +148,63 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	switch {
 	case running > 0:
-		w.chip.Text = fmt.Sprintf("%d running", running)
+		w.status.chip.Text = fmt.Sprintf("%d running", running)
 	case done > 0:
-		w.chip.Text = fmt.Sprintf("%d done", done)
+		w.status.chip.Text = fmt.Sprintf("%d done", done)
 	default:
-		w.chip.Text = ""
+		w.status.chip.Text = ""
 	}
 	// The eye badge, the pill and the chip share a row, centred together.
 	var ew float32
-	if w.watching {
+	if w.status.watching {
 		ew = widgets.TagHeight + rowGap
 	}
-	w.pill.MaxWidth = g.width - 2*sideMargin - ew
-	if w.chip.Text != "" {
-		w.pill.MaxWidth -= w.chip.MinSize().Width + rowGap
+	w.status.pill.MaxWidth = g.width - 2*sideMargin - ew
+	if w.status.chip.Text != "" {
+		w.status.pill.MaxWidth -= w.status.chip.MinSize().Width + rowGap
 	}
-	pw, cw := w.pill.MinSize().Width, w.chip.MinSize().Width
+	pw, cw := w.status.pill.MinSize().Width, w.status.chip.MinSize().Width
 	row := ew + pw
-	if w.chip.Text != "" {
+	if w.status.chip.Text != "" {
 		row += rowGap + cw
 	}
 	x := float32(int((g.width - row) / 2))
-	widgets.SetShown(w.eye, w.watching)
-	w.eye.Move(fyne.NewPos(x, g.pillY))
-	w.eye.Resize(fyne.NewSize(widgets.TagHeight, widgets.TagHeight))
+	widgets.SetShown(w.status.eye, w.status.watching)
+	w.status.eye.Move(fyne.NewPos(x, g.pillY))
+	w.status.eye.Resize(fyne.NewSize(widgets.TagHeight, widgets.TagHeight))
 	x += ew
-	w.placeTag(w.pill, x, g.pillY)
-	w.placeTag(w.chip, x+pw+rowGap, g.pillY)
+	w.placeTag(w.status.pill, x, g.pillY)
+	w.placeTag(w.status.chip, x+pw+rowGap, g.pillY)
 	if w.delegWin != nil {
 		w.delegWin.update(v.Delegations)
 	}
 
 	// Composer.
-	for _, o := range []fyne.CanvasObject{w.compBG, w.attach, w.entry, w.send} {
-		widgets.SetShown(o, w.composer.open)
+	for _, o := range []fyne.CanvasObject{w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send} {
+		widgets.SetShown(o, w.comp.state.open)
 	}
 	w.showMic() // voice: push-to-talk button (mic.go)
 	w.showScreenToggle()
 	if v.Running {
-		w.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
-		w.entry.Disable()
+		w.comp.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
+		w.comp.entry.Disable()
 	} else {
-		w.send.Set(theme.MailSendIcon(), widget.HighImportance)
-		w.entry.Enable()
-		if wasRunning && w.composer.open {
+		w.comp.send.Set(theme.MailSendIcon(), widget.HighImportance)
+		w.comp.entry.Enable()
+		if wasRunning && w.comp.state.open {
 			// The entry lost the focus when it was locked: give it back
 			// so the next line can be typed at once.
-			w.win.Canvas().Focus(w.entry)
+			w.win.Canvas().Focus(w.comp.entry)
 		}
 		if wasRunning {
 			w.log.Debug("pet_composer_unlocked", "name", w.opts.Name)
 		}
 	}
-	w.errLine.Text = ""
-	if w.composer.open {
-		w.errLine.Text = v.ErrorLine
+	w.comp.errLine.Text = ""
+	if w.comp.state.open {
+		w.comp.errLine.Text = v.ErrorLine
 	}
-	w.placeTag(w.errLine, sideMargin+composerRad, g.errorY)
+	w.placeTag(w.comp.errLine, sideMargin+composerRad, g.errorY)
 	w.updateShape()
 }
 
@@ -230,11 +230,11 @@ func (w *PetWindow) bubbleTip() float32 {
 	if pack == nil || body.Empty() {
 		return g.bubbleBottom
 	}
-	key := fmt.Sprintf("%p|%v|%s", pack, body, w.animKey)
-	if key == w.tip.key {
-		return w.tip.y
+	key := fmt.Sprintf("%p|%v|%s", pack, body, w.draw.animKey)
+	if key == w.draw.tip.key {
+		return w.draw.tip.y
 	}
-	imgs := append([]image.Image{pack.Emotions["neutral"]}, w.frames...)
+	imgs := append([]image.Image{pack.Emotions["neutral"]}, w.draw.frames...)
 	for _, id := range []string{"idle", "talk"} {
 		imgs = append(imgs, pack.Motions[id].Frames...)
 	}
@@ -243,17 +243,17 @@ func (w *PetWindow) bubbleTip() float32 {
 		if img == nil {
 			continue
 		}
-		for _, r := range w.masks.get(img, body.Dx(), body.Dy()) {
+		for _, r := range w.draw.masks.get(img, body.Dx(), body.Dy()) {
 			top = min(top, r.Min.Y)
 		}
 	}
-	w.tip.y = g.bubbleBottom
+	w.draw.tip.y = g.bubbleBottom
 	if top < body.Dy() {
-		w.tip.y = min(g.char.Y+float32(top)/w.scale-bubbleGap, g.char.Y+g.charSize.Height/2)
-		w.tip.y = float32(int(w.tip.y))
+		w.draw.tip.y = min(g.char.Y+float32(top)/w.shim.scale-bubbleGap, g.char.Y+g.charSize.Height/2)
+		w.draw.tip.y = float32(int(w.draw.tip.y))
 	}
-	w.tip.key = key
-	return w.tip.y
+	w.draw.tip.key = key
+	return w.draw.tip.y
 }
 
 // emotionText is the badge text: in enum mode the map's word for a tag.

@@ -76,17 +76,17 @@ func (w *PetWindow) addMic(sendX, y, btn, pad float32) {
 	if va == nil {
 		return
 	}
-	w.mic.button = newMicButton(func() {
+	w.comp.mic.button = newMicButton(func() {
 		w.log.Info("pet_mic_press", "name", w.opts.Name)
 		va.VoicePress()
 	}, func() {
 		w.log.Info("pet_mic_release", "name", w.opts.Name)
 		va.VoiceRelease()
 	})
-	b := w.mic.button
+	b := w.comp.mic.button
 	b.Move(fyne.NewPos(sendX-pad-btn, y))
 	b.Resize(fyne.NewSize(btn, btn))
-	w.entry.Resize(w.entry.Size().SubtractWidthHeight(btn+pad, 0))
+	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
 	b.Hide()
 	w.win.Content().(*fyne.Container).Add(b)
 }
@@ -102,8 +102,8 @@ func (w *PetWindow) talkActions() VoiceActions {
 
 // showMic shows the mic button with the composer.
 func (w *PetWindow) showMic() {
-	if w.mic.button != nil {
-		widgets.SetShown(w.mic.button, w.composer.open)
+	if w.comp.mic.button != nil {
+		widgets.SetShown(w.comp.mic.button, w.comp.state.open)
 	}
 }
 
@@ -115,12 +115,12 @@ func (w *PetWindow) shortcutTalk() (repeat bool) {
 	if va == nil {
 		return false
 	}
-	w.mic.gen++ // cancels a release that was only the key repeating
-	if w.mic.held {
+	w.comp.mic.gen++ // cancels a release that was only the key repeating
+	if w.comp.mic.held {
 		return true
 	}
-	w.mic.held = true
-	if b := w.mic.button; b != nil {
+	w.comp.mic.held = true
+	if b := w.comp.mic.button; b != nil {
 		b.Set(micIcon, widget.DangerImportance)
 	}
 	w.log.Info("pet_mic_press", "name", w.opts.Name, "by", "shortcut")
@@ -131,18 +131,18 @@ func (w *PetWindow) shortcutTalk() (repeat bool) {
 // shortcutReleased ends the utterance once the key stays up.
 func (w *PetWindow) shortcutReleased() {
 	va := w.talkActions()
-	if va == nil || !w.mic.held {
+	if va == nil || !w.comp.mic.held {
 		return
 	}
-	w.mic.gen++
-	gen := w.mic.gen
+	w.comp.mic.gen++
+	gen := w.comp.mic.gen
 	time.AfterFunc(keyRepeatGap, func() {
 		fyne.Do(func() {
-			if w.mic.gen != gen || !w.mic.held {
+			if w.comp.mic.gen != gen || !w.comp.mic.held {
 				return
 			}
-			w.mic.held = false
-			if b := w.mic.button; b != nil {
+			w.comp.mic.held = false
+			if b := w.comp.mic.button; b != nil {
 				b.Set(micIcon, widget.LowImportance)
 			}
 			w.log.Info("pet_mic_release", "name", w.opts.Name, "by", "shortcut")
@@ -159,9 +159,9 @@ func (w *PetWindow) ShowVoiceText(text string) {
 		if w.closed.Load() {
 			return
 		}
-		w.entry.SetPlaceHolder("“" + text + "”")
-		if !w.composer.open {
-			w.composer.open = true
+		w.comp.entry.SetPlaceHolder("“" + text + "”")
+		if !w.comp.state.open {
+			w.comp.state.open = true
 			w.applyView(w.view)
 			w.armComposerIdle()
 		}

@@ -66,7 +66,7 @@ func (w *PetWindow) syncBody() {
 	defer w.shared.mu.Unlock()
 	w.shared.walk = 0
 	if p := w.opts.Pack; p != nil {
-		w.shared.walk = p.WalkSpeed * float64(w.scale)
+		w.shared.walk = p.WalkSpeed * float64(w.shim.scale)
 	}
 	w.shared.st = BodyState{
 		Rect:    w.standRect().Add(w.pos),

@@ -142,64 +142,92 @@ type PetWindow struct {
 	win    fyne.Window
 	geo    geometry
 	native native.Window
-	masks  maskCache
 	anim   *animator
 
 	// Fields below are owned by the Fyne main goroutine.
-	attached    bool // the native shim is bound to the window
-	shaped      bool // shaping works
-	scale       float32
-	layout      string // monitor layout key
-	pos         image.Point
-	placed      bool
-	drag        dragState
-	view        pet.View
-	notice      string
-	noticeTimer *time.Timer
-	composer    composerState
-	menuRect    image.Rectangle // the open popup menu, window units
-	sent        sentShape
-	tip         tipCache
-	animKey     string        // motion|emotion the frames playing were chosen for
-	frames      []image.Image // what the pack gave for animKey (Pack.Frames)
-	delegWin    *delegationWindow
-	visible     bool     // shown, not hidden
-	move        bodyMove // the body tool's movement (motion.go)
-	closed      atomic.Bool
-	shared      bodyShared  // BodyState's copy (motion.go)
-	screenOn    atomic.Bool // the include-screen toggle (attach.go)
-	asking      atomic.Bool // the screen-look prompt is showing (attach.go)
+	shim     shimState
+	at       placement
+	pos      image.Point
+	drag     dragState
+	view     pet.View
+	note     noticeState
+	menuRect image.Rectangle // the open popup menu, window units
+	draw     drawState
+	delegWin *delegationWindow
+	visible  bool     // shown, not hidden
+	move     bodyMove // the body tool's movement (motion.go)
+	closed   atomic.Bool
+	shared   bodyShared // BodyState's copy (motion.go)
 
 	char     *body
 	backdrop *canvas.Rectangle
 	bubble   *bubble
-	badge    *widgets.Tag
-	caption  *widgets.Tag
-	plate    *widgets.Tag
-	pill     *widgets.Tag
-	chip     *widgets.Tag
-	eye      *widgets.IconButton // the watching sign by the pill (watching.go)
-	gaze     string              // where the eyes look: character.GazeLeft, GazeRight or "" (gaze.go)
-	gazeStop chan struct{}       // ends the pointer polling; nil without gaze
-	look     lookAround          // the occasional glance around (lookaround.go)
-	watching bool                // UI thread only
-	compBG   *canvas.Rectangle
-	entry    *widgets.ComposerEntry
-	attach   *widgets.IconButton
-	send     *widgets.IconButton
-	mic      micState // push-to-talk button and shortcut (mic.go)
-	errLine  *widgets.Tag
+	status   statusRow     // the pill and the tags around the character
+	gaze     string        // where the eyes look: character.GazeLeft, GazeRight or "" (gaze.go)
+	gazeStop chan struct{} // ends the pointer polling; nil without gaze
+	look     lookAround    // the occasional glance around (lookaround.go)
+	comp     composerParts // the composer (composer.go, attach.go, mic.go)
 
-	screenBtn   *widgets.IconButton // include-screen toggle; nil unless ScreenToggle (attach.go)
-	attachments []transport.Image   // images for the next typed turn (attach.go)
+	closeOnce sync.Once
+}
+
+// shimState is what the native shim could do for this window.
+type shimState struct {
+	attached bool    // the native shim is bound to the window
+	shaped   bool    // shaping works
+	scale    float32 // physical pixels per Fyne unit
+}
+
+// placement is where the window stands for the monitor layout it is on.
+type placement struct {
+	layout string // monitor layout key
+	placed bool   // pos holds a position to restore
+}
+
+// noticeState is a short notice shown in the bubble and its timer.
+type noticeState struct {
+	text  string
+	timer *time.Timer
+}
+
+// drawState is what the window drew last, so that unchanged parts are not
+// drawn or sent again.
+type drawState struct {
+	masks   maskCache
+	sent    sentShape
+	tip     tipCache
+	animKey string        // motion|emotion the frames playing were chosen for
+	frames  []image.Image // what the pack gave for animKey (Pack.Frames)
 
 	// pending is a view whose only change is the status pill's text (a
 	// reconnect countdown), held while frames play so that it is drawn
 	// with the next frame instead of costing a repaint of its own.
 	pending    pet.View
 	hasPending bool
+}
 
-	closeOnce sync.Once
+// statusRow is the status pill and the tags around the character: the
+// emotion-text badge, the caption, the message plate, the delegations
+// chip and the watching sign.
+type statusRow struct {
+	badge, caption, plate, pill, chip *widgets.Tag
+	eye                               *widgets.IconButton // the watching sign by the pill (watching.go)
+	watching                          bool
+}
+
+// composerParts are the composer's widgets and state.
+type composerParts struct {
+	state       composerState
+	bg          *canvas.Rectangle
+	entry       *widgets.ComposerEntry
+	attach      *widgets.IconButton
+	send        *widgets.IconButton
+	mic         micState // push-to-talk button and shortcut (mic.go)
+	errLine     *widgets.Tag
+	screenBtn   *widgets.IconButton // include-screen toggle; nil unless ScreenToggle (attach.go)
+	attachments []transport.Image   // images for the next typed turn (attach.go)
+	screenOn    atomic.Bool         // the include-screen toggle (attach.go)
+	asking      atomic.Bool         // the screen-look prompt is showing (attach.go)
 }
 
 // NewPetWindow creates the pet window of one preset; Show shows it.
@@ -219,7 +247,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 		win:    drv.CreateSplashWindow(),
 		geo:    newGeometry(opts.Pack),
 		native: native.New(log),
-		scale:  1,
+		shim:   shimState{scale: 1},
 	}
 	w.anim = newAnimator(w.prepareFrame, w.showFrame)
 	w.win.SetTitle(opts.Name)
@@ -250,58 +278,58 @@ func (w *PetWindow) build() {
 
 	w.bubble = newBubble(g.width - 2*sideMargin)
 	w.bubble.OnTapped = func() {
-		if w.notice != "" && w.view.Bubble == "" {
+		if w.note.text != "" && w.view.Bubble == "" {
 			w.setNotice("")
 		}
 	}
-	w.badge = widgets.NewTag(widgets.ColInk, widgets.ColBadge)
-	w.caption = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
-	w.caption.Italic = true
-	w.plate = widgets.NewTag(widgets.ColInk, widgets.ColBubble)
-	w.plate.Italic = true
-	w.pill = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
-	w.chip = widgets.NewTag(widgets.ColInk, widgets.ColChip)
-	w.chip.OnTapped = w.showDelegations
-	w.eye = widgets.NewIconButton(theme.VisibilityIcon(), widget.HighImportance, w.watchingTapped)
-	w.eye.Hide()
-	w.errLine = widgets.NewTag(widgets.ColError, widgets.ColBubble)
-	w.errLine.MaxLines = errorLines
-	w.errLine.MaxWidth = g.width - 2*sideMargin - composerRad
-	for _, t := range []*widgets.Tag{w.badge, w.caption, w.plate, w.pill, w.chip} {
+	w.status.badge = widgets.NewTag(widgets.ColInk, widgets.ColBadge)
+	w.status.caption = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
+	w.status.caption.Italic = true
+	w.status.plate = widgets.NewTag(widgets.ColInk, widgets.ColBubble)
+	w.status.plate.Italic = true
+	w.status.pill = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
+	w.status.chip = widgets.NewTag(widgets.ColInk, widgets.ColChip)
+	w.status.chip.OnTapped = w.showDelegations
+	w.status.eye = widgets.NewIconButton(theme.VisibilityIcon(), widget.HighImportance, w.watchingTapped)
+	w.status.eye.Hide()
+	w.comp.errLine = widgets.NewTag(widgets.ColError, widgets.ColBubble)
+	w.comp.errLine.MaxLines = errorLines
+	w.comp.errLine.MaxWidth = g.width - 2*sideMargin - composerRad
+	for _, t := range []*widgets.Tag{w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip} {
 		t.MaxWidth = g.width - 2*sideMargin
 		t.MaxLines = 1
 	}
 
-	w.compBG = canvas.NewRectangle(widgets.ColBubble)
-	w.compBG.CornerRadius = composerRad
-	w.compBG.StrokeColor = widgets.ColBubbleStroke
-	w.compBG.StrokeWidth = 1
-	w.entry = widgets.NewComposerEntry()
-	w.entry.OnSubmitted = func(string) { w.sendOrStop() }
-	w.entry.OnChanged = func(string) { w.armComposerIdle() }
-	w.entry.OnEscape = w.CloseComposer
-	w.send = widgets.NewIconButton(theme.MailSendIcon(), widget.HighImportance, w.sendOrStop)
-	w.attach = widgets.NewIconButton(theme.FileImageIcon(), widget.LowImportance, w.chooseImage)
+	w.comp.bg = canvas.NewRectangle(widgets.ColBubble)
+	w.comp.bg.CornerRadius = composerRad
+	w.comp.bg.StrokeColor = widgets.ColBubbleStroke
+	w.comp.bg.StrokeWidth = 1
+	w.comp.entry = widgets.NewComposerEntry()
+	w.comp.entry.OnSubmitted = func(string) { w.sendOrStop() }
+	w.comp.entry.OnChanged = func(string) { w.armComposerIdle() }
+	w.comp.entry.OnEscape = w.CloseComposer
+	w.comp.send = widgets.NewIconButton(theme.MailSendIcon(), widget.HighImportance, w.sendOrStop)
+	w.comp.attach = widgets.NewIconButton(theme.FileImageIcon(), widget.LowImportance, w.chooseImage)
 
 	w.backdrop.Move(g.char)
 	w.backdrop.Resize(g.charSize)
 	w.char.Move(g.char)
 	w.char.Resize(g.charSize)
 	cx, cw := float32(sideMargin), g.width-2*sideMargin
-	w.compBG.Move(fyne.NewPos(cx, g.composerY))
-	w.compBG.Resize(fyne.NewSize(cw, composerH))
+	w.comp.bg.Move(fyne.NewPos(cx, g.composerY))
+	w.comp.bg.Resize(fyne.NewSize(cw, composerH))
 	btn := float32(32)
 	pad := float32(4)
-	w.attach.Move(fyne.NewPos(cx+pad, g.composerY+pad))
-	w.attach.Resize(fyne.NewSize(btn, btn))
-	w.send.Move(fyne.NewPos(cx+cw-pad-btn, g.composerY+pad))
-	w.send.Resize(fyne.NewSize(btn, btn))
-	w.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
-	w.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
+	w.comp.attach.Move(fyne.NewPos(cx+pad, g.composerY+pad))
+	w.comp.attach.Resize(fyne.NewSize(btn, btn))
+	w.comp.send.Move(fyne.NewPos(cx+cw-pad-btn, g.composerY+pad))
+	w.comp.send.Resize(fyne.NewSize(btn, btn))
+	w.comp.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
+	w.comp.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
 
 	w.win.SetContent(free(g.win,
-		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip, w.eye,
-		w.compBG, w.attach, w.entry, w.send, w.errLine,
+		w.backdrop, w.char, w.bubble, w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.status.eye,
+		w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send, w.comp.errLine,
 	))
 	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
 	w.addScreenToggle(cx+pad+btn+pad, g.composerY+pad, btn, pad)
@@ -313,7 +341,7 @@ func (w *PetWindow) Show() {
 	w.win.Show()
 	w.visible = true
 	w.attachNative(20)
-	if w.placed {
+	if w.at.placed {
 		w.moveTo(w.pos)
 	}
 	w.syncBody()
@@ -329,7 +357,7 @@ func (w *PetWindow) Hide() {
 // attachNative binds the native shim once the driver has created the
 // window, retrying a few times while the handle is not there yet.
 func (w *PetWindow) attachNative(tries int) {
-	if w.attached || w.closed.Load() {
+	if w.shim.attached || w.closed.Load() {
 		return
 	}
 	nw, ok := w.win.(driver.NativeWindow)
@@ -342,10 +370,10 @@ func (w *PetWindow) attachNative(tries int) {
 		time.AfterFunc(50*time.Millisecond, func() { fyne.Do(func() { w.attachNative(tries - 1) }) })
 		return
 	}
-	w.attached = true
-	w.scale = w.win.Canvas().Scale()
+	w.shim.attached = true
+	w.shim.scale = w.win.Canvas().Scale()
 	err := w.native.Attach(ctx)
-	w.shaped = err == nil
+	w.shim.shaped = err == nil
 	if err != nil {
 		w.log.Warn("pet_window_native", "name", w.opts.Name, "err", err.Error())
 	}
@@ -353,7 +381,7 @@ func (w *PetWindow) attachNative(tries int) {
 	if err := w.native.WatchMonitors(func() { fyne.Do(w.monitorsChanged) }); err != nil {
 		w.log.Debug("pet_window_monitors", "name", w.opts.Name, "err", err.Error())
 	}
-	if w.opts.Shortcut && w.shaped {
+	if w.opts.Shortcut && w.shim.shaped {
 		err := w.native.GrabShortcut(func() { fyne.Do(w.shortcut) })
 		if err != nil {
 			w.log.Warn("pet_shortcut", "name", w.opts.Name, "err", err.Error())
@@ -362,7 +390,7 @@ func (w *PetWindow) attachNative(tries int) {
 			w.native.OnShortcutRelease(func() { fyne.Do(w.shortcutReleased) }) // voice: push-to-talk (mic.go)
 		}
 	}
-	w.sent = sentShape{}
+	w.draw.sent = sentShape{}
 	w.updateShape()
 }
 
@@ -383,15 +411,15 @@ func (w *PetWindow) setNotice(text string) {
 	if w.closed.Load() {
 		return
 	}
-	w.notice = text
-	if w.noticeTimer != nil {
-		w.noticeTimer.Stop()
-		w.noticeTimer = nil
+	w.note.text = text
+	if w.note.timer != nil {
+		w.note.timer.Stop()
+		w.note.timer = nil
 	}
 	if text != "" {
-		w.noticeTimer = time.AfterFunc(20*time.Second, func() {
+		w.note.timer = time.AfterFunc(20*time.Second, func() {
 			fyne.Do(func() {
-				if w.notice == text {
+				if w.note.text == text {
 					w.setNotice("")
 				}
 			})
@@ -405,7 +433,7 @@ func (w *PetWindow) applyView(v pet.View) {
 		return
 	}
 	if w.anim.running() && pillTextOnly(w.view, v) {
-		w.pending, w.hasPending = v, true
+		w.draw.pending, w.draw.hasPending = v, true
 		return
 	}
 	w.render(v)
@@ -448,7 +476,7 @@ func (w *PetWindow) Dispose() {
 		fyne.Do(func() {
 			w.anim.stop()
 			w.stopMove()
-			for _, t := range []*time.Timer{w.noticeTimer, w.composer.idle} {
+			for _, t := range []*time.Timer{w.note.timer, w.comp.state.idle} {
 				if t != nil {
 					t.Stop()
 				}

@@ -11,20 +11,20 @@ func (w *PetWindow) place() {
 	if err != nil || len(mons) == 0 {
 		return
 	}
-	w.layout = layoutKey(mons)
+	w.at.layout = layoutKey(mons)
 	size := w.px(w.geo.win.Width, w.geo.win.Height)
 	p := homePosition(mons, size)
 	p.X -= w.opts.Index * (w.bodyRect().Dx() + homeMargin)
 	p = placeOnScreen(p, w.bodyRect(), size, mons)
 	if w.opts.Positions != nil {
-		if x, y, ok := w.opts.Positions.LoadPosition(w.layout); ok {
+		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
 			p = placeOnScreen(image.Pt(x, y), w.bodyRect(), size, mons)
 		}
 	}
 	w.moveTo(p)
-	w.placed = true
+	w.at.placed = true
 	w.log.Info("pet_window_shown", "name", w.opts.Name, "x", p.X, "y", p.Y,
-		"width", size.X, "height", size.Y, "layout", w.layout, "shaped", w.shaped)
+		"width", size.X, "height", size.Y, "layout", w.at.layout, "shaped", w.shim.shaped)
 }
 
 // monitorsChanged re-places the window when the monitor layout changed:
@@ -35,14 +35,14 @@ func (w *PetWindow) monitorsChanged() {
 		return
 	}
 	mons, err := w.native.Monitors()
-	if err != nil || len(mons) == 0 || layoutKey(mons) == w.layout {
+	if err != nil || len(mons) == 0 || layoutKey(mons) == w.at.layout {
 		return
 	}
-	w.layout = layoutKey(mons)
+	w.at.layout = layoutKey(mons)
 	size := w.px(w.geo.win.Width, w.geo.win.Height)
 	p := placeOnScreen(w.pos, w.bodyRect(), size, mons)
 	if w.opts.Positions != nil {
-		if x, y, ok := w.opts.Positions.LoadPosition(w.layout); ok {
+		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
 			p = placeOnScreen(image.Pt(x, y), w.bodyRect(), size, mons)
 		}
 	}
@@ -50,7 +50,7 @@ func (w *PetWindow) monitorsChanged() {
 	if w.opts.OnRelayout != nil {
 		w.opts.OnRelayout()
 	}
-	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", w.layout)
+	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", w.at.layout)
 }
 
 // bodyRect is the character's rectangle in window pixels.
@@ -68,7 +68,7 @@ func (w *PetWindow) moveTo(p image.Point) {
 
 // px converts a Fyne size to window pixels.
 func (w *PetWindow) px(x, y float32) image.Point {
-	return image.Pt(int(x*w.scale+0.5), int(y*w.scale+0.5))
+	return image.Pt(int(x*w.shim.scale+0.5), int(y*w.shim.scale+0.5))
 }
 
 // rect converts a Fyne rectangle to window pixels.
@@ -105,7 +105,7 @@ func (w *PetWindow) dragged() {
 		return
 	}
 	if !w.drag.active {
-		w.composer.lift = 0 // where the user drops it is where it stays
+		w.comp.state.lift = 0 // where the user drops it is where it stays
 		// The user takes the pet: the body tool lets go.
 		w.drag.active = true
 		w.stopMove()
@@ -130,7 +130,7 @@ func (w *PetWindow) dragEnd() {
 		w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 	}
 	if mons, err := w.native.Monitors(); err == nil && len(mons) > 0 {
-		w.layout = layoutKey(mons)
+		w.at.layout = layoutKey(mons)
 		size := w.px(w.geo.win.Width, w.geo.win.Height)
 		if p := placeOnScreen(w.pos, w.bodyRect(), size, mons); p != w.pos {
 			w.moveTo(p)
@@ -143,8 +143,8 @@ func (w *PetWindow) dragEnd() {
 }
 
 func (w *PetWindow) savePosition() {
-	if w.opts.Positions != nil && w.placed && w.layout != "" {
-		w.opts.Positions.SavePosition(w.layout, w.pos.X, w.pos.Y)
-		w.log.Info("pet_window_moved", "name", w.opts.Name, "x", w.pos.X, "y", w.pos.Y, "layout", w.layout)
+	if w.opts.Positions != nil && w.at.placed && w.at.layout != "" {
+		w.opts.Positions.SavePosition(w.at.layout, w.pos.X, w.pos.Y)
+		w.log.Info("pet_window_moved", "name", w.opts.Name, "x", w.pos.X, "y", w.pos.Y, "layout", w.at.layout)
 	}
 }

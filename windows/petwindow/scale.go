@@ -183,8 +183,8 @@ func (w *PetWindow) CharacterPixels() (int, int) {
 func (w *PetWindow) SetPack(p *character.Pack) {
 	w.opts.Pack = p
 	w.char.reset()
-	w.masks.reset()
-	w.animKey, w.frames = "", nil
-	w.sent = sentShape{}
+	w.draw.masks.reset()
+	w.draw.animKey, w.draw.frames = "", nil
+	w.draw.sent = sentShape{}
 	w.applyView(w.view)
 }

@@ -8,17 +8,17 @@ import "fyne.io/fyne/v2"
 // goroutine.
 func (w *PetWindow) SetWatching(on bool) {
 	fyne.Do(func() {
-		if w.closed.Load() || w.watching == on {
+		if w.closed.Load() || w.status.watching == on {
 			return
 		}
-		w.watching = on
+		w.status.watching = on
 		w.log.Info("pet_watching", "name", w.opts.Name, "on", on)
 		w.applyView(w.view)
 	})
 }
 
 // Watching reports whether the eye badge shows. UI thread.
-func (w *PetWindow) Watching() bool { return w.watching }
+func (w *PetWindow) Watching() bool { return w.status.watching }
 
 // watchingTapped opens the permission settings.
 func (w *PetWindow) watchingTapped() {
