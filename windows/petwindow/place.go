@@ -2,6 +2,7 @@ package petwindow
 
 import (
 	"image"
+	"yui/pet/character"
 )
 
 // place moves the window to its saved position for the current monitor
@@ -125,7 +126,6 @@ func (w *PetWindow) dragEnd() {
 		return
 	}
 	w.drag.active = false
-	w.render(w.view) // a pack's drag pose ends with the drag
 	if ptr, err := w.native.Pointer(); err == nil {
 		w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 	}
@@ -139,6 +139,11 @@ func (w *PetWindow) dragEnd() {
 	w.savePosition()
 	if w.opts.OnDragEnd != nil {
 		w.opts.OnDragEnd()
+	}
+	if w.opts.Pack.Has(character.MotionDrag) {
+		// A pack's held pose ends with the drag; drawn once the window
+		// is where it was dropped (a redraw during the drop moves it).
+		w.render(w.view)
 	}
 }
 

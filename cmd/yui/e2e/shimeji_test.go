@@ -428,25 +428,28 @@ func walkSeen(t *testing.T, d *display, win func() image.Rectangle, x int, right
 		}
 		return (wx + genLeft) - x
 	}
-	startX := win().Min.X
-	var walk []sample // samples on the way, after the start
+	start := win()
+	startX := start.Min.X
+	var walk []sample // the positions on the way, each when first seen
 	shot := false
 	end := time.Now().Add(30 * time.Second)
-	prev := startX
+	prev, still := startX, time.Now()
 	for time.Now().Before(end) {
 		w := win()
 		a := ahead(w.Min.X)
-		// Arrived, or already turned back for the next walk.
-		if a <= 0 || ahead(w.Min.X) > ahead(prev) {
+		// Arrived, turned back for the next walk, jumped off the floor
+		// or stopped: the walk is over.
+		if a <= 0 || a > ahead(prev) || w.Min.Y != start.Min.Y || (len(walk) > 0 && time.Since(still) > 1500*time.Millisecond) {
 			break
 		}
-		prev = w.Min.X
-		if w.Min.X != startX && a < ahead(startX) {
-			walk = append(walk, sample{w.Min.X, time.Now()})
+		if w.Min.X != prev {
+			prev, still = w.Min.X, time.Now()
+			walk = append(walk, sample{w.Min.X, still})
 			if !shot {
 				shot = true
 				name := map[bool]string{false: "shimeji-walk-left", true: "shimeji-walk-right"}[right]
 				d.waitShot(t, name, 3*time.Second, poseCheck(win, right, "shime2.png", "shime3.png"))
+				still = time.Now()
 			}
 		}
 	}
