@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
 
 	"yui/app/settings"
 	"yui/pet/character"
@@ -63,9 +64,10 @@ func TestGalleryImportAssignDelete(t *testing.T) {
 		t.Fatal("a refused set made the characters folder")
 	}
 
+	// A folder dropped onto the window is imported (a file is not).
 	set := filepath.Join(t.TempDir(), "Kuro")
 	writeSet(t, set)
-	g.importDir(set)
+	g.dropped(fyne.Position{}, []fyne.URI{storage.NewFileURI(filepath.Join(set, "img", "shime1.png")), storage.NewFileURI(set)})
 	h.sw.jobs.Wait()
 	if !strings.Contains(g.status.Text, "as kuro") || len(g.list.Objects) != 3 {
 		t.Fatalf("status %q, %d packs", g.status.Text, len(g.list.Objects))
