@@ -103,6 +103,9 @@ func build(l layout) (*built, error) {
 		return nil
 	}
 	for _, m := range motions {
+		if len(m.poses) > character.MaxFrames {
+			return nil, fmt.Errorf("action %s has %d poses; a pack's motion holds at most %d", m.action, len(m.poses), character.MaxFrames)
+		}
 		for _, p := range m.poses {
 			if err := add(p); err != nil {
 				return nil, fmt.Errorf("action %s: %w", m.action, err)
@@ -113,6 +116,9 @@ func build(l layout) (*built, error) {
 		return nil, err
 	}
 
+	if len(keys) > character.MaxImages {
+		return nil, fmt.Errorf("%d different poses; a pack holds at most %d images", len(keys), character.MaxImages)
+	}
 	c := canvasFor(keys, imgs)
 	frames := map[poseKey]string{}
 	files := map[string][]byte{}

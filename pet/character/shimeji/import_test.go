@@ -194,6 +194,11 @@ func TestImportBadSets(t *testing.T) {
 		{"no Stand", func(t *testing.T, set string) {
 			writeFile(t, filepath.Join(set, "conf", "actions.xml"), strings.Replace(englishActions, `Name="Stand"`, `Name="Stood"`, 1))
 		}, "no Stand"},
+		{"too many poses", func(t *testing.T, set string) {
+			walk := strings.Repeat(`<Pose Image="/shime2.png" ImageAnchor="40,100" Velocity="-3,0" Duration="4"/>`, character.MaxFrames+1)
+			writeFile(t, filepath.Join(set, "conf", "actions.xml"), strings.Replace(englishActions,
+				`<Pose Image="/shime2.png" ImageAnchor="40,100" Velocity="-3,0" Duration="4"/>`, walk, 1))
+		}, "action Walk has 258 poses; a pack's motion holds at most 256"},
 		{"no configuration", func(t *testing.T, set string) { os.RemoveAll(filepath.Join(set, "conf")) }, "no configuration"},
 		{"no images", func(t *testing.T, set string) { os.RemoveAll(filepath.Join(set, "img")) }, "no images"},
 	}
