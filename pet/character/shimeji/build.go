@@ -304,6 +304,7 @@ func (b *built) write(configDir, id string) (dir string, err error) {
 	if _, err := os.Lstat(dir); err == nil {
 		return "", fmt.Errorf("a character %q is already installed (%s); choose another id", id, dir)
 	}
+	_, statErr := os.Stat(root)
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return "", fmt.Errorf("create %s: %w", root, err)
 	}
@@ -314,6 +315,9 @@ func (b *built) write(configDir, id string) (dir string, err error) {
 	defer func() {
 		if err != nil {
 			os.RemoveAll(tmp)
+			if statErr != nil {
+				os.Remove(root) // made for this pack: nothing is left
+			}
 		}
 	}()
 	if err := writeSynced(filepath.Join(tmp, character.ManifestName), append(j, '\n')); err != nil {
