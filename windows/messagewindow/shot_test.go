@@ -52,7 +52,7 @@ func TestMessageWindowScreenshot(t *testing.T) {
 	w, _, _ := openMessages(t, b)
 	w.win.Resize(fyne.NewSize(messagesWidth, messagesHeight))
 	img := w.win.Canvas().Capture()
-	path := filepath.Join("..", "docs", "screenshots", "messages.png")
+	path := filepath.Join("..", "..", "docs", "screenshots", "messages.png")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package settingswindow
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -30,6 +31,8 @@ type globalSection struct {
 	openLogs   *widget.Button
 	showPets   *widget.Button
 	result     *widget.Label
+	speakers   *choice
+	soundNote  *widget.Label
 	filling    bool
 }
 
@@ -61,7 +64,40 @@ func newGlobalSection(w *SettingsWindow) *globalSection {
 	g.showPets = widget.NewButtonWithIcon("Show every pet", theme.VisibilityIcon(), w.b.ShowPets)
 	g.result = widget.NewLabel("")
 	g.result.Wrapping = fyne.TextWrapWord
+	g.speakers = newChoice([]option{{defaultDevice, "System default"}}, func(v string) {
+		g.save(func(s *settings.Settings) bool { return set(&s.Speakers, v) })
+	})
+	g.soundNote = helpText(speakersNote)
 	return g
+}
+
+// speakersNote says why speech follows the system's default output: the
+// audio library Yui plays through (oto) opens the default device only.
+const speakersNote = "Speech plays through the system's default output on every platform: the audio library Yui " +
+	"uses opens no other device. The choice is kept, and to hear Yui elsewhere, make that device the default in " +
+	"the system's sound settings."
+
+// loadSpeakers lists the audio outputs into the speakers picker, off the
+// UI goroutine.
+func (g *globalSection) loadSpeakers() {
+	g.w.run(voiceListWait, func(context.Context) func() {
+		d, err := g.w.b.AudioDevices()
+		return func() {
+			opts := []option{{defaultDevice, "System default"}}
+			for _, o := range d.Outputs {
+				opts = append(opts, option{o.Name, o.Name})
+			}
+			g.filling = true
+			g.speakers.SetOptions(opts)
+			g.speakers.SetValue(g.w.b.Store().Get().Speakers)
+			g.filling = false
+			if err != nil {
+				g.soundNote.SetText("No audio devices: " + err.Error())
+			} else if len(d.Outputs) == 0 {
+				g.soundNote.SetText("This machine has no audio output: speech shows in the bubble.")
+			}
+		}
+	})
 }
 
 func (g *globalSection) content() fyne.CanvasObject {
@@ -76,6 +112,8 @@ func (g *globalSection) content() fyne.CanvasObject {
 		[]fyne.CanvasObject{formLabel("Start at login"), g.startup},
 		[]fyne.CanvasObject{formLabel("Hidden pets"), container.NewVBox(container.NewHBox(g.showPets),
 			helpText("Brings back every pet hidden from its menu (so does Ctrl+Alt+Y, or the tray)."))},
+		heading("Sound"),
+		[]fyne.CanvasObject{formLabel("Speakers"), container.NewVBox(g.speakers.Select, g.soundNote)},
 		heading("Logs"),
 		[]fyne.CanvasObject{formLabel("Log level"), g.logLevel.Select},
 		[]fyne.CanvasObject{formLabel("Log folder"), container.NewVBox(g.logDir,
@@ -91,6 +129,7 @@ func (g *globalSection) refresh(st settings.Settings) {
 	g.browser.SetChecked(st.BrowserTool)
 	g.startup.SetChecked(st.StartAtLogin)
 	g.logLevel.SetValue(st.LogLevel)
+	g.speakers.SetValue(st.Speakers)
 }
 
 // save applies fn to the settings; fn reports whether it changed them.

@@ -7,7 +7,9 @@ import (
 
 	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/speech"
 	"yui/pet/transcript"
+	"yui/pet/voice"
 	"yui/transport"
 	"yui/windows"
 )
@@ -92,6 +94,8 @@ type fakeBackend struct {
 	shown   int
 	watches map[int]func()
 	next    int
+	metered []string    // the devices metered
+	meterCh chan string // when set, gets each device metered
 }
 
 func newFakeBackend(t testing.TB) *fakeBackend {
@@ -161,6 +165,30 @@ func (b *fakeBackend) TestVoice(context.Context, settings.Preset) (string, error
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.voice, nil
+}
+
+func (b *fakeBackend) Voices(_ context.Context, engine string) ([]speech.Voice, error) {
+	if engine == "system" {
+		return []speech.Voice{{ID: "en-us", Language: "en-us", Name: "English (America)"}, {ID: "de", Language: "de", Name: "German"}}, nil
+	}
+	return speech.Voices(context.Background(), engine)
+}
+
+func (b *fakeBackend) AudioDevices() (voice.Devices, error) {
+	return voice.Devices{Inputs: []voice.Device{{Name: "Built-in Microphone", Default: true}, {Name: "USB Headset"}}}, nil
+}
+
+func (b *fakeBackend) MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error {
+	fn(voice.Reading{Level: -30, Floor: -60, Threshold: -52})
+	b.mu.Lock()
+	b.metered = append(b.metered, p.Voice.Device)
+	ch := b.meterCh
+	b.mu.Unlock()
+	if ch != nil {
+		ch <- p.Voice.Device
+	}
+	<-ctx.Done()
+	return nil
 }
 
 func (b *fakeBackend) ShowPets() {

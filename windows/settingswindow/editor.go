@@ -35,6 +35,7 @@ type presetEditor struct {
 
 	errLabels  map[string]*widget.Label
 	fieldNames map[string]string
+	rowObjs    map[string][]fyne.CanvasObject // each field's label and cell
 
 	f presetFields
 
@@ -46,7 +47,8 @@ type presetEditor struct {
 
 func newPresetEditor(w *SettingsWindow) *presetEditor {
 	e := &presetEditor{w: w, parseErrs: map[string]string{}, fieldErrs: map[string]string{},
-		errLabels: map[string]*widget.Label{}, fieldNames: map[string]string{}}
+		errLabels: map[string]*widget.Label{}, fieldNames: map[string]string{},
+		rowObjs: map[string][]fyne.CanvasObject{}}
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.Save)
 	e.save.Importance = widget.HighImportance
 	e.revert = widget.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), e.Revert)
@@ -124,6 +126,7 @@ func (e *presetEditor) load(p settings.Preset) {
 		e.f.probeText.SetText("")
 		e.f.setModels(nil)
 		e.f.speechResult.SetText("")
+		e.f.speechResult.Hide()
 		e.f.voiceResult.SetText("")
 	}
 	e.id = p.ID
@@ -136,6 +139,9 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.loading = false
 	e.status.SetText("")
 	e.revalidate()
+	e.f.voicesFor = ""
+	e.loadVoices()
+	e.restartMeter()
 }
 
 // forget drops the editor's preset (it was deleted).
@@ -238,6 +244,7 @@ func (e *presetEditor) revalidate() {
 		inClear = e.draft.KeysInClear()
 	}
 	e.f.showKeyWarning(inClear)
+	e.showEngineFields()
 	e.updateBar()
 }
 
@@ -390,6 +397,7 @@ func (e *presetEditor) speakSample() {
 	e.f.speechTest.Disable()
 	e.f.speechResult.Importance = widget.MediumImportance
 	e.f.speechResult.SetText("Speaking…")
+	e.f.speechResult.Show()
 	e.w.run(speakTimeout, func(ctx context.Context) func() {
 		err := e.w.b.SpeakSample(ctx, p)
 		return func() {

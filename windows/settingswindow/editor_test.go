@@ -48,7 +48,11 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 		}, "model", "Model is needed for responses"},
 		{"context window not a number", func() { retype(f.contextWindow, "lots") }, "context_window", "Context window must be a whole number"},
 		{"negative check-in", func() { retype(f.checkIn, "-5") }, "check_in_minutes", "must be between 0 (off)"},
-		{"speech rate", func() { retype(f.speechRate, "9") }, "speech.rate", "Speech rate must be between 0.25 and 4"},
+		{"voice threshold", func() {
+			pickLabel(f.voiceMode, "Hands-free")
+			pickLabel(f.voiceEngine, "Command")
+			f.voiceThreshold.Slider.OnChanged(40) // beyond the slider's reach: a file edited by hand
+		}, "voice.threshold", "Voice sensitivity must be between 3 and 24"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -136,8 +140,8 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	test.Type(f.speechKey, "sk-tts")
 	test.Type(f.speechVoice, "alloy")
 	test.Type(f.speechModel, "tts-1")
-	retype(f.speechRate, "1.5")
-	retype(f.speechVolume, "0.5")
+	f.speechRate.SetValue(1.5)
+	f.speechVolume.SetValue(0.5)
 	pickLabel(f.voiceMode, "Hands-free")
 	pickLabel(f.voiceEngine, "Command")
 	test.Type(f.voiceCommand, "whisper-cli")

@@ -46,24 +46,7 @@ type presetFields struct {
 	checkIn       *widget.Entry
 	relation      *widget.ProgressBar
 
-	speechEngine *choice
-	speechVoice  *widget.Entry
-	speechURL    *widget.Entry
-	speechKey    *widget.Entry
-	speechModel  *widget.Entry
-	speechRate   *widget.Entry
-	speechVolume *widget.Entry
-	speechTest   *widget.Button
-	speechResult *widget.Label
-	voiceMode    *choice
-	voiceEngine  *choice
-	voiceURL     *widget.Entry
-	voiceKey     *widget.Entry
-	voiceModel   *widget.Entry
-	voiceLang    *widget.Entry
-	voiceCommand *widget.Entry
-	voiceTest    *widget.Button
-	voiceResult  *widget.Label
+	audioFields
 }
 
 var (
@@ -71,11 +54,6 @@ var (
 		{"medium", "medium"}, {"high", "high"}}
 	screenOnTurnOptions = []option{{"never", "Never"}, {"toggle", "When the composer's toggle is on"},
 		{"always", "Always"}}
-	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
-		{"none", "None (bubble only)"}}
-	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
-		{"hands_free", "Hands-free"}}
-	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"command", "Command"}}
 )
 
 func (e *presetEditor) buildFields() {
@@ -146,41 +124,7 @@ func (e *presetEditor) buildFields() {
 		return fmt.Sprintf("%d / %d", int(f.relation.Value), settings.RelationMax)
 	}
 
-	f.speechEngine = pick(speechEngineOptions, func(p *settings.Preset, v string) { p.Speech.Engine = v })
-	f.speechVoice = entry(func(p *settings.Preset, s string) { p.Speech.Voice = s })
-	f.speechVoice.SetPlaceHolder("The engine's default")
-	f.speechURL = entry(func(p *settings.Preset, s string) { p.Speech.BaseURL = strings.TrimSpace(s) })
-	f.speechURL.SetPlaceHolder("https://api.openai.com/v1")
-	f.speechKey = password(func(p *settings.Preset, s string) { p.Speech.Key = s })
-	f.speechModel = entry(func(p *settings.Preset, s string) { p.Speech.Model = strings.TrimSpace(s) })
-	f.speechRate = widget.NewEntry()
-	f.speechRate.SetPlaceHolder("1 = normal")
-	f.speechRate.OnChanged = func(s string) {
-		e.editFloat("speech.rate", s, func(p *settings.Preset, x float64) { p.Speech.Rate = x })
-	}
-	f.speechVolume = widget.NewEntry()
-	f.speechVolume.SetPlaceHolder("0 to 1; 1 = full")
-	f.speechVolume.OnChanged = func(s string) {
-		e.editFloat("speech.volume", s, func(p *settings.Preset, x float64) { p.Speech.Volume = x })
-	}
-	f.speechTest = widget.NewButtonWithIcon("Speak a sample", theme.MediaPlayIcon(), e.speakSample)
-	f.speechResult = widget.NewLabel("")
-	f.speechResult.Wrapping = fyne.TextWrapWord
-
-	f.voiceMode = pick(voiceModeOptions, func(p *settings.Preset, v string) { p.Voice.Mode = v })
-	f.voiceEngine = pick(voiceEngineOptions, func(p *settings.Preset, v string) { p.Voice.Engine = v })
-	f.voiceURL = entry(func(p *settings.Preset, s string) { p.Voice.BaseURL = strings.TrimSpace(s) })
-	f.voiceURL.SetPlaceHolder("https://api.openai.com/v1")
-	f.voiceKey = password(func(p *settings.Preset, s string) { p.Voice.Key = s })
-	f.voiceModel = entry(func(p *settings.Preset, s string) { p.Voice.Model = strings.TrimSpace(s) })
-	f.voiceModel.SetPlaceHolder("whisper-1")
-	f.voiceLang = entry(func(p *settings.Preset, s string) { p.Voice.Language = strings.TrimSpace(s) })
-	f.voiceLang.SetPlaceHolder("en, ja, … (empty: the server detects it)")
-	f.voiceCommand = entry(func(p *settings.Preset, s string) { p.Voice.Command = s })
-	f.voiceCommand.SetPlaceHolder("A program that reads a WAV file and prints the text")
-	f.voiceTest = widget.NewButtonWithIcon("Record and recognise", theme.MediaRecordIcon(), e.testVoice)
-	f.voiceResult = widget.NewLabel("")
-	f.voiceResult.Wrapping = fyne.TextWrapWord
+	e.buildAudioFields(entry, password, pick)
 }
 
 // row is one label/field pair of a form; field names the JSON field whose
@@ -196,7 +140,11 @@ func (e *presetEditor) row(field, label string, obj fyne.CanvasObject, below ...
 	for _, b := range below {
 		cell.Add(b)
 	}
-	return []fyne.CanvasObject{formLabel(label), cell}
+	objs := []fyne.CanvasObject{formLabel(label), cell}
+	if field != "" {
+		e.rowObjs[field] = objs
+	}
+	return objs
 }
 
 // fieldName is how a reason names a field: its label, with the section
@@ -275,36 +223,6 @@ func (e *presetEditor) presetTab() fyne.CanvasObject {
 	))
 }
 
-func (e *presetEditor) speechTab() fyne.CanvasObject {
-	f := &e.f
-	return page(rows(
-		heading("Speech output"),
-		e.row("speech.engine", "Engine", f.speechEngine.Select),
-		e.row("speech.voice", "Voice", f.speechVoice),
-		e.row("speech.base_url", "Base URL", f.speechURL),
-		e.row("speech.key", "Key", f.speechKey),
-		e.row("speech.model", "Model", f.speechModel),
-		e.row("speech.rate", "Rate", f.speechRate),
-		e.row("speech.volume", "Volume", f.speechVolume),
-		e.row("", "", container.NewBorder(nil, nil, f.speechTest, nil, f.speechResult)),
-	))
-}
-
-func (e *presetEditor) voiceTab() fyne.CanvasObject {
-	f := &e.f
-	return page(rows(
-		heading("Voice input"),
-		e.row("voice.mode", "Mode", f.voiceMode.Select),
-		e.row("voice.engine", "Engine", f.voiceEngine.Select),
-		e.row("voice.base_url", "Base URL", f.voiceURL),
-		e.row("voice.key", "Key", f.voiceKey),
-		e.row("voice.model", "Model", f.voiceModel),
-		e.row("voice.language", "Language", f.voiceLang),
-		e.row("voice.command", "Command", f.voiceCommand),
-		e.row("", "", container.NewBorder(nil, nil, f.voiceTest, nil, f.voiceResult)),
-	))
-}
-
 // fill shows p in the widgets; chars are the character packs to pick from.
 func (f *presetFields) fill(p settings.Preset, chars []string) {
 	f.name.SetText(p.Name)
@@ -327,20 +245,7 @@ func (f *presetFields) fill(p settings.Preset, chars []string) {
 	f.checkIn.SetText(strconv.Itoa(p.CheckInMinutes))
 	f.showRelation(p.Relation)
 
-	f.speechEngine.SetValue(p.Speech.Engine)
-	f.speechVoice.SetText(p.Speech.Voice)
-	f.speechURL.SetText(p.Speech.BaseURL)
-	f.speechKey.SetText(p.Speech.Key)
-	f.speechModel.SetText(p.Speech.Model)
-	f.speechRate.SetText(strconv.FormatFloat(p.Speech.Rate, 'g', -1, 64))
-	f.speechVolume.SetText(strconv.FormatFloat(p.Speech.Volume, 'g', -1, 64))
-	f.voiceMode.SetValue(p.Voice.Mode)
-	f.voiceEngine.SetValue(p.Voice.Engine)
-	f.voiceURL.SetText(p.Voice.BaseURL)
-	f.voiceKey.SetText(p.Voice.Key)
-	f.voiceModel.SetText(p.Voice.Model)
-	f.voiceLang.SetText(p.Voice.Language)
-	f.voiceCommand.SetText(p.Voice.Command)
+	f.fillAudio(p)
 }
 
 // setModels fills the model picker.

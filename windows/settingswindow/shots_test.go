@@ -70,7 +70,7 @@ func TestSettingsScreenshots(t *testing.T) {
 		h.sw.tabs.SelectIndex(tab)
 		relayout(h.sw.win.Content())
 		img := h.sw.win.Canvas().Capture()
-		path := filepath.Join("..", "docs", "screenshots", name)
+		path := filepath.Join("..", "..", "docs", "screenshots", name)
 		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)

@@ -128,6 +128,12 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
+		// The level meter listens only while the Voice tab shows.
+		if t.Text == "Voice" {
+			w.ed.startMeter()
+		} else {
+			w.ed.stopMeter()
+		}
 		if t.Text == charactersTab {
 			w.gallery.refresh() // packs are read when the tab is shown
 		}
@@ -143,6 +149,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 
 	w.list.refresh(st)
 	w.global.refresh(st)
+	w.global.loadSpeakers()
 	store := w.b.Store()
 	w.unsub = append(w.unsub,
 		store.Subscribe(func(c settings.Change) { fyne.Do(func() { w.storeChanged(c) }) }),
