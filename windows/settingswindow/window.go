@@ -57,6 +57,7 @@ type SettingsWindow struct {
 	session *sessionSection
 	memory  *memorySection
 	global  *globalSection
+	gallery *gallery
 	tabs    *container.AppTabs
 
 	// jobs counts the backend calls running (probe, speech and voice
@@ -120,6 +121,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.session = newSessionSection(w)
 	w.memory = newMemorySection(w)
 	w.global = newGlobalSection(w)
+	w.gallery = newGallery(w)
 
 	w.tabs = container.NewAppTabs(
 		container.NewTabItem("Preset", w.ed.presetTab()),
@@ -128,8 +130,10 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
 		container.NewTabItem("App", w.global.content()),
-		// Memory comes last so that the tabs before it keep their places.
+		// Memory and Characters come last so that the tabs before them
+		// keep their places.
 		container.NewTabItem("Memory", w.memory.content()),
+		container.NewTabItem(charactersTab, w.gallery.content()),
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
@@ -140,6 +144,9 @@ func (w *SettingsWindow) open(st settings.Settings) {
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
+		}
+		if t.Text == charactersTab {
+			w.gallery.refresh() // packs are read when the tab is shown
 		}
 		switch t.Text {
 		case "Speech":
@@ -155,6 +162,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
 	w.win.SetOnClosed(w.closed)
 	w.win.SetCloseIntercept(w.closeRequested)
+	w.win.SetOnDropped(w.gallery.dropped)
 
 	w.list.refresh(st)
 	w.global.refresh(st)
@@ -194,6 +202,9 @@ func (w *SettingsWindow) closed() {
 	w.conn.detach()
 	w.memory.detach()
 	w.cancel()
+	if w.gallery.anim != nil {
+		w.gallery.anim.Stop()
+	}
 	w.win = nil
 	w.selected = ""
 }
