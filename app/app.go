@@ -221,11 +221,11 @@ func Run(cfg Config) error {
 func configDir(cfg Config) (string, error) {
 	dir := cfg.ConfigDir
 	if dir == "" {
-		base, err := os.UserConfigDir()
+		d, err := settings.DefaultDir()
 		if err != nil {
-			return "", fmt.Errorf("app: finding the config directory: %w", err)
+			return "", fmt.Errorf("app: %w", err)
 		}
-		dir = filepath.Join(base, "yui")
+		dir = d
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("app: creating %s: %w", dir, err)

@@ -68,7 +68,7 @@ func (s *session) startBody() {
 	if d == nil {
 		return
 	}
-	s.actor = body.New(body.Options{Desktop: d, Body: petBody{s.win}, PID: s.y.pid, Log: s.log.With("tool", body.Name)})
+	s.actor = body.New(body.Options{Desktop: d, Body: petBody{s.win}, PID: s.y.pid, Log: s.log.With("tool", body.Name), WalkSpeed: s.win.WalkSpeed})
 	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: look.Screen{}, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name)})
 }
 

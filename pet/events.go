@@ -341,8 +341,8 @@ func (c *Controller) setCueMotionLocked(id string) {
 		return
 	}
 	d := time.Second // a motion the pack lacks: show its id briefly
-	if ok && m.FPS > 0 && len(m.Frames) > 0 {
-		d = time.Duration(float64(len(m.Frames)) / m.FPS * float64(time.Second))
+	if l := m.Length(); ok && l > 0 {
+		d = l
 	}
 	c.anim.motionTmr.Arm(c.clock, d, func(gen int) {
 		c.update(func() {

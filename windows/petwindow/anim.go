@@ -46,6 +46,10 @@ type animator struct {
 	// paused: the window is hidden, the motion waits (resume restarts it).
 	paused bool
 	fps    float64
+	total  time.Duration // one run of the motion at its own pace
+	// ends, when the frames have durations of their own, is where each
+	// frame ends as a fraction of the run.
+	ends []float32
 }
 
 // MouthSource is implemented by PetOptions.Actions whose pet speaks
@@ -59,16 +63,29 @@ func newAnimator(prepare, frame func(i int)) *animator {
 	return &animator{prepare: prepare, frame: frame, due: -1, pace: 1, idlePace: 1}
 }
 
-// play shows frames 0..n-1 at fps, looping or stopping on the last one;
-// n < 2 or fps <= 0 stops the animation. The first frame change comes
-// one frame after the call.
-func (a *animator) play(n int, fps float64, loop bool) {
+// play shows frames 0..n-1 at fps, or each for its duration when durs
+// has one a frame (an imported set's poses), looping or stopping on the
+// last one; n < 2 or fps <= 0 stops the animation. The first frame
+// change comes one frame after the call.
+func (a *animator) play(n int, fps float64, loop bool, durs []time.Duration) {
 	a.stop()
 	if n < 2 || fps <= 0 {
 		a.n = 0
 		return
 	}
-	a.n, a.fps, a.last, a.due, a.loop, a.done = n, fps, 0, -1, loop, false
+	a.n, a.fps, a.last, a.due, a.loop, a.done, a.ends = n, fps, 0, -1, loop, false, nil
+	a.total = time.Duration(float64(n) / fps * float64(time.Second))
+	if len(durs) == n {
+		a.total = 0
+		for _, d := range durs {
+			a.total += d
+		}
+		var at time.Duration
+		for _, d := range durs {
+			at += d
+			a.ends = append(a.ends, float32(float64(at)/float64(a.total)))
+		}
+	}
 	if !a.paused {
 		a.start()
 	}
@@ -76,7 +93,7 @@ func (a *animator) play(n int, fps float64, loop bool) {
 
 // start registers the motion with Fyne's runner, at the pace set.
 func (a *animator) start() {
-	a.anim = fyne.NewAnimation(time.Duration(float64(a.n)/a.fps*max(a.pace, 1)*float64(time.Second)), a.tick)
+	a.anim = fyne.NewAnimation(time.Duration(float64(a.total)*max(a.pace, 1)), a.tick)
 	a.anim.Curve = fyne.AnimationLinear
 	if a.loop {
 		a.anim.RepeatCount = fyne.AnimationRepeatForever
@@ -127,6 +144,12 @@ func (a *animator) tick(p float32) {
 		a.frame(i)
 	}
 	i := min(int(p*float32(a.n)), a.n-1)
+	if a.ends != nil {
+		i = 0
+		for i < a.n-1 && p >= a.ends[i] {
+			i++
+		}
+	}
 	if a.pick != nil { // lip-sync
 		if j, ok := a.pick(); ok && j >= 0 && j < a.n {
 			i = j

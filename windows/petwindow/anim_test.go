@@ -14,7 +14,7 @@ func TestAnimatorPaceAndPause(t *testing.T) {
 	test.NewTempApp(t)
 	var shown []int
 	a := newAnimator(func(int) {}, func(i int) { shown = append(shown, i) })
-	a.play(8, 4, true)
+	a.play(8, 4, true, nil)
 	if a.anim == nil || a.anim.Duration != 2*time.Second {
 		t.Fatalf("cycle %v, want 2 s", a.anim)
 	}
@@ -26,7 +26,7 @@ func TestAnimatorPaceAndPause(t *testing.T) {
 	if a.anim != nil || a.running() {
 		t.Fatal("a paused animator still runs")
 	}
-	a.play(4, 8, true) // the motion changes while hidden
+	a.play(4, 8, true, nil) // the motion changes while hidden
 	if a.anim != nil {
 		t.Fatal("a motion started while paused")
 	}

@@ -57,6 +57,7 @@ type SettingsWindow struct {
 	session *sessionSection
 	memory  *memorySection
 	global  *globalSection
+	gallery *gallery
 	tabs    *container.AppTabs
 	welcome *welcomePage      // settings_welcome.go
 	main    fyne.CanvasObject // the presets and tabs, what the welcome page leaves for
@@ -124,6 +125,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.session = newSessionSection(w)
 	w.memory = newMemorySection(w)
 	w.global = newGlobalSection(w)
+	w.gallery = newGallery(w)
 
 	w.tabs = container.NewAppTabs(
 		container.NewTabItem("Preset", w.ed.presetTab()),
@@ -132,8 +134,10 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
 		container.NewTabItem("App", w.global.content()),
-		// Memory comes last so that the tabs before it keep their places.
+		// Memory and Characters come last so that the tabs before them
+		// keep their places.
 		container.NewTabItem("Memory", w.memory.content()),
+		container.NewTabItem(charactersTab, w.gallery.content()),
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
@@ -144,6 +148,9 @@ func (w *SettingsWindow) open(st settings.Settings) {
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
+		}
+		if t.Text == charactersTab {
+			w.gallery.refresh() // packs are read when the tab is shown
 		}
 		switch t.Text {
 		case "Speech":
@@ -164,6 +171,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
 	w.win.SetOnClosed(w.closed)
 	w.win.SetCloseIntercept(w.closeRequested)
+	w.win.SetOnDropped(w.gallery.dropped)
 
 	w.list.refresh(st)
 	w.global.refresh(st)
@@ -203,6 +211,9 @@ func (w *SettingsWindow) closed() {
 	w.conn.detach()
 	w.memory.detach()
 	w.cancel()
+	if w.gallery.anim != nil {
+		w.gallery.anim.Stop()
+	}
 	w.win = nil
 	w.selected = ""
 }
