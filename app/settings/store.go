@@ -70,7 +70,7 @@ type Store struct {
 	refused []Refusal
 	// first is set when Open found no settings file: a first start.
 	first bool
-	kept    string // where Open kept a file of an older version
+	kept  string // where Open kept a file of an older version
 
 	clock     clock.Clock
 	log       atomic.Pointer[slog.Logger]
