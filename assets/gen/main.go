@@ -125,10 +125,11 @@ type manifest struct {
 	Speech *speechDefaults `json:"speech,omitempty"`
 }
 
-// speechDefaults is a character's voice: settings.json's speech fields.
+// speechDefaults is a character's voice (pet/character.Speech): the
+// voice per speech engine and the rate.
 type speechDefaults struct {
-	Voice string  `json:"voice,omitempty"`
-	Rate  float64 `json:"rate,omitempty"`
+	Voices map[string]string `json:"voices,omitempty"`
+	Rate   float64           `json:"rate,omitempty"`
 }
 
 type manifestMotion struct {
@@ -210,6 +211,8 @@ func plan() (manifest, map[string]pose) {
 		}
 		m.Motions[mo.id] = mm
 	}
+	m.Card = yuiCard
+	m.Speech = &speechDefaults{Voices: map[string]string{"openai": "nova"}}
 	return m, poses
 }
 
@@ -225,9 +228,8 @@ func planMint() (manifest, map[string]pose) {
 	m.EmotionTextMode, m.EmotionTextMap = "free", nil
 	m.FillerLines = []string{"Mm, one sec.", "Let me check.", "Thinking…", "Hold on a moment."}
 	m.FailureLines = []string{"I can't reach my notes right now.", "Something's off on my side. Try again soon?"}
-	m.Card = "Mint is a tall, calm cat-eared spirit with a cool head. She is precise and dry-humoured, " +
-		"answers plainly in a sentence or two and likes tidy lists."
-	m.Speech = &speechDefaults{Voice: "en-us+f3", Rate: 0.95}
+	m.Card = mintCard
+	m.Speech = &speechDefaults{Voices: map[string]string{"system": "en-us+f3", "openai": "sage"}, Rate: 0.95}
 	return m, poses
 }
 
