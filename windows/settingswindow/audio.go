@@ -345,6 +345,15 @@ func (e *presetEditor) startMeter() {
 		d, err := e.w.b.AudioDevices()
 		return func() { e.showDevices(d.Inputs, err) }
 	})
+	e.runMeter()
+}
+
+// runMeter runs the level meter on the microphone as edited.
+func (e *presetEditor) runMeter() {
+	e.stopMeter()
+	if e.id == "" || e.w.win == nil {
+		return
+	}
 	ctx, cancel := context.WithCancel(e.w.ctx)
 	e.f.meterCancel = cancel
 	p := e.candidate()
@@ -387,7 +396,7 @@ func (e *presetEditor) stopMeter() {
 // restartMeter follows a change of microphone while the meter runs.
 func (e *presetEditor) restartMeter() {
 	if e.f.meterCancel != nil && !e.loading {
-		e.startMeter()
+		e.runMeter()
 	}
 }
 
