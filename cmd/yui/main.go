@@ -16,6 +16,7 @@ import (
 	"os"
 
 	"yui/app"
+	"yui/tools/desktop"
 )
 
 func main() {
@@ -39,6 +40,12 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Key = takeKey()
+	if err := desktop.CheckDisplay(); err != nil {
+		// One line and exit code 2, as for a wrong command line: nothing
+		// is wrong with Yui, the session lacks what it needs.
+		fmt.Fprintln(os.Stderr, "yui:", err)
+		os.Exit(2)
+	}
 	if err := app.Run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "yui:", err)
 		if errors.Is(err, app.ErrAlreadyRunning) {
