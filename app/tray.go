@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -33,8 +34,10 @@ func (y *yui) setupTray() {
 	set()
 	y.trayRefresh = set
 	y.WatchConns(func() { fyne.Do(set) })
-	go func() { // a D-Bus round trip: off the UI thread
-		if reason := trayHost(context.Background()); reason != "" {
+	go func() { // a D-Bus round trip, bounded: off the UI thread
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if reason := trayHost(ctx); reason != "" {
 			y.log.Info("tray_unavailable", "reason", reason)
 		} else {
 			y.log.Info("tray_ready")
