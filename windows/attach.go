@@ -41,7 +41,7 @@ func (w *PetWindow) addScreenToggle(x, y, btn, pad float32) {
 	w.entry.Move(w.entry.Position().AddXY(btn+pad, 0))
 	w.entry.Resize(w.entry.Size().SubtractWidthHeight(btn+pad, 0))
 	w.screenBtn.Hide()
-	w.win.Content().(*fyne.Container).Add(w.screenBtn)
+	w.content().Add(w.screenBtn)
 }
 
 // showScreenToggle shows the toggle with the composer, lit while on.

@@ -99,7 +99,7 @@ func (w *PetWindow) render(v pet.View) {
 		w.bubble.Text = text
 		s := w.bubble.MinSize()
 		w.bubble.Resize(s)
-		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), w.bubbleTip()-s.Height))
+		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), w.bubbleY(s.Height)))
 		w.bubble.Refresh()
 	}
 

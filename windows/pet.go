@@ -187,6 +187,7 @@ type PetWindow struct {
 	send     *iconButton
 	mic      micState // push-to-talk button and shortcut (mic.go)
 	errLine  *tag
+	top      topRoom // the content's rise at a monitor's top (toproom.go)
 
 	screenBtn   *iconButton       // include-screen toggle; nil unless ScreenToggle (attach.go)
 	attachments []transport.Image // images for the next typed turn (attach.go)
@@ -297,10 +298,12 @@ func (w *PetWindow) build() {
 	w.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
 	w.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
 
-	w.win.SetContent(free(g.win,
+	w.top.inner = free(g.win,
 		w.backdrop, w.char, w.bubble, w.badge, w.caption, w.plate, w.pill, w.chip, w.eye,
 		w.compBG, w.attach, w.entry, w.send, w.errLine,
-	))
+	)
+	w.top.inner.Resize(g.win)
+	w.win.SetContent(free(g.win, w.top.inner))         // the outer one keeps the inner's rise (toproom.go)
 	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
 	w.addScreenToggle(cx+pad+btn+pad, g.composerY+pad, btn, pad)
 }

@@ -12,6 +12,7 @@ func (w *PetWindow) place() {
 		return
 	}
 	w.layout = layoutKey(mons)
+	w.top.mons = mons
 	size := w.px(w.geo.win.Width, w.geo.win.Height)
 	p := homePosition(mons, size)
 	p.X -= w.opts.Index * (w.bodyRect().Dx() + homeMargin)
@@ -39,6 +40,7 @@ func (w *PetWindow) monitorsChanged() {
 		return
 	}
 	w.layout = layoutKey(mons)
+	w.top.mons = mons
 	size := w.px(w.geo.win.Width, w.geo.win.Height)
 	p := placeOnScreen(w.pos, w.bodyRect(), size, mons)
 	if w.opts.Positions != nil {
@@ -59,9 +61,14 @@ func (w *PetWindow) bodyRect() image.Rectangle {
 	return w.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
 }
 
+// moveTo puts the window where its top-left corner would be at p with
+// no rise; at a monitor's top the window stops there and its content rises
+// (toproom.go). w.pos is p.
 func (w *PetWindow) moveTo(p image.Point) {
-	if err := w.native.move(p.X, p.Y); err == nil {
+	rise := riseFor(p, w.bodyRect(), w.top.mons, w.px(0, bubbleArea).Y)
+	if err := w.native.move(p.X, p.Y+rise); err == nil {
 		w.pos = p
+		w.setRise(rise)
 		w.syncBody()
 	}
 }
@@ -91,7 +98,7 @@ func (w *PetWindow) pressed() {
 	}
 	w.drag.from = ptr
 	if p, err := w.native.position(); err == nil {
-		w.pos = p
+		w.pos = p.Sub(image.Pt(0, w.top.rise))
 	}
 	w.drag.win = w.pos
 }
@@ -130,6 +137,7 @@ func (w *PetWindow) dragEnd() {
 	}
 	if mons, err := w.native.monitors(); err == nil && len(mons) > 0 {
 		w.layout = layoutKey(mons)
+		w.top.mons = mons
 		size := w.px(w.geo.win.Width, w.geo.win.Height)
 		if p := placeOnScreen(w.pos, w.bodyRect(), size, mons); p != w.pos {
 			w.moveTo(p)

@@ -27,7 +27,7 @@ func (w *PetWindow) setShape(frame image.Image) {
 	if !w.attached || !w.shaped {
 		return
 	}
-	body := w.bodyRect()
+	body := w.bodyRect().Sub(image.Pt(0, w.top.rise)) // window pixels: the content rises (toproom.go)
 	parts := w.partRects()
 	rs := slices.Clone(parts)
 	if frame != nil {
@@ -83,6 +83,9 @@ func (w *PetWindow) partRects() []image.Rectangle {
 	if w.composer.open {
 		p, s := w.compBG.Position(), w.compBG.Size()
 		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.scale))...)
+	}
+	for i := range rs { // the parts rise with the content; the menu is above it
+		rs[i] = rs[i].Sub(image.Pt(0, w.top.rise))
 	}
 	if !w.menuRect.Empty() {
 		rs = append(rs, w.menuRect)

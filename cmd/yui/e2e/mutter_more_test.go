@@ -327,3 +327,112 @@ func findMenuItem(node []any, label string) (int32, bool) {
 	}
 	return 0, false
 }
+
+// topScenario: the first turn sits the pet on the xmessage near the top
+// of monitor 0 and speaks; the second (a poke) speaks again.
+const topScenario = `{"steps": [
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-sit-high", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "Xmessage"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "The view from up here is lovely: I can see every window on this screen, the clock in the corner, and the little dock at the bottom, and my bubble has no room left above my head up here."}]}},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "I followed your window all the way to the other screen and I am still sitting on its top edge, right under the top of this smaller monitor, with my words below me."}]}},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 600000}
+]}`
+
+// bubbleBelow reports whether a window screenshot of the pet shows its
+// speech bubble under the character (feet: window rows), below the pill
+// where the closed composer would be, and none above the head.
+func bubbleBelow(img image.Image, feet int) bool {
+	b := img.Bounds()
+	light := 0
+	for y := b.Min.Y; y < feet-256+60; y++ { // the bubble's room and the top of the character's frame
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if (r+g+bl)/3>>8 > 235 {
+				light++
+			}
+		}
+	}
+	return light < 300 && bubbleShown(img, image.Rect(b.Min.X, feet+50, b.Max.X, b.Max.Y))
+}
+
+// mutterTopOfScreen: a pet sitting on a window near the top of a monitor
+// keeps its character where it sits (the window's empty top does not push
+// it down into the window), its bubble shows below it, and it follows the
+// window onto the other monitor the same way.
+func mutterTopOfScreen(t *testing.T, m *mutter) {
+	d := m.display
+	// Its top edge 10 px under the character's height: no room for a
+	// long line's bubble above.
+	start(t, d.env(), "xmessage", "-title", "High", "-geometry", "420x100+300+266", "a window near the top")
+	high := d.windowID(t, "High")
+	scen := filepath.Join(t.TempDir(), "top.json")
+	if err := os.WriteFile(scen, []byte(topScenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startSim(t, freePort(t), "sim-key", scen)
+	cfg := t.TempDir()
+	mutterSettings(t, cfg, s, nil)
+	a := startYuiIn(t, d, cfg, "")
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	petID := d.windowID(t, "Yui")
+
+	// on checks that the character's feet are on High's visible top edge,
+	// the character whole on monitor mon, and the bubble under it.
+	on := func(mon image.Rectangle, name string) {
+		t.Helper()
+		var top, feet int
+		var pet image.Rectangle
+		if !waitForOr(10*time.Second, func() bool {
+			top = visibleFrame(t, d, high).Min.Y
+			pet = d.frame(t, petID)
+			feet = characterFeet(a, pet)
+			return abs(feet-top) <= 2
+		}) {
+			t.Fatalf("%s: the character's feet at %d (window %v), High's top edge at %d", name, feet, pet, top)
+		}
+		if feet-256 < mon.Min.Y || pet.Min.Y < mon.Min.Y {
+			t.Fatalf("%s: the character (feet at %d) or the window %v is above monitor %v", name, feet, pet, mon)
+		}
+		n := 0
+		waitFor(t, 15*time.Second, name+": the bubble under the character", func() bool {
+			n++
+			return bubbleBelow(d.windowShot(t, petID, fmt.Sprintf("%s-%d", name, n)), feet-pet.Min.Y)
+		})
+	}
+	a.talk("sit up there")
+	if res := s.toolResult(t, "c-sit-high"); !strings.HasPrefix(res, "ok: sitting on ") {
+		t.Fatalf("sit_on_window = %q", res)
+	}
+	d.run(t, "xdotool", "key", "Escape") // the composer closes: the bubble has its place
+	on(image.Rect(0, 0, 1920, 1080), "top-monitor0")
+
+	// High moves to monitor 1, as high up: the pet follows it there.
+	d.run(t, "xdotool", "windowmove", high, "2300", "266")
+	waitFor(t, 10*time.Second, "High on monitor 1", func() bool { return d.clientRect(t, high).Min.X >= 1920 })
+	pet := d.frame(t, petID)
+	d.pointTo(t, image.Pt(pet.Min.X+pet.Dx()/2, characterFeet(a, pet)-128))
+	d.run(t, "xdotool", "click", "1") // a poke: the second turn speaks
+	a.waitRecord(10*time.Second, "pet_poke", nil)
+	waitFor(t, 20*time.Second, "the poke's reply", func() bool {
+		return a.count("speech", map[string]string{"kind": "reply"}) >= 2
+	})
+	on(mutterRight, "top-monitor1")
+}
+
+// characterFeet is the bottom row of the character on the screen: 150
+// rows of bubble room and the 256 of the character below the pet window's
+// top, less the content's rise the app last logged (pet_window_rise).
+func characterFeet(a *app, pet image.Rectangle) int {
+	rise := 0
+	for _, r := range a.log() {
+		if r.str("msg") == "pet_window_rise" {
+			v, _ := r["by"].(float64)
+			rise = int(v)
+		}
+	}
+	return pet.Min.Y + 150 + 256 - rise
+}

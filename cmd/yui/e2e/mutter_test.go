@@ -135,6 +135,7 @@ func TestMutter(t *testing.T) {
 	t.Run("MonitorGone", func(t *testing.T) { mutterMonitorGone(t, m) })
 	t.Run("ClientSideDecorations", func(t *testing.T) { mutterDecorations(t, m) })
 	t.Run("Tray", func(t *testing.T) { mutterTray(t, m) })
+	t.Run("TopOfScreen", func(t *testing.T) { mutterTopOfScreen(t, m) })
 }
 
 // mutterNoXDisplay starts yui in the compositor's pure Wayland session
