@@ -13,7 +13,7 @@ import (
 
 func TestDialNoServer(t *testing.T) {
 	// Display 0 on a host nobody listens on: refused at once.
-	err := dial("127.0.0.1:61", 5*time.Second)
+	_, err := dial("127.0.0.1:61", 5*time.Second)
 	if !errors.Is(err, ErrNoDisplay) || !strings.Contains(err.Error(), "cannot connect to DISPLAY=127.0.0.1:61") {
 		t.Fatalf("dial = %v", err)
 	}
@@ -38,7 +38,7 @@ func TestDialHungServer(t *testing.T) {
 			conns <- c // held open, never answered
 		}
 	}()
-	err = dial(filepath.Join(dir, "X:0"), 300*time.Millisecond)
+	_, err = dial(filepath.Join(dir, "X:0"), 300*time.Millisecond)
 	l.Close()
 	for len(conns) > 0 {
 		(<-conns).Close()

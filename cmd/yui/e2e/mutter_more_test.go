@@ -190,7 +190,7 @@ func mutterDecorations(t *testing.T, m *mutter) {
 	}
 	var feet int
 	if !waitForOr(10*time.Second, func() bool {
-		_, feet = petFeet(d.frame(t, petID))
+		_, feet = a.petFeet(d.frame(t, petID))
 		return abs(feet-vis.Min.Y) <= 2
 	}) {
 		d.windowShot(t, petID, "on-csd")
@@ -220,7 +220,7 @@ func mutterDecorations(t *testing.T, m *mutter) {
 		t.Logf("the compositor set no title bar extents on xmessage: %v", ext)
 	}
 	if !waitForOr(10*time.Second, func() bool {
-		_, feet = petFeet(d.frame(t, petID))
+		_, feet = a.petFeet(d.frame(t, petID))
 		return abs(feet-vis.Min.Y) <= 2
 	}) {
 		t.Fatalf("the pet's feet at %d (window %v), the framed window's visible top edge at %d (%v, X window %v)",
@@ -389,7 +389,7 @@ func mutterTopOfScreen(t *testing.T, m *mutter) {
 		if !waitForOr(10*time.Second, func() bool {
 			top = visibleFrame(t, d, high).Min.Y
 			pet = d.frame(t, petID)
-			feet = characterFeet(a, pet)
+			_, feet = a.petFeet(pet)
 			return abs(feet-top) <= 2
 		}) {
 			t.Fatalf("%s: the character's feet at %d (window %v), High's top edge at %d", name, feet, pet, top)
@@ -414,7 +414,8 @@ func mutterTopOfScreen(t *testing.T, m *mutter) {
 	d.run(t, "xdotool", "windowmove", high, "2300", "266")
 	waitFor(t, 10*time.Second, "High on monitor 1", func() bool { return d.clientRect(t, high).Min.X >= 1920 })
 	pet := d.frame(t, petID)
-	d.pointTo(t, image.Pt(pet.Min.X+pet.Dx()/2, characterFeet(a, pet)-128))
+	px, pf := a.petFeet(pet)
+	d.pointTo(t, image.Pt(px, pf-128))
 	d.run(t, "xdotool", "click", "1") // a poke: the second turn speaks
 	a.waitRecord(10*time.Second, "pet_poke", nil)
 	waitFor(t, 20*time.Second, "the poke's reply", func() bool {
@@ -423,16 +424,3 @@ func mutterTopOfScreen(t *testing.T, m *mutter) {
 	on(mutterRight, "top-monitor1")
 }
 
-// characterFeet is the bottom row of the character on the screen: 150
-// rows of bubble room and the 256 of the character below the pet window's
-// top, less the content's rise the app last logged (pet_window_rise).
-func characterFeet(a *app, pet image.Rectangle) int {
-	rise := 0
-	for _, r := range a.log() {
-		if r.str("msg") == "pet_window_rise" {
-			v, _ := r["by"].(float64)
-			rise = int(v)
-		}
-	}
-	return pet.Min.Y + 150 + 256 - rise
-}

@@ -342,15 +342,15 @@ func mutterPet(t *testing.T, m *mutter) {
 	start(t, d.env(), "xmessage", "-title", "Notes", "-geometry", "420x100+2300+600", "Shopping: milk, eggs, tea")
 	notesID := d.windowID(t, "Notes")
 	nr := visibleFrame(t, d, notesID)
-	d.dragPetTo(t, petID, (nr.Min.X+nr.Max.X)/2, nr.Min.Y-30)
+	a.dragPetTo(t, petID, (nr.Min.X+nr.Max.X)/2, nr.Min.Y-30)
 	waitFor(t, 10*time.Second, "the pet sitting on Notes", func() bool {
-		_, feet := petFeet(d.frame(t, petID))
+		_, feet := a.petFeet(d.frame(t, petID))
 		return abs(feet-visibleFrame(t, d, notesID).Min.Y) <= 2
 	})
 	d.windowShot(t, petID, "sitting-on-notes")
-	d.dragPetTo(t, petID, 2050, 460)
+	a.dragPetTo(t, petID, 2050, 460)
 	waitFor(t, 10*time.Second, "the pet on monitor 1's bottom", func() bool {
-		_, feet := petFeet(d.frame(t, petID))
+		_, feet := a.petFeet(d.frame(t, petID))
 		return feet == 720
 	})
 	if !characterIn(d.frame(t, petID), mutterRight) {
@@ -399,11 +399,12 @@ func abs(v int) int { return max(v, -v) }
 
 // dragPetTo drags the pet by its body so that its feet end at (x, feet),
 // as dragPet does, each step waited for with pointTo.
-func (d *display) dragPetTo(t *testing.T, petID string, x, feet int) {
+func (a *app) dragPetTo(t *testing.T, petID string, x, feet int) {
+	d := a.d
 	t.Helper()
 	pet := d.frame(t, petID)
-	px, pf := petFeet(pet)
-	grab := image.Pt(px, pet.Min.Y+150+128)
+	px, pf := a.petFeet(pet)
+	grab := image.Pt(px, pf-128)
 	d.pointTo(t, grab)
 	d.run(t, "xdotool", "mousedown", "1")
 	const steps = 6
