@@ -67,8 +67,13 @@ func (w *PetWindow) partRects() []image.Rectangle {
 	if w.bubble.Visible() {
 		p, s := w.bubble.Position(), w.bubble.Size()
 		bs := bubbleBody(s)
-		rs = append(rs, roundedRects(w.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.scale))...)
-		rs = append(rs, triangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y+bs.Height-1, tailW, tailH+1))...)
+		if w.bubble.Below { // tail on top, pointing up (toproom.go)
+			rs = append(rs, roundedRects(w.rect(p.X, p.Y+tailH, bs.Width, bs.Height), int(bubbleRadius*w.scale))...)
+			rs = append(rs, upTriangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y, tailW, tailH+1))...)
+		} else {
+			rs = append(rs, roundedRects(w.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.scale))...)
+			rs = append(rs, triangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y+bs.Height-1, tailW, tailH+1))...)
+		}
 	}
 	for _, t := range []*tag{w.badge, w.caption, w.plate, w.pill, w.chip, w.errLine} {
 		if t.Visible() {

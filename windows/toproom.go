@@ -59,15 +59,15 @@ func (w *PetWindow) riseUnits() float32 {
 
 // bubbleY is where the bubble of height h sits: above the head, or, when
 // the window's risen top leaves it no room there, under the pill (and
-// under the composer while it is open).
-func (w *PetWindow) bubbleY(h float32) float32 {
-	y := w.bubbleTip() - h
+// under the composer while it is open), its tail pointing up (below).
+func (w *PetWindow) bubbleY(h float32) (y float32, below bool) {
+	y = w.bubbleTip() - h
 	if y >= w.riseUnits() {
-		return y
+		return y, false
 	}
 	g := w.geo
 	if w.composer.open {
-		return g.composerY + composerH + rowGap
+		return g.composerY + composerH + rowGap, true
 	}
-	return g.composerY
+	return g.composerY, true
 }

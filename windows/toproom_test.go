@@ -24,3 +24,15 @@ func TestRiseFor(t *testing.T) {
 		}
 	}
 }
+
+func TestUpTriangleRects(t *testing.T) {
+	r := image.Rect(10, 20, 32, 33)
+	down, up := triangleRects(r), upTriangleRects(r)
+	if len(up) != len(down) || len(up) == 0 {
+		t.Fatalf("%d rows up, %d down", len(up), len(down))
+	}
+	// The widest row is at the bottom, the apex at the top.
+	if up[0].Min.Y != r.Max.Y-1 || up[0].Dx() != down[0].Dx() || up[len(up)-1].Min.Y != r.Min.Y || up[len(up)-1].Dx() > 2 {
+		t.Fatalf("up %v", up)
+	}
+}

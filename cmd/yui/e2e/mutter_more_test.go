@@ -423,4 +423,3 @@ func mutterTopOfScreen(t *testing.T, m *mutter) {
 	})
 	on(mutterRight, "top-monitor1")
 }
-
