@@ -186,3 +186,17 @@ func TestVisibleFrame(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVisibleFrame: any property values give a rectangle, never a panic;
+// one that is not empty when the window is not.
+func FuzzVisibleFrame(f *testing.F) {
+	f.Add(uint32(2), uint32(3), uint32(20), uint32(4), uint32(26), uint32(26), uint32(23), uint32(29))
+	f.Add(uint32(1<<31), uint32(0), uint32(0), uint32(0), uint32(1<<32-1), uint32(5), uint32(0), uint32(0))
+	f.Fuzz(func(t *testing.T, n0, n1, n2, n3, g0, g1, g2, g3 uint32) {
+		r := image.Rect(100, 100, 500, 400)
+		got := visibleFrame(r, []uint32{n0, n1, n2, n3}, []uint32{g0, g1, g2, g3})
+		if got.Empty() {
+			t.Fatalf("visibleFrame(%v, %v, %v) is empty", r, []uint32{n0, n1, n2, n3}, []uint32{g0, g1, g2, g3})
+		}
+	})
+}
