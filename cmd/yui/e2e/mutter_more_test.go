@@ -230,7 +230,8 @@ func mutterDecorations(t *testing.T, m *mutter) {
 }
 
 // mutterMonitorGone: a position saved where no monitor is now (a monitor
-// unplugged) brings the pet onto a monitor that exists.
+// unplugged) brings the pet onto a monitor that exists; dragged from
+// there onto the second monitor and restarted, it comes back there.
 func mutterMonitorGone(t *testing.T, m *mutter) {
 	d := m.display
 	s := startSim(t, freePort(t), "sim-key", "echo")
@@ -238,8 +239,28 @@ func mutterMonitorGone(t *testing.T, m *mutter) {
 	mutterSettings(t, cfg, s, map[string]any{mutterLayout: map[string]any{"x": 3600, "y": 200}})
 	a := startYuiIn(t, d, cfg, "")
 	win := a.petRect()
-	if !characterIn(win, image.Rect(0, 0, 1920, 1080)) && !characterIn(win, mutterRight) {
-		t.Fatalf("the pet stands at %v, on no monitor", win)
+	if !characterIn(win, image.Rect(0, 0, 1920, 1080)) {
+		t.Fatalf("the pet stands at %v, not on the primary monitor", win)
+	}
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	petID := d.windowID(t, "Yui")
+	a.dragPetTo(t, petID, 2500, 600)
+	moved := a.waitRecord(10*time.Second, "pet_window_moved", nil)
+	if r := image.Rect(int(moved.num("x")), int(moved.num("y")), int(moved.num("x"))+win.Dx(), int(moved.num("y"))+win.Dy()); !characterIn(r, mutterRight) {
+		t.Fatalf("dragged to %v, not onto monitor 1", r)
+	}
+	a.proc.stop()
+	a.waitRecord(10*time.Second, "app_quit", nil)
+	b := startYuiIn(t, d, cfg, "")
+	waitFor(t, 30*time.Second, "the second run's pet", func() bool { return b.count("pet_window_shown", nil) == 2 })
+	var again record
+	for _, r := range b.log() {
+		if r.str("msg") == "pet_window_shown" {
+			again = r
+		}
+	}
+	if again.num("x") != moved.num("x") || again.num("y") != moved.num("y") {
+		t.Fatalf("restarted at %v,%v, dragged to %v,%v", again["x"], again["y"], moved["x"], moved["y"])
 	}
 }
 
