@@ -1,5 +1,7 @@
 package app
 
+import "fyne.io/fyne/v2"
+
 // quietChanged applies do-not-disturb, on everywhere while the user
 // switched it on, and on a monitor while a fullscreen window covers it:
 // the pets there hide and start no greeting or check-in, the pets on
@@ -37,4 +39,30 @@ func (y *yui) awayChanged(away bool) {
 			c.SetSleepy(away)
 		}
 	}
+	fyne.Do(func() {
+		pace := y.idlePace()
+		for _, s := range y.running() {
+			s.win.SetIdlePace(pace)
+		}
+	})
+}
+
+// Idle paces: how much slower than its own rate the idle cycle plays
+// while the user is away, and on a desktop that asks for reduced motion.
+// Breathing and blinking still show, slowly.
+const (
+	awayIdlePace    = 3
+	reducedIdlePace = 2
+)
+
+// idlePace is the idle cycle's pace now: slowest of what applies.
+func (y *yui) idlePace() float64 {
+	pace := 1.0
+	if y.reducedMotion {
+		pace = reducedIdlePace
+	}
+	if a := y.away; a != nil && a.Away() {
+		pace = max(pace, awayIdlePace)
+	}
+	return pace
 }

@@ -47,6 +47,22 @@ func TestEngineOfEachSetting(t *testing.T) {
 		}
 		e.Close()
 	}
+	// The command engine: the line split as voice.command is, no shell.
+	e, name, err := newEngine(settings.Speech{Engine: engineCommand, Command: `/usr/bin/espeak-ng --stdout -v 'en-us'`}, p)
+	if err != nil || name != "command (espeak-ng)" {
+		t.Errorf("command: engine %q, err %v", name, err)
+	}
+	if c, ok := e.(*speech.Audio); !ok || c.Name() != "espeak-ng" {
+		t.Errorf("command engine %T", e)
+	}
+	e.Close()
+	for _, line := range []string{"", "  ", `piper --model 'en_US`} {
+		e, name, err := newEngine(settings.Speech{Engine: engineCommand, Command: line}, p)
+		if err == nil || name != engineNone {
+			t.Errorf("command %q: engine %q, err %v", line, name, err)
+		}
+		e.Close()
+	}
 }
 
 // TestAudioOutWritesSpeech opens the process's audio output with a WAV

@@ -400,6 +400,7 @@ func TestPillConnectionText(t *testing.T) {
 		{transport.StateEvent{State: transport.StateConnecting}, "connecting"},
 		{transport.StateEvent{State: transport.StateReady}, "ready"},
 		{transport.StateEvent{State: transport.StateReconnecting, RetryIn: 4 * time.Second}, "reconnecting in 4 s"},
+		{transport.StateEvent{State: transport.StateRateLimited, RetryIn: 12 * time.Second}, "rate limited: retrying in 12 s"},
 		{transport.StateEvent{State: transport.StateKeyRejected, CloseCode: 4401}, "key rejected"},
 		{transport.StateEvent{State: transport.StateOffline, Err: errors.New("dial tcp: refused")}, OfflineText},
 		{transport.StateEvent{State: transport.StateInvalid, Err: errors.New("chat_base_url: unsupported scheme \"ftp\"")}, "chat_base_url: unsupported scheme \"ftp\""},

@@ -89,6 +89,11 @@ type Options struct {
 	// Memory keeps the conversation a request transport holds across
 	// restarts. Nil keeps it for the transport's life only; push ignores it.
 	Memory Memory
+	// Recall is the long-term memory of the request transports: the text
+	// that follows the card in every request's system prompt, its facts
+	// within room tokens as tokens counts them. Nil adds nothing; push
+	// ignores it.
+	Recall func(room int, tokens func(string) int) string
 
 	Vocabulary Vocabulary
 	// Tools are the client-declared tools of this pet window (client-tools.md).
@@ -314,6 +319,7 @@ const (
 	StateOffline                       // request transports: the server could not be reached
 	StateInvalid                       // the settings cannot work (Err says why); no dial
 	StateClosed                        // Close was called
+	StateRateLimited                   // request transports: waiting out a server's Retry-After (RetryAt) before sending again
 )
 
 func (s ConnState) String() string {
@@ -334,6 +340,8 @@ func (s ConnState) String() string {
 		return "invalid settings"
 	case StateClosed:
 		return "closed"
+	case StateRateLimited:
+		return "rate limited"
 	}
 	return "unknown"
 }
@@ -341,7 +349,8 @@ func (s ConnState) String() string {
 // StateEvent reports a connection state change.
 type StateEvent struct {
 	State ConnState
-	// RetryAt is when the next attempt starts (StateReconnecting).
+	// RetryAt is when the next attempt starts (StateReconnecting,
+	// StateRateLimited).
 	RetryAt time.Time
 	// RetryIn is the delay that was scheduled (StateReconnecting).
 	RetryIn time.Duration

@@ -23,6 +23,7 @@ import (
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
+	"yui/tools/memory"
 	"yui/transport"
 )
 
@@ -90,6 +91,9 @@ type Backend interface {
 	// ShowPets shows every running pet, hidden ones included (the way
 	// back for a pet hidden from its menu where there is no tray).
 	ShowPets()
+	// Memory is preset id's remembered facts (the Memory page), the same
+	// store its pet's requests read.
+	Memory(presetID string) *memory.Store
 	// LogDir is the log folder; OpenLogFolder shows it in the file manager.
 	LogDir() string
 	OpenLogFolder() error

@@ -6,6 +6,7 @@
 //	    [--voice-in FILE.wav] [--stats-every DURATION]
 //	yui voices [--engine system|openai|command|none]
 //	yui devices
+//	yui pack import DIR [--id ID] [--set NAME] [--config-dir DIR]
 //
 // The chat API key of a one-run override comes from the YUI_KEY
 // environment variable, never from a flag (flags show in process lists).
@@ -19,6 +20,7 @@ import (
 	"os"
 
 	"yui/app"
+	"yui/app/packcmd"
 	"yui/tools/desktop"
 )
 
@@ -77,6 +79,8 @@ func subcommand(name string, args []string) (code int, ok bool) {
 			return 2, true
 		}
 		return report(app.PrintVoices(context.Background(), os.Stdout, *engine)), true
+	case "pack":
+		return packcmd.Run(args, os.Stdout, os.Stderr), true
 	case "devices":
 		if len(args) > 0 {
 			fmt.Fprintln(os.Stderr, "usage: yui devices")

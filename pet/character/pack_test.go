@@ -399,3 +399,28 @@ func FuzzLoad(f *testing.F) {
 		_ = p.Vocabulary()
 	})
 }
+
+func TestOutlineKeepsStructureNotPixels(t *testing.T) {
+	p, err := Select(t.TempDir(), DefaultID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := p.Outline()
+	if o.ID != p.ID || len(o.Emotions) != len(p.Emotions) || len(o.Motions) != len(p.Motions) {
+		t.Fatalf("outline %+v", o)
+	}
+	for id, m := range p.Motions {
+		om := o.Motions[id]
+		if len(om.Frames) != len(m.Frames) || om.FPS != m.FPS || om.Loop != m.Loop {
+			t.Fatalf("motion %s: %+v vs %+v", id, om, m)
+		}
+		for _, f := range om.Frames {
+			if f == nil || !f.Bounds().Empty() {
+				t.Fatalf("motion %s holds pixels", id)
+			}
+		}
+	}
+	if o.Frames("idle", "neutral").Motion != "idle" {
+		t.Fatal("the outline's idle motion is not found")
+	}
+}

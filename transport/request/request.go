@@ -189,6 +189,7 @@ type Engine struct {
 	out    *transport.EventQueue
 
 	budget *budgeter
+	recall recaller // summaries of dropped turns (recall.go)
 
 	// Memory across restarts (memory.go); saver is nil without one.
 	memMu   sync.Mutex

@@ -10,6 +10,7 @@ import (
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
+	"yui/tools/memory"
 	"yui/transport"
 	"yui/windows"
 )
@@ -94,6 +95,7 @@ type fakeBackend struct {
 	shown   int
 	watches map[int]func()
 	next    int
+	facts   map[string]*memory.Store // the Memory page's stores, kept in memory
 }
 
 func newFakeBackend(t testing.TB) *fakeBackend {
@@ -102,6 +104,7 @@ func newFakeBackend(t testing.TB) *fakeBackend {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(st.Close)
 	return &fakeBackend{store: st, conns: map[string]*fakeConn{}, watches: map[int]func(){}}
 }
 
@@ -186,6 +189,18 @@ func (b *fakeBackend) ShowPets() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.shown++
+}
+
+func (b *fakeBackend) Memory(id string) *memory.Store {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.facts == nil {
+		b.facts = map[string]*memory.Store{}
+	}
+	if b.facts[id] == nil {
+		b.facts[id] = memory.Open(nil, nil, nil)
+	}
+	return b.facts[id]
 }
 
 func (b *fakeBackend) LogDir() string { return "/tmp/yui-logs" }

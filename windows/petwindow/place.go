@@ -2,6 +2,7 @@ package petwindow
 
 import (
 	"image"
+	"yui/pet/character"
 )
 
 // place moves the window to its saved position for the current monitor
@@ -150,6 +151,11 @@ func (w *PetWindow) dragEnd() {
 	w.savePosition()
 	if w.opts.OnDragEnd != nil {
 		w.opts.OnDragEnd()
+	}
+	if w.opts.Pack.Has(character.MotionDrag) {
+		// A pack's held pose ends with the drag; drawn once the window
+		// is where it was dropped (a redraw during the drop moves it).
+		w.render(w.view)
 	}
 }
 

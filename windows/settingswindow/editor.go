@@ -70,36 +70,13 @@ func (e *presetEditor) bar() fyne.CanvasObject {
 		container.NewBorder(nil, nil, nil, buttons, e.status))
 }
 
-// editable is the part of a preset the editor changes: everything but
-// the id, chat_id, positions, relation and unknown fields, which others
-// own (the pet window saves positions, the rate_relation tool the score).
-func editable(p settings.Preset) settings.Preset {
-	var q settings.Preset
-	applyEdits(&q, p)
-	return q
-}
+// editable is the part of a preset the editor changes: the user's
+// configuration (settings.Preset.Config), without the id, chat_id, what
+// the app learns (positions, relation) and unknown fields.
+func editable(p settings.Preset) settings.Preset { return p.Config() }
 
-// applyEdits copies the fields the editor changes from draft to p.
-func applyEdits(p *settings.Preset, draft settings.Preset) {
-	p.Name = draft.Name
-	p.Enabled = draft.Enabled
-	p.Character = draft.Character
-	p.ChatAPI = draft.ChatAPI
-	p.ChatBaseURL = draft.ChatBaseURL
-	p.Key = draft.Key
-	p.Model = draft.Model
-	p.ReasoningEffort = draft.ReasoningEffort
-	p.Card = draft.Card
-	p.ContextWindow = draft.ContextWindow
-	p.Speech = draft.Speech
-	p.Voice = draft.Voice
-	p.ScreenOnTurn = draft.ScreenOnTurn
-	p.Greeting = draft.Greeting
-	p.Poke = draft.Poke
-	p.Gravity = draft.Gravity
-	p.Gaze = draft.Gaze
-	p.CheckInMinutes = draft.CheckInMinutes
-}
+// applyEdits copies the user's configuration from draft to p.
+func applyEdits(p *settings.Preset, draft settings.Preset) { *p = p.WithConfig(draft) }
 
 func sameEdits(a, b settings.Preset) bool { return reflect.DeepEqual(editable(a), editable(b)) }
 
@@ -140,7 +117,9 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.status.SetText("")
 	e.revalidate()
 	e.f.voicesFor = ""
-	e.loadVoices()
+	if e.w.tabs != nil && e.w.tabs.Selected() != nil && e.w.tabs.Selected().Text == "Speech" {
+		e.loadVoices()
+	}
 	e.restartMeter()
 }
 
@@ -388,24 +367,28 @@ func (e *presetEditor) showProbe(res windows.Probe) {
 }
 
 // speakSample speaks a sentence with the speech settings as edited.
-func (e *presetEditor) speakSample() {
+func (e *presetEditor) speakSample() { e.speakSampleWith(e.f.speechTest, e.f.speechResult) }
+
+// speakSampleWith is speakSample from button, saying how it went in result
+// (the voice row's, or the command row's).
+func (e *presetEditor) speakSampleWith(button *widget.Button, result *widget.Label) {
 	if e.id == "" {
 		return
 	}
 	p := e.candidate()
 	id := e.id
-	e.f.speechTest.Disable()
-	e.f.speechResult.Importance = widget.MediumImportance
-	e.f.speechResult.SetText("Speaking…")
-	e.f.speechResult.Show()
+	button.Disable()
+	result.Importance = widget.MediumImportance
+	result.SetText("Speaking…")
+	result.Show()
 	e.w.run(speakTimeout, func(ctx context.Context) func() {
 		err := e.w.b.SpeakSample(ctx, p)
 		return func() {
-			e.f.speechTest.Enable()
+			button.Enable()
 			if id != e.id {
 				return
 			}
-			setResult(e.f.speechResult, "Spoke the sample sentence.", err)
+			setResult(result, "Spoke the sample sentence.", err)
 		}
 	})
 }

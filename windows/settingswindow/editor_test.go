@@ -48,6 +48,8 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 		}, "model", "Model is needed for responses"},
 		{"context window not a number", func() { retype(f.contextWindow, "lots") }, "context_window", "Context window must be a whole number"},
 		{"negative check-in", func() { retype(f.checkIn, "-5") }, "check_in_minutes", "must be between 0 (off)"},
+		{"command engine without a command", func() { pickLabel(f.speechEngine, "Command (a local program: Piper, espeak-ng, …)") }, "speech.command", "is empty"},
+		{"command rate", func() { retype(f.speechCmd.rate, "22") }, "speech.command_rate", "must be 0 (the command writes a WAV) or 8000 to 192000"},
 		{"voice threshold", func() {
 			pickLabel(f.voiceMode, "Hands-free")
 			pickLabel(f.voiceEngine, "Command")
@@ -142,6 +144,8 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	test.Type(f.speechModel, "tts-1")
 	f.speechRate.SetValue(1.5)
 	f.speechVolume.SetValue(0.5)
+	test.Type(f.speechCmd.line, "piper --model en_US-lessac-medium.onnx --output-raw")
+	retype(f.speechCmd.rate, "22050")
 	pickLabel(f.voiceMode, "Hands-free")
 	pickLabel(f.voiceEngine, "Command")
 	test.Type(f.voiceCommand, "whisper-cli")
@@ -155,8 +159,9 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 		ChatBaseURL: "https://api.example.com/v1", Model: "gpt-x", ReasoningEffort: "high",
 		Card: "A calm spirit.", ContextWindow: 128000, ScreenOnTurn: "always", Greeting: true, Poke: false, Gravity: false,
 		CheckInMinutes: 30,
-		Speech:         settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5, Volume: 0.5},
-		Voice:          settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}
+		Speech: settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5, Volume: 0.5,
+			Command: "piper --model en_US-lessac-medium.onnx --output-raw", CommandRate: 22050},
+		Voice: settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}
 	if !sameEdits(p, want) {
 		t.Fatalf("stored\n%+v\nwant\n%+v", editable(p), editable(want))
 	}

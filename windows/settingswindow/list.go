@@ -151,10 +151,18 @@ func (l *presetList) find(id string) (*settings.Preset, int) {
 }
 
 func (l *presetList) addPreset() {
-	p, err := l.w.b.Store().AddPreset(fmt.Sprintf("Preset %d", len(l.presets)+1))
+	store := l.w.b.Store()
+	// A new pet looks unlike the others: the character no other preset uses.
+	unused := l.w.unusedCharacter(store.Get())
+	p, err := store.AddPreset(fmt.Sprintf("Preset %d", len(l.presets)+1))
 	if err != nil {
 		l.w.showError(fmt.Errorf("add a preset: %w", err))
 		return
+	}
+	if id := unused; id != "" && id != p.Character {
+		if err := store.UpdatePreset(p.ID, func(q *settings.Preset) error { q.Character = id; return nil }); err != nil {
+			l.w.showError(fmt.Errorf("give the new preset a character: %w", err))
+		}
 	}
 	l.w.selectPreset(p.ID)
 }

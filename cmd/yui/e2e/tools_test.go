@@ -329,6 +329,7 @@ func TestToolsBrowserReadsAPage(t *testing.T) {
 	writeSettings(t, cfg, preset{ID: "p-1", Name: "Yui", Enabled: true, ChatAPI: "push", ChatBaseURL: s.url, Key: "sim-key", ChatID: "yui-0000abcd"})
 	st := readSettings(t, cfg)
 	st["browser_tool"] = true
+	st["browser_local"] = true // the page is on loopback: the App tab's switch allows it
 	data, _ := json.Marshal(st)
 	if err := os.WriteFile(filepath.Join(cfg, "settings.json"), data, 0o600); err != nil {
 		t.Fatal(err)
