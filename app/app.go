@@ -166,7 +166,15 @@ func Run(cfg Config) error {
 		log.Error("app_start_failed", "err", err.Error())
 		return err
 	}
-	defer y.src.close() // after the sessions, which talk to the simulator
+	defer y.src.close()      // after the sessions, which talk to the simulator
+	y.first.simCtx = simCtx  // "Try the demo" starts the simulator later (firstrun.go)
+	defer y.closeTriedDemo() // after the sessions too
+	// A first start looks for a local model server before the pet starts
+	// (firstrun.go); one-run overrides and --demo say where to go already.
+	welcome := false
+	if store.FirstStart() && !cfg.Demo && len(y.overrides()) == 0 {
+		welcome = y.firstStart()
+	}
 	st := store.Get()
 	y.order = presetIDs(st)
 	presets := y.runnable(st)
@@ -193,6 +201,12 @@ func Run(cfg Config) error {
 	debug.FreeOSMemory()
 	tuneGC()
 	y.showStartNotices(notice)
+	switch {
+	case welcome:
+		y.startWelcome(st.ActivePreset)
+	case y.listFound():
+		y.openWelcome() // several servers, or one with no model: the list, with its hint
+	}
 	y.setupTray()
 	y.updateWatching()
 	if y.src.startAtLogin() {
@@ -280,6 +294,7 @@ func (y *yui) runUntilQuit(ctx context.Context, stop context.CancelFunc) {
 	<-statsDone
 	stop()
 	y.quitting.Store(true)
+	y.closeFirstRun()
 	y.closeSessions()
 	y.closing.Wait()
 	y.store.Close() // what the app learned last is on disk before app_quit
@@ -360,6 +375,8 @@ type yui struct {
 	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
 
 	factStores factStores // each preset's remembered facts (facts.go)
+
+	first firstRun // the first start's scan, welcome and tried demo (firstrun.go)
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).

@@ -159,7 +159,7 @@ func (s *session) connect() error {
 		set.Close()
 		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
 	}
-	c := &conn{t: t, tools: set, speech: s.y.newSpeechOut(s.cfg().Speech, s.log)}
+	c := &conn{t: t, tools: set, speech: s.y.newSpeechOut(s.speechSettings(), s.log)}
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
@@ -225,7 +225,7 @@ func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 		ChatID:          p.ChatID,
 		Model:           p.Model,
 		ReasoningEffort: p.ReasoningEffort,
-		Card:            p.Card,
+		Card:            s.card(),
 		ContextWindow:   p.ContextWindow,
 		Memory:          s.stores.memory,
 		Recall:          s.recall(), // long-term memory (facts.go)
@@ -241,9 +241,34 @@ func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 			}
 			return false
 		},
+		Server: serverInfo(p.ChatBaseURL), // names a local server (firstrun.go)
 		Clock:  clock.Real{},
 		Logger: s.log,
 	}
+}
+
+// card is the persona text the request transports send: the preset's,
+// or with none written, its character pack's.
+func (s *session) card() string {
+	if c := s.cfg().Card; strings.TrimSpace(c) != "" {
+		return c
+	}
+	return s.pack.Card
+}
+
+// speechSettings are the preset's speech settings with its character
+// pack's defaults where the preset leaves them open: the pack's voice for
+// the engine when the preset names none, its rate when the preset's is
+// the normal 1.
+func (s *session) speechSettings() settings.Speech {
+	sp := s.cfg().Speech
+	if sp.Voice == "" {
+		sp.Voice = s.pack.Speech.Voice(sp.Engine)
+	}
+	if r := s.pack.Speech.Rate; r != 0 && sp.Rate == 1 {
+		sp.Rate = r
+	}
+	return sp
 }
 
 // refusedNotice is what the pet says when the character pack id was
@@ -303,8 +328,11 @@ func (s *session) onView(c *conn, v pet.View) {
 	s.y.release.poke()
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
+		if s.y.welcoming() {
+			s.y.stopRescan() // set up: the welcome page's work is done
+		}
 	}
-	if opensSettings(v.Pill.ConnState, s.everReady.Load()) {
+	if opensSettings(v.Pill.ConnState, s.everReady.Load()) && !s.y.welcoming() {
 		if s.settingsHit.CompareAndSwap(false, true) {
 			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
 			id := s.cfg().ID

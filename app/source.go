@@ -53,6 +53,9 @@ type presetStores struct {
 // source is the running presetSource; tests that build a yui by hand get
 // the user's.
 func (y *yui) source() presetSource {
+	if d := y.first.demo.Load(); d != nil {
+		return d // "Try the demo" on the welcome page (firstrun.go)
+	}
 	if y.src != nil {
 		return y.src
 	}
@@ -65,6 +68,12 @@ func (y *yui) openSource(ctx context.Context) (presetSource, error) {
 	if !y.cfg.Demo {
 		return userSource{y}, nil
 	}
+	return y.startDemoSource(ctx)
+}
+
+// startDemoSource starts the demo's simulator, which ctx stops, and its
+// source: for --demo, and for "Try the demo" on the welcome page.
+func (y *yui) startDemoSource(ctx context.Context) (*demoSource, error) {
 	sim, err := pushtest.StartSim(ctx, pushtest.SimOptions{
 		Addr:   "127.0.0.1:0",
 		Script: pushtest.Demo(pushtest.DefaultDemo()),

@@ -129,7 +129,9 @@ func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
 	o := &speechOut{}
 	if !y.audio.playable() {
 		o.engine = speech.NewNone(nil)
-		if y.audio != nil {
+		if y.audio != nil && sp.Engine != engineNone {
+			// A preset that does not speak loses nothing to a missing
+			// device: no note for it.
 			o.notice = y.audio.notice
 		}
 		log.Info("speech_engine", "engine", engineNone, "configured", sp.Engine, "reason", "no audio output")

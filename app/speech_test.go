@@ -12,6 +12,7 @@ import (
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/audio"
+	"yui/pet/character"
 	"yui/pet/speech"
 )
 
@@ -29,6 +30,34 @@ func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
 	}
 	if err := y.speakSample(context.Background(), settings.Speech{Engine: engineSystem}); err == nil {
 		t.Fatal("the Test button spoke with no audio output")
+	}
+}
+
+// A preset that does not speak loses nothing to a missing device: its
+// pill says nothing about it.
+func TestNoAudioNoteOnlyForAPresetThatSpeaks(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	y := &yui{log: log, audio: &audioOut{log: log, mixer: audio.NewMixer(), notice: noDeviceNotice}}
+	o := y.newSpeechOut(settings.Speech{Engine: engineNone, Rate: 1, Volume: 1}, log)
+	defer o.close()
+	if n := o.petOptions(pet.Options{}).AudioNotice; n != "" {
+		t.Fatalf("speech none shows %q", n)
+	}
+}
+
+// A preset's empty card and open voice take its character pack's.
+func TestPackDefaultsFillThePreset(t *testing.T) {
+	s := &session{pack: &character.Pack{Card: "You are Kit.", Speech: character.Speech{Voices: map[string]string{"openai": "nova"}, Rate: 1.2}}}
+	s.setPreset(settings.Preset{Speech: settings.Speech{Engine: engineOpenAI, Rate: 1}})
+	if s.card() != "You are Kit." {
+		t.Errorf("card %q", s.card())
+	}
+	if sp := s.speechSettings(); sp.Voice != "nova" || sp.Rate != 1.2 {
+		t.Errorf("speech %+v", sp)
+	}
+	s.setPreset(settings.Preset{Card: "Mine.", Speech: settings.Speech{Engine: engineOpenAI, Voice: "alloy", Rate: 0.9}})
+	if sp := s.speechSettings(); s.card() != "Mine." || sp.Voice != "alloy" || sp.Rate != 0.9 {
+		t.Errorf("the preset's own card and speech were replaced: %q %+v", s.card(), sp)
 	}
 }
 

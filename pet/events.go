@@ -1,6 +1,7 @@
 package pet
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -67,15 +68,38 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 			c.view.Pill.Conn = e.Err.Error()
 		}
 	case transport.StateOffline:
-		c.view.Pill.Conn = OfflineText
-	case transport.StateReady:
-		c.view.Pill.Conn = "ready"
-		if e.AutoModel != "" {
-			c.view.Pill.Conn = "ready · model " + e.AutoModel
+		text := OfflineText
+		var nm *transport.NoModelError
+		if errors.As(e.Err, &nm) {
+			text = nm.Error()
 		}
+		c.view.Pill.Conn = text
+		if !e.RetryAt.IsZero() && nm == nil {
+			// A request transport probing again: the countdown to it
+			// (a missing model keeps its hint, which is what to do).
+			c.conn.retryAt = e.RetryAt
+			c.countdownLocked()
+		}
+	case transport.StateReady:
+		c.view.Pill.Conn = ReadyText(e)
 	default:
 		c.view.Pill.Conn = e.State.String()
 	}
+}
+
+// ReadyText is the pill's text for a ready state: "ready", "ready · model
+// qwen3:8b" for a model the transport picked, "ready · Ollama · qwen3:8b"
+// for a local server it named.
+func ReadyText(e *transport.StateEvent) string {
+	switch {
+	case e.Server != "" && e.Model != "":
+		return "ready · " + e.Server + " · " + e.Model
+	case e.Server != "":
+		return "ready · " + e.Server
+	case e.AutoModel != "":
+		return "ready · model " + e.AutoModel
+	}
+	return "ready"
 }
 
 // countdownLocked shows "reconnecting in N s" (or "rate limited: retrying
@@ -88,8 +112,11 @@ func (c *Controller) countdownLocked() {
 	if c.conn.takenOver {
 		prefix = TakenOverText + " · "
 	}
-	if c.view.Pill.ConnState == transport.StateRateLimited {
+	switch c.view.Pill.ConnState {
+	case transport.StateRateLimited:
 		prefix, what = "", "rate limited: retrying"
+	case transport.StateOffline:
+		prefix, what = "", OfflineRetryText
 	}
 	if n <= 0 {
 		c.view.Pill.Conn = prefix + what

@@ -59,6 +59,10 @@ const GenericFailureText = "The request failed."
 // reached (product.md §2: the pet says so in its status pill).
 const OfflineText = "offline: the backend cannot be reached"
 
+// OfflineRetryText is the pill's shorter form of it while a request
+// transport counts down to its next probe: "offline · retrying in 4 s".
+const OfflineRetryText = "offline · retrying"
+
 // CloseTakenOver is the close code of a push backend that gave the chat
 // to another connection of the same chat_id.
 const CloseTakenOver = 4409

@@ -112,6 +112,11 @@ type Options struct {
 	// user whose server is down before their first turn. Push needs none:
 	// its socket is the check.
 	Probe bool
+	// Server, when set, names the request server once the probe reached
+	// it (the app asks the local server's own endpoints): the pill then
+	// says "ready · Ollama · qwen3:8b", and a known server that lists no
+	// chat model is offline with its hint until one is there.
+	Server func(ctx context.Context) ServerInfo
 
 	Clock  clock.Clock  // nil means the wall clock
 	Logger *slog.Logger // nil discards
@@ -362,6 +367,31 @@ type StateEvent struct {
 	// model, the model it picked itself (the first the server lists); ""
 	// otherwise.
 	AutoModel string
+	// Server names the local server a ready request transport talks to
+	// ("Ollama"), and Model is then the model its turns send; both ""
+	// when the server is not one Options.Server knows.
+	Server, Model string
+}
+
+// ServerInfo is what Options.Server tells of a request server.
+type ServerInfo struct {
+	// Name is the server program ("Ollama"); "" when unknown.
+	Name string
+	// NoModelHint says how to get a chat model onto it ("run: ollama
+	// pull qwen3:4b"); "" when unknown.
+	NoModelHint string
+}
+
+// NoModelError is a request transport's StateOffline reason when its
+// server answers but lists no chat model for a preset that names none.
+type NoModelError struct{ Info ServerInfo }
+
+func (e *NoModelError) Error() string {
+	name := e.Info.Name
+	if name == "" {
+		name = "the server"
+	}
+	return name + " has no model · " + e.Info.NoModelHint
 }
 
 // RenderKind tells a render from a speech frame.

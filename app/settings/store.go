@@ -68,7 +68,9 @@ type Store struct {
 	cur     Settings
 	saved   []byte // the settings file as last written
 	refused []Refusal
-	kept    string // where Open kept a file of an older version
+	// first is set when Open found no settings file: a first start.
+	first bool
+	kept  string // where Open kept a file of an older version
 
 	clock     clock.Clock
 	log       atomic.Pointer[slog.Logger]
@@ -123,6 +125,7 @@ func Open(dir string, opts Options) (*Store, *Notice, error) {
 		if err := s.startDefault(); err != nil {
 			return nil, nil, err
 		}
+		s.first = true
 		return s, nil, nil
 	}
 	var d Decoded
@@ -265,6 +268,11 @@ func (s *Store) startDefault() error {
 	s.cur = d
 	return nil
 }
+
+// FirstStart reports whether Open found no settings file: Yui runs for
+// the first time on this config directory (a file kept aside as corrupt
+// is not a first start: the user had settings).
+func (s *Store) FirstStart() bool { return s.first }
 
 // Dir returns the store directory.
 func (s *Store) Dir() string { return s.dir }

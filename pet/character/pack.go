@@ -73,6 +73,10 @@ type Pack struct {
 	// FillerLines and FailureLines may be empty.
 	FillerLines  []string
 	FailureLines []string
+	// Card is the character's default persona text and Speech its
+	// default speech settings (card.go); both may be empty.
+	Card   string
+	Speech Speech
 	// Feet is the point (logical pixels) the character stands on: the
 	// pet's feet line is Feet.Y, and what is drawn below hangs over the
 	// edge it sits on.
@@ -109,6 +113,8 @@ type manifest struct {
 	FillerLines     []string                   `json:"filler_lines"`
 	FailureLines    []string                   `json:"failure_lines"`
 	Gaze            map[string]string          `json:"gaze"`
+	Card            string                     `json:"card"`
+	Speech          *Speech                    `json:"speech"`
 	poseFields
 }
 
@@ -440,6 +446,9 @@ func (m *manifest) validate() (*Pack, error) {
 		return nil, err
 	}
 	if p.FailureLines, err = checkLines("failure_lines", m.FailureLines); err != nil {
+		return nil, err
+	}
+	if err := m.checkDefaults(p); err != nil {
 		return nil, err
 	}
 	return p, nil

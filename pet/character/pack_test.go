@@ -194,6 +194,11 @@ func TestLoadRefusals(t *testing.T) {
 			fs["img/b.png"] = &fstest.MapFile{Data: append(pngBytes(t, 8, 8), make([]byte, MaxImageBytes)...)}
 		}, "larger than 16 MiB"},
 		{"mixed sizes", func(_ map[string]any, fs fstest.MapFS) { fs["img/b.png"] = &fstest.MapFile{Data: pngBytes(t, 8, 9)} }, "all images must be the same size"},
+		{"huge card", func(m map[string]any, _ fstest.MapFS) { m["card"] = strings.Repeat("x", MaxCardLen+1) }, `"card" has 8001 characters`},
+		{"speech rate", func(m map[string]any, _ fstest.MapFS) { m["speech"] = map[string]any{"rate": 9} }, `"speech" "rate" 9 is outside`},
+		{"speech engine", func(m map[string]any, _ fstest.MapFS) {
+			m["speech"] = map[string]any{"voices": map[string]any{"piper": "x"}}
+		}, `names engine "piper"`},
 		{"folder as image", func(m map[string]any, _ fstest.MapFS) { m["emotions"].(map[string]any)["happy"] = "img.png" }, ""},
 	}
 	for _, tt := range tests {
@@ -398,6 +403,27 @@ func FuzzLoad(f *testing.F) {
 		}
 		_ = p.Vocabulary()
 	})
+}
+
+// A pack carries its character's card and speech defaults; the built-in
+// Yui has both.
+func TestPackDefaults(t *testing.T) {
+	m := validManifest()
+	m["card"] = "  You are Kit.  "
+	m["speech"] = map[string]any{"voices": map[string]any{"openai": "nova", "system": " "}, "rate": 1.2}
+	p, err := Load(packFS(t, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Card != "You are Kit." || p.Speech.Voice("openai") != "nova" || p.Speech.Voice("system") != "" || p.Speech.Rate != 1.2 {
+		t.Errorf("card %q speech %+v", p.Card, p.Speech)
+	}
+	d := Default()
+	for _, want := range []string{"You are Yui", "generate_express", "body_action", "client_context", "short"} {
+		if !strings.Contains(d.Card, want) {
+			t.Errorf("the built-in card does not mention %q", want)
+		}
+	}
 }
 
 func TestOutlineKeepsStructureNotPixels(t *testing.T) {

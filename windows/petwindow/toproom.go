@@ -57,11 +57,12 @@ func (w *PetWindow) riseUnits() float32 {
 	return float32(w.top.rise) / w.shim.scale
 }
 
-// bubbleY is where the bubble of height h sits: above the head, or, when
+// bubbleY is where the bubble of height h whose tail ends at tip sits:
+// above the head, or, when
 // the window's risen top leaves it no room there, under the pill (and
 // under the composer while it is open), its tail pointing up (below).
-func (w *PetWindow) bubbleY(h float32) (y float32, below bool) {
-	y = w.bubbleTip() - h
+func (w *PetWindow) bubbleY(tip, h float32) (y float32, below bool) {
+	y = tip - h
 	if y >= w.riseUnits() {
 		return y, false
 	}

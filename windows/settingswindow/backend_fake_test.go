@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"yui/app/localserver"
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/speech"
@@ -95,6 +96,9 @@ type fakeBackend struct {
 	shown   int
 	watches map[int]func()
 	next    int
+	servers []localserver.Server // what FindServers finds
+	scans   int
+	demos   int
 	facts   map[string]*memory.Store // the Memory page's stores, kept in memory
 	metered []string                 // the devices metered
 	meterCh chan string              // when set, gets each device metered
@@ -225,6 +229,33 @@ func (b *fakeBackend) OpenLogFolder() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.opened++
+	return nil
+}
+
+func (b *fakeBackend) FindServers(context.Context) []localserver.Server {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.scans++
+	return b.servers
+}
+
+func (b *fakeBackend) FoundServers() []localserver.Server {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.servers
+}
+
+func (b *fakeBackend) UseServer(id string, s localserver.Server) {
+	b.store.UpdatePreset(id, func(p *settings.Preset) error {
+		p.ChatBaseURL, p.Model = s.URL, s.Model
+		return nil
+	})
+}
+
+func (b *fakeBackend) TryDemo() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.demos++
 	return nil
 }
 

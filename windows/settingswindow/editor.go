@@ -31,7 +31,11 @@ type presetEditor struct {
 	// fieldErrs is the last validation, by JSON name.
 	fieldErrs map[string]string
 	loading   bool // widgets being filled from code
-	probeGen  int  // drops results of a probe for an older draft
+	// touched is set once the user changed a field of the preset shown:
+	// until then a preset nothing was set up in (a first start) shows no
+	// red field, only what Save would need once they start.
+	touched  bool
+	probeGen int // drops results of a probe for an older draft
 
 	errLabels  map[string]*widget.Label
 	fieldNames map[string]string
@@ -114,6 +118,7 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.loading = true
 	e.f.fill(p, e.w.characters(p.Character))
 	e.loading = false
+	e.touched = false
 	e.status.SetText("")
 	e.revalidate()
 	e.f.voicesFor = ""
@@ -156,6 +161,7 @@ func (e *presetEditor) edit(fn func(p *settings.Preset)) {
 		return
 	}
 	fn(&e.draft)
+	e.touched = true
 	e.revalidate()
 }
 
@@ -165,6 +171,7 @@ func (e *presetEditor) editInt(field, text string, set func(p *settings.Preset, 
 	if e.loading || e.id == "" {
 		return
 	}
+	e.touched = true
 	n, err := parseInt(text)
 	if err != nil {
 		e.parseErrs[field] = err.Error()
@@ -180,6 +187,7 @@ func (e *presetEditor) editFloat(field, text string, set func(p *settings.Preset
 	if e.loading || e.id == "" {
 		return
 	}
+	e.touched = true
 	x, err := parseFloat(text)
 	if err != nil {
 		e.parseErrs[field] = err.Error()
@@ -209,6 +217,9 @@ func (e *presetEditor) revalidate() {
 	}
 	var other []string
 	for f, reason := range e.fieldErrs {
+		if !e.touched {
+			break // nothing red before the user touches the preset
+		}
 		if _, ok := e.errLabels[f]; !ok {
 			other = append(other, f+" "+reason)
 		}
@@ -231,7 +242,7 @@ func (e *presetEditor) revalidate() {
 // "Base URL must start with ws:// or wss:// for push".
 func (e *presetEditor) reasonText(f string) string {
 	r, ok := e.fieldErrs[f]
-	if !ok {
+	if !ok || !e.touched {
 		return ""
 	}
 	return e.fieldNames[f] + " " + r
@@ -251,6 +262,9 @@ func (e *presetEditor) updateBar() {
 		e.save.Disable()
 		e.revert.Disable()
 		return
+	case len(e.fieldErrs) > 0 && !e.touched:
+		e.save.Disable()
+		e.status.SetText("")
 	case len(e.fieldErrs) > 0:
 		e.save.Disable()
 		var names []string

@@ -16,7 +16,12 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 	e, f := h.ed(), h.f()
 	before := h.stored()
 
-	// The default preset talks Chat Completions with no model: refused at once.
+	// The default preset talks Chat Completions with no model: nothing is
+	// red until the user touches it (a first start), then it is refused.
+	if got := e.fieldError("model"); got != "" || e.status.Text != "" {
+		t.Fatalf("an untouched preset shows %q, status %q", got, e.status.Text)
+	}
+	retype(f.name, "Yui")
 	if got := e.fieldError("model"); !strings.Contains(got, "Model is needed for chat_completions") {
 		t.Fatalf("model reason = %q", got)
 	}

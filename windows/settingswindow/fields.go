@@ -81,7 +81,7 @@ func (e *presetEditor) buildFields() {
 	f.card = widget.NewMultiLineEntry()
 	f.card.Wrapping = fyne.TextWrapWord
 	f.card.SetMinRowsVisible(5)
-	f.card.SetPlaceHolder("Who the character is and how it talks (sent as the system prompt)")
+	f.card.SetPlaceHolder("Who the character is and how it talks, sent as the system prompt. Empty: the character's own card")
 	f.card.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Card = s }) }
 
 	f.chatAPI = pick(chatAPIOptions, func(p *settings.Preset, v string) { p.ChatAPI = v })

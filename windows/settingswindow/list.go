@@ -73,7 +73,12 @@ func newPresetList(w *SettingsWindow) *presetList {
 func (l *presetList) content() fyne.CanvasObject {
 	buttons := container.NewGridWithColumns(2, l.add, l.dup, l.on, l.del)
 	bottom := container.NewVBox(buttons, l.activate, l.refusedBox)
-	title := widget.NewLabelWithStyle("Presets", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	// The welcome page's local servers, from the title row (the list and
+	// its buttons keep their places).
+	find := widget.NewButtonWithIcon("Find local servers", theme.SearchIcon(), l.w.findServers)
+	find.Importance = widget.LowImportance
+	title := container.NewBorder(nil, nil, nil, find,
+		widget.NewLabelWithStyle("Presets", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	return container.NewPadded(container.NewBorder(title, bottom, nil, nil, l.list))
 }
 

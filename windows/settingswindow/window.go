@@ -59,6 +59,8 @@ type SettingsWindow struct {
 	global  *globalSection
 	gallery *gallery
 	tabs    *container.AppTabs
+	welcome *welcomePage      // settings_welcome.go
+	main    fyne.CanvasObject // the presets and tabs, what the welcome page leaves for
 
 	// jobs counts the backend calls running (probe, speech and voice
 	// tests), so that tests can wait for their results.
@@ -84,6 +86,8 @@ func (w *SettingsWindow) Show(presetID string) {
 	}
 	if w.win == nil {
 		w.open(st)
+	} else {
+		w.showMain() // off the welcome page
 	}
 	w.selectPreset(presetID)
 	w.win.Show()
@@ -158,6 +162,11 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
 	split := container.NewHSplit(w.list.content(), right)
 	split.Offset = 0.24
+	w.main = split
+	w.welcome = newWelcomePage(w)
+	if found := w.b.FoundServers(); len(found) > 0 {
+		w.welcome.showFound(found)
+	}
 	w.win.SetContent(split)
 	w.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
 	w.win.SetOnClosed(w.closed)

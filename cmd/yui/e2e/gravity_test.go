@@ -75,7 +75,7 @@ func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
 	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	petID := d.windowID(t, "Yui")
-	d.waitShot(t, "gravity-start", 10*time.Second, drawnCheck(d.frame(t, petID)))
+	before := d.waitShot(t, "gravity-start", 10*time.Second, drawnCheck(d.frame(t, petID)))
 
 	// Dropped with its feet 30 px above Notes' top edge: it falls onto it.
 	nr := d.frame(t, notesID)
@@ -90,7 +90,18 @@ func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
 	if x, _ := a.petFeet(pet); x < nr.Min.X || x > nr.Max.X {
 		t.Fatalf("the pet's centre x %d is not over Notes (%v)", x, nr)
 	}
-	d.waitShot(t, "gravity-sitting", 10*time.Second, drawnCheck(pet))
+	sitting := d.waitShot(t, "gravity-sitting", 10*time.Second, drawnCheck(pet))
+	// The pill and the name tag sit above the pet's head, never over the
+	// window it sits on: Notes' text area under the pet looks as it did
+	// before the pet came.
+	under := image.Rect(pet.Min.X, nr.Min.Y+25, pet.Max.X, nr.Min.Y+90).Intersect(nr)
+	for y := under.Min.Y; y < under.Max.Y; y++ {
+		for x := under.Min.X; x < under.Max.X; x++ {
+			if before.At(x, y) != sitting.At(x, y) {
+				t.Fatalf("the sitting pet draws over Notes at %d,%d", x, y)
+			}
+		}
+	}
 	a.ask("where are you?")
 	body := s.toolResult(t, "c-body-1")
 	if !strings.Contains(body, `"perch":{"kind":"window_top"`) || !strings.Contains(body, `"title":"Notes"`) {
