@@ -1,5 +1,5 @@
 # make run   — build and start Yui (installs the build packages when missing)
-# make test  — go vet, go test -race, the fuzzers briefly, the packages, and the end-to-end tests under Xvfb
+# make test  — go vet, go test -race, the fuzzers briefly, the packages, and the end-to-end tests under Xvfb and under mutter
 # make bench — every benchmark, then docs/performance.md and its plots from that run
 # make package — the Linux archive (dist/Yui.tar.xz) and bin/yui.exe for Windows, with fyne package
 # make soak  — the long chaos run (100 mid-turn kills, restarts, a refused key, failing model servers); its counts come last
@@ -14,7 +14,7 @@ FYNE_VERSION := v1.7.4
 FYNE := $(BIN)/tools/fyne-$(FYNE_VERSION)/fyne
 LINUX_PKG := $(DIST)/Yui.tar.xz
 
-.PHONY: run test bench soak deps test-deps package-deps build vet unit fuzz e2e package package-linux package-windows
+.PHONY: run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter package package-linux package-windows
 
 deps:
 	@.ci/deps.sh build
@@ -41,7 +41,12 @@ fuzz: deps
 	@.ci/fuzz.sh
 
 e2e: test-deps build package-linux
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 15m -skip '^TestMutter' ./cmd/yui/e2e/
+
+# The same binaries under GNOME's compositor (mutter --headless, XWayland,
+# two virtual monitors of different sizes): one compositor for the group.
+e2e-mutter: test-deps build
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m -run '^TestMutter' ./cmd/yui/e2e/
 
 $(FYNE):
 	GOBIN=$(CURDIR)/$(dir $@) $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_VERSION)
@@ -89,7 +94,7 @@ package-windows: package-deps | $(FYNE)
 		s=$$?; cd $(CURDIR) && $(FYNE_UNSTAGE); exit $$s
 	YUI_WINDOWS_EXE=$(CURDIR)/$(BIN)/yui.exe $(GO) test -count=1 -tags e2e -run '^TestWindowsExeIcon$$' ./cmd/yui/e2e/
 
-test: vet unit fuzz package-windows e2e
+test: vet unit fuzz package-windows e2e e2e-mutter
 
 # The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
 SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt

@@ -2,21 +2,25 @@ package app
 
 import "fyne.io/fyne/v2"
 
-// quietChanged applies do-not-disturb, on while the active window is
-// fullscreen or the user switched it on: the pets hide and no greeting or
-// check-in starts; when it ends the pets it hid come back and what waited
-// goes. Replies that arrive meanwhile are in the message window. UI thread.
+// quietChanged applies do-not-disturb, on everywhere while the user
+// switched it on, and on a monitor while a fullscreen window covers it:
+// the pets there hide and start no greeting or check-in, the pets on
+// another monitor stay; when it ends the pets it hid come back and what
+// waited goes. Replies that arrive meanwhile are in the message window.
+// UI thread.
 func (y *yui) quietChanged(on bool) {
 	y.log.Info("do_not_disturb", "on", on, "manual", y.quiet.Manual())
 	for _, s := range y.running() {
+		st := s.win.BodyState()
+		here := on && y.quiet.Hides(st.Rect)
 		if c := s.ctl(); c != nil {
-			c.SetQuiet(on)
+			c.SetQuiet(here)
 		}
 		switch {
-		case on && s.win.BodyState().Visible:
+		case here && st.Visible:
 			s.win.Hide()
 			s.quietHid = true
-		case !on && s.quietHid:
+		case !here && s.quietHid:
 			s.win.Show()
 			s.quietHid = false
 		}

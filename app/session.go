@@ -174,7 +174,7 @@ func (s *session) connect() error {
 		Place:      s.place,
 		Screenshot: s.screenshot,
 	}))
-	if s.y.quiet.On() {
+	if s.y.quiet.Hides(s.win.BodyState().Rect) {
 		c.ctl.SetQuiet(true) // a new connection keeps do-not-disturb
 	}
 	if a := s.y.away; a != nil && a.Away() {

@@ -21,6 +21,7 @@ import (
 
 	"yui/app"
 	"yui/app/packcmd"
+	"yui/tools/desktop"
 )
 
 func main() {
@@ -49,7 +50,16 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Key = takeKey()
-	if err := app.Run(cfg); err != nil {
+	release, err := desktop.CheckDisplay()
+	if err != nil {
+		// One line and exit code 2, as for a wrong command line: nothing
+		// is wrong with Yui, the session lacks what it needs.
+		fmt.Fprintln(os.Stderr, "yui:", err)
+		os.Exit(2)
+	}
+	err = app.Run(cfg)
+	release() // the app's own connections kept the display from resetting
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "yui:", err)
 		if errors.Is(err, app.ErrAlreadyRunning) {
 			return // the running Yui shows its pets: nothing failed

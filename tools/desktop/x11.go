@@ -220,7 +220,7 @@ type windowQuery struct {
 	geom                                 xproto.GetGeometryCookie
 	pos                                  xproto.TranslateCoordinatesCookie
 	netName, name, class, extents, state xproto.GetPropertyCookie
-	wmState, wtype, pid                  xproto.GetPropertyCookie
+	wmState, wtype, pid, gtkExtents      xproto.GetPropertyCookie
 }
 
 func (x *x11) query(w xproto.Window) *windowQuery {
@@ -234,10 +234,13 @@ func (x *x11) query(w xproto.Window) *windowQuery {
 		name:    x.prop(w, "WM_NAME", xproto.GetPropertyTypeAny),
 		class:   x.prop(w, "WM_CLASS", xproto.AtomString),
 		extents: x.prop(w, "_NET_FRAME_EXTENTS", xproto.AtomCardinal),
-		state:   x.prop(w, "_NET_WM_STATE", xproto.AtomAtom),
-		wmState: x.prop(w, "WM_STATE", x.atom("WM_STATE")),
-		wtype:   x.prop(w, "_NET_WM_WINDOW_TYPE", xproto.AtomAtom),
-		pid:     x.prop(w, "_NET_WM_PID", xproto.AtomCardinal),
+		// Client-side decorations: the shadow GTK and libadwaita draw
+		// around the visible frame, inside the X window.
+		gtkExtents: x.prop(w, "_GTK_FRAME_EXTENTS", xproto.AtomCardinal),
+		state:      x.prop(w, "_NET_WM_STATE", xproto.AtomAtom),
+		wmState:    x.prop(w, "WM_STATE", x.atom("WM_STATE")),
+		wtype:      x.prop(w, "_NET_WM_WINDOW_TYPE", xproto.AtomAtom),
+		pid:        x.prop(w, "_NET_WM_PID", xproto.AtomCardinal),
 	}
 }
 
@@ -251,6 +254,7 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 	netName, name := text(q.netName.Reply()), text(q.name.Reply())
 	class := text(q.class.Reply())
 	ext := cardinals(q.extents.Reply())
+	gtk := cardinals(q.gtkExtents.Reply())
 	state := cardinals(q.state.Reply())
 	wmState := cardinals(q.wmState.Reply())
 	wtype := cardinals(q.wtype.Reply())
@@ -267,13 +271,7 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 	}
 	w.App = wmClass(class)
 	r := image.Rect(int(p.DstX), int(p.DstY), int(p.DstX)+int(g.Width), int(p.DstY)+int(g.Height))
-	if len(ext) == 4 {
-		r.Min.X -= int(ext[0])
-		r.Max.X += int(ext[1])
-		r.Min.Y -= int(ext[2])
-		r.Max.Y += int(ext[3])
-	}
-	w.Frame = r
+	w.Frame = visibleFrame(r, ext, gtk)
 	w.Minimized = a.MapState != xproto.MapStateViewable ||
 		(len(wmState) > 0 && wmState[0] == iconicState) ||
 		x.hasAtom(state, "_NET_WM_STATE_HIDDEN")
@@ -285,6 +283,30 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 		w.PID = int(pid[0])
 	}
 	return w, true
+}
+
+// visibleFrame is what a person sees of a window whose X window is r: a
+// window manager's frame (_NET_FRAME_EXTENTS, left, right, top, bottom)
+// added, the client-drawn shadow of client-side decorations
+// (_GTK_FRAME_EXTENTS, same order) taken off. A shadow larger than the
+// window is ignored.
+func visibleFrame(r image.Rectangle, net, gtk []uint32) image.Rectangle {
+	if len(gtk) == 4 {
+		// Not image.Rect, which would swap the edges of a shadow wider
+		// than the window instead of leaving it empty.
+		in := image.Rectangle{Min: image.Pt(r.Min.X+int(gtk[0]), r.Min.Y+int(gtk[2])),
+			Max: image.Pt(r.Max.X-int(gtk[1]), r.Max.Y-int(gtk[3]))}
+		if !in.Empty() && int(gtk[0]|gtk[1]|gtk[2]|gtk[3]) < 1<<15 {
+			r = in
+		}
+	}
+	if len(net) == 4 && int(net[0]|net[1]|net[2]|net[3]) < 1<<15 {
+		r.Min.X -= int(net[0])
+		r.Max.X += int(net[1])
+		r.Min.Y -= int(net[2])
+		r.Max.Y += int(net[3])
+	}
+	return r
 }
 
 // iconicState is WM_STATE's IconicState (ICCCM 4.1.3.1).
@@ -410,7 +432,7 @@ func (x *x11) event(ev xgb.Event) {
 	case xproto.DestroyNotifyEvent:
 		win, closed = e.Window, true
 	case xproto.PropertyNotifyEvent:
-		if e.Atom != x.atom("_NET_WM_STATE") && e.Atom != x.atom("WM_STATE") {
+		if !slices.Contains(x.watchedProps(), e.Atom) {
 			return
 		}
 		win = e.Window
@@ -450,6 +472,13 @@ func (x *x11) update(w *x11Watch, destroyed bool) {
 	case !cur.Minimized:
 		w.mini = false
 	}
+}
+
+// watchedProps are the properties whose change may change a watched
+// window's state or its visible frame.
+func (x *x11) watchedProps() []xproto.Atom {
+	return []xproto.Atom{x.atom("_NET_WM_STATE"), x.atom("WM_STATE"),
+		x.atom("_NET_FRAME_EXTENTS"), x.atom("_GTK_FRAME_EXTENTS")}
 }
 
 func (x *x11) isClosed() bool {

@@ -99,7 +99,9 @@ func (w *PetWindow) render(v pet.View) {
 		w.bubble.Text = text
 		s := w.bubble.MinSize()
 		w.bubble.Resize(s)
-		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), rows.bubbleTip-s.Height))
+		y, below := w.bubbleY(rows.bubbleTip, s.Height)
+		w.bubble.Below = below
+		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), y))
 		w.bubble.Refresh()
 	}
 

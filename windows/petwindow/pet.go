@@ -172,6 +172,7 @@ type PetWindow struct {
 	gazeStop chan struct{} // ends the pointer polling; nil without gaze
 	look     lookAround    // the occasional glance around (lookaround.go)
 	comp     composerParts // the composer (composer.go, attach.go, mic.go)
+	top      topRoom       // the content's rise at a monitor's top (toproom.go)
 
 	closeOnce sync.Once
 }
@@ -332,10 +333,12 @@ func (w *PetWindow) build() {
 	w.comp.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
 	w.comp.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
 
-	w.win.SetContent(free(g.win,
+	w.top.inner = free(g.win,
 		w.backdrop, w.char, w.bubble, w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.status.eye,
 		w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send, w.comp.errLine,
-	))
+	)
+	w.top.inner.Resize(g.win)
+	w.win.SetContent(free(g.win, w.top.inner))         // the outer one keeps the inner's rise (toproom.go)
 	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
 	w.addScreenToggle(cx+pad+btn+pad, g.composerY+pad, btn, pad)
 }
