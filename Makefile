@@ -41,7 +41,7 @@ fuzz: deps
 	@.ci/fuzz.sh
 
 e2e: test-deps build package-linux
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 15m -skip '^TestMutter' ./cmd/yui/e2e/
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 30m -skip '^TestMutter' ./cmd/yui/e2e/
 
 # The same binaries under GNOME's compositor (mutter --headless, XWayland,
 # two virtual monitors of different sizes): one compositor for the group.
