@@ -32,7 +32,7 @@ import (
 	"yui/transport/clock"
 	"yui/transport/outbox"
 	"yui/transport/pushtest"
-	"yui/windows"
+	"yui/windows/widgets"
 )
 
 // AppID is Yui's application id (FyneApp.toml).
@@ -134,7 +134,7 @@ func Run(cfg Config) error {
 
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	a.Settings().SetTheme(windows.Theme())
+	a.Settings().SetTheme(widgets.Theme())
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
 		sessions: map[string]*session{}}
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"math"
 
 	"errors"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"yui/app/settings"
+	"yui/pet/speech"
+	"yui/pet/voice"
 	"yui/transport"
 	"yui/transport/clock"
 	"yui/transport/push"
@@ -136,7 +139,43 @@ func (y *yui) SpeakSample(ctx context.Context, p settings.Preset) error {
 }
 
 func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) {
-	return TestVoice(ctx, p.Voice, TestVoiceDuration)
+	tr, err := newTranscriber(p.Voice)
+	if err != nil {
+		return "", err
+	}
+	c, err := newCapture(y.cfg.VoiceIn, p.Voice.Device, y.log, nil)
+	if err != nil {
+		return "", err
+	}
+	return voice.RecordAndTranscribe(ctx, c, tr, TestVoiceDuration)
+}
+
+// Voices lists a speech engine's voices (the Speech tab's picker).
+func (y *yui) Voices(ctx context.Context, engine string) ([]speech.Voice, error) {
+	return speech.Voices(ctx, engine)
+}
+
+// AudioDevices lists the audio devices (the Voice tab's microphone picker
+// and the App tab's speakers).
+func (y *yui) AudioDevices() (voice.Devices, error) { return voice.ListDevices() }
+
+// MeterVoice runs the Voice tab's level meter on p's microphone, or on
+// the --voice-in file that replaces it.
+func (y *yui) MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error {
+	c, err := newCapture(y.cfg.VoiceIn, p.Voice.Device, y.log, nil)
+	if err != nil {
+		return err
+	}
+	y.log.Info("voice_meter", "preset", p.ID, "device", p.Voice.Device, "file", y.cfg.VoiceIn != "")
+	heard := false
+	return voice.Meter(ctx, c, voice.VADConfig{Threshold: p.Voice.Threshold}, func(r voice.Reading) {
+		// The first reading over the threshold is logged: the meter saw voice.
+		if !heard && r.Level >= r.Threshold {
+			heard = true
+			y.log.Info("voice_meter_heard", "preset", p.ID, "level", math.Round(r.Level), "threshold", math.Round(r.Threshold))
+		}
+		fn(r)
+	})
 }
 
 // ShowPets shows every running pet (the settings window's way back for a

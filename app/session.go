@@ -25,7 +25,7 @@ import (
 	"yui/transport/outbox"
 	"yui/transport/push"
 	"yui/transport/responses"
-	"yui/windows"
+	"yui/windows/petwindow"
 )
 
 // session is one running preset: its pet window and transcript, which
@@ -37,7 +37,7 @@ type session struct {
 	preset atomic.Pointer[settings.Preset] // as running: with this run's overrides
 	log    *slog.Logger
 	pack   *character.Pack
-	win    *windows.PetWindow
+	win    *petwindow.PetWindow
 	hist   *transcript.Log
 	scores relation.Scores
 	actor  *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
@@ -78,7 +78,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		s.packNotice = refusedNotice(p.Character, packErr)
 	}
 	s.scores = y.store.Relation(p.ID)
-	var positions windows.PositionStore = storePositions{store: y.store, id: p.ID, log: s.log}
+	var positions petwindow.PositionStore = storePositions{store: y.store, id: p.ID, log: s.log}
 	var storage transcript.Storage = historyFile{dir: y.configDir, id: p.ID}
 	if y.cfg.Demo {
 		s.scores = &memScores{score: settings.RelationDefault}
@@ -87,7 +87,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	}
 	s.hist = transcript.Open(transcript.Options{Storage: storage, Logger: s.log})
 
-	win, err := windows.NewPetWindow(y.app, windows.PetOptions{
+	win, err := petwindow.NewPetWindow(y.app, petwindow.PetOptions{
 		Name:       p.Name,
 		Pack:       pack,
 		Actions:    s,
@@ -136,7 +136,7 @@ func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
 func (s *session) show() {
 	s.win.Show()
 	w, h := s.win.CharacterPixels()
-	s.pack = windows.ScaledPack(s.pack, w, h)
+	s.pack = petwindow.ScaledPack(s.pack, w, h)
 	s.win.SetPack(s.pack)
 }
 

@@ -14,7 +14,7 @@ import (
 	"yui/tools/relation"
 	"yui/tools/toolset"
 	"yui/transport"
-	"yui/windows"
+	"yui/windows/petwindow"
 )
 
 // The client tools (client-tools.md): the process opens the desktop layer
@@ -46,7 +46,7 @@ func findBrowser(log *slog.Logger) string {
 }
 
 // petBody is the pet window as the body tool's Body.
-type petBody struct{ win *windows.PetWindow }
+type petBody struct{ win *petwindow.PetWindow }
 
 func (b petBody) State() body.State {
 	st := b.win.BodyState()

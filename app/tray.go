@@ -3,11 +3,10 @@ package app
 import (
 	"os"
 	"runtime"
+	"yui/windows/petwindow"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-
-	"yui/windows"
 )
 
 // setupTray adds the tray menu where the desktop has a tray: each pet to
@@ -45,7 +44,7 @@ func (y *yui) trayMenu() *fyne.Menu {
 		items = append(items, pet)
 	}
 	on := y.quiet.Manual()
-	dnd := fyne.NewMenuItem(windows.DoNotDisturbLabel, func() { y.quiet.SetManual(!on) })
+	dnd := fyne.NewMenuItem(petwindow.DoNotDisturbLabel, func() { y.quiet.SetManual(!on) })
 	dnd.Checked = on
 	items = append(items,
 		fyne.NewMenuItem("Show all pets", y.bringForward),

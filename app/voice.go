@@ -37,11 +37,13 @@ func newTranscriber(v settings.Voice) (voice.Transcriber, error) {
 	return nil, fmt.Errorf("unknown voice engine %q (openai or command)", v.Engine)
 }
 
-// newCapture is the microphone, or the --voice-in file when one is given
-// (the main pet only: it replaces that pet's microphone).
-func newCapture(voiceIn string, log *slog.Logger) (voice.Capture, error) {
+// newCapture is the preset's microphone (device "" is the default one),
+// or the --voice-in file when one is given (the main pet only: it replaces
+// that pet's microphone). onMissing, when set, is told when the named
+// device goes missing and when it returns.
+func newCapture(voiceIn, device string, log *slog.Logger, onMissing func(bool)) (voice.Capture, error) {
 	if voiceIn == "" {
-		return voice.Mic{}, nil
+		return &voice.Mic{Device: device, Log: log, OnMissing: onMissing}, nil
 	}
 	f, err := voice.OpenFile(voiceIn, clock.Real{})
 	if err != nil {
@@ -69,7 +71,9 @@ func (s *session) startVoice(ctl *pet.Controller) *voiceInput {
 	tr, err := newTranscriber(p.Voice)
 	var capture voice.Capture
 	if err == nil {
-		capture, err = newCapture(voiceIn, s.log)
+		capture, err = newCapture(voiceIn, p.Voice.Device, s.log, func(missing bool) {
+			ctl.SetVoiceStatus(missingDeviceNote(p.Voice.Device, missing))
+		})
 	}
 	if err != nil {
 		s.log.Warn("voice_unavailable", "err", err.Error())
@@ -83,6 +87,7 @@ func (s *session) startVoice(ctl *pet.Controller) *voiceInput {
 		Target:      ctl,
 		Logger:      s.log,
 		OnText:      s.win.ShowVoiceText,
+		VAD:         voice.VADConfig{Threshold: p.Voice.Threshold},
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	vi := &voiceInput{l: l, mode: mode, cancel: cancel, done: make(chan struct{})}
@@ -134,13 +139,11 @@ func (s *session) VoiceRelease() {
 // TestVoiceDuration is how long the settings window's voice Test button records.
 const TestVoiceDuration = 3 * time.Second
 
-// TestVoice records d from the microphone and transcribes it with the
-// engine of v: the settings window's voice Test button (TestVoiceDuration),
-// which shows the text or the error.
-func TestVoice(ctx context.Context, v settings.Voice, d time.Duration) (string, error) {
-	tr, err := newTranscriber(v)
-	if err != nil {
-		return "", err
+// missingDeviceNote is the pill's voice note while the preset's named
+// microphone is missing ("" once it is back).
+func missingDeviceNote(device string, missing bool) string {
+	if !missing {
+		return ""
 	}
-	return voice.RecordAndTranscribe(ctx, voice.Mic{}, tr, d)
+	return "microphone “" + device + "” is missing: using the default"
 }

@@ -23,7 +23,7 @@ func TestNewTranscriberFromSettings(t *testing.T) {
 			t.Errorf("%+v: %#v, %v", v, tr, err)
 		}
 	}
-	if _, err := newCapture("/nonexistent/voice.wav", slog.New(slog.DiscardHandler)); err == nil {
+	if _, err := newCapture("/nonexistent/voice.wav", "", slog.New(slog.DiscardHandler), nil); err == nil {
 		t.Error("a missing --voice-in file opened")
 	}
 }

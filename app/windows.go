@@ -1,14 +1,15 @@
 package app
 
 import (
-	"yui/windows"
+	"yui/windows/messagewindow"
+	"yui/windows/settingswindow"
 )
 
 // windowSet holds the settings window and the message windows, opened on
 // demand and reused. UI thread only.
 type windowSet struct {
-	settings *windows.SettingsWindow
-	messages map[string]*windows.MessageWindow
+	settings *settingswindow.SettingsWindow
+	messages map[string]*messagewindow.MessageWindow
 }
 
 // openMessages opens (or raises) the message window of a preset.
@@ -16,9 +17,9 @@ func (y *yui) openMessages(presetID string) {
 	w, ok := y.wins.messages[presetID]
 	if !ok {
 		if y.wins.messages == nil {
-			y.wins.messages = map[string]*windows.MessageWindow{}
+			y.wins.messages = map[string]*messagewindow.MessageWindow{}
 		}
-		w = windows.NewMessageWindow(y.app, y, presetID, y.log)
+		w = messagewindow.NewMessageWindow(y.app, y, presetID, y.log)
 		y.wins.messages[presetID] = w
 	}
 	w.Show()
@@ -35,7 +36,7 @@ func (y *yui) openPermissions() {
 
 func (y *yui) openSettings(presetID string) {
 	if y.wins.settings == nil {
-		y.wins.settings = windows.NewSettingsWindow(y.app, y, y.log)
+		y.wins.settings = settingswindow.NewSettingsWindow(y.app, y, y.log)
 	}
 	y.wins.settings.Show(presetID)
 }

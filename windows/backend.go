@@ -1,3 +1,18 @@
+// Package windows is Yui's Fyne UI, one sub-package per window and two
+// shared ones:
+//
+//   - petwindow: the shaped pet window of one preset;
+//   - settingswindow: the settings window;
+//   - messagewindow: the message window of one preset;
+//   - widgets: what the windows share (the tag, the icon button, the
+//     composer entry, text wrapping, the theme and its colours, the image
+//     dialog);
+//   - native: the per-platform window shims (X11 SHAPE, the Windows region
+//     and hot key, the rectangular fallback).
+//
+// This package holds only the interfaces through which the settings and
+// message windows see the app (Backend, Conn) and what a connection test
+// found (Probe).
 package windows
 
 import (
@@ -5,7 +20,9 @@ import (
 
 	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/speech"
 	"yui/pet/transcript"
+	"yui/pet/voice"
 	"yui/transport"
 )
 
@@ -61,6 +78,15 @@ type Backend interface {
 	// TestVoice records a few seconds with p's voice settings as edited
 	// and returns the recognised text.
 	TestVoice(ctx context.Context, p settings.Preset) (string, error)
+	// Voices lists a speech engine's voices; it may run a program.
+	Voices(ctx context.Context, engine string) ([]speech.Voice, error)
+	// AudioDevices lists the audio inputs and outputs; it may block for a
+	// moment on the audio system.
+	AudioDevices() (voice.Devices, error)
+	// MeterVoice captures from p's microphone as edited (its device, or
+	// the --voice-in file that replaces it) and calls fn, from any
+	// goroutine, with each level reading until ctx ends.
+	MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error
 	// ShowPets shows every running pet, hidden ones included (the way
 	// back for a pet hidden from its menu where there is no tray).
 	ShowPets()

@@ -103,6 +103,9 @@ type Settings struct {
 	StartAtLogin bool `json:"start_at_login"`
 	// LogLevel is "debug", "info", "warn" or "error".
 	LogLevel string `json:"log_level"`
+	// Speakers is the output device's name as the system lists it (yui
+	// devices); "" is the default output.
+	Speakers string `json:"speakers,omitempty"`
 	// DelegationHistory is the push delegation history (push-transport.md,
 	// yui.delegation_history), keyed by preset id. Each preset talks to its
 	// own backend chat, and the history merge marks a running item a list
@@ -185,7 +188,20 @@ type Voice struct {
 	Language string `json:"language"`
 	// Command is the program of the command engine; it reads a WAV and prints text.
 	Command string `json:"command"`
+	// Device is the microphone's name as the system lists it (yui
+	// devices); "" is the default microphone. A device that is missing
+	// falls back to the default until it returns.
+	Device string `json:"device,omitempty"`
+	// Threshold is how many dB above the noise floor speech must rise to
+	// count as voice (the Voice tab's sensitivity); 0 is the default, 8.
+	Threshold float64 `json:"threshold,omitempty"`
 }
+
+// Voice-activity thresholds a preset may set, in dB above the noise floor.
+const (
+	MinVoiceThreshold = 3
+	MaxVoiceThreshold = 24
+)
 
 // Position is a saved pet window position.
 type Position struct {

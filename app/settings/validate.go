@@ -151,6 +151,12 @@ func (p *Preset) Validate() []FieldError {
 	if p.Voice.Engine == "command" && listening && strings.TrimSpace(p.Voice.Command) == "" {
 		bad("voice.command", "is empty")
 	}
+	if t := p.Voice.Threshold; t != 0 && !(t >= MinVoiceThreshold && t <= MaxVoiceThreshold) {
+		bad("voice.threshold", fmt.Sprintf("must be between %d and %d dB (or 0, the default)", MinVoiceThreshold, MaxVoiceThreshold))
+	}
+	if strings.ContainsAny(p.Voice.Device, "\x00\n") {
+		bad("voice.device", "is not a device name")
+	}
 	if !slices.Contains([]string{"never", "toggle", "always"}, p.ScreenOnTurn) {
 		bad("screen_on_turn", `must be "never", "toggle" or "always"`)
 	}

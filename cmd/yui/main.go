@@ -4,12 +4,15 @@
 //	    [--chat-api push|chat_completions|responses] [--chat-base-url URL] [--model M]
 //	    [--audio-out FILE.wav]
 //	    [--voice-in FILE.wav] [--stats-every DURATION]
+//	yui voices [--engine system|openai|command|none]
+//	yui devices
 //
 // The chat API key of a one-run override comes from the YUI_KEY
 // environment variable, never from a flag (flags show in process lists).
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +22,11 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 {
+		if code, ok := subcommand(os.Args[1], os.Args[2:]); ok {
+			os.Exit(code)
+		}
+	}
 	var cfg app.Config
 	flag.StringVar(&cfg.ConfigDir, "config-dir", "", "settings and logs `directory` (default: the OS config directory)")
 	flag.BoolVar(&cfg.Demo, "demo", false, "run the push simulator on loopback and a demo pet connected to it")
@@ -46,6 +54,36 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// subcommand runs yui's subcommands (voices, devices) and returns the
+// exit code; ok is false when name is none of them.
+func subcommand(name string, args []string) (code int, ok bool) {
+	switch name {
+	case "voices":
+		fs := flag.NewFlagSet("yui voices", flag.ContinueOnError)
+		engine := fs.String("engine", "system", "the speech `engine` whose voices to list: system, openai, command or none")
+		if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+			return 2, true
+		}
+		return report(app.PrintVoices(context.Background(), os.Stdout, *engine)), true
+	case "devices":
+		if len(args) > 0 {
+			fmt.Fprintln(os.Stderr, "usage: yui devices")
+			return 2, true
+		}
+		return report(app.PrintDevices(os.Stdout)), true
+	}
+	return 0, false
+}
+
+// report prints a subcommand's error and returns its exit code.
+func report(err error) int {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "yui:", err)
+		return 1
+	}
+	return 0
 }
 
 // keyEnv is the environment variable of a one-run key.

@@ -1,10 +1,8 @@
 package speech
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -209,61 +207,4 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 		l.b.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
-}
-
-// SystemVoices lists the voices of the system synth (espeak-ng --voices,
-// say -v ?, SAPI's installed voices), for the settings window.
-func SystemVoices(ctx context.Context) ([]string, error) {
-	s, ok := FindSystem("", 1)
-	if !ok {
-		return nil, errors.New("no system voice is installed")
-	}
-	var cmd *exec.Cmd
-	switch s.kind {
-	case kindSay:
-		cmd = exec.CommandContext(ctx, s.Program, "-v", "?")
-	case kindSAPI:
-		cmd = exec.CommandContext(ctx, s.Program, "-NoProfile", "-NonInteractive", "-Command",
-			"Add-Type -AssemblyName System.Speech; (New-Object System.Speech.Synthesis.SpeechSynthesizer).GetInstalledVoices() | ForEach-Object { $_.VoiceInfo.Name }")
-	default:
-		cmd = exec.CommandContext(ctx, s.Program, "--voices")
-	}
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("listing voices: %w", err)
-	}
-	return parseVoices(s.kind, out), nil
-}
-
-// parseVoices reads a voice list: espeak-ng's table (the language column,
-// which -v takes), say's lines (the name before the locale), SAPI's names.
-func parseVoices(kind string, out []byte) []string {
-	var voices []string
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	first := true
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		switch kind {
-		case kindEspeak:
-			if first { // the header row
-				first = false
-				continue
-			}
-			if f := strings.Fields(line); len(f) >= 2 {
-				voices = append(voices, f[1])
-			}
-		case kindSay:
-			name, _, _ := strings.Cut(line, "#")
-			f := strings.Fields(name)
-			if len(f) >= 2 {
-				voices = append(voices, strings.Join(f[:len(f)-1], " "))
-			}
-		default:
-			voices = append(voices, line)
-		}
-	}
-	return voices
 }

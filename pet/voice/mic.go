@@ -5,13 +5,28 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	"github.com/gen2brain/malgo"
 )
 
-// Mic is the default microphone, through miniaudio (malgo).
-type Mic struct{}
+// Mic is a microphone, through miniaudio (malgo): the device named Device,
+// or the system's default one when Device is empty or not there (see
+// deviceChoice). A Mic may be started again after it stopped; use it by
+// pointer.
+type Mic struct {
+	// Device is the capture device's name as ListDevices gives it; "" is
+	// the default device.
+	Device string
+	// Log receives voice_device_missing and voice_device_back; nil logs nothing.
+	Log *slog.Logger
+	// OnMissing, when set, is told when the named device goes missing
+	// (true: the default device is used instead) and when it is back.
+	OnMissing func(missing bool)
+
+	choice deviceChoice
+}
 
 // backends are miniaudio's real backends: its null backend, which it
 // falls back to last, would "capture" silence from a machine with no
@@ -22,9 +37,9 @@ var backends = []malgo.Backend{
 	malgo.BackendPulseaudio, malgo.BackendAlsa, malgo.BackendJack,
 }
 
-// Start opens the default capture device in format f and delivers its
+// Start opens the capture device in format f and delivers its
 // blocks until ctx ends or the device stops.
-func (Mic) Start(ctx context.Context, f Format, onFrame func(pcm []int16)) error {
+func (m *Mic) Start(ctx context.Context, f Format, onFrame func(pcm []int16)) error {
 	mctx, err := malgo.InitContext(backends, malgo.ContextConfig{}, nil)
 	if err != nil {
 		return fmt.Errorf("microphone: %w", err)
@@ -34,6 +49,9 @@ func (Mic) Start(ctx context.Context, f Format, onFrame func(pcm []int16)) error
 		mctx.Free()
 	}()
 	cfg := malgo.DefaultDeviceConfig(malgo.Capture)
+	id := m.choice.resolve(mctx.Context, m.Device, m.Log, m.OnMissing)
+	defer freeID(id)
+	cfg.Capture.DeviceID = id
 	cfg.Capture.Format = malgo.FormatS16
 	cfg.Capture.Channels = uint32(max(f.Channels, 1))
 	cfg.SampleRate = uint32(f.SampleRate)

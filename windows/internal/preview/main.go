@@ -19,7 +19,8 @@ import (
 	"yui/pet"
 	"yui/pet/character"
 	"yui/transport"
-	"yui/windows"
+	"yui/windows/petwindow"
+	"yui/windows/widgets"
 )
 
 func main() {
@@ -29,13 +30,13 @@ func main() {
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
 	a := fyneapp.NewWithID("io.github.yui.preview")
-	a.Settings().SetTheme(windows.Theme())
+	a.Settings().SetTheme(widgets.Theme())
 	pack := placeholderPack()
 	if !*placeholder {
 		pack = character.Default()
 	}
 	f := &fake{}
-	pw, err := windows.NewPetWindow(a, windows.PetOptions{
+	pw, err := petwindow.NewPetWindow(a, petwindow.PetOptions{
 		Name: "Yui", Pack: pack, Actions: f, Poke: true,
 		OnQuit: a.Quit, Logger: log,
 	})
@@ -66,7 +67,7 @@ func main() {
 	// character at, and keeps the pack scaled and packed to that size.
 	pw.Show()
 	w, h := pw.CharacterPixels()
-	pw.SetPack(windows.ScaledPack(pack, w, h))
+	pw.SetPack(petwindow.ScaledPack(pack, w, h))
 	pw.SetView(v)
 	a.Run()
 	pw.Close()
@@ -75,7 +76,7 @@ func main() {
 // fake answers each typed turn by echoing it after a second of thinking.
 type fake struct {
 	mu sync.Mutex
-	w  *windows.PetWindow
+	w  *petwindow.PetWindow
 	v  pet.View
 }
 

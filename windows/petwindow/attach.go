@@ -1,0 +1,127 @@
+package petwindow
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/transport"
+	"yui/windows/widgets"
+)
+
+// The composer's images: the attach button's file dialog adds a PNG or
+// JPEG to the next turn, and the include-screen toggle (screen_on_turn
+// "toggle") asks for a screenshot with each typed turn. The screen-look
+// prompt asks the user whether the pet may look at the screen.
+
+// addScreenToggle adds the include-screen toggle after the attach button.
+func (w *PetWindow) addScreenToggle(x, y, btn, pad float32) {
+	if !w.opts.ScreenToggle {
+		return
+	}
+	w.comp.screenBtn = widgets.NewIconButton(theme.ComputerIcon(), widget.LowImportance, func() {
+		on := !w.comp.screenOn.Load()
+		w.comp.screenOn.Store(on)
+		w.showScreenToggle()
+		w.log.Info("pet_screen_toggle", "name", w.opts.Name, "on", on)
+	})
+	w.comp.screenBtn.Move(fyne.NewPos(x, y))
+	w.comp.screenBtn.Resize(fyne.NewSize(btn, btn))
+	w.comp.entry.Move(w.comp.entry.Position().AddXY(btn+pad, 0))
+	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
+	w.comp.screenBtn.Hide()
+	w.win.Content().(*fyne.Container).Add(w.comp.screenBtn)
+}
+
+// showScreenToggle shows the toggle with the composer, lit while on.
+func (w *PetWindow) showScreenToggle() {
+	if w.comp.screenBtn == nil {
+		return
+	}
+	imp := widget.LowImportance
+	if w.comp.screenOn.Load() {
+		imp = widget.HighImportance
+	}
+	w.comp.screenBtn.Set(theme.ComputerIcon(), imp)
+	widgets.SetShown(w.comp.screenBtn, w.comp.state.open)
+}
+
+// IncludeScreen reports whether the include-screen toggle is on. Any goroutine.
+func (w *PetWindow) IncludeScreen() bool { return w.comp.screenOn.Load() }
+
+// chooseImage opens a file dialog for an image to attach to the next turn.
+func (w *PetWindow) chooseImage() {
+	if w.closed.Load() {
+		return
+	}
+	// The pet window is too small to hold the dialog: it gets its own.
+	win := w.app.NewWindow(w.opts.Name + " — attach an image")
+	win.Resize(fyne.NewSize(720, 520))
+	win.Show()
+	widgets.OpenImage(win, func(img transport.Image, err error) {
+		win.Close()
+		switch {
+		case err != nil:
+			w.setNotice(err.Error())
+		case img.Data != nil:
+			w.comp.attachments = append(w.comp.attachments, img)
+			w.showAttachments()
+			w.log.Info("pet_attach", "name", w.opts.Name, "mime", img.MIME, "bytes", len(img.Data))
+		}
+	})
+}
+
+// showAttachments lights the attach button while images wait for the next turn.
+func (w *PetWindow) showAttachments() {
+	imp := widget.LowImportance
+	if len(w.comp.attachments) > 0 {
+		imp = widget.HighImportance
+	}
+	w.comp.attach.Set(theme.FileImageIcon(), imp)
+}
+
+// takeAttachments returns the images waiting for the next turn and clears them.
+func (w *PetWindow) takeAttachments() []transport.Image {
+	a := w.comp.attachments
+	w.comp.attachments = nil
+	w.showAttachments()
+	return a
+}
+
+// AskScreenLook shows the non-blocking screen-look prompt (Allow / Not
+// now) unless it shows already; answer gets the user's choice on the UI
+// thread. Closing the prompt answers nothing. Any goroutine.
+func (w *PetWindow) AskScreenLook(answer func(allowed bool)) {
+	if !w.comp.asking.CompareAndSwap(false, true) {
+		return
+	}
+	fyne.Do(func() {
+		if w.closed.Load() {
+			w.comp.asking.Store(false)
+			return
+		}
+		win := w.app.NewWindow(w.opts.Name + " — screen access")
+		done := func(allowed *bool) {
+			if !w.comp.asking.CompareAndSwap(true, false) {
+				return
+			}
+			win.Close()
+			if allowed != nil {
+				w.log.Info("pet_screen_look_answer", "name", w.opts.Name, "allowed", *allowed)
+				answer(*allowed)
+			}
+		}
+		yes, no := true, false
+		allow := widget.NewButton("Allow", func() { done(&yes) })
+		allow.Importance = widget.HighImportance
+		later := widget.NewButton("Not now", func() { done(&no) })
+		msg := widget.NewLabel(w.opts.Name + " would like to look at your screen when it is asked to.\nYou can change this later in the settings.")
+		msg.Wrapping = fyne.TextWrapWord
+		win.SetContent(container.NewPadded(container.NewVBox(msg, container.NewHBox(allow, later))))
+		win.SetCloseIntercept(func() { done(nil) })
+		win.Resize(fyne.NewSize(420, 140))
+		win.Show()
+		w.log.Info("pet_screen_look_prompt", "name", w.opts.Name)
+	})
+}

@@ -1,0 +1,62 @@
+package petwindow
+
+import (
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/transport"
+)
+
+// delegationWindow lists the delegations of the chip: the work the
+// backend handed to background workers (push-transport.md delegations).
+type delegationWindow struct {
+	win  fyne.Window
+	box  *fyne.Container
+	last []transport.Delegation
+}
+
+// showDelegations opens (or raises) the delegation list of this pet.
+func (w *PetWindow) showDelegations() {
+	if w.delegWin != nil {
+		w.delegWin.win.Show()
+		w.delegWin.win.RequestFocus()
+		return
+	}
+	d := &delegationWindow{win: w.app.NewWindow(w.opts.Name + " — delegations"), box: container.NewVBox()}
+	d.win.SetContent(container.NewVScroll(d.box))
+	d.win.Resize(fyne.NewSize(420, 300))
+	d.win.SetOnClosed(func() { w.delegWin = nil })
+	w.delegWin = d
+	d.update(w.view.Delegations)
+	d.win.Show()
+	w.log.Info("window_open", "window", "delegations", "name", w.opts.Name)
+}
+
+func (d *delegationWindow) update(items []transport.Delegation) {
+	d.last = items
+	d.box.RemoveAll()
+	if len(items) == 0 {
+		d.box.Add(widget.NewLabel("No delegated work."))
+	}
+	for _, it := range items {
+		state := it.State
+		if it.State == "done" && it.Status != "" {
+			state = "done, " + it.Status
+		}
+		started := time.UnixMilli(it.StartedAt).Format("15:04")
+		title := widget.NewLabelWithStyle(fmt.Sprintf("%s — %s (since %s)", it.Title, state, started), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		title.Wrapping = fyne.TextWrapWord
+		d.box.Add(title)
+		if it.Summary != "" {
+			s := widget.NewLabel(it.Summary)
+			s.Wrapping = fyne.TextWrapWord
+			d.box.Add(s)
+		}
+		d.box.Add(widget.NewSeparator())
+	}
+	d.box.Refresh()
+}

@@ -1,0 +1,76 @@
+package petwindow
+
+import (
+	"image"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/transport"
+)
+
+func (w *PetWindow) poke() {
+	if w.char.press.patted {
+		return // the release of a pat
+	}
+	if w.opts.Poke && w.opts.Actions != nil {
+		w.log.Info("pet_poke", "name", w.opts.Name)
+		w.opts.Actions.Poke()
+	}
+}
+
+// shortcut is the global shortcut: it shows every hidden pet (through
+// OnShortcut: with no tray it is the way back for a hidden pet) and opens
+// this one's composer.
+func (w *PetWindow) shortcut() {
+	if w.closed.Load() || w.shortcutTalk() { // voice: push-to-talk held (mic.go)
+		return
+	}
+	if w.opts.OnShortcut != nil {
+		w.opts.OnShortcut()
+	}
+	w.Show()
+	w.OpenComposer()
+}
+
+// DoNotDisturbLabel is the do-not-disturb switch in the pet and tray menus.
+const DoNotDisturbLabel = "Do not disturb"
+
+// showMenu opens the right-click menu at pos; the shape grows to hold it
+// while it is open.
+func (w *PetWindow) showMenu(pos fyne.Position) {
+	item := func(label string, f func()) *fyne.MenuItem {
+		return fyne.NewMenuItem(label, func() {
+			if f != nil {
+				f()
+			}
+		})
+	}
+	items := []*fyne.MenuItem{
+		item("Talk", w.OpenComposer),
+		item("Messages", w.opts.OnMessages),
+		item("Settings", w.opts.OnSettings),
+	}
+	if w.opts.OnReconnect != nil && w.view.Pill.ConnState != transport.StateReady {
+		items = append(items, item("Reconnect", w.opts.OnReconnect))
+	}
+	if w.opts.DoNotDisturb != nil && w.opts.OnDoNotDisturb != nil {
+		on := w.opts.DoNotDisturb()
+		dnd := item(DoNotDisturbLabel, func() { w.opts.OnDoNotDisturb(!on) })
+		dnd.Checked = on
+		items = append(items, dnd)
+	}
+	items = append(items, fyne.NewMenuItemSeparator(), item("Hide", w.Hide), item("Quit", w.opts.OnQuit))
+	menu := fyne.NewMenu("", items...)
+	m := widget.NewPopUpMenu(menu, w.win.Canvas())
+	dismiss := m.OnDismiss
+	m.OnDismiss = func() {
+		dismiss()
+		w.menuRect = image.Rectangle{}
+		w.updateShape()
+	}
+	m.ShowAtPosition(pos)
+	p, s := m.Position(), m.Size()
+	w.menuRect = w.rect(p.X-2, p.Y-2, s.Width+4, s.Height+4)
+	w.updateShape()
+}

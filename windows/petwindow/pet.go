@@ -1,0 +1,487 @@
+// Package petwindow is the shaped pet window: the character, its speech
+// bubble, status pill and tags, the composer, the right-click menu, the
+// delegation list, and the body tool's movements. Its per-platform parts
+// (window shape, stacking, global shortcut) are behind native.Window.
+//
+// The pet window draws a pet.View snapshot; it knows nothing of transports.
+// User actions go back through PetActions.
+//
+// # Driving it from tests (X11, e.g. Xvfb with xdotool)
+//
+// The pet window is a top-level X window named after its preset ("Yui" by
+// default: xdotool search --name '^Yui$'), fixed in size; the
+// pet_window_shown log record gives its position and size in pixels. With
+// no saved position it stands in the bottom-right corner of the primary
+// monitor, 24 px from the edges (on a 1280x800 screen at scale 1: window
+// 360x563 at 896,213; the character's image is the 192x256 rectangle at
+// 84,150 inside it, so its body is around window 180,307, screen 1076,520).
+// The speech bubble's tail ends a few pixels above the character's head
+// (about window y 207 for the default character) and the bubble grows
+// upward from there into the 150 px above the character.
+//
+//   - Double click on the character, the right-click menu's Talk, or the
+//     global shortcut Ctrl+Alt+Y (main pet only) opens the composer and
+//     focuses its entry: xdotool type 'hello'; xdotool key Return sends.
+//     Escape closes it; it also closes after 60 s idle and empty.
+//   - A single click pokes (when the preset allows it), a drag moves the
+//     window; right click opens the menu (Talk, Messages, Settings, Hide,
+//     Quit).
+//   - The window is shaped (bounding and input): pixels the pet does not
+//     draw show, and pass clicks to, whatever is below.
+//
+// Log records: pet_window_shown, pet_window_moved, pet_window_relayout,
+// pet_pill (conn, state, tool, voice: on a state, tool or voice change;
+// not on each tick of a reconnect countdown), pet_composer_open,
+// pet_composer_send, pet_composer_stop, pet_poke, pet_shortcut,
+// pet_screen_toggle, pet_attach, pet_screen_look_prompt and
+// pet_screen_look_answer, window_open (delegations), and
+// pet_window_native / pet_window_shape warnings when the platform cannot
+// shape.
+//
+// The body tool moves the window (motion.go): its positions are the
+// character's rectangle (the 192x256 image at window 84,150 above), so
+// the character's feet, window y + 406, are what sits on a window's top
+// edge. The screen-look prompt is a window titled "<name> — screen
+// access" (Allow / Not now); the attach button's file dialog one titled
+// "<name> — attach an image".
+package petwindow
+
+import (
+	"fmt"
+	"image"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/pet"
+	"yui/pet/character"
+	"yui/transport"
+	"yui/windows/native"
+	"yui/windows/widgets"
+)
+
+// PetActions are what the user can do to a pet (pet.Controller implements them).
+type PetActions interface {
+	SendText(text string, attachments []transport.Image)
+	Poke()
+	// Pat is a press-and-hold on the character's head: a local reaction.
+	Pat()
+	Stop()
+}
+
+// PetOptions configures a pet window.
+type PetOptions struct {
+	// Name is the preset's name (the window title, used by the task list
+	// of window managers that show one anyway).
+	Name string
+	// Pack is the character to draw.
+	Pack *character.Pack
+	// Actions receive the composer's sends, stops and pokes.
+	Actions PetActions
+	// Poke makes a click on the pet start a poke turn.
+	Poke bool
+	// Positions keeps the window position; nil keeps it for this run only.
+	Positions PositionStore
+	// OnMessages, OnSettings and OnQuit are the right-click menu's items.
+	OnMessages, OnSettings, OnQuit func()
+	// OnReconnect, when set, adds a Reconnect item to the menu while the
+	// connection is not ready: the user's way out of a rejected key or a
+	// long backoff.
+	OnReconnect func()
+	// Index is the pet's place among the running pets: pets with no saved
+	// position stand side by side, the first one in the home corner.
+	Index int
+	// Shortcut asks for the global shortcut Ctrl+Alt+Y, which opens this
+	// pet's composer (the app gives it to main).
+	Shortcut bool
+	// OnShortcut, when set, runs first when the shortcut is pressed (the
+	// app shows every hidden pet).
+	OnShortcut func()
+	// OnUserDrag, when set, is called when the user starts dragging the
+	// pet (the body tool's running action ends).
+	OnUserDrag func()
+	// DoNotDisturb, when set, reports the do-not-disturb switch, and
+	// OnDoNotDisturb flips it: the menu shows it as a checked item.
+	DoNotDisturb   func() bool
+	OnDoNotDisturb func(on bool)
+	// OnWatching, when set, is the eye badge's tap: the app opens the
+	// settings where the screen permissions are.
+	OnWatching func()
+	// Gaze makes the eyes follow the pointer when it is near, on a pack
+	// with gaze frames (the preset's gaze setting).
+	Gaze bool
+	// OnDragEnd, when set, is called on the UI thread when the user drops
+	// the pet, after its position was saved (gravity lets it fall).
+	OnDragEnd func()
+	// OnRelayout, when set, is called on the UI thread when the monitor
+	// layout changed (the body tool reads the monitors again).
+	OnRelayout func()
+	// ScreenToggle shows the composer's include-screen toggle
+	// (screen_on_turn "toggle"); IncludeScreen reads it.
+	ScreenToggle bool
+	// Logger receives pet_window_* records; nil discards.
+	Logger *slog.Logger
+}
+
+// PetWindow is the borderless, always-on-top, shaped window of one pet.
+// Its methods must be called from the Fyne main goroutine, except SetView,
+// SetNotice and Close, which may be called from any goroutine.
+type PetWindow struct {
+	app    fyne.App
+	opts   PetOptions
+	log    *slog.Logger
+	win    fyne.Window
+	geo    geometry
+	native native.Window
+	anim   *animator
+
+	// Fields below are owned by the Fyne main goroutine.
+	shim     shimState
+	at       placement
+	pos      image.Point
+	drag     dragState
+	view     pet.View
+	note     noticeState
+	menuRect image.Rectangle // the open popup menu, window units
+	draw     drawState
+	delegWin *delegationWindow
+	visible  bool     // shown, not hidden
+	move     bodyMove // the body tool's movement (motion.go)
+	closed   atomic.Bool
+	shared   bodyShared // BodyState's copy (motion.go)
+
+	char     *body
+	backdrop *canvas.Rectangle
+	bubble   *bubble
+	status   statusRow     // the pill and the tags around the character
+	gaze     string        // where the eyes look: character.GazeLeft, GazeRight or "" (gaze.go)
+	gazeStop chan struct{} // ends the pointer polling; nil without gaze
+	look     lookAround    // the occasional glance around (lookaround.go)
+	comp     composerParts // the composer (composer.go, attach.go, mic.go)
+
+	closeOnce sync.Once
+}
+
+// shimState is what the native shim could do for this window.
+type shimState struct {
+	attached bool    // the native shim is bound to the window
+	shaped   bool    // shaping works
+	scale    float32 // physical pixels per Fyne unit
+}
+
+// placement is where the window stands for the monitor layout it is on.
+type placement struct {
+	layout string // monitor layout key
+	placed bool   // pos holds a position to restore
+}
+
+// noticeState is a short notice shown in the bubble and its timer.
+type noticeState struct {
+	text  string
+	timer *time.Timer
+}
+
+// drawState is what the window drew last, so that unchanged parts are not
+// drawn or sent again.
+type drawState struct {
+	masks   maskCache
+	sent    sentShape
+	tip     tipCache
+	animKey string        // motion|emotion the frames playing were chosen for
+	frames  []image.Image // what the pack gave for animKey (Pack.Frames)
+
+	// pending is a view whose only change is the status pill's text (a
+	// reconnect countdown), held while frames play so that it is drawn
+	// with the next frame instead of costing a repaint of its own.
+	pending    pet.View
+	hasPending bool
+}
+
+// statusRow is the status pill and the tags around the character: the
+// emotion-text badge, the caption, the message plate, the delegations
+// chip and the watching sign.
+type statusRow struct {
+	badge, caption, plate, pill, chip *widgets.Tag
+	eye                               *widgets.IconButton // the watching sign by the pill (watching.go)
+	watching                          bool
+}
+
+// composerParts are the composer's widgets and state.
+type composerParts struct {
+	state       composerState
+	bg          *canvas.Rectangle
+	entry       *widgets.ComposerEntry
+	attach      *widgets.IconButton
+	send        *widgets.IconButton
+	mic         micState // push-to-talk button and shortcut (mic.go)
+	errLine     *widgets.Tag
+	screenBtn   *widgets.IconButton // include-screen toggle; nil unless ScreenToggle (attach.go)
+	attachments []transport.Image   // images for the next typed turn (attach.go)
+	screenOn    atomic.Bool         // the include-screen toggle (attach.go)
+	asking      atomic.Bool         // the screen-look prompt is showing (attach.go)
+}
+
+// NewPetWindow creates the pet window of one preset; Show shows it.
+func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
+	drv, ok := a.Driver().(desktop.Driver)
+	if !ok {
+		return nil, fmt.Errorf("pet window: the Fyne driver has no borderless windows")
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	w := &PetWindow{
+		app:    a,
+		opts:   opts,
+		log:    log,
+		win:    drv.CreateSplashWindow(),
+		geo:    newGeometry(opts.Pack),
+		native: native.New(log),
+		shim:   shimState{scale: 1},
+	}
+	w.anim = newAnimator(w.prepareFrame, w.showFrame)
+	w.win.SetTitle(opts.Name)
+	w.build()
+	w.win.Resize(w.geo.win)
+	w.win.SetFixedSize(true)
+	w.win.SetCloseIntercept(w.Hide)
+	w.applyView(pet.View{})
+	w.startGaze()
+	return w, nil
+}
+
+// Window returns the Fyne window.
+func (w *PetWindow) Window() fyne.Window { return w.win }
+
+func (w *PetWindow) build() {
+	g := w.geo
+	w.backdrop = canvas.NewRectangle(widgets.ColBackdrop)
+	w.char = newBody()
+	w.char.free = w.win.Canvas().Refresh
+	w.char.onTap = w.poke
+	w.char.onDoubleTap = w.OpenComposer
+	w.char.onSecondary = w.showMenu
+	w.char.onPress = w.pressed
+	w.char.onHold = w.pat
+	w.char.onDrag = w.dragged
+	w.char.onDragEnd = w.dragEnd
+
+	w.bubble = newBubble(g.width - 2*sideMargin)
+	w.bubble.OnTapped = func() {
+		if w.note.text != "" && w.view.Bubble == "" {
+			w.setNotice("")
+		}
+	}
+	w.status.badge = widgets.NewTag(widgets.ColInk, widgets.ColBadge)
+	w.status.caption = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
+	w.status.caption.Italic = true
+	w.status.plate = widgets.NewTag(widgets.ColInk, widgets.ColBubble)
+	w.status.plate.Italic = true
+	w.status.pill = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
+	w.status.chip = widgets.NewTag(widgets.ColInk, widgets.ColChip)
+	w.status.chip.OnTapped = w.showDelegations
+	w.status.eye = widgets.NewIconButton(theme.VisibilityIcon(), widget.HighImportance, w.watchingTapped)
+	w.status.eye.Hide()
+	w.comp.errLine = widgets.NewTag(widgets.ColError, widgets.ColBubble)
+	w.comp.errLine.MaxLines = errorLines
+	w.comp.errLine.MaxWidth = g.width - 2*sideMargin - composerRad
+	for _, t := range []*widgets.Tag{w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip} {
+		t.MaxWidth = g.width - 2*sideMargin
+		t.MaxLines = 1
+	}
+
+	w.comp.bg = canvas.NewRectangle(widgets.ColBubble)
+	w.comp.bg.CornerRadius = composerRad
+	w.comp.bg.StrokeColor = widgets.ColBubbleStroke
+	w.comp.bg.StrokeWidth = 1
+	w.comp.entry = widgets.NewComposerEntry()
+	w.comp.entry.OnSubmitted = func(string) { w.sendOrStop() }
+	w.comp.entry.OnChanged = func(string) { w.armComposerIdle() }
+	w.comp.entry.OnEscape = w.CloseComposer
+	w.comp.send = widgets.NewIconButton(theme.MailSendIcon(), widget.HighImportance, w.sendOrStop)
+	w.comp.attach = widgets.NewIconButton(theme.FileImageIcon(), widget.LowImportance, w.chooseImage)
+
+	w.backdrop.Move(g.char)
+	w.backdrop.Resize(g.charSize)
+	w.char.Move(g.char)
+	w.char.Resize(g.charSize)
+	cx, cw := float32(sideMargin), g.width-2*sideMargin
+	w.comp.bg.Move(fyne.NewPos(cx, g.composerY))
+	w.comp.bg.Resize(fyne.NewSize(cw, composerH))
+	btn := float32(32)
+	pad := float32(4)
+	w.comp.attach.Move(fyne.NewPos(cx+pad, g.composerY+pad))
+	w.comp.attach.Resize(fyne.NewSize(btn, btn))
+	w.comp.send.Move(fyne.NewPos(cx+cw-pad-btn, g.composerY+pad))
+	w.comp.send.Resize(fyne.NewSize(btn, btn))
+	w.comp.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
+	w.comp.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
+
+	w.win.SetContent(free(g.win,
+		w.backdrop, w.char, w.bubble, w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.status.eye,
+		w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send, w.comp.errLine,
+	))
+	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
+	w.addScreenToggle(cx+pad+btn+pad, g.composerY+pad, btn, pad)
+}
+
+// Show shows the window, binds the native shim on the first show, and puts
+// the window at its saved position (or home).
+func (w *PetWindow) Show() {
+	w.win.Show()
+	w.visible = true
+	w.attachNative(20)
+	if w.at.placed {
+		w.moveTo(w.pos)
+	}
+	w.syncBody()
+}
+
+// Hide hides the window.
+func (w *PetWindow) Hide() {
+	w.win.Hide()
+	w.visible = false
+	w.syncBody()
+}
+
+// attachNative binds the native shim once the driver has created the
+// window, retrying a few times while the handle is not there yet.
+func (w *PetWindow) attachNative(tries int) {
+	if w.shim.attached || w.closed.Load() {
+		return
+	}
+	nw, ok := w.win.(driver.NativeWindow)
+	if !ok {
+		return
+	}
+	var ctx any
+	nw.RunNative(func(c any) { ctx = c })
+	if x, ok := ctx.(driver.X11WindowContext); ok && x.WindowHandle == 0 && tries > 0 {
+		time.AfterFunc(50*time.Millisecond, func() { fyne.Do(func() { w.attachNative(tries - 1) }) })
+		return
+	}
+	w.shim.attached = true
+	w.shim.scale = w.win.Canvas().Scale()
+	err := w.native.Attach(ctx)
+	w.shim.shaped = err == nil
+	if err != nil {
+		w.log.Warn("pet_window_native", "name", w.opts.Name, "err", err.Error())
+	}
+	w.place()
+	if err := w.native.WatchMonitors(func() { fyne.Do(w.monitorsChanged) }); err != nil {
+		w.log.Debug("pet_window_monitors", "name", w.opts.Name, "err", err.Error())
+	}
+	if w.opts.Shortcut && w.shim.shaped {
+		err := w.native.GrabShortcut(func() { fyne.Do(w.shortcut) })
+		if err != nil {
+			w.log.Warn("pet_shortcut", "name", w.opts.Name, "err", err.Error())
+		} else {
+			w.log.Info("pet_shortcut", "name", w.opts.Name, "keys", "ctrl+alt+y")
+			w.native.OnShortcutRelease(func() { fyne.Do(w.shortcutReleased) }) // voice: push-to-talk (mic.go)
+		}
+	}
+	w.draw.sent = sentShape{}
+	w.updateShape()
+}
+
+// SetView draws v. It may be called from any goroutine.
+func (w *PetWindow) SetView(v pet.View) {
+	fyne.Do(func() { w.applyView(v) })
+}
+
+// SetNotice shows a message from the app (a settings file kept aside, a
+// backend that cannot be reached) in the bubble while the pet is not
+// speaking, for 20 seconds or until it is clicked. It may be called from
+// any goroutine.
+func (w *PetWindow) SetNotice(text string) {
+	fyne.Do(func() { w.setNotice(text) })
+}
+
+func (w *PetWindow) setNotice(text string) {
+	if w.closed.Load() {
+		return
+	}
+	w.note.text = text
+	if w.note.timer != nil {
+		w.note.timer.Stop()
+		w.note.timer = nil
+	}
+	if text != "" {
+		w.note.timer = time.AfterFunc(20*time.Second, func() {
+			fyne.Do(func() {
+				if w.note.text == text {
+					w.setNotice("")
+				}
+			})
+		})
+	}
+	w.applyView(w.view)
+}
+
+func (w *PetWindow) applyView(v pet.View) {
+	if w.closed.Load() {
+		return
+	}
+	if w.anim.running() && pillTextOnly(w.view, v) {
+		w.draw.pending, w.draw.hasPending = v, true
+		return
+	}
+	w.render(v)
+}
+
+// pillTextOnly reports whether next differs from cur only in the status
+// pill's text, its state, tool and voice unchanged: a reconnect countdown
+// ticking.
+func pillTextOnly(cur, next pet.View) bool {
+	if cur.Pill.Conn == next.Pill.Conn || cur.Pill.ConnState != next.Pill.ConnState {
+		return false
+	}
+	cur.Pill.Conn = next.Pill.Conn
+	return cur.Emotion == next.Emotion && cur.Motion == next.Motion && cur.Bubble == next.Bubble &&
+		cur.EmotionText == next.EmotionText && cur.Caption == next.Caption && cur.Plate == next.Plate &&
+		cur.Pill == next.Pill && cur.Running == next.Running && cur.ErrorLine == next.ErrorLine &&
+		slices.Equal(cur.Delegations, next.Delegations)
+}
+
+// Close closes the window (a preset disabled while the app runs), then
+// releases it as Dispose does. It may be called from any goroutine.
+func (w *PetWindow) Close() {
+	if !w.closed.Load() {
+		fyne.Do(w.win.Close)
+	}
+	w.Dispose()
+}
+
+// Dispose stops the animation and releases the window's native
+// resources, leaving the Fyne window alone: at quit, once the app stopped
+// running, the app closed it already and must not be asked again. The
+// position was saved when the last drag ended. It may be called from any
+// goroutine.
+func (w *PetWindow) Dispose() {
+	w.closeOnce.Do(func() {
+		w.closed.Store(true)
+		if w.gazeStop != nil {
+			close(w.gazeStop)
+		}
+		fyne.Do(func() {
+			w.anim.stop()
+			w.stopMove()
+			for _, t := range []*time.Timer{w.note.timer, w.comp.state.idle} {
+				if t != nil {
+					t.Stop()
+				}
+			}
+		})
+		w.native.Close()
+	})
+}

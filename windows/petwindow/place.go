@@ -1,0 +1,149 @@
+package petwindow
+
+import (
+	"image"
+)
+
+// place moves the window to its saved position for the current monitor
+// layout, kept on screen, or home.
+func (w *PetWindow) place() {
+	mons, err := w.native.Monitors()
+	if err != nil || len(mons) == 0 {
+		return
+	}
+	w.at.layout = layoutKey(mons)
+	size := w.px(w.geo.win.Width, w.geo.win.Height)
+	p := homePosition(mons, size)
+	p.X -= w.opts.Index * (w.bodyRect().Dx() + homeMargin)
+	p = placeOnScreen(p, w.bodyRect(), size, mons)
+	if w.opts.Positions != nil {
+		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
+			p = placeOnScreen(image.Pt(x, y), w.bodyRect(), size, mons)
+		}
+	}
+	w.moveTo(p)
+	w.at.placed = true
+	w.log.Info("pet_window_shown", "name", w.opts.Name, "x", p.X, "y", p.Y,
+		"width", size.X, "height", size.Y, "layout", w.at.layout, "shaped", w.shim.shaped)
+}
+
+// monitorsChanged re-places the window when the monitor layout changed:
+// the position saved for the new layout, or the current one kept on
+// screen (a removed monitor brings the pet home).
+func (w *PetWindow) monitorsChanged() {
+	if w.closed.Load() || w.drag.active {
+		return
+	}
+	mons, err := w.native.Monitors()
+	if err != nil || len(mons) == 0 || layoutKey(mons) == w.at.layout {
+		return
+	}
+	w.at.layout = layoutKey(mons)
+	size := w.px(w.geo.win.Width, w.geo.win.Height)
+	p := placeOnScreen(w.pos, w.bodyRect(), size, mons)
+	if w.opts.Positions != nil {
+		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
+			p = placeOnScreen(image.Pt(x, y), w.bodyRect(), size, mons)
+		}
+	}
+	w.moveTo(p)
+	if w.opts.OnRelayout != nil {
+		w.opts.OnRelayout()
+	}
+	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", w.at.layout)
+}
+
+// bodyRect is the character's rectangle in window pixels.
+func (w *PetWindow) bodyRect() image.Rectangle {
+	g := w.geo
+	return w.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
+}
+
+func (w *PetWindow) moveTo(p image.Point) {
+	if err := w.native.Move(p.X, p.Y); err == nil {
+		w.pos = p
+		w.syncBody()
+	}
+}
+
+// px converts a Fyne size to window pixels.
+func (w *PetWindow) px(x, y float32) image.Point {
+	return image.Pt(int(x*w.shim.scale+0.5), int(y*w.shim.scale+0.5))
+}
+
+// rect converts a Fyne rectangle to window pixels.
+func (w *PetWindow) rect(x, y, wd, ht float32) image.Rectangle {
+	return image.Rectangle{Min: w.px(x, y), Max: w.px(x+wd, y+ht)}
+}
+
+// dragState is a drag of the window by the character.
+type dragState struct {
+	from   image.Point // pointer at drag start
+	win    image.Point // window position at drag start
+	active bool
+}
+
+// pressed records the pointer and window positions a drag starts from.
+func (w *PetWindow) pressed() {
+	ptr, err := w.native.Pointer()
+	if err != nil {
+		return
+	}
+	w.drag.from = ptr
+	if p, err := w.native.Position(); err == nil {
+		w.pos = p
+	}
+	w.drag.win = w.pos
+}
+
+// dragged moves the window with the pointer. It works in root
+// coordinates: the window moves under the pointer, so Fyne's
+// window-relative positions would drift.
+func (w *PetWindow) dragged() {
+	ptr, err := w.native.Pointer()
+	if err != nil {
+		return
+	}
+	if !w.drag.active {
+		w.comp.state.lift = 0 // where the user drops it is where it stays
+		// The user takes the pet: the body tool lets go.
+		w.drag.active = true
+		w.stopMove()
+		w.move.motion = ""
+		if w.opts.OnUserDrag != nil {
+			w.opts.OnUserDrag()
+		}
+		w.render(w.view)
+	}
+	w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
+}
+
+// dragEnd keeps the window on screen, saves its position and tells the
+// app the pet was dropped.
+func (w *PetWindow) dragEnd() {
+	if !w.drag.active {
+		return
+	}
+	w.drag.active = false
+	if ptr, err := w.native.Pointer(); err == nil {
+		w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
+	}
+	if mons, err := w.native.Monitors(); err == nil && len(mons) > 0 {
+		w.at.layout = layoutKey(mons)
+		size := w.px(w.geo.win.Width, w.geo.win.Height)
+		if p := placeOnScreen(w.pos, w.bodyRect(), size, mons); p != w.pos {
+			w.moveTo(p)
+		}
+	}
+	w.savePosition()
+	if w.opts.OnDragEnd != nil {
+		w.opts.OnDragEnd()
+	}
+}
+
+func (w *PetWindow) savePosition() {
+	if w.opts.Positions != nil && w.at.placed && w.at.layout != "" {
+		w.opts.Positions.SavePosition(w.at.layout, w.pos.X, w.pos.Y)
+		w.log.Info("pet_window_moved", "name", w.opts.Name, "x", w.pos.X, "y", w.pos.Y, "layout", w.at.layout)
+	}
+}

@@ -1,0 +1,182 @@
+package petwindow
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"maps"
+	"sync"
+
+	xdraw "golang.org/x/image/draw"
+
+	"yui/pet/character"
+)
+
+// ScaledPack returns a copy of p made for drawing at w×h pixels (the size
+// the pet window draws the character at; CharacterPixels), for a pack
+// drawn at 2x on a screen at scale 1:
+//
+//   - each image is scaled down to w×h (images no larger are kept at
+//     their size);
+//   - pixel-identical images are stored once (the default pack's neutral
+//     emotion is also its first talk frame);
+//   - each image is kept PNG-encoded, with the rectangles of its drawn
+//     pixels (the window's shape) worked out once. The window decodes only
+//     the frames it is playing and the idle motion's: the others cost a
+//     few kilobytes each instead of w×h×4 bytes.
+//
+// Once nothing else holds p, its full-size images are garbage. The
+// images of the copy are image.Image values whose At decodes the PNG; the
+// pet window never calls it.
+func ScaledPack(p *character.Pack, w, h int) *character.Pack {
+	if p == nil || w <= 0 || h <= 0 {
+		return p
+	}
+	done := make(map[image.Image]image.Image)
+	same := make(map[string]*packedImage) // PNG bytes → image
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	var buf bytes.Buffer
+	scale := func(img image.Image) image.Image {
+		if img == nil {
+			return nil
+		}
+		if s, ok := done[img]; ok {
+			return s
+		}
+		b := img.Bounds()
+		sw, sh := min(b.Dx(), w), min(b.Dy(), h)
+		if b.Dx() > w || b.Dy() > h {
+			sw, sh = w, h
+		}
+		// Premultiplied RGBA is what the GL driver uploads as is.
+		dst := image.NewRGBA(image.Rect(0, 0, sw, sh))
+		if sw == b.Dx() && sh == b.Dy() {
+			draw.Draw(dst, dst.Rect, img, b.Min, draw.Src)
+		} else {
+			// At 2:1 bilinear sampling averages each 2x2 block.
+			xdraw.BiLinear.Scale(dst, dst.Rect, img, b, draw.Src, nil)
+		}
+		// Only the drawn pixels are kept: the window shows no other.
+		mask := maskRects(dst, sw, sh)
+		crop := image.Rectangle{}
+		for _, r := range mask {
+			crop = crop.Union(r)
+		}
+		if crop.Empty() {
+			crop = image.Rect(0, 0, 1, 1)
+		}
+		buf.Reset()
+		if err := enc.Encode(&buf, dst.SubImage(crop)); err != nil {
+			// Encoding an in-memory RGBA image does not fail; keep the
+			// pixels if it ever does.
+			done[img] = dst
+			return dst
+		}
+		key := buf.String()
+		s, ok := same[key]
+		if !ok || s.crop != crop {
+			s = &packedImage{data: []byte(key), rect: dst.Rect, crop: crop, mask: mask}
+			same[key] = s
+		}
+		done[img] = s
+		return s
+	}
+	q := *p
+	q.Emotions = make(map[string]image.Image, len(p.Emotions))
+	for id, img := range p.Emotions {
+		q.Emotions[id] = scale(img)
+	}
+	q.Motions = make(map[string]character.Motion, len(p.Motions))
+	for id, m := range p.Motions {
+		frames := make([]image.Image, len(m.Frames))
+		for i, f := range m.Frames {
+			frames[i] = scale(f)
+		}
+		m.Frames = frames
+		q.Motions[id] = m
+	}
+	if p.Gaze != nil {
+		q.Gaze = make(map[string]image.Image, len(p.Gaze))
+		for dir, img := range p.Gaze {
+			q.Gaze[dir] = scale(img)
+		}
+	}
+	q.EmotionTextMap = maps.Clone(p.EmotionTextMap)
+	q.ImageSize = image.Pt(w, h)
+	return &q
+}
+
+// packedImage is a character image kept PNG-encoded (ScaledPack), with
+// the rectangles of its drawn pixels. Only crop, the bounds of the drawn
+// pixels, is kept: the pixels around it are transparent.
+type packedImage struct {
+	data []byte // PNG of the crop
+	rect image.Rectangle
+	crop image.Rectangle   // within rect
+	mask []image.Rectangle // relative to rect.Min, at rect's size
+
+	once sync.Once
+	img  *image.RGBA // decoded by At only
+}
+
+var _ image.Image = (*packedImage)(nil)
+
+func (p *packedImage) ColorModel() color.Model { return color.RGBAModel }
+
+func (p *packedImage) Bounds() image.Rectangle { return p.rect }
+
+// At decodes the image on first use and keeps it: it is there to make
+// packedImage a complete image.Image. The pet window uses decode, which
+// keeps nothing.
+func (p *packedImage) At(x, y int) color.Color {
+	p.once.Do(func() { p.img = p.decode() })
+	if p.img == nil {
+		return color.RGBA{}
+	}
+	return p.img.At(x, y)
+}
+
+// decode returns the image's pixels, premultiplied, in a new image.
+func (p *packedImage) decode() *image.RGBA {
+	img, err := png.Decode(bytes.NewReader(p.data))
+	if err != nil {
+		return nil
+	}
+	r := image.NewRGBA(p.rect)
+	draw.Draw(r, p.crop, img, img.Bounds().Min, draw.Src)
+	return r
+}
+
+// decodeCrop returns the crop's pixels composited over the opaque bg, in
+// a new image whose origin is the crop's top-left corner.
+func (p *packedImage) decodeCrop(bg color.Color) *image.RGBA {
+	img, err := png.Decode(bytes.NewReader(p.data))
+	if err != nil {
+		return nil
+	}
+	r := image.NewRGBA(image.Rect(0, 0, p.crop.Dx(), p.crop.Dy()))
+	draw.Draw(r, r.Rect, image.NewUniform(bg), image.Point{}, draw.Src)
+	draw.Draw(r, r.Rect, img, img.Bounds().Min, draw.Over)
+	return r
+}
+
+// CharacterPixels is the size in pixels the window draws the character
+// at, known once the window is shown (before, scale 1 is assumed).
+func (w *PetWindow) CharacterPixels() (int, int) {
+	r := w.bodyRect()
+	return r.Dx(), r.Dy()
+}
+
+// SetPack replaces the character the window draws (for example with
+// ScaledPack's copy). The window drops every reference to the old pack's
+// images.
+func (w *PetWindow) SetPack(p *character.Pack) {
+	w.opts.Pack = p
+	w.char.reset()
+	w.draw.masks.reset()
+	w.draw.animKey, w.draw.frames = "", nil
+	w.draw.sent = sentShape{}
+	w.applyView(w.view)
+}

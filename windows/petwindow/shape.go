@@ -1,0 +1,92 @@
+package petwindow
+
+import (
+	"fmt"
+	"image"
+	"slices"
+	"yui/windows/widgets"
+)
+
+// updateShape sets the window shape to the parts drawn now: the
+// character's opaque pixels and the rounded rectangles of the visible
+// parts. It sends nothing when the shape did not change.
+func (w *PetWindow) updateShape() { w.setShape(w.char.frame) }
+
+// sentShape is the shape sent last, so that an unchanged one is not
+// sent again.
+type sentShape struct {
+	bounds   []image.Rectangle // bounding shape
+	parts    []image.Rectangle // parts besides the character in the input shape
+	inputKey string            // motion and body of the input shape
+}
+
+// setShape sets the window shape with frame as the character's image.
+// The input shape covers every frame of the motion playing, so it changes
+// only with the motion or the other parts (the X server keeps input
+// within the drawn shape).
+func (w *PetWindow) setShape(frame image.Image) {
+	if !w.shim.attached || !w.shim.shaped {
+		return
+	}
+	body := w.bodyRect()
+	parts := w.partRects()
+	rs := slices.Clone(parts)
+	if frame != nil {
+		for _, r := range w.draw.masks.get(frame, body.Dx(), body.Dy()) {
+			rs = append(rs, r.Add(body.Min))
+		}
+	}
+	inputKey := fmt.Sprintf("%s|%v", w.draw.animKey, body)
+	var input []image.Rectangle
+	if w.draw.sent.bounds == nil || inputKey != w.draw.sent.inputKey || !slices.Equal(parts, w.draw.sent.parts) {
+		input = slices.Clone(parts)
+		seen := make(map[image.Image]bool)
+		for _, f := range append(slices.Clone(w.draw.frames), frame) {
+			if f == nil || seen[f] {
+				continue
+			}
+			seen[f] = true
+			for _, r := range w.draw.masks.get(f, body.Dx(), body.Dy()) {
+				input = append(input, r.Add(body.Min))
+			}
+		}
+		w.draw.sent.inputKey, w.draw.sent.parts = inputKey, parts
+	} else if slices.Equal(rs, w.draw.sent.bounds) {
+		return
+	}
+	w.draw.sent.bounds = rs
+	if err := w.native.SetShape(rs, input); err != nil {
+		w.log.Warn("pet_window_shape", "name", w.opts.Name, "err", err.Error())
+		return
+	}
+}
+
+// partRects are the window-pixel rectangles of the parts showing besides
+// the character.
+func (w *PetWindow) partRects() []image.Rectangle {
+	var rs []image.Rectangle
+	if w.bubble.Visible() {
+		p, s := w.bubble.Position(), w.bubble.Size()
+		bs := bubbleBody(s)
+		rs = append(rs, roundedRects(w.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))...)
+		rs = append(rs, triangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y+bs.Height-1, tailW, tailH+1))...)
+	}
+	for _, t := range []*widgets.Tag{w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.comp.errLine} {
+		if t.Visible() {
+			p, s := t.Position(), t.Size()
+			rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))...)
+		}
+	}
+	if w.status.eye.Visible() {
+		p, s := w.status.eye.Position(), w.status.eye.Size()
+		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))...)
+	}
+	if w.comp.state.open {
+		p, s := w.comp.bg.Position(), w.comp.bg.Size()
+		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.shim.scale))...)
+	}
+	if !w.menuRect.Empty() {
+		rs = append(rs, w.menuRect)
+	}
+	return rs
+}

@@ -1,0 +1,409 @@
+package settingswindow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/app/settings"
+	"yui/pet/speech"
+	"yui/pet/voice"
+	"yui/windows/widgets"
+)
+
+// The Speech and Voice tabs: a voice picker listing the engine's voices
+// with a sample, sliders for rate, volume and the voice-activity
+// threshold, the microphone picker with a live level meter, and only the
+// fields of the engine chosen.
+
+// audioFields are the Speech and Voice tabs' widgets (part of presetFields).
+type audioFields struct {
+	speechEngine     *choice
+	speechVoice      *widget.SelectEntry
+	speechVoices     []speech.Voice // what the engine listed
+	voiceOptions     []string       // the voices the picker offers now
+	speechVoiceNote  *widget.Label
+	speechURL        *widget.Entry
+	speechKey        *widget.Entry
+	speechModel      *widget.Entry
+	speechRate       *slider
+	speechVolume     *slider
+	speechTest       *widget.Button
+	speechResult     *widget.Label
+	voiceMode        *choice
+	voiceEngine      *choice
+	voiceDevice      *choice
+	voiceMeter       *levelMeter
+	voiceThreshold   *slider
+	voiceURL         *widget.Entry
+	voiceKey         *widget.Entry
+	voiceModel       *widget.Entry
+	voiceLang        *widget.Entry
+	voiceCommand     *widget.Entry
+	voiceTest        *widget.Button
+	voiceResult      *widget.Label
+	meterCancel      context.CancelFunc // stops the level meter; nil when off
+	voicesFor        string             // the engine whose voices are listed
+	defaultThreshold float64
+}
+
+var (
+	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
+		{"none", "None (bubble only)"}}
+	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
+		{"hands_free", "Hands-free"}}
+	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"command", "Command"}}
+)
+
+// defaultDevice is the device choice's value for the system default.
+const defaultDevice = ""
+
+// voiceListWait bounds the listing of an engine's voices.
+const voiceListWait = 15 * time.Second
+
+// slider is a value slider with its value in words and a reset.
+type slider struct {
+	*widget.Slider
+	text  *widget.Label
+	reset *widget.Button
+	show  func(float64) string
+}
+
+func newSlider(lo, hi, step, reset float64, show func(float64) string, changed func(float64)) *slider {
+	s := &slider{Slider: widget.NewSlider(lo, hi), text: widget.NewLabel(""), show: show}
+	s.Step = step
+	s.OnChanged = func(v float64) {
+		s.text.SetText(show(v))
+		changed(v)
+	}
+	s.reset = widget.NewButtonWithIcon("", theme.ContentUndoIcon(), func() { s.SetValue(reset) })
+	return s
+}
+
+// set shows v without telling the form (filling from the store).
+func (s *slider) set(v float64) {
+	s.Slider.Value = v
+	s.Slider.Refresh()
+	s.text.SetText(s.show(v))
+}
+
+func (s *slider) object() fyne.CanvasObject {
+	return container.NewBorder(nil, nil, nil, container.NewHBox(s.text, s.reset), s.Slider)
+}
+
+func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Preset, string)) *widget.Entry,
+	pick func([]option, func(*settings.Preset, string)) *choice) {
+	f := &e.f
+	f.defaultThreshold = voice.DefaultVADConfig.Threshold
+	f.speechEngine = pick(speechEngineOptions, func(p *settings.Preset, v string) { p.Speech.Engine = v })
+	f.speechEngine.changed = chain(f.speechEngine.changed, func(string) { e.engineChanged() })
+	f.speechVoice = widget.NewSelectEntry(nil)
+	f.speechVoice.SetPlaceHolder("The engine's default")
+	f.speechVoice.OnChanged = func(s string) {
+		e.edit(func(p *settings.Preset) { p.Speech.Voice = strings.TrimSpace(s) })
+		f.filterVoices(s)
+	}
+	f.speechVoiceNote = helpText("")
+	f.speechURL = entry(func(p *settings.Preset, s string) { p.Speech.BaseURL = strings.TrimSpace(s) })
+	f.speechURL.SetPlaceHolder("https://api.openai.com/v1")
+	f.speechKey = password(func(p *settings.Preset, s string) { p.Speech.Key = s })
+	f.speechModel = entry(func(p *settings.Preset, s string) { p.Speech.Model = strings.TrimSpace(s) })
+	f.speechRate = newSlider(0.25, 4, 0.05, 1, func(v float64) string { return fmt.Sprintf("%.2f×", v) },
+		func(v float64) { e.edit(func(p *settings.Preset) { p.Speech.Rate = round2(v) }) })
+	f.speechVolume = newSlider(0, 1, 0.05, 1, func(v float64) string { return fmt.Sprintf("%.0f%%", v*100) },
+		func(v float64) { e.edit(func(p *settings.Preset) { p.Speech.Volume = round2(v) }) })
+	f.speechTest = widget.NewButtonWithIcon("Speak a sample", theme.MediaPlayIcon(), e.speakSample)
+	f.speechResult = widget.NewLabel("")
+	f.speechResult.Wrapping = fyne.TextWrapWord
+	f.speechResult.Hide() // shows once a sample was asked for
+
+	f.voiceMode = pick(voiceModeOptions, func(p *settings.Preset, v string) { p.Voice.Mode = v })
+	f.voiceEngine = pick(voiceEngineOptions, func(p *settings.Preset, v string) { p.Voice.Engine = v })
+	f.voiceEngine.changed = chain(f.voiceEngine.changed, func(string) { e.engineChanged() })
+	f.voiceDevice = pick([]option{{defaultDevice, "System default"}}, func(p *settings.Preset, v string) { p.Voice.Device = v })
+	f.voiceDevice.changed = chain(f.voiceDevice.changed, func(string) { e.restartMeter() })
+	f.voiceMeter = newLevelMeter()
+	f.voiceThreshold = newSlider(settings.MinVoiceThreshold, settings.MaxVoiceThreshold, 1, f.defaultThreshold,
+		func(v float64) string { return fmt.Sprintf("%.0f dB over the noise", v) },
+		func(v float64) {
+			e.edit(func(p *settings.Preset) {
+				if v == f.defaultThreshold {
+					v = 0 // the default, kept as such
+				}
+				p.Voice.Threshold = v
+			})
+		})
+	f.voiceURL = entry(func(p *settings.Preset, s string) { p.Voice.BaseURL = strings.TrimSpace(s) })
+	f.voiceURL.SetPlaceHolder("https://api.openai.com/v1")
+	f.voiceKey = password(func(p *settings.Preset, s string) { p.Voice.Key = s })
+	f.voiceModel = entry(func(p *settings.Preset, s string) { p.Voice.Model = strings.TrimSpace(s) })
+	f.voiceModel.SetPlaceHolder("whisper-1")
+	f.voiceLang = entry(func(p *settings.Preset, s string) { p.Voice.Language = strings.TrimSpace(s) })
+	f.voiceLang.SetPlaceHolder("en, ja, … (empty: the server detects it)")
+	f.voiceCommand = entry(func(p *settings.Preset, s string) { p.Voice.Command = s })
+	f.voiceCommand.SetPlaceHolder("A program that reads a WAV file and prints the text")
+	f.voiceTest = widget.NewButtonWithIcon("Record and recognise", theme.MediaRecordIcon(), e.testVoice)
+	f.voiceResult = widget.NewLabel("")
+	f.voiceResult.Wrapping = fyne.TextWrapWord
+}
+
+// chain runs a, then b.
+func chain(a, b func(string)) func(string) {
+	return func(v string) {
+		if a != nil {
+			a(v)
+		}
+		b(v)
+	}
+}
+
+func round2(v float64) float64 { return float64(int(v*100+0.5)) / 100 }
+
+// fillAudio shows p's speech and voice settings.
+func (f *presetFields) fillAudio(p settings.Preset) {
+	f.speechEngine.SetValue(p.Speech.Engine)
+	f.speechVoice.SetText(p.Speech.Voice)
+	f.speechURL.SetText(p.Speech.BaseURL)
+	f.speechKey.SetText(p.Speech.Key)
+	f.speechModel.SetText(p.Speech.Model)
+	f.speechRate.set(p.Speech.Rate)
+	f.speechVolume.set(p.Speech.Volume)
+	f.voiceMode.SetValue(p.Voice.Mode)
+	f.voiceEngine.SetValue(p.Voice.Engine)
+	f.voiceDevice.SetValue(p.Voice.Device)
+	th := p.Voice.Threshold
+	if th == 0 {
+		th = f.defaultThreshold
+	}
+	f.voiceThreshold.set(th)
+	f.voiceURL.SetText(p.Voice.BaseURL)
+	f.voiceKey.SetText(p.Voice.Key)
+	f.voiceModel.SetText(p.Voice.Model)
+	f.voiceLang.SetText(p.Voice.Language)
+	f.voiceCommand.SetText(p.Voice.Command)
+}
+
+func (e *presetEditor) speechTab() fyne.CanvasObject {
+	f := &e.f
+	voiceRow := container.NewBorder(nil, nil, nil, f.speechTest, f.speechVoice)
+	return page(rows(
+		heading("Speech output"),
+		e.row("speech.engine", "Engine", f.speechEngine.Select),
+		e.row("speech.voice", "Voice", voiceRow, f.speechVoiceNote, f.speechResult),
+		e.row("speech.base_url", "Base URL", f.speechURL),
+		e.row("speech.key", "Key", f.speechKey),
+		e.row("speech.model", "Model", f.speechModel),
+		e.row("speech.rate", "Rate", f.speechRate.object()),
+		e.row("speech.volume", "Volume", f.speechVolume.object()),
+	))
+}
+
+func (e *presetEditor) voiceTab() fyne.CanvasObject {
+	f := &e.f
+	return page(rows(
+		heading("Voice input"),
+		e.row("voice.mode", "Mode", f.voiceMode.Select),
+		e.row("voice.device", "Microphone", f.voiceDevice.Select, f.voiceMeter),
+		e.row("voice.threshold", "Sensitivity", f.voiceThreshold.object(),
+			helpText("Speech must rise this far over the background noise to count as voice: lower hears quieter speech, higher ignores more noise. The red line on the meter is where it starts.")),
+		e.row("voice.engine", "Engine", f.voiceEngine.Select),
+		e.row("voice.base_url", "Base URL", f.voiceURL),
+		e.row("voice.key", "Key", f.voiceKey),
+		e.row("voice.model", "Model", f.voiceModel),
+		e.row("voice.language", "Language", f.voiceLang),
+		e.row("voice.command", "Command", f.voiceCommand),
+		e.row("", "", f.voiceTest, f.voiceResult),
+	))
+}
+
+// engineFields are the rows each engine shows; the rest of its tab's
+// engine rows hide.
+var engineFields = map[string][]string{
+	"speech:system":  {"speech.voice", "speech.rate", "speech.volume"},
+	"speech:openai":  {"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate", "speech.volume"},
+	"speech:none":    {},
+	"speech:command": {"speech.command", "speech.command_rate", "speech.volume"},
+	"voice:openai":   {"voice.base_url", "voice.key", "voice.model", "voice.language"},
+	"voice:command":  {"voice.command"},
+}
+
+// engineRows are every row an engine may hide.
+var engineRows = []string{"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate",
+	"speech.volume", "speech.command", "speech.command_rate",
+	"voice.base_url", "voice.key", "voice.model", "voice.language", "voice.command"}
+
+// showEngineFields shows the rows of the engines chosen and hides the
+// others; a row with a reason to show stays, so an error is never hidden.
+func (e *presetEditor) showEngineFields() {
+	shown := map[string]bool{}
+	for _, k := range []string{"speech:" + e.draft.Speech.Engine, "voice:" + e.draft.Voice.Engine} {
+		for _, f := range engineFields[k] {
+			shown[f] = true
+		}
+	}
+	for _, field := range engineRows {
+		objs, ok := e.rowObjs[field]
+		if !ok {
+			continue
+		}
+		on := shown[field] || e.fieldErrs[field] != "" || e.parseErrs[field] != ""
+		for _, o := range objs {
+			widgets.SetShown(o, on)
+		}
+	}
+	e.f.speechTest.Disable()
+	if e.draft.Speech.Engine != speech.EngineNone {
+		e.f.speechTest.Enable()
+	}
+}
+
+// engineChanged follows a change of engine: its fields, its voices.
+func (e *presetEditor) engineChanged() {
+	if e.loading {
+		return
+	}
+	e.showEngineFields()
+	e.loadVoices()
+}
+
+// loadVoices lists the speech engine's voices into the picker, off the UI
+// goroutine.
+func (e *presetEditor) loadVoices() {
+	engine := e.draft.Speech.Engine
+	if e.id == "" || engine == e.f.voicesFor {
+		return
+	}
+	e.f.voicesFor = engine
+	e.f.speechVoiceNote.SetText("Listing the voices…")
+	e.w.run(voiceListWait, func(ctx context.Context) func() {
+		vs, err := e.w.b.Voices(ctx, engine)
+		return func() {
+			if e.f.voicesFor != engine {
+				return
+			}
+			e.f.speechVoices = vs
+			e.f.filterVoices(e.f.speechVoice.Text)
+			e.f.speechVoiceNote.SetText(voicesNote(engine, len(vs), err))
+		}
+	})
+}
+
+// voicesNote says what the picker holds.
+func voicesNote(engine string, n int, err error) string {
+	switch {
+	case errors.Is(err, speech.ErrNoSystemVoice):
+		return "No speech program is installed: install espeak-ng (Linux), or choose another engine. Speech shows in the bubble meanwhile."
+	case err != nil:
+		return "The voices could not be listed: " + err.Error()
+	case engine == speech.EngineOpenAI:
+		return fmt.Sprintf("%d usual voices; a server with others (Kokoro, openedai-speech) takes any name typed here.", n)
+	case n == 0:
+		return "This engine has no voices to pick from."
+	}
+	return fmt.Sprintf("%d voices: type to search, pick one, then Speak a sample.", n)
+}
+
+// filterVoices offers the listed voices whose id, name or language holds
+// text (all of them for an empty text or an exact pick).
+func (f *presetFields) filterVoices(text string) {
+	q := strings.ToLower(strings.TrimSpace(text))
+	var opts []string
+	exact := slices.ContainsFunc(f.speechVoices, func(v speech.Voice) bool { return strings.ToLower(v.ID) == q })
+	for _, v := range f.speechVoices {
+		if q == "" || exact || strings.Contains(strings.ToLower(v.ID+" "+v.Name+" "+v.Language), q) {
+			opts = append(opts, v.ID)
+		}
+	}
+	f.voiceOptions = opts
+	f.speechVoice.SetOptions(opts)
+}
+
+// startMeter lists the audio devices and runs the level meter on the
+// microphone as edited while the Voice tab shows.
+func (e *presetEditor) startMeter() {
+	e.stopMeter()
+	if e.id == "" || e.w.win == nil {
+		return
+	}
+	e.w.run(voiceListWait, func(context.Context) func() {
+		d, err := e.w.b.AudioDevices()
+		return func() { e.showDevices(d.Inputs, err) }
+	})
+	ctx, cancel := context.WithCancel(e.w.ctx)
+	e.f.meterCancel = cancel
+	p := e.candidate()
+	m := e.f.voiceMeter
+	m.SetNote("Listening…")
+	th := e.f.voiceThreshold
+	e.w.jobs.Add(1)
+	go func() {
+		defer e.w.jobs.Done()
+		err := e.w.b.MeterVoice(ctx, p, func(r voice.Reading) {
+			fyne.Do(func() {
+				if ctx.Err() == nil {
+					r.Threshold = r.Floor + th.Value
+					m.Set(r)
+				}
+			})
+		})
+		fyne.Do(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				m.SetNote("The microphone cannot be heard: " + err.Error())
+			} else {
+				m.SetNote("The microphone stopped.")
+			}
+		})
+	}()
+}
+
+// stopMeter stops the level meter.
+func (e *presetEditor) stopMeter() {
+	if e.f.meterCancel != nil {
+		e.f.meterCancel()
+		e.f.meterCancel = nil
+		e.f.voiceMeter.SetNote("Not listening")
+	}
+}
+
+// restartMeter follows a change of microphone while the meter runs.
+func (e *presetEditor) restartMeter() {
+	if e.f.meterCancel != nil && !e.loading {
+		e.startMeter()
+	}
+}
+
+// showDevices fills the microphone picker: the default, every input, and
+// the preset's device when it is missing (said so).
+func (e *presetEditor) showDevices(inputs []voice.Device, err error) {
+	opts := []option{{defaultDevice, "System default"}}
+	for _, d := range inputs {
+		label := d.Name
+		if d.Default {
+			label += " (default)"
+		}
+		opts = append(opts, option{d.Name, label})
+	}
+	cur := e.draft.Voice.Device
+	if cur != "" && !slices.ContainsFunc(inputs, func(d voice.Device) bool { return d.Name == cur }) {
+		opts = append(opts, option{cur, cur + " (missing: the default is used)"})
+	}
+	was := e.loading
+	e.loading = true
+	e.f.voiceDevice.SetOptions(opts)
+	e.f.voiceDevice.SetValue(cur)
+	e.loading = was
+	if err != nil {
+		e.f.voiceMeter.SetNote("No audio devices: " + err.Error())
+	}
+}

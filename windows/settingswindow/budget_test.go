@@ -1,0 +1,29 @@
+package settingswindow
+
+import (
+	"testing"
+
+	"yui/app/settings"
+	"yui/pet"
+	"yui/transport"
+)
+
+func TestSettingsBudgetInUse(t *testing.T) {
+	h := openSettings(t, nil, "")
+	f := &h.sw.ed.f
+	if want := budgetText(nil, 0); f.budget.Text != want {
+		t.Fatalf("not running: %q, want %q", f.budget.Text, want)
+	}
+	if err := h.b.store.UpdatePreset(h.sw.selected, func(p *settings.Preset) error { p.ContextWindow = 4096; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	conn := h.b.run(h.sw.selected)
+	conn.publish(pet.View{Pill: pet.Pill{Conn: "ready", ConnState: transport.StateReady},
+		Usage: &transport.Usage{InputTokens: 3012, OutputTokens: 40, TotalTokens: 3052}})
+	if want := "Budget in use: 3,012 / 4,096 tokens"; f.budget.Text != want {
+		t.Fatalf("budget %q, want %q", f.budget.Text, want)
+	}
+	if got := budgetText(&transport.Usage{InputTokens: 12}, 0); got != "Budget in use: 12 tokens (context window unknown)" {
+		t.Errorf("unknown window: %q", got)
+	}
+}

@@ -1,0 +1,278 @@
+// Package settingswindow is the settings window: the preset list, each
+// preset's editor (connection, character, speech, voice, screen), the
+// running session's readout and delegation history, and the App tab. It
+// sees the app through windows.Backend and windows.Conn and writes through
+// the settings store.
+package settingswindow
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+
+	"yui/app/settings"
+	"yui/windows"
+)
+
+// Settings window size: it fits a 1280x800 screen with room for the
+// desktop's panels; every tab scrolls inside.
+const (
+	settingsWidth  = 1100
+	settingsHeight = 720
+)
+
+// Waits of the buttons that ask the backend something.
+const (
+	probeTimeout = 10 * time.Second
+	speakTimeout = 30 * time.Second
+	voiceTimeout = 20 * time.Second
+)
+
+// SettingsWindow is the settings window (product.md §3): the presets list
+// on the left, the selected preset's editor, connection, session, speech
+// and voice tabs on the right, and the app-wide settings. It edits through
+// the Backend's settings store and mirrors the running presets'
+// connections; it opens none of its own.
+//
+// Its methods are called on the Fyne UI thread.
+type SettingsWindow struct {
+	app fyne.App
+	b   windows.Backend
+	log *slog.Logger
+
+	win      fyne.Window // nil while closed
+	ctx      context.Context
+	cancel   context.CancelFunc
+	unsub    []func()
+	selected string
+
+	list    *presetList
+	ed      *presetEditor
+	conn    *connSection
+	session *sessionSection
+	global  *globalSection
+	tabs    *container.AppTabs
+
+	// jobs counts the backend calls running (probe, speech and voice
+	// tests), so that tests can wait for their results.
+	jobs sync.WaitGroup
+}
+
+// NewSettingsWindow returns the settings window, closed; Show opens it.
+func NewSettingsWindow(a fyne.App, b windows.Backend, log *slog.Logger) *SettingsWindow {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &SettingsWindow{app: a, b: b, log: log}
+}
+
+// Show opens the window, or raises it, with preset presetID selected; ""
+// selects the active preset.
+func (w *SettingsWindow) Show(presetID string) {
+	st := w.b.Store().Get()
+	if _, ok := st.Preset(presetID); !ok {
+		if p, ok := st.Active(); ok {
+			presetID = p.ID
+		}
+	}
+	if w.win == nil {
+		w.open(st)
+	}
+	w.selectPreset(presetID)
+	w.win.Show()
+	w.win.RequestFocus()
+	w.log.Info("window_open", "window", "settings", "preset", presetID)
+}
+
+// ShowApp opens the window, or raises it, on the App tab: the app-wide
+// settings, the screen-look permission among them.
+func (w *SettingsWindow) ShowApp() {
+	if w.win == nil {
+		w.Show("")
+	}
+	w.tabs.SelectIndex(len(w.tabs.Items) - 1)
+	w.win.Show()
+}
+
+// Close closes the window; Show opens it again.
+func (w *SettingsWindow) Close() {
+	if w.win != nil {
+		w.win.Close()
+	}
+}
+
+func (w *SettingsWindow) open(st settings.Settings) {
+	w.ctx, w.cancel = context.WithCancel(context.Background())
+	w.win = w.app.NewWindow("Yui settings")
+	w.list = newPresetList(w)
+	w.ed = newPresetEditor(w)
+	w.conn = newConnSection(w)
+	w.session = newSessionSection(w)
+	w.global = newGlobalSection(w)
+
+	w.tabs = container.NewAppTabs(
+		container.NewTabItem("Preset", w.ed.presetTab()),
+		container.NewTabItem("Connection", w.conn.content()),
+		container.NewTabItem("Session", w.session.content()),
+		container.NewTabItem("Speech", w.ed.speechTab()),
+		container.NewTabItem("Voice", w.ed.voiceTab()),
+		container.NewTabItem("App", w.global.content()),
+	)
+	w.tabs.OnSelected = func(t *container.TabItem) {
+		w.log.Debug("settings_tab", "tab", t.Text)
+		// The level meter listens only while the Voice tab shows.
+		if t.Text == "Voice" {
+			w.ed.startMeter()
+		} else {
+			w.ed.stopMeter()
+		}
+	}
+	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
+	split := container.NewHSplit(w.list.content(), right)
+	split.Offset = 0.24
+	w.win.SetContent(split)
+	w.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
+	w.win.SetOnClosed(w.closed)
+	w.win.SetCloseIntercept(w.closeRequested)
+
+	w.list.refresh(st)
+	w.global.refresh(st)
+	w.global.loadSpeakers()
+	store := w.b.Store()
+	w.unsub = append(w.unsub,
+		store.Subscribe(func(c settings.Change) { fyne.Do(func() { w.storeChanged(c) }) }),
+		w.b.WatchConns(func() { fyne.Do(w.connsChanged) }),
+	)
+}
+
+// closeRequested is the user closing the window: unsaved edits are not
+// dropped without asking. Close (the app's) does not ask.
+func (w *SettingsWindow) closeRequested() {
+	if !w.ed.dirty() {
+		w.win.Close()
+		return
+	}
+	d := dialog.NewConfirm("Unsaved changes",
+		"Preset \""+w.ed.draft.Name+"\" has changes that are not saved.\nClose the window and leave them?",
+		func(ok bool) {
+			if ok && w.win != nil {
+				w.win.Close()
+			}
+		}, w.win)
+	d.SetConfirmText("Close without saving")
+	d.SetDismissText("Keep editing")
+	d.Show()
+}
+
+// closed drops what the open window held: subscriptions, the watch of the
+// selected preset's connection, and backend calls under way.
+func (w *SettingsWindow) closed() {
+	for _, fn := range w.unsub {
+		fn()
+	}
+	w.unsub = nil
+	w.conn.detach()
+	w.cancel()
+	w.win = nil
+	w.selected = ""
+}
+
+// selectPreset shows preset id in the editor and the sections. Unsaved
+// edits of another preset are kept unless the user lets them go.
+func (w *SettingsWindow) selectPreset(id string) {
+	if id == w.selected {
+		w.list.sync(id)
+		return
+	}
+	if w.selected != "" && w.ed.dirty() {
+		prev := w.selected
+		w.list.sync(prev)
+		name := w.ed.draft.Name
+		d := dialog.NewConfirm("Unsaved changes",
+			"Preset \""+name+"\" has changes that are not saved.\nLeave them and open the other preset?",
+			func(ok bool) {
+				if ok && w.win != nil && w.selected == prev {
+					w.setSelected(id)
+				}
+			}, w.win)
+		d.SetConfirmText("Leave them")
+		d.SetDismissText("Keep editing")
+		d.Show()
+		return
+	}
+	w.setSelected(id)
+}
+
+func (w *SettingsWindow) setSelected(id string) {
+	w.selected = id
+	w.list.sync(id)
+	p, ok := w.b.Store().Preset(id)
+	if !ok {
+		return
+	}
+	w.ed.load(p)
+	w.conn.attach(id)
+}
+
+// storeChanged follows a saved change made here or anywhere else.
+func (w *SettingsWindow) storeChanged(c settings.Change) {
+	if w.win == nil {
+		return
+	}
+	w.list.refresh(c.New)
+	if c.Global {
+		w.global.refresh(c.New)
+	}
+	if _, ok := c.New.Preset(w.selected); !ok {
+		// Deleted (here or elsewhere): its edits go with it.
+		w.selected = ""
+		w.ed.forget()
+		if p, ok := c.New.Active(); ok {
+			w.setSelected(p.ID)
+		}
+		return
+	}
+	if c.PresetChanged(w.selected) {
+		p, _ := c.New.Preset(w.selected)
+		w.ed.changedElsewhere(*p)
+	}
+	if w.conn.running() == nil {
+		w.session.show(c.New.DelegationHistory[w.selected])
+	}
+}
+
+func (w *SettingsWindow) connsChanged() {
+	if w.win != nil && w.selected != "" {
+		w.conn.attach(w.selected)
+	}
+}
+
+// run does work off the UI thread with a timeout and hands its result
+// function to the UI thread; results arriving after the window closed
+// are dropped.
+func (w *SettingsWindow) run(timeout time.Duration, work func(ctx context.Context) func()) {
+	ctx, cancel := context.WithTimeout(w.ctx, timeout)
+	win := w.win
+	w.jobs.Add(1)
+	go func() {
+		defer w.jobs.Done()
+		defer cancel()
+		done := work(ctx)
+		fyne.Do(func() {
+			if w.win == win && done != nil {
+				done()
+			}
+		})
+	}()
+}
+
+func (w *SettingsWindow) showError(err error) {
+	if w.win != nil {
+		dialog.ShowError(err, w.win)
+	}
+}
