@@ -6,8 +6,8 @@
 ; Apps & features (the per-user Uninstall key) and, when chosen, the Run
 ; value start at login uses (the very value the App tab's switch writes:
 ; "yui" under HKCU\...\Run). Uninstalling removes the program, the shortcut,
-; the Uninstall key and the Run value; the user's settings (%APPDATA%\yui)
-; stay unless "Remove my settings" is chosen (/REMOVESETTINGS when silent).
+; the Uninstall key and the Run value; the user's settings (%APPDATA%\yui) and
+; logs (%LOCALAPPDATA%\yui) stay unless "Remove my settings" is chosen (/REMOVESETTINGS when silent).
 ;
 ; Silent: Yui-setup.exe /S [/AUTOSTART] [/D=folder]; uninstall.exe /S [/REMOVESETTINGS].
 
@@ -119,6 +119,7 @@ SectionEnd
 
 Section /o "un.Remove my settings, history and logs" UnSecSettings
   RMDir /r "$APPDATA\yui"
+  RMDir /r "$LOCALAPPDATA\yui"
 SectionEnd
 
 Function un.onInit
