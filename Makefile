@@ -47,7 +47,7 @@ e2e: test-deps build package-linux
 # The Windows build under Wine, on the very bin/yui.exe, bin/yui-sim.exe and
 # dist/Yui-setup.exe of package-windows and package-installer (the Linux
 # yui-sim is the backend). The tests make one Wine prefix for the run.
-e2e-wine: test-deps build package-windows package-installer
+e2e-wine: test-deps build package-installer
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_WINE_SETUP=$(CURDIR)/$(WIN_SETUP) $(GO) test -count=1 -tags e2e -timeout 15m -run '^TestWine' ./cmd/yui/e2e/
 
 $(FYNE):
@@ -92,15 +92,11 @@ package-windows: package-deps | $(FYNE)
 # The installer (assets/windows/installer.nsi) around bin/yui.exe, with the
 # icon as an .ico for the installer and uninstaller themselves.
 WIN_VERSION = $(shell sed -n 's/^ *Version *= *"\(.*\)"/\1/p' FyneApp.toml)
-package-installer: $(WIN_SETUP)
-
-$(WIN_SETUP): $(BIN)/yui.exe assets/windows/installer.nsi assets/icon.png | package-deps
+package-installer: package-windows
 	mkdir -p $(DIST) $(BIN)/nsis
 	convert assets/icon.png -define icon:auto-resize=256,48,32,16 $(BIN)/nsis/yui.ico
 	makensis -V2 -DVERSION=$(WIN_VERSION) -DEXE=$(CURDIR)/$(BIN)/yui.exe -DICON=$(CURDIR)/$(BIN)/nsis/yui.ico \
-		-DOUTFILE=$(CURDIR)/$@ assets/windows/installer.nsi
-
-$(BIN)/yui.exe: package-windows
+		-DOUTFILE=$(CURDIR)/$(WIN_SETUP) assets/windows/installer.nsi
 
 test: vet unit fuzz package-windows e2e e2e-wine
 
