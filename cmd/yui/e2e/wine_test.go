@@ -627,7 +627,6 @@ func TestWineSpeechSystem(t *testing.T) {
 	}
 }
 
-
 // Ctrl+Alt+Y (RegisterHotKey on a thread of its own) opens the composer.
 func TestWineHotkey(t *testing.T) {
 	w := startWine(t)
