@@ -271,6 +271,9 @@ func New(opts Options) *Controller {
 		OnSpeech:     c.onSpeech,
 		OnThinking:   c.onThinking,
 		ReportFailed: c.t.ReportPlaybackFailed,
+		OnSpeechFailed: func(string) {
+			c.update(func() { c.showAudioNoticeLocked(SpeechFailedNotice) })
+		},
 	})
 	c.view.Emotion = initialEmotion(c.pack)
 	c.view.Motion = "idle"
@@ -279,16 +282,21 @@ func New(opts Options) *Controller {
 	c.greetPending = opts.Greeting
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
-		c.view.Pill.Audio = opts.AudioNotice
-		c.audioTmr.Arm(c.clock, AudioNoticeHold, func(gen int) {
-			c.update(func() {
-				if c.audioTmr.Current(gen) {
-					c.view.Pill.Audio = ""
-				}
-			})
-		})
+		c.showAudioNoticeLocked(opts.AudioNotice)
 	}
 	return c
+}
+
+// showAudioNoticeLocked shows text in the status pill for AudioNoticeHold.
+func (c *Controller) showAudioNoticeLocked(text string) {
+	c.view.Pill.Audio = text
+	c.audioTmr.Arm(c.clock, AudioNoticeHold, func(gen int) {
+		c.update(func() {
+			if c.audioTmr.Current(gen) {
+				c.view.Pill.Audio = ""
+			}
+		})
+	})
 }
 
 // initialEmotion is "neutral" when the pack has it, else its first emotion.

@@ -579,10 +579,10 @@ func wavRMS(t *testing.T, path string) (rms float64, samples int) {
 // Speech of yui.exe's "system" engine (SAPI through PowerShell's
 // System.Speech) under Wine. Wine 8 has a powershell.exe, a stub that runs
 // no script, and no SAPI voice: no audio comes back, so Yui shows the
-// sentence in the bubble only and logs speech_failed once (not once per
-// sentence). Wine's audio device itself opens (audio_open), so the pill
-// has no audio-device note. The test checks that fallback; if a Wine does
-// speak, it says so and checks the sentence in the --audio-out file.
+// sentence in the bubble only, logs speech_failed once (not once per
+// sentence) and the status pill says so. (Wine's audio device itself
+// opens: no audio-device note.) The test checks that fallback; if a Wine
+// does speak, it says so and checks the sentence in the --audio-out file.
 func TestWineSpeechSystem(t *testing.T) {
 	w := startWine(t)
 	d := w.d
@@ -625,6 +625,8 @@ func TestWineSpeechSystem(t *testing.T) {
 	if !bubbleShown(shot, win) {
 		t.Errorf("the reply is not in the bubble")
 	}
+	// The pill says it too, once (pet.SpeechFailedNotice).
+	a.waitRecord(5*time.Second, "pet_pill", map[string]string{"audio": "speech failed: shown in the bubble only"})
 }
 
 // Ctrl+Alt+Y (RegisterHotKey on a thread of its own) opens the composer.
