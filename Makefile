@@ -1,5 +1,5 @@
 # make run   — build and start Yui (installs the build packages when missing)
-# make test  — go vet, go test -race, the fuzzers briefly, the packages, and the end-to-end tests under Xvfb
+# make test  — go vet, go test -race, the fuzzers briefly, the packages, and the end-to-end tests under Xvfb, under mutter and (the Windows build) under Wine
 # make bench — every benchmark, then docs/performance.md and its plots from that run
 # make package — the Linux archive (dist/Yui.tar.xz), bin/yui.exe for Windows (fyne package) and its installer (dist/Yui-setup.exe, NSIS)
 # make soak  — the long chaos run (100 mid-turn kills, restarts, a refused key, failing model servers); its counts come last
@@ -15,7 +15,7 @@ FYNE := $(BIN)/tools/fyne-$(FYNE_VERSION)/fyne
 LINUX_PKG := $(DIST)/Yui.tar.xz
 WIN_SETUP := $(DIST)/Yui-setup.exe
 
-.PHONY: run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-wine package package-linux package-windows package-installer
+.PHONY: run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter e2e-wine package package-linux package-windows package-installer
 
 deps:
 	@.ci/deps.sh build
@@ -42,7 +42,12 @@ fuzz: deps
 	@.ci/fuzz.sh
 
 e2e: test-deps build package-linux
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 15m -skip '^TestWine' ./cmd/yui/e2e/
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 15m -skip '^(TestMutter|TestWine)' ./cmd/yui/e2e/
+
+# The same binaries under GNOME's compositor (mutter --headless, XWayland,
+# two virtual monitors of different sizes): one compositor for the group.
+e2e-mutter: test-deps build
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m -run '^TestMutter' ./cmd/yui/e2e/
 
 # The Windows build under Wine, on the very bin/yui.exe, bin/yui-sim.exe and
 # dist/Yui-setup.exe of package-windows and package-installer (the Linux
@@ -65,21 +70,29 @@ FYNE_UNSTAGE = rm -f cmd/yui/FyneApp.toml cmd/yui/*.exe
 
 package-linux: $(LINUX_PKG)
 
-# The archive holds the very bin/yui the e2e tests run: no second build.
+# The archive holds bin/yui's sources linked stripped (-s -w: no symbol
+# table, no DWARF; a Go stack trace still names functions and lines), the
+# very binary the package e2e test installs and runs. Only the link differs
+# from bin/yui, so the build cache makes it quick.
 # xz at level 1 on both cores: a few seconds, and 5% larger than level 6,
 # which takes 40 s here.
-$(LINUX_PKG): $(BIN)/yui FyneApp.toml assets/icon.png | package-deps $(FYNE)
+RELEASE_BIN := $(BIN)/release
+$(LINUX_PKG): $(RELEASE_BIN)/yui FyneApp.toml assets/icon.png | package-deps $(FYNE)
 	mkdir -p $(DIST)
 	$(FYNE_STAGE)
 	cd $(DIST) && XZ_OPT='-T0 -1' $(CURDIR)/$(FYNE) package --os linux --src $(CURDIR)/cmd/yui \
-		--executable $(CURDIR)/$(BIN)/yui --icon $(CURDIR)/assets/icon.png; \
+		--executable $(CURDIR)/$(RELEASE_BIN)/yui --icon $(CURDIR)/assets/icon.png; \
 		s=$$?; cd $(CURDIR) && $(FYNE_UNSTAGE); exit $$s
 
 $(BIN)/yui: build
 
+$(RELEASE_BIN)/yui: build
+	$(GO) build -ldflags "-s -w" -o $(RELEASE_BIN)/ ./cmd/yui
+
 # product.md §10: Windows builds by cross-compiling with mingw-w64. fyne
 # package builds the program, embeds the icon and builds it again; given an
 # executable that exists (an empty placeholder) it skips the first build.
+# --release links it stripped (-s -w) and without build paths (-trimpath).
 package-windows: package-deps | $(FYNE)
 	$(FYNE_STAGE)
 	cd cmd/yui && : > yui.exe && CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc \
@@ -98,7 +111,7 @@ package-installer: package-windows
 	makensis -V2 -DVERSION=$(WIN_VERSION) -DEXE=$(CURDIR)/$(BIN)/yui.exe -DICON=$(CURDIR)/$(BIN)/nsis/yui.ico \
 		-DOUTFILE=$(CURDIR)/$(WIN_SETUP) assets/windows/installer.nsi
 
-test: vet unit fuzz package-windows e2e e2e-wine
+test: vet unit fuzz package-windows e2e e2e-mutter e2e-wine
 
 # The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
 SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt

@@ -7,15 +7,19 @@
 # Xvfb, xdotool, espeak-ng, sox, ImageMagick, openbox (the window manager
 # the body tool test runs under), chromium (the browser tool's test),
 # pocketsphinx (with its US English model, the voice e2e test's
-# speech-to-text command) and desktop-file-validate (the package test) for
-# the end-to-end tests.
+# speech-to-text command), desktop-file-validate (the package test), and
+# mutter, XWayland and D-Bus (GNOME's compositor, headless, for the
+# e2e-mutter group) for the end-to-end tests, and gnome-keyring with
+# dbus-run-session (dbus-daemon) for the keyring test, which runs a real
+# Secret Service on a private bus.
 set -euo pipefail
 want=(gcc pkg-config libgl1-mesa-dev xorg-dev libx11-dev libxrandr-dev libxcursor-dev
       libxinerama-dev libxi-dev libxxf86vm-dev libasound2-dev)
 case "${1:-build}" in
   package) want+=(xz-utils gcc-mingw-w64-x86-64 nsis imagemagick) ;;
   test) want+=(xz-utils gcc-mingw-w64-x86-64 nsis wine wine64 xvfb xauth xdotool espeak-ng sox imagemagick x11-utils
-               openbox chromium pocketsphinx pocketsphinx-en-us desktop-file-utils) ;;
+               openbox chromium pocketsphinx pocketsphinx-en-us desktop-file-utils
+               mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon) ;;
 esac
 missing=()
 for p in "${want[@]}"; do

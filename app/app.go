@@ -26,12 +26,12 @@ import (
 
 	"yui/app/applog"
 	"yui/app/motionpref"
+	"yui/app/secrets"
 	"yui/app/settings"
 	"yui/assets"
 	"yui/tools/desktop"
 	"yui/transport/clock"
 	"yui/transport/outbox"
-	"yui/transport/pushtest"
 	"yui/windows/widgets"
 )
 
@@ -67,16 +67,9 @@ var ErrAlreadyRunning = errors.New("Yui is already running with this config dire
 // Run starts Yui and returns when the user quits or the process gets
 // SIGINT or SIGTERM.
 func Run(cfg Config) error {
-	dir := cfg.ConfigDir
-	if dir == "" {
-		base, err := os.UserConfigDir()
-		if err != nil {
-			return fmt.Errorf("app: finding the config directory: %w", err)
-		}
-		dir = filepath.Join(base, "yui")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("app: creating %s: %w", dir, err)
+	dir, err := configDir(cfg)
+	if err != nil {
+		return err
 	}
 	// One Yui per config directory: a second start asks the first to
 	// show its pets and leaves.
@@ -118,16 +111,14 @@ func Run(cfg Config) error {
 	defer lg.Close()
 	log := lg.Logger
 	log.Info("app_start", "config_dir", dir, "log", lg.Path(), "demo", cfg.Demo, "pid", os.Getpid())
-	if notice != nil {
-		args := []any{"message", notice.Message, "kept_as", notice.KeptAs}
-		if notice.Err != nil {
-			args = append(args, "err", notice.Err.Error())
-		}
-		for _, r := range notice.Refused {
-			args = append(args, "refused", r.String())
-		}
-		log.Warn("settings_notice", args...)
+	store.SetLog(log)
+	defer store.Close() // on every way out; a second Close does nothing
+	if kept := store.Migrated(); kept != "" {
+		log.Info("settings_migrated", "kept_as", kept, "state_dir", filepath.Join(dir, settings.StateDir))
 	}
+	useKeyring(store, log)
+	applySecrets(store.Get())
+	logNotice(log, notice)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -154,8 +145,9 @@ func Run(cfg Config) error {
 	defer y.audio.close() // after the sessions, which play on it
 	y.pid = os.Getpid()
 	if y.reducedMotion = motionpref.Reduced(); y.reducedMotion {
-		log.Info("reduced_motion", "gaze", "off")
+		log.Info("reduced_motion", "gaze", "off", "idle_pace", reducedIdlePace)
 	}
+
 	y.browserPath = findBrowser(log)
 	if y.desk = openDesktop(log); y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
@@ -170,11 +162,18 @@ func Run(cfg Config) error {
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
 	defer stopSim()
-	if cfg.Demo {
-		if err := y.startDemo(simCtx); err != nil {
-			log.Error("app_start_failed", "err", err.Error())
-			return err
-		}
+	if y.src, err = y.openSource(simCtx); err != nil {
+		log.Error("app_start_failed", "err", err.Error())
+		return err
+	}
+	defer y.src.close()      // after the sessions, which talk to the simulator
+	y.first.simCtx = simCtx  // "Try the demo" starts the simulator later (firstrun.go)
+	defer y.closeTriedDemo() // after the sessions too
+	// A first start looks for a local model server before the pet starts
+	// (firstrun.go); one-run overrides and --demo say where to go already.
+	welcome := false
+	if store.FirstStart() && !cfg.Demo && len(y.overrides()) == 0 {
+		welcome = y.firstStart()
 	}
 	st := store.Get()
 	y.order = presetIDs(st)
@@ -201,8 +200,58 @@ func Run(cfg Config) error {
 	// garbage back to the OS now rather than over the next minutes.
 	debug.FreeOSMemory()
 	tuneGC()
-	// Each pet says once what went wrong at start-up: a settings file
-	// kept aside or partly refused (the first pet), a character pack refused.
+	y.showStartNotices(notice)
+	switch {
+	case welcome:
+		y.startWelcome(st.ActivePreset)
+	case y.listFound():
+		y.openWelcome() // several servers, or one with no model: the list, with its hint
+	}
+	y.setupTray()
+	y.updateWatching()
+	if y.src.startAtLogin() {
+		y.setAutostart(true) // the entry follows the program if it moved
+	}
+
+	y.runUntilQuit(ctx, stop)
+	return nil
+}
+
+// configDir is the config directory of the run, created when missing.
+func configDir(cfg Config) (string, error) {
+	dir := cfg.ConfigDir
+	if dir == "" {
+		d, err := settings.DefaultDir()
+		if err != nil {
+			return "", fmt.Errorf("app: %w", err)
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("app: creating %s: %w", dir, err)
+	}
+	return dir, nil
+}
+
+// logNotice logs what opening the settings had to say; nil says nothing.
+func logNotice(log *slog.Logger, notice *settings.Notice) {
+	if notice == nil {
+		return
+	}
+	args := []any{"message", notice.Message, "kept_as", notice.KeptAs}
+	if notice.Err != nil {
+		args = append(args, "err", notice.Err.Error())
+	}
+	for _, r := range notice.Refused {
+		args = append(args, "refused", r.String())
+	}
+	log.Warn("settings_notice", args...)
+}
+
+// showStartNotices has each pet say once what went wrong at start-up: a
+// settings file kept aside or partly refused (the first pet), a character
+// pack refused; a partly refused file opens the settings window.
+func (y *yui) showStartNotices(notice *settings.Notice) {
 	for i, s := range y.running() {
 		var lines []string
 		if i == 0 && notice != nil {
@@ -219,16 +268,15 @@ func Run(cfg Config) error {
 	if notice != nil && len(notice.Refused) > 0 {
 		y.openSettings("")
 	}
-	y.setupTray()
-	y.updateWatching()
-	if st.StartAtLogin && !cfg.Demo {
-		y.setAutostart(true) // the entry follows the program if it moved
-	}
+}
 
+// runUntilQuit runs the UI loop until Quit or a signal (ctx; stop ends the
+// signal watch), then closes the sessions and waits for them.
+func (y *yui) runUntilQuit(ctx context.Context, stop context.CancelFunc) {
 	running := make(chan struct{})
 	statsDone := make(chan struct{})
-	if cfg.StatsEvery > 0 {
-		go func() { defer close(statsDone); logStats(log, cfg.StatsEvery, running) }()
+	if y.cfg.StatsEvery > 0 {
+		go func() { defer close(statsDone); logStats(y.log, y.cfg.StatsEvery, running) }()
 	} else {
 		close(statsDone)
 	}
@@ -240,19 +288,36 @@ func Run(cfg Config) error {
 		case <-running:
 		}
 	}()
-	a.Run()
+	y.app.Run()
 
 	close(running)
 	<-statsDone
 	stop()
 	y.quitting.Store(true)
+	y.closeFirstRun()
 	y.closeSessions()
 	y.closing.Wait()
-	if y.sim != nil {
-		y.sim.Close()
+	y.store.Close() // what the app learned last is on disk before app_quit
+	y.log.Info("app_quit")
+}
+
+// useKeyring gives the store the system keyring, where one answers: the
+// keys move there and settings.json keeps only the names of their entries.
+// Where none answers they stay in the file; the log says which (never a
+// key). Keyring calls may block until their timeout: this runs before
+// Fyne's loop starts.
+func useKeyring(store *settings.Store, log *slog.Logger) {
+	if ring, why := secrets.System(); ring != nil {
+		store.UseKeyring(ring, "")
+	} else {
+		store.UseKeyring(nil, why)
 	}
-	log.Info("app_quit")
-	return nil
+	where, why := store.KeysWhere()
+	args := []any{"where", string(where)}
+	if why != "" {
+		args = append(args, "reason", why)
+	}
+	log.Info("keys_stored", args...)
 }
 
 // idleGCPercent is the GC target once Yui runs (see tuneGC).
@@ -283,8 +348,7 @@ type yui struct {
 	configDir string
 	logDir    string
 	cfg       Config
-	sim       *pushtest.Server
-	demo      settings.Preset // the --demo preset
+	src       presetSource    // the user's presets, or the demo's (source.go)
 	audio     *audioOut       // the process's audio output (speech.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
 	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
@@ -292,6 +356,7 @@ type yui struct {
 	// the eyes then stay still.
 	reducedMotion bool
 	away          *desktop.Away // the user away from the keyboard; nil without idle time (quiet.go)
+	packs         packCache     // scaled packs shared by the pets showing them (packs.go)
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 	pid         int
@@ -309,41 +374,9 @@ type yui struct {
 	wins        windowSet // the settings and message windows (UI thread only)
 	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
 
-	demoLook string // the screen-look answer under --demo, kept for the run (under mu)
-}
+	factStores factStores // each preset's remembered facts (facts.go)
 
-// startDemo starts the in-process simulator and the demo preset's settings.
-func (y *yui) startDemo(ctx context.Context) error {
-	sim, err := pushtest.StartSim(ctx, pushtest.SimOptions{
-		Addr:   "127.0.0.1:0",
-		Script: pushtest.Demo(pushtest.DefaultDemo()),
-		Logger: y.log.With("component", "sim"),
-	})
-	if err != nil {
-		return fmt.Errorf("app: starting the demo simulator: %w", err)
-	}
-	y.sim = sim
-	y.log.Info("demo_sim", "url", sim.URL)
-	y.demo = demoPreset(sim.URL)
-	y.override(&y.demo)
-	return nil
-}
-
-// demoPreset is the --demo preset: push, pointed at the in-process
-// simulator. It lives for the run only and is never saved.
-func demoPreset(url string) settings.Preset {
-	return settings.Preset{
-		ID:          "demo",
-		Name:        "Yui",
-		Enabled:     true,
-		Character:   settings.DefaultCharacter,
-		ChatAPI:     settings.ChatAPIPush,
-		ChatBaseURL: url,
-		ChatID:      "yui-00demo00",
-		Poke:        true,
-		Relation:    settings.RelationDefault,
-		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
-	}
+	first firstRun // the first start's scan, welcome and tried demo (firstrun.go)
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).

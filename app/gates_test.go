@@ -56,6 +56,7 @@ func TestABackendCannotPassThePermissionGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(store.Close)
 	// Another preset with a key of its own: it never reaches this backend.
 	if _, err := store.AddPreset("Mochi"); err != nil {
 		t.Fatal(err)
@@ -180,6 +181,7 @@ func TestTurnScreenshotsNeedTheScreenPermission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(store.Close)
 	log := slog.New(slog.DiscardHandler)
 	y := &yui{log: log, store: store, sessions: map[string]*session{}}
 	s := &session{y: y, log: log}

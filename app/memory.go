@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"yui/app/settings"
-	"yui/transport"
 )
 
 // memoryFile keeps the conversation a preset's request transport holds
@@ -28,12 +27,4 @@ func (m memoryFile) Save(data []byte) error {
 		return fmt.Errorf("memory %s: %w", m.id, err)
 	}
 	return nil
-}
-
-// memory is the session's conversation memory; the demo pet keeps none.
-func (s *session) memory() transport.Memory {
-	if s.y.cfg.Demo {
-		return nil
-	}
-	return memoryFile{dir: s.y.configDir, id: s.cfg().ID}
 }

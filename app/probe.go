@@ -23,6 +23,7 @@ import (
 	"yui/transport/clock"
 	"yui/transport/push"
 	"yui/transport/request"
+	"yui/transport/textcut"
 	"yui/windows"
 )
 
@@ -58,7 +59,7 @@ func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
 		if errors.Is(err, websocket.ErrBadHandshake) && resp != nil {
 			return windows.Probe{Text: fmt.Sprintf("not a push backend: the server answered HTTP %d", resp.StatusCode)}
 		}
-		return windows.Probe{Text: "unreachable: " + transport.OneLine(err.Error(), 120)}
+		return windows.Probe{Text: "unreachable: " + textcut.OneLine(err.Error(), 120)}
 	}
 	ws.Close()
 
@@ -100,11 +101,11 @@ func probeModels(ctx context.Context, p settings.Preset) windows.Probe {
 	models, status, err := listModels(ctx, p.ChatBaseURL, p.Key)
 	switch {
 	case err != nil && status == 0:
-		return windows.Probe{Text: "unreachable: " + transport.OneLine(err.Error(), 120)}
+		return windows.Probe{Text: "unreachable: " + textcut.OneLine(err.Error(), 120)}
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return windows.Probe{Text: "key rejected"}
 	case err != nil:
-		return windows.Probe{Text: fmt.Sprintf("the server answered HTTP %d: %s", status, transport.OneLine(err.Error(), 120))}
+		return windows.Probe{Text: fmt.Sprintf("the server answered HTTP %d: %s", status, textcut.OneLine(err.Error(), 120))}
 	}
 	return windows.Probe{OK: true, Text: fmt.Sprintf("connected: %d models", len(models)), Models: models}
 }

@@ -15,6 +15,7 @@ import (
 	"yui/pet/character"
 	"yui/pet/transcript"
 	"yui/tools/body"
+	"yui/tools/desktop"
 	"yui/tools/imagefit"
 	"yui/tools/look"
 	"yui/tools/relation"
@@ -33,15 +34,17 @@ import (
 // controller), which is replaced when an edit changes how it connects.
 // It is the windows' Conn and the pet window's actions.
 type session struct {
-	y      *yui
-	preset atomic.Pointer[settings.Preset] // as running: with this run's overrides
-	log    *slog.Logger
-	pack   *character.Pack
-	win    *petwindow.PetWindow
-	hist   *transcript.Log
-	scores relation.Scores
-	actor  *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
-	look   *look.Look  // the look tool; nil with actor
+	y       *yui
+	preset  atomic.Pointer[settings.Preset] // as running: with this run's overrides
+	log     *slog.Logger
+	pack    *character.Pack
+	packKey packKey // the shared scaled pack's entry (packs.go)
+	win     *petwindow.PetWindow
+	hist    *transcript.Log
+	stores  presetStores // what the app learns about the preset (source.go)
+	scores  relation.Scores
+	actor   *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
+	look    *look.Look  // the look tool; nil with actor
 
 	// packNotice tells the user why their character pack was refused
 	// ("" when it was not); shown once in the pet.
@@ -71,21 +74,19 @@ type conn struct {
 func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	s := &session{y: y, log: y.log.With("preset", p.ID)}
 	s.setPreset(p)
-	pack, packErr := character.Select(y.configDir, p.Character)
+	// A character another pet shows already comes scaled from it.
+	pack, packErr := y.packs.running(p.Character), error(nil)
+	if pack == nil {
+		pack, packErr = character.Select(y.configDir, p.Character)
+	}
 	s.pack = pack
 	if packErr != nil {
 		s.log.Warn("character_refused", "character", p.Character, "err", packErr.Error())
 		s.packNotice = refusedNotice(p.Character, packErr)
 	}
-	s.scores = y.store.Relation(p.ID)
-	var positions petwindow.PositionStore = storePositions{store: y.store, id: p.ID, log: s.log}
-	var storage transcript.Storage = historyFile{dir: y.configDir, id: p.ID}
-	if y.cfg.Demo {
-		s.scores = &memScores{score: settings.RelationDefault}
-		positions = &memPositions{}
-		storage = nil
-	}
-	s.hist = transcript.Open(transcript.Options{Storage: storage, Logger: s.log})
+	s.stores = y.source().stores(p)
+	s.scores = s.stores.scores
+	s.hist = transcript.Open(transcript.Options{Storage: s.stores.history, Logger: s.log})
 
 	win, err := petwindow.NewPetWindow(y.app, petwindow.PetOptions{
 		Name:       p.Name,
@@ -93,9 +94,9 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		Actions:    s,
 		Poke:       p.Poke,
 		Index:      index,
-		Shortcut:   y.cfg.Demo || p.ID == y.activeID(),
+		Shortcut:   p.ID == y.activeID(),
 		OnShortcut: y.bringForward,
-		Positions:  positions,
+		Positions:  s.stores.positions,
 		OnMessages: func() { y.openMessages(p.ID) },
 		OnSettings: func() { y.openSettings(p.ID) },
 		OnReconnect: func() {
@@ -110,6 +111,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		},
 		OnDragEnd:    s.dropped,
 		Gaze:         p.Gaze && !y.reducedMotion,
+		X:            desktop.XConn(y.desk), // one X connection per process
 		OnWatching:   y.openPermissions,
 		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
@@ -120,6 +122,9 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		return nil, fmt.Errorf("app: preset %q: %w", p.Name, err)
 	}
 	s.win = win
+	if pace := y.idlePace(); pace > 1 {
+		win.SetIdlePace(pace)
+	}
 	s.startBody()
 	return s, nil
 }
@@ -136,7 +141,7 @@ func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
 func (s *session) show() {
 	s.win.Show()
 	w, h := s.win.CharacterPixels()
-	s.pack = petwindow.ScaledPack(s.pack, w, h)
+	s.pack, s.packKey = s.y.packs.scaled(s.pack, w, h)
 	s.win.SetPack(s.pack)
 }
 
@@ -154,12 +159,12 @@ func (s *session) connect() error {
 		set.Close()
 		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
 	}
-	c := &conn{t: t, tools: set, speech: s.y.newSpeechOut(s.cfg().Speech, s.log)}
+	c := &conn{t: t, tools: set, speech: s.y.newSpeechOut(s.speechSettings(), s.log)}
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
 		Transport:  t,
-		Pack:       s.pack,
+		Pack:       s.pack.Outline(), // the controller reads ids and counts, not pixels
 		Clock:      clock.Real{},
 		Logger:     s.log,
 		OnChange:   func(v pet.View) { s.onView(c, v) },
@@ -169,7 +174,7 @@ func (s *session) connect() error {
 		Place:      s.place,
 		Screenshot: s.screenshot,
 	}))
-	if s.y.quiet.On() {
+	if s.y.quiet.Hides(s.win.BodyState().Rect) {
 		c.ctl.SetQuiet(true) // a new connection keeps do-not-disturb
 	}
 	if a := s.y.away; a != nil && a.Away() {
@@ -214,34 +219,56 @@ func (s *session) closeConn(c *conn, then func()) {
 
 func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 	p := s.cfg()
-	var deleg transport.DelegationStore = s.y.store.DelegationStore(p.ID)
-	if s.y.cfg.Demo {
-		deleg = nil
-	}
 	return transport.Options{
 		ChatBaseURL:     p.ChatBaseURL,
 		Key:             p.Key,
 		ChatID:          p.ChatID,
 		Model:           p.Model,
 		ReasoningEffort: p.ReasoningEffort,
-		Card:            p.Card,
+		Card:            s.card(),
 		ContextWindow:   p.ContextWindow,
-		Memory:          s.memory(),
+		Memory:          s.stores.memory,
+		Recall:          s.recall(), // long-term memory (facts.go)
 		Vocabulary:      s.pack.Vocabulary(),
 		Tools:           tools, // the connection's toolset (tools.go)
 
 		FitImages:   imagefit.Fit,
 		Probe:       true,
-		Delegations: deleg,
+		Delegations: s.stores.delegation,
 		SpeechOwed: func() bool {
 			if c := s.cur.Load(); c != nil {
 				return c.ctl.SpeechOwed()
 			}
 			return false
 		},
+		Server: serverInfo(p.ChatBaseURL), // names a local server (firstrun.go)
 		Clock:  clock.Real{},
 		Logger: s.log,
 	}
+}
+
+// card is the persona text the request transports send: the preset's,
+// or with none written, its character pack's.
+func (s *session) card() string {
+	if c := s.cfg().Card; strings.TrimSpace(c) != "" {
+		return c
+	}
+	return s.pack.Card
+}
+
+// speechSettings are the preset's speech settings with its character
+// pack's defaults where the preset leaves them open: the pack's voice for
+// the engine when the preset names none, its rate when the preset's is
+// the normal 1.
+func (s *session) speechSettings() settings.Speech {
+	sp := s.cfg().Speech
+	if sp.Voice == "" {
+		sp.Voice = s.pack.Speech.Voice(sp.Engine)
+	}
+	if r := s.pack.Speech.Rate; r != 0 && sp.Rate == 1 {
+		sp.Rate = r
+	}
+	return sp
 }
 
 // refusedNotice is what the pet says when the character pack id was
@@ -301,8 +328,11 @@ func (s *session) onView(c *conn, v pet.View) {
 	s.y.release.poke()
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
+		if s.y.welcoming() {
+			s.y.stopRescan() // set up: the welcome page's work is done
+		}
 	}
-	if opensSettings(v.Pill.ConnState, s.everReady.Load()) {
+	if opensSettings(v.Pill.ConnState, s.everReady.Load()) && !s.y.welcoming() {
 		if s.settingsHit.CompareAndSwap(false, true) {
 			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
 			id := s.cfg().ID
@@ -460,6 +490,7 @@ func (s *session) close() {
 		// The transcript saves last: the closing connection may still
 		// have written to it. A deleted preset's files go after that.
 		s.hist.Close()
+		s.y.packs.release(s.packKey)
 		if s.deleted.Load() {
 			s.y.forget(s.cfg().ID)
 		}

@@ -17,6 +17,7 @@ func TestAddressDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(store.Close)
 	self := store.Get().Presets[0]
 	if _, err := store.AddPreset("Mochi"); err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func TestAddressDirectory(t *testing.T) {
 
 func TestRestartFor(t *testing.T) {
 	base := settings.Preset{ID: "a", Name: "Yui", Character: "yui", ChatAPI: "push", ChatBaseURL: "ws://127.0.0.1:1/ws", Key: "k", Poke: true,
-		Positions: map[string]settings.Position{}, Relation: 50}
+		Learned: settings.Learned{Positions: map[string]settings.Position{}, Relation: 50}}
 	for _, c := range []struct {
 		name string
 		edit func(*settings.Preset)

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/audio"
 	"yui/pet/speech"
+	"yui/pet/voice"
 	"yui/transport/clock"
 )
 
@@ -21,9 +23,10 @@ import (
 
 // Engines of settings.Speech.Engine.
 const (
-	engineSystem = "system"
-	engineOpenAI = "openai"
-	engineNone   = "none"
+	engineSystem  = "system"
+	engineOpenAI  = "openai"
+	engineCommand = "command"
+	engineNone    = "none"
 )
 
 // noDeviceNotice is what the pill says once when speech cannot be heard.
@@ -126,7 +129,9 @@ func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
 	o := &speechOut{}
 	if !y.audio.playable() {
 		o.engine = speech.NewNone(nil)
-		if y.audio != nil {
+		if y.audio != nil && sp.Engine != engineNone {
+			// A preset that does not speak loses nothing to a missing
+			// device: no note for it.
 			o.notice = y.audio.notice
 		}
 		log.Info("speech_engine", "engine", engineNone, "configured", sp.Engine, "reason", "no audio output")
@@ -155,6 +160,15 @@ func newEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name strin
 		return speech.NewAudio(&speech.OpenAI{
 			BaseURL: sp.BaseURL, Key: sp.Key, Model: sp.Model, Voice: sp.Voice, Speed: sp.Rate,
 		}, p), engineOpenAI, nil
+	case engineCommand:
+		args, err := voice.SplitCommand(sp.Command)
+		if err == nil && len(args) == 0 {
+			err = errors.New("is empty")
+		}
+		if err != nil {
+			return speech.NewNone(nil), engineNone, fmt.Errorf("speech.command: %w", err)
+		}
+		return speech.NewAudio(&speech.Command{Args: args, Rate: sp.CommandRate}, p), engineCommand + " (" + filepath.Base(args[0]) + ")", nil
 	}
 	if sys, ok := speech.FindSystem(sp.Voice, sp.Rate); ok {
 		return speech.NewAudio(sys, p), engineSystem + " (" + sys.Name() + ")", nil

@@ -12,6 +12,7 @@ import (
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/audio"
+	"yui/pet/character"
 	"yui/pet/speech"
 )
 
@@ -32,6 +33,34 @@ func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
 	}
 }
 
+// A preset that does not speak loses nothing to a missing device: its
+// pill says nothing about it.
+func TestNoAudioNoteOnlyForAPresetThatSpeaks(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	y := &yui{log: log, audio: &audioOut{log: log, mixer: audio.NewMixer(), notice: noDeviceNotice}}
+	o := y.newSpeechOut(settings.Speech{Engine: engineNone, Rate: 1, Volume: 1}, log)
+	defer o.close()
+	if n := o.petOptions(pet.Options{}).AudioNotice; n != "" {
+		t.Fatalf("speech none shows %q", n)
+	}
+}
+
+// A preset's empty card and open voice take its character pack's.
+func TestPackDefaultsFillThePreset(t *testing.T) {
+	s := &session{pack: &character.Pack{Card: "You are Kit.", Speech: character.Speech{Voices: map[string]string{"openai": "nova"}, Rate: 1.2}}}
+	s.setPreset(settings.Preset{Speech: settings.Speech{Engine: engineOpenAI, Rate: 1}})
+	if s.card() != "You are Kit." {
+		t.Errorf("card %q", s.card())
+	}
+	if sp := s.speechSettings(); sp.Voice != "nova" || sp.Rate != 1.2 {
+		t.Errorf("speech %+v", sp)
+	}
+	s.setPreset(settings.Preset{Card: "Mine.", Speech: settings.Speech{Engine: engineOpenAI, Voice: "alloy", Rate: 0.9}})
+	if sp := s.speechSettings(); s.card() != "Mine." || sp.Voice != "alloy" || sp.Rate != 0.9 {
+		t.Errorf("the preset's own card and speech were replaced: %q %+v", s.card(), sp)
+	}
+}
+
 func TestEngineOfEachSetting(t *testing.T) {
 	p := audio.NewMixer().NewPlayer()
 	for _, tt := range []struct {
@@ -44,6 +73,22 @@ func TestEngineOfEachSetting(t *testing.T) {
 		e, name, err := newEngine(settings.Speech{Engine: tt.engine, BaseURL: "http://127.0.0.1:1/v1"}, p)
 		if err != nil || name != tt.want {
 			t.Errorf("%s: engine %q, err %v", tt.engine, name, err)
+		}
+		e.Close()
+	}
+	// The command engine: the line split as voice.command is, no shell.
+	e, name, err := newEngine(settings.Speech{Engine: engineCommand, Command: `/usr/bin/espeak-ng --stdout -v 'en-us'`}, p)
+	if err != nil || name != "command (espeak-ng)" {
+		t.Errorf("command: engine %q, err %v", name, err)
+	}
+	if c, ok := e.(*speech.Audio); !ok || c.Name() != "espeak-ng" {
+		t.Errorf("command engine %T", e)
+	}
+	e.Close()
+	for _, line := range []string{"", "  ", `piper --model 'en_US`} {
+		e, name, err := newEngine(settings.Speech{Engine: engineCommand, Command: line}, p)
+		if err == nil || name != engineNone {
+			t.Errorf("command %q: engine %q, err %v", line, name, err)
 		}
 		e.Close()
 	}

@@ -12,7 +12,9 @@ import (
 	"yui/tools/relation"
 )
 
-// storePositions keeps a pet's position in its preset (settings positions).
+// storePositions keeps a pet's position in its preset's state. The pet
+// window calls SavePosition on the UI goroutine at a drag's end: the store
+// only notes it there and writes the state file later, on its own.
 type storePositions struct {
 	store *settings.Store
 	id    string
@@ -29,14 +31,7 @@ func (p storePositions) LoadPosition(layout string) (int, int, bool) {
 }
 
 func (p storePositions) SavePosition(layout string, x, y int) {
-	err := p.store.UpdatePreset(p.id, func(pr *settings.Preset) error {
-		if pr.Positions == nil {
-			pr.Positions = make(map[string]settings.Position)
-		}
-		pr.Positions[layout] = settings.Position{X: x, Y: y}
-		return nil
-	})
-	if err != nil {
+	if err := p.store.SavePosition(p.id, layout, x, y); err != nil {
 		p.log.Warn("position_save", "err", err.Error())
 	}
 }

@@ -68,12 +68,12 @@ func (s *session) startBody() {
 	if d == nil {
 		return
 	}
-	s.actor = body.New(body.Options{Desktop: d, Body: petBody{s.win}, PID: s.y.pid, Log: s.log.With("tool", body.Name)})
+	s.actor = body.New(body.Options{Desktop: d, Body: petBody{s.win}, PID: s.y.pid, Log: s.log.With("tool", body.Name), WalkSpeed: s.win.WalkSpeed})
 	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: look.Screen{}, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name)})
 }
 
-// isMain reports whether the session is main: the active preset's, or the demo's.
-func (s *session) isMain() bool { return s.y.cfg.Demo || s.cfg().ID == s.y.activeID() }
+// isMain reports whether the session is main: the active preset's.
+func (s *session) isMain() bool { return s.cfg().ID == s.y.activeID() }
 
 // newToolset is the declared tools of a new connection.
 func (s *session) newToolset() *toolset.Set {
@@ -92,6 +92,8 @@ func (s *session) newToolset() *toolset.Set {
 	if s.y.browserPath != "" {
 		h.Browser = browser.New(browser.Options{
 			ExecPath: s.y.browserPath,
+			// Read at each call: the switch needs no reconnect.
+			AllowLocal: func() bool { return s.y.store.Get().BrowserLocal },
 			Status: func(turnID, state string) {
 				if c := s.ctl(); c != nil {
 					c.ToolStatus(turnID, browser.Name, state)
@@ -100,7 +102,10 @@ func (s *session) newToolset() *toolset.Set {
 			Log: s.log.With("tool", browser.Name),
 		}).Handle
 	}
-	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p),
+	if s.remembers() { // facts.go
+		h.Remember, h.Forget = s.memoryTools()
+	}
+	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p), Memory: s.remembers(),
 		BrowserOn: s.y.store.Get().BrowserTool, BrowserFound: s.y.browserPath != ""})
 	if err != nil { // every declared tool has its handler: not reached
 		s.log.Error("toolset", "err", err.Error())
@@ -136,30 +141,18 @@ func (p screenPermission) AskScreenLook() {
 
 // screenLook is the screen-look permission now.
 func (y *yui) screenLook() string {
-	if y.cfg.Demo {
-		y.mu.Lock()
-		defer y.mu.Unlock()
-		if y.demoLook == "" {
-			return settings.ScreenLookUnset
-		}
-		return y.demoLook
-	}
-	return y.store.Get().ScreenLook
+	return y.source().screenLook()
 }
 
 // setScreenLook saves the user's answer.
 func (y *yui) setScreenLook(v string) {
 	y.log.Info("screen_look", "value", v)
-	if y.cfg.Demo {
-		y.mu.Lock()
-		y.demoLook = v
-		y.mu.Unlock()
-		y.updateWatching()
-		return
-	}
-	if err := y.store.Update(func(st *settings.Settings) error { st.ScreenLook = v; return nil }); err != nil {
+	if err := y.source().setScreenLook(v); err != nil {
 		y.log.Warn("settings_save", "err", err.Error())
 	}
+	// A saved answer also comes back through apply; one kept for the run
+	// (the demo's) does not.
+	y.updateWatching()
 }
 
 // updateWatching shows each pet's watching sign while it can see the

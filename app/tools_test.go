@@ -16,6 +16,7 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(store.Close)
 	active := store.Get().Presets[0]
 	other, err := store.AddPreset("Mochi")
 	if err != nil {
@@ -44,9 +45,10 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 		desktop bool
 		want    []string
 	}{
-		{"main", active, true, []string{"rate_relation", "address_character", "body_action", "look"}},
-		{"main without a desktop layer", active, false, []string{"rate_relation", "address_character"}},
-		{"another pet", other, true, []string{"rate_relation", "address_character"}},
+		// The presets talk Chat Completions: remember and forget last.
+		{"main", active, true, []string{"rate_relation", "address_character", "body_action", "look", "remember", "forget"}},
+		{"main without a desktop layer", active, false, []string{"rate_relation", "address_character", "remember", "forget"}},
+		{"another pet", other, true, []string{"rate_relation", "address_character", "remember", "forget"}},
 	} {
 		if got := declared(c.p, c.desktop); !slices.Equal(got, c.want) {
 			t.Errorf("%s declares %v, want %v", c.name, got, c.want)
@@ -56,7 +58,7 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 	if err := store.Update(func(st *settings.Settings) error { st.BrowserTool = true; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if got := declared(other, true); !slices.Equal(got, []string{"rate_relation", "address_character", "browser"}) {
+	if got := declared(other, true); !slices.Equal(got, []string{"rate_relation", "address_character", "browser", "remember", "forget"}) {
 		t.Errorf("with the browser switched on, another pet declares %v", got)
 	}
 	y.browserPath = ""
@@ -70,6 +72,7 @@ func TestScreenLookAnswerIsSaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(store.Close)
 	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
 	p := screenPermission{&session{y: y}}
 	if got := p.ScreenLook(); got != look.Unanswered {
@@ -85,7 +88,7 @@ func TestScreenLookAnswerIsSaved(t *testing.T) {
 	}
 
 	// --demo saves nothing: the answer lasts for the run.
-	demo := &yui{log: y.log, store: store, cfg: Config{Demo: true}, sessions: map[string]*session{}}
+	demo := &yui{log: y.log, store: store, src: &demoSource{preset: demoPreset("ws://127.0.0.1:9")}, sessions: map[string]*session{}}
 	dp := screenPermission{&session{y: demo}}
 	if dp.ScreenLook() != look.Unanswered {
 		t.Fatalf("demo: %v, want Unanswered", dp.ScreenLook())

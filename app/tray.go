@@ -1,19 +1,25 @@
 package app
 
 import (
+	"context"
 	"os"
 	"runtime"
-	"yui/windows/petwindow"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+
+	"yui/windows/petwindow"
 )
 
 // setupTray adds the tray menu where the desktop has a tray: each pet to
 // show or hide and its messages, Settings, Quit. On Linux and the BSDs
-// the tray speaks D-Bus: with no session bus there is no tray, and
-// Fyne's systray would crash on quit, so none is set up; the shortcut and
-// the settings window then bring hidden pets back. The menu follows the
+// the tray speaks D-Bus (StatusNotifierItem): with no session bus there
+// is no tray, and Fyne's systray would crash on quit, so none is set up;
+// with a bus but no StatusNotifierWatcher on it (GNOME without the
+// AppIndicator extension) the tray is set up all the same and registers
+// when a watcher comes. Either way the log says so once, and the shortcut
+// and the settings window bring hidden pets back. The menu follows the
 // running presets.
 func (y *yui) setupTray() {
 	d, ok := y.app.(desktop.App)
@@ -28,6 +34,15 @@ func (y *yui) setupTray() {
 	set()
 	y.trayRefresh = set
 	y.WatchConns(func() { fyne.Do(set) })
+	go func() { // a D-Bus round trip, bounded: off the UI thread
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if reason := trayHost(ctx); reason != "" {
+			y.log.Info("tray_unavailable", "reason", reason)
+		} else {
+			y.log.Info("tray_ready")
+		}
+	}()
 }
 
 // trayMenu is the tray menu for the pets running now.

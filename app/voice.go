@@ -63,7 +63,7 @@ func (s *session) startVoice(ctl *pet.Controller) *voiceInput {
 	if mode != voice.ModePushToTalk && mode != voice.ModeHandsFree {
 		return nil
 	}
-	main := s.y.cfg.Demo || p.ID == s.y.activeID()
+	main := p.ID == s.y.activeID()
 	voiceIn := ""
 	if main {
 		voiceIn = s.y.cfg.VoiceIn

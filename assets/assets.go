@@ -12,7 +12,7 @@ import (
 	"io/fs"
 )
 
-//go:generate go run ./gen -out characters/yui -sheet ../docs/character/sheet.png -icon icon.png
+//go:generate go run ./gen -out characters/yui -mint characters/mint -sheet ../docs/character/sheet.png -icon icon.png
 
 //go:embed characters
 var characters embed.FS
@@ -26,10 +26,22 @@ var Icon []byte
 
 // DefaultCharacter is the embedded default pack, Yui: character.json and its
 // PNG images at the root.
-func DefaultCharacter() fs.FS {
-	sub, err := fs.Sub(characters, "characters/yui")
-	if err != nil {
-		panic(err)
+func DefaultCharacter() fs.FS { return BuiltinCharacter("yui") }
+
+// BuiltinIDs are the embedded packs: Yui and Mint, both drawn by ./gen.
+var BuiltinIDs = []string{"yui", "mint"}
+
+// BuiltinCharacter is the embedded pack id (one of BuiltinIDs), nil for
+// any other id.
+func BuiltinCharacter(id string) fs.FS {
+	for _, b := range BuiltinIDs {
+		if b == id {
+			sub, err := fs.Sub(characters, "characters/"+id)
+			if err != nil {
+				panic(err)
+			}
+			return sub
+		}
 	}
-	return sub
+	return nil
 }

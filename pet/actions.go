@@ -37,10 +37,10 @@ func (c *Controller) VoiceTurn(text string) {
 
 // screenshot is the screenshot a user turn carries (Options.Screenshot).
 func (c *Controller) screenshot(trigger transport.Trigger) *transport.Screenshot {
-	if c.shot == nil || c.isClosed() {
+	if c.hooks.shot == nil || c.isClosed() {
 		return nil
 	}
-	return c.shot(trigger)
+	return c.hooks.shot(trigger)
 }
 
 // BargeIn is voice barge-in: speech detected while the pet speaks stops
@@ -98,8 +98,8 @@ func (c *Controller) SetQuiet(on bool) {
 	greet := false
 	c.update(func() {
 		c.quiet = on
-		if !on && c.greetPending && c.view.Pill.ConnState == transport.StateReady {
-			c.greetPending, greet = false, true
+		if !on && c.idle.greetPending && c.view.Pill.ConnState == transport.StateReady {
+			c.idle.greetPending, greet = false, true
 		}
 	})
 	if greet {
@@ -109,14 +109,14 @@ func (c *Controller) SetQuiet(on bool) {
 
 // armCheckInLocked (re)starts the idle check-in wait from now.
 func (c *Controller) armCheckInLocked() {
-	if c.checkIn <= 0 {
+	if c.idle.every <= 0 {
 		return
 	}
-	c.checkInTmr.Arm(c.clock, c.checkIn, func(gen int) {
+	c.idle.tmr.Arm(c.clock, c.idle.every, func(gen int) {
 		fire := false
 		c.update(func() {
-			current := c.checkInTmr.Current(gen)
-			fire = current && len(c.running) == 0 && c.view.Pill.ConnState == transport.StateReady && !c.quiet
+			current := c.idle.tmr.Current(gen)
+			fire = current && len(c.turns.running) == 0 && c.view.Pill.ConnState == transport.StateReady && !c.quiet
 			if current && !fire {
 				c.armCheckInLocked() // busy, offline or do-not-disturb: wait another round
 			}
@@ -154,12 +154,12 @@ func (c *Controller) interrupt(notifyBackend bool) {
 		// Reasoning still showing stays until the stopped turn's end or
 		// its dropped render ends it.
 		for _, id := range ids {
-			c.stopped.add(id)
+			c.turns.stopped.add(id)
 		}
 		// Interrupt stops every outstanding turn: the running state ends
 		// now, not when the stopped turn ends arrive.
-		clear(c.running)
-		if c.toolRunning {
+		clear(c.turns.running)
+		if c.tool.running {
 			c.clearToolLocked()
 		}
 		c.clearCueMotionLocked()
@@ -176,11 +176,11 @@ func (c *Controller) send(t transport.Turn) string {
 	c.mu.Lock()
 	t.Character = transport.CharacterState{Name: c.pack.Name, Emotion: c.view.Emotion}
 	c.mu.Unlock()
-	if c.place != nil {
-		t.Character.Place = c.place()
+	if c.hooks.place != nil {
+		t.Character.Place = c.hooks.place()
 	}
 	c.mu.Lock()
-	c.sending++
+	c.turns.sending++
 	c.mu.Unlock()
 	// Send may emit events, so flow is not held across it.
 	id := c.t.Send(t)
@@ -191,21 +191,21 @@ func (c *Controller) send(t transport.Turn) string {
 	c.update(func() {
 		c.rec.user(id, t)
 		c.armCheckInLocked()
-		c.sending--
-		c.sent.add(id)
-		c.running[id] = t.Trigger
+		c.turns.sending--
+		c.turns.sent.add(id)
+		c.turns.running[id] = t.Trigger
 		// This turn's held frames play now; once no Send is under way,
 		// so do any others (a late frame of a turn sent long ago).
-		keep := c.early[:0]
-		for _, ev := range c.early {
-			if ownTurnOf(ev) == id || c.sending == 0 {
+		keep := c.turns.early[:0]
+		for _, ev := range c.turns.early {
+			if ownTurnOf(ev) == id || c.turns.sending == 0 {
 				early = append(early, ev)
 			} else {
 				keep = append(keep, ev)
 			}
 		}
-		clear(c.early[len(keep):])
-		c.early = keep
+		clear(c.turns.early[len(keep):])
+		c.turns.early = keep
 	})
 	for _, ev := range early {
 		c.dispatch(ev)

@@ -1,6 +1,7 @@
 package pet
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -8,7 +9,7 @@ import (
 
 	"yui/pet/transcript"
 	"yui/transport"
-	"yui/transport/clientctx"
+	"yui/transport/textcut"
 )
 
 // Transport events: the connection state, renders and turn ends, the tool
@@ -19,12 +20,15 @@ import (
 func (c *Controller) onState(e *transport.StateEvent) {
 	leftReady, greet := false, false
 	c.update(func() {
-		if e.State == transport.StateReady && c.greetPending && !c.quiet {
-			c.greetPending, greet = false, true
+		if e.State == transport.StateReady && c.idle.greetPending && !c.quiet {
+			c.idle.greetPending, greet = false, true
 		}
-		leftReady = c.view.Pill.ConnState == transport.StateReady && e.State != transport.StateReady
+		// A rate limit being waited out is no lost connection: the turn
+		// goes on after it.
+		leftReady = c.view.Pill.ConnState == transport.StateReady && e.State != transport.StateReady &&
+			e.State != transport.StateRateLimited
 		c.setConnLocked(e)
-		if leftReady && c.toolRunning {
+		if leftReady && c.tool.running {
 			// A running tool that gets no done is cleared by the socket
 			// leaving ready.
 			c.clearToolLocked()
@@ -41,21 +45,21 @@ func (c *Controller) onState(e *transport.StateEvent) {
 }
 
 func (c *Controller) setConnLocked(e *transport.StateEvent) {
-	c.connTmr.Stop()
+	c.conn.tmr.Stop()
 	c.view.Pill.ConnState = e.State
 	switch {
 	case e.State == transport.StateReconnecting && e.CloseCode == CloseTakenOver:
-		c.takenOver = true
+		c.conn.takenOver = true
 	case e.State == transport.StateReady || e.State == transport.StateKeyRejected:
-		c.takenOver = false
+		c.conn.takenOver = false
 	}
 	switch e.State {
 	case transport.StateIdle:
 		c.view.Pill.Conn = ""
-	case transport.StateReconnecting:
-		c.retryAt = e.RetryAt
-		if c.retryAt.IsZero() {
-			c.retryAt = c.clock.Now().Add(e.RetryIn)
+	case transport.StateReconnecting, transport.StateRateLimited:
+		c.conn.retryAt = e.RetryAt
+		if c.conn.retryAt.IsZero() {
+			c.conn.retryAt = c.clock.Now().Add(e.RetryIn)
 		}
 		c.countdownLocked()
 	case transport.StateInvalid:
@@ -64,35 +68,65 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 			c.view.Pill.Conn = e.Err.Error()
 		}
 	case transport.StateOffline:
-		c.view.Pill.Conn = OfflineText
-	case transport.StateReady:
-		c.view.Pill.Conn = "ready"
-		if e.AutoModel != "" {
-			c.view.Pill.Conn = "ready · model " + e.AutoModel
+		text := OfflineText
+		var nm *transport.NoModelError
+		if errors.As(e.Err, &nm) {
+			text = nm.Error()
 		}
+		c.view.Pill.Conn = text
+		if !e.RetryAt.IsZero() && nm == nil {
+			// A request transport probing again: the countdown to it
+			// (a missing model keeps its hint, which is what to do).
+			c.conn.retryAt = e.RetryAt
+			c.countdownLocked()
+		}
+	case transport.StateReady:
+		c.view.Pill.Conn = ReadyText(e)
 	default:
 		c.view.Pill.Conn = e.State.String()
 	}
 }
 
-// countdownLocked shows "reconnecting in N s" and re-arms itself for the
+// ReadyText is the pill's text for a ready state: "ready", "ready · model
+// qwen3:8b" for a model the transport picked, "ready · Ollama · qwen3:8b"
+// for a local server it named.
+func ReadyText(e *transport.StateEvent) string {
+	switch {
+	case e.Server != "" && e.Model != "":
+		return "ready · " + e.Server + " · " + e.Model
+	case e.Server != "":
+		return "ready · " + e.Server
+	case e.AutoModel != "":
+		return "ready · model " + e.AutoModel
+	}
+	return "ready"
+}
+
+// countdownLocked shows "reconnecting in N s" (or "rate limited: retrying
+// in N s") and re-arms itself for the
 // moment N drops by one.
 func (c *Controller) countdownLocked() {
-	left := c.retryAt.Sub(c.clock.Now())
+	left := c.conn.retryAt.Sub(c.clock.Now())
 	n := int(math.Ceil(left.Seconds()))
-	prefix := ""
-	if c.takenOver {
+	prefix, what := "", "reconnecting"
+	if c.conn.takenOver {
 		prefix = TakenOverText + " · "
 	}
+	switch c.view.Pill.ConnState {
+	case transport.StateRateLimited:
+		prefix, what = "", "rate limited: retrying"
+	case transport.StateOffline:
+		prefix, what = "", OfflineRetryText
+	}
 	if n <= 0 {
-		c.view.Pill.Conn = prefix + "reconnecting"
+		c.view.Pill.Conn = prefix + what
 		return
 	}
-	c.view.Pill.Conn = fmt.Sprintf("%sreconnecting in %d s", prefix, n)
+	c.view.Pill.Conn = fmt.Sprintf("%s%s in %d s", prefix, what, n)
 	next := left - time.Duration(n-1)*time.Second
-	c.connTmr.Arm(c.clock, next, func(gen int) {
+	c.conn.tmr.Arm(c.clock, next, func(gen int) {
 		c.update(func() {
-			if c.connTmr.Current(gen) {
+			if c.conn.tmr.Current(gen) {
 				c.countdownLocked()
 			}
 		})
@@ -104,21 +138,21 @@ func (c *Controller) countdownLocked() {
 func (c *Controller) onRender(e *transport.RenderEvent) {
 	drop := false
 	c.update(func() {
-		if c.stopped.has(e.TurnID) {
+		if c.turns.stopped.has(e.TurnID) {
 			// A render dropped for a stopped turn abandons the reasoning
 			// still streaming for it; a text a render finished stays.
-			if c.reasoningStreaming && c.reasoningTurn == e.TurnID {
+			if c.reason.streaming && c.reason.turn == e.TurnID {
 				c.clearReasoningLocked()
 			}
 			drop = true
 			return
 		}
-		if e.Reasoning != nil && (!c.reasoningStreaming || c.reasoningTurn == e.TurnID) {
+		if e.Reasoning != nil && (!c.reason.streaming || c.reason.turn == e.TurnID) {
 			// The render's reasoning replaces the streamed text, unless
 			// another turn's reasoning is streaming.
 			c.view.Reasoning = *e.Reasoning
-			c.reasoningTurn = e.TurnID
-			c.reasoningStreaming = false
+			c.reason.turn = e.TurnID
+			c.reason.streaming = false
 		}
 	})
 	if !drop {
@@ -130,13 +164,13 @@ func (c *Controller) onRender(e *transport.RenderEvent) {
 func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 	c.update(func() {
 		id := e.TurnID
-		trig, own := c.running[id]
-		c.stopped.remove(id)
-		delete(c.running, id)
-		if c.toolRunning && c.toolTurn == id {
+		trig, own := c.turns.running[id]
+		c.turns.stopped.remove(id)
+		delete(c.turns.running, id)
+		if c.tool.running && c.tool.turn == id {
 			c.clearToolLocked()
 		}
-		if c.reasoningStreaming && c.reasoningTurn == id {
+		if c.reason.streaming && c.reason.turn == id {
 			c.clearReasoningLocked()
 		}
 		if e.Usage != nil {
@@ -146,7 +180,7 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 		c.armCheckInLocked()
 		failure := ""
 		if own && e.Outcome == transport.TurnFailed {
-			text := transport.OneLine(e.ErrorText, ErrorTextMax)
+			text := textcut.OneLine(e.ErrorText, ErrorTextMax)
 			if text == "" {
 				text = GenericFailureText
 			}
@@ -167,20 +201,20 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 
 func (c *Controller) onToolStatus(e *transport.ToolStatusEvent) {
 	c.update(func() {
-		if c.stopped.has(e.TurnID) {
+		if c.turns.stopped.has(e.TurnID) {
 			return
 		}
-		c.toolTmr.Stop()
+		c.tool.tmr.Stop()
 		c.rec.tool(e)
-		c.toolTurn = e.TurnID
+		c.tool.turn = e.TurnID
 		c.view.Pill.Tool = e.ToolID + " " + e.State
-		c.toolRunning = e.State == "running"
-		if c.toolRunning {
+		c.tool.running = e.State == "running"
+		if c.tool.running {
 			return
 		}
-		c.toolTmr.Arm(c.clock, ToolHold, func(gen int) {
+		c.tool.tmr.Arm(c.clock, ToolHold, func(gen int) {
 			c.update(func() {
-				if c.toolTmr.Current(gen) {
+				if c.tool.tmr.Current(gen) {
 					c.clearToolLocked()
 				}
 			})
@@ -199,35 +233,35 @@ func (c *Controller) ToolStatus(turnID, toolID, state string) {
 }
 
 func (c *Controller) clearToolLocked() {
-	c.toolTmr.Stop()
+	c.tool.tmr.Stop()
 	c.view.Pill.Tool = ""
-	c.toolRunning = false
-	c.toolTurn = ""
+	c.tool.running = false
+	c.tool.turn = ""
 }
 
 // --- reasoning ---
 
 func (c *Controller) clearReasoningLocked() {
 	c.view.Reasoning = ""
-	c.reasoningTurn = ""
-	c.reasoningStreaming = false
+	c.reason.turn = ""
+	c.reason.streaming = false
 }
 
 func (c *Controller) onReasoning(e *transport.ReasoningEvent) {
 	c.update(func() {
-		if c.stopped.has(e.TurnID) {
+		if c.turns.stopped.has(e.TurnID) {
 			return
 		}
 		c.rec.reasoning(e.TurnID, e.Delta, false)
-		if c.reasoningTurn == e.TurnID {
+		if c.reason.turn == e.TurnID {
 			// Cut as the transcript cuts it: a turn's reasoning may stream
 			// without end.
-			c.view.Reasoning = clientctx.Cut(c.view.Reasoning+e.Delta, transcript.MaxText)
+			c.view.Reasoning = textcut.Cut(c.view.Reasoning+e.Delta, transcript.MaxText)
 		} else {
 			c.view.Reasoning = e.Delta
-			c.reasoningTurn = e.TurnID
+			c.reason.turn = e.TurnID
 		}
-		c.reasoningStreaming = true
+		c.reason.streaming = true
 	})
 }
 
@@ -235,6 +269,11 @@ func (c *Controller) onReasoning(e *transport.ReasoningEvent) {
 
 func (c *Controller) onDelegations(e *transport.DelegationsEvent) {
 	c.update(func() {
+		// The lists are compared here, once per frame, rather than with
+		// the whole view on every change (changedLocked).
+		if !slices.Equal(c.view.Delegations, e.Items) || !slices.Equal(c.view.History, e.History) {
+			c.pub.listsChanged = true
+		}
 		c.view.Delegations = slices.Clone(e.Items)
 		c.view.History = slices.Clone(e.History)
 		c.expireLocked()
@@ -244,7 +283,7 @@ func (c *Controller) onDelegations(e *transport.DelegationsEvent) {
 // expireLocked removes done items past DelegationKeep and arms a timer for
 // the next one to go.
 func (c *Controller) expireLocked() {
-	c.delegTmr.Stop()
+	c.tmr.deleg.Stop()
 	now := c.clock.Now()
 	var next time.Time
 	kept := c.view.Delegations[:0]
@@ -260,11 +299,14 @@ func (c *Controller) expireLocked() {
 		}
 		kept = append(kept, d)
 	}
+	if len(kept) != len(c.view.Delegations) {
+		c.pub.listsChanged = true
+	}
 	c.view.Delegations = kept
 	if !next.IsZero() {
-		c.delegTmr.Arm(c.clock, next.Sub(now), func(gen int) {
+		c.tmr.deleg.Arm(c.clock, next.Sub(now), func(gen int) {
 			c.update(func() {
-				if c.delegTmr.Current(gen) {
+				if c.tmr.deleg.Current(gen) {
 					c.expireLocked()
 				}
 			})
@@ -292,48 +334,48 @@ func (c *Controller) onCue(_ string, cue transport.Cue) {
 // cue motion or thinking or until the reply's bubble clears, a non-looping
 // one once, then back to talk or idle.
 func (c *Controller) setCueMotionLocked(id string) {
-	c.motionTmr.Stop()
-	c.cueMotion = id
+	c.anim.motionTmr.Stop()
+	c.anim.cueMotion = id
 	m, ok := c.pack.Motions[id]
 	if ok && m.Loop {
 		return
 	}
 	d := time.Second // a motion the pack lacks: show its id briefly
-	if ok && m.FPS > 0 && len(m.Frames) > 0 {
-		d = time.Duration(float64(len(m.Frames)) / m.FPS * float64(time.Second))
+	if l := m.Length(); ok && l > 0 {
+		d = l
 	}
-	c.motionTmr.Arm(c.clock, d, func(gen int) {
+	c.anim.motionTmr.Arm(c.clock, d, func(gen int) {
 		c.update(func() {
-			if c.motionTmr.Current(gen) {
-				c.cueMotion = ""
+			if c.anim.motionTmr.Current(gen) {
+				c.anim.cueMotion = ""
 			}
 		})
 	})
 }
 
 func (c *Controller) clearCueMotionLocked() {
-	c.motionTmr.Stop()
-	c.cueMotion = ""
+	c.anim.motionTmr.Stop()
+	c.anim.cueMotion = ""
 }
 
 func (c *Controller) onSpeech(_, text string) {
 	c.update(func() {
-		c.bubbleTmr.Stop()
+		c.anim.bubbleTmr.Stop()
 		if text != "" {
-			c.speaking = true
+			c.anim.speaking = true
 			c.view.Bubble = text
 			return
 		}
-		c.speaking = false
-		c.bubbleTmr.Arm(c.clock, c.hold, func(gen int) {
+		c.anim.speaking = false
+		c.anim.bubbleTmr.Arm(c.clock, c.hold, func(gen int) {
 			c.update(func() {
-				if c.bubbleTmr.Current(gen) {
+				if c.anim.bubbleTmr.Current(gen) {
 					c.view.Bubble = ""
-					c.bubbleTmr.Stop()
+					c.anim.bubbleTmr.Stop()
 					// A looping cue motion belongs to the reply: when the
 					// reply is over the character settles back to idle,
 					// unless the motion is a posture it holds (sitting).
-					if c.cueMotion != "" && c.cueMotion != "sit" {
+					if c.anim.cueMotion != "" && c.anim.cueMotion != "sit" {
 						c.clearCueMotionLocked()
 					}
 				}
@@ -344,7 +386,7 @@ func (c *Controller) onSpeech(_, text string) {
 
 func (c *Controller) onThinking(on bool) {
 	c.update(func() {
-		c.thinking = on
+		c.anim.thinking = on
 		if on {
 			c.clearCueMotionLocked()
 		}

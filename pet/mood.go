@@ -46,10 +46,10 @@ func (c *Controller) Pat() {
 	c.update(func() {
 		c.mood.patted = true
 		c.applyMoodLocked()
-		c.patTmr.Arm(c.clock, PatTime, func(gen int) {
+		c.tmr.pat.Arm(c.clock, PatTime, func(gen int) {
 			c.update(func() {
-				if c.patTmr.Current(gen) {
-					c.patTmr.Stop()
+				if c.tmr.pat.Current(gen) {
+					c.tmr.pat.Stop()
 					c.mood.patted = false
 					c.applyMoodLocked()
 				}

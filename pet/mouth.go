@@ -33,7 +33,7 @@ func MouthFrame(level float64, n int) int {
 // of the talk motion; ok is false while no audio plays (the none engine,
 // no device) or the pet is not talking: the motion then plays as it loops.
 func (c *Controller) MouthFrame(n int) (frame int, ok bool) {
-	if c.mouth == nil {
+	if c.hooks.mouth == nil {
 		return 0, false
 	}
 	c.mu.Lock()
@@ -42,7 +42,7 @@ func (c *Controller) MouthFrame(n int) (frame int, ok bool) {
 	if !talking {
 		return 0, false
 	}
-	level, playing := c.mouth()
+	level, playing := c.hooks.mouth()
 	if !playing {
 		return 0, false
 	}

@@ -1,12 +1,33 @@
 // Package pet is the character's behaviour, headless: it consumes a
 // transport's events and the user's actions, drives the playback queue and
 // speech, and publishes a View snapshot that the pet window draws.
+//
+// # Concurrency
+//
+// A Controller is called from three kinds of goroutine: Run's (transport
+// events), the callers of its actions (the UI, voice input, tools) and the
+// clock's timers. One model covers all of them:
+//
+//   - State lives under one mutex, mu. Every change goes through update(f):
+//     f runs under mu and may only change state and queue the view
+//     (changedLocked); it never calls the transport, the playback queue's
+//     hooks or OnChange.
+//   - flow is taken before mu, never after, and only around whole
+//     transport events and the user's stop: a render Run took from the
+//     channel just before the user stopped its turn plays before the queue
+//     is cleared or is dropped, never after. Calls that may wait on the
+//     transport (Send, Interrupt) run outside both.
+//   - Views leave through an outbox: changedLocked queues a snapshot when
+//     the view's fixed-size part or its delegation lists changed (no
+//     whole-view comparison per change), and publish hands the snapshots to
+//     OnChange in order, outside every lock, so OnChange may call back. While
+//     flow is held, publishing waits for its release.
+//   - Timers are clock.Slots: a timer that fires after being re-armed or
+//     stopped sees a stale generation and does nothing.
 package pet
 
 import (
 	"log/slog"
-	"reflect"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -38,6 +59,10 @@ const GenericFailureText = "The request failed."
 // reached (product.md §2: the pet says so in its status pill).
 const OfflineText = "offline: the backend cannot be reached"
 
+// OfflineRetryText is the pill's shorter form of it while a request
+// transport counts down to its next probe: "offline · retrying in 4 s".
+const OfflineRetryText = "offline · retrying"
+
 // CloseTakenOver is the close code of a push backend that gave the chat
 // to another connection of the same chat_id.
 const CloseTakenOver = 4409
@@ -49,62 +74,6 @@ const TakenOverText = "another Yui took over this chat"
 // ErrorTextMax is where a failed turn's server text is cut, in characters
 // (push-transport.md error: "one line cut at 200 characters").
 const ErrorTextMax = 200
-
-// Pill is the status pill's content.
-type Pill struct {
-	// Conn is the connection state text: "connecting", "ready",
-	// "reconnecting in 4 s", "key rejected", OfflineText, or the reason of
-	// an invalid setting.
-	Conn string
-	// ConnState is the state behind Conn.
-	ConnState transport.ConnState
-	// Tool is the tool segment ("read_file running", "read_file done"), ""
-	// when clear. done/failed are held 1.5 s before clearing.
-	Tool string
-	// Voice is "listening", "transcribing", a transcription error or the
-	// server text of a failed spoken turn; "" when idle.
-	Voice string
-	// Audio says once that speech cannot be heard (no audio device);
-	// it clears after AudioNoticeHold.
-	Audio string
-}
-
-// View is everything the pet window and message window draw. Each change
-// produces a fresh copy through Options.OnChange.
-type View struct {
-	Emotion string // emotion id; the pack's image
-	Motion  string // motion id playing
-	// Bubble is the sentence being spoken, kept a few seconds after playback ends.
-	Bubble      string
-	EmotionText string // emotion_text badge of the last cue
-	Caption     string // caption of the last cue
-	// Plate is the message plate: "thinking" while a turn runs, else "".
-	Plate string
-	Pill  Pill
-	// Running is true from a turn the user can stop until its turn end: the
-	// composer is locked and its send button is a stop button.
-	Running bool
-	// ErrorLine is the composer's error line (server text of a failed typed turn).
-	ErrorLine string
-	// Delegations is the chip's list; History the settings Session list.
-	Delegations []transport.Delegation
-	History     []transport.Delegation
-	// Usage is the last usage readout, nil before the first.
-	Usage *transport.Usage
-	// Reasoning is the reasoning text showing now.
-	Reasoning string
-}
-
-// clone returns a copy sharing nothing mutable with v.
-func (v View) clone() View {
-	v.Delegations = slices.Clone(v.Delegations)
-	v.History = slices.Clone(v.History)
-	if v.Usage != nil {
-		u := *v.Usage
-		v.Usage = &u
-	}
-	return v
-}
 
 // Options wires a Controller.
 type Options struct {
@@ -151,17 +120,14 @@ const maxRemembered = 64
 
 // Controller is one pet's behaviour.
 type Controller struct {
-	t        transport.Transport
-	pack     *character.Pack
-	clock    clock.Clock
-	log      *slog.Logger
-	onChange func(View)
-	hold     time.Duration
-	place    func() string
-	shot     func(transport.Trigger) *transport.Screenshot
-	mouth    func() (float64, bool)
-	queue    *playback.Queue
-	rec      *recorder
+	t     transport.Transport
+	pack  *character.Pack
+	clock clock.Clock
+	log   *slog.Logger
+	hold  time.Duration
+	hooks hooks
+	queue *playback.Queue
+	rec   *recorder
 
 	done  chan struct{} // closed by Close: ends Run
 	runWG sync.WaitGroup
@@ -175,75 +141,40 @@ type Controller struct {
 	// released, so OnChange may call an action.
 	flow sync.Mutex
 
-	mu     sync.Mutex
+	mu     sync.Mutex // guards everything below
 	closed bool
 	view   View
-	// running holds the turns the client sent that have not ended, with
-	// their trigger (which says where a failure's text shows).
-	running map[string]transport.Trigger
-	// stopped holds turns a user action stopped; their frames already in
-	// flight are dropped until their turn end.
-	stopped *idSet
-	// sending counts Sends that have not returned; sent holds the turns
-	// registered since. A frame of a turn the client sent that names no
-	// registered turn while a Send is under way belongs to that Send: it
-	// waits in early, in arrival order, until the turn is registered, so
-	// the turn starts running (thinking, filler) before its render or
-	// turn end plays, however fast the backend answers.
-	sending int
-	sent    *idSet
-	early   []transport.Event
+	turns  turnBook
+	anim   motionState
+	tool   toolSegment
+	reason reasoningState
+	conn   connStatus
+	idle   idleTurns
+	mood   mood // sleepy and pat, laid over the turns' emotion (mood.go)
+	tmr    timers
+	quiet  bool // do-not-disturb: no greeting or check-in starts
 
-	thinking  bool
-	speaking  bool
-	cueMotion string     // motion a cue asked for; "" for the base motion
-	motionTmr clock.Slot // a cue motion that plays once ends
-	bubbleTmr clock.Slot // the bubble clears after its hold
-
-	toolTurn    string
-	toolRunning bool
-	toolTmr     clock.Slot // a done or failed tool segment clears
-
-	retryAt time.Time
-	connTmr clock.Slot // the reconnect countdown ticks
-
-	delegTmr clock.Slot // the next done delegation expires
-	audioTmr clock.Slot // the no-audio notice clears
-
-	reasoningTurn      string
-	reasoningStreaming bool
-
-	greetPending bool // the greeting waits for the first ready
-	quiet        bool // do-not-disturb: no greeting or check-in starts
-	mood         mood // sleepy and pat, laid over the turns' emotion (mood.go)
-	patTmr       clock.Slot
-	takenOver    bool // the last close was 4409: another client has the chat
-	checkIn      time.Duration
-	checkInTmr   clock.Slot
-
-	lastView    View // last snapshot queued, to skip unchanged ones
-	holdPublish int  // > 0 while flow is held: unlockFlow publishes
-	views       *outbox.Outbox[View]
+	pub publisher
 }
 
 // New returns a controller; Run starts it.
 func New(opts Options) *Controller {
 	c := &Controller{
-		t:        opts.Transport,
-		pack:     opts.Pack,
-		clock:    opts.Clock,
-		log:      opts.Logger,
-		onChange: opts.OnChange,
-		hold:     opts.BubbleHold,
-		place:    opts.Place,
-		shot:     opts.Screenshot,
-		rec:      newRecorder(opts.Transcript),
-		checkIn:  opts.CheckIn,
-		mouth:    opts.Mouth,
-		done:     make(chan struct{}),
-		running:  make(map[string]transport.Trigger),
-		stopped:  newIDSet(maxRemembered),
-		sent:     newIDSet(maxRemembered),
+		t:     opts.Transport,
+		pack:  opts.Pack,
+		clock: opts.Clock,
+		log:   opts.Logger,
+		hold:  opts.BubbleHold,
+		rec:   newRecorder(opts.Transcript),
+		hooks: hooks{place: opts.Place, shot: opts.Screenshot, mouth: opts.Mouth},
+		done:  make(chan struct{}),
+		turns: turnBook{
+			running: make(map[string]transport.Trigger),
+			stopped: newIDSet(maxRemembered),
+			sent:    newIDSet(maxRemembered),
+		},
+		idle: idleTurns{every: opts.CheckIn},
+		pub:  publisher{onChange: opts.OnChange},
 	}
 	if c.pack == nil {
 		c.pack = &character.Pack{}
@@ -257,8 +188,8 @@ func New(opts Options) *Controller {
 	if c.hold <= 0 {
 		c.hold = DefaultBubbleHold
 	}
-	if c.onChange != nil {
-		c.views = outbox.New(c.onChange)
+	if c.pub.onChange != nil {
+		c.pub.views = outbox.New(c.pub.onChange)
 	}
 	c.queue = playback.New(playback.Options{
 		Engine:       opts.Speech,
@@ -279,7 +210,7 @@ func New(opts Options) *Controller {
 	c.view.Motion = "idle"
 	st := c.t.State()
 	c.setConnLocked(&st)
-	c.greetPending = opts.Greeting
+	c.idle.greetPending = opts.Greeting
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
 		c.showAudioNoticeLocked(opts.AudioNotice)
@@ -290,9 +221,9 @@ func New(opts Options) *Controller {
 // showAudioNoticeLocked shows text in the status pill for AudioNoticeHold.
 func (c *Controller) showAudioNoticeLocked(text string) {
 	c.view.Pill.Audio = text
-	c.audioTmr.Arm(c.clock, AudioNoticeHold, func(gen int) {
+	c.tmr.audio.Arm(c.clock, AudioNoticeHold, func(gen int) {
 		c.update(func() {
-			if c.audioTmr.Current(gen) {
+			if c.tmr.audio.Current(gen) {
 				c.view.Pill.Audio = ""
 			}
 		})
@@ -355,10 +286,10 @@ func (c *Controller) stashEarly(ev transport.Event) bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.sending == 0 || c.sent.has(id) || c.stopped.has(id) {
+	if c.turns.sending == 0 || c.turns.sent.has(id) || c.turns.stopped.has(id) {
 		return false
 	}
-	c.early = append(c.early, ev)
+	c.turns.early = append(c.turns.early, ev)
 	return true
 }
 
@@ -407,14 +338,14 @@ func (c *Controller) dispatch(ev transport.Event) {
 func (c *Controller) lockFlow() {
 	c.flow.Lock()
 	c.mu.Lock()
-	c.holdPublish++
+	c.pub.hold++
 	c.mu.Unlock()
 }
 
 // unlockFlow releases flow, then publishes what changed meanwhile.
 func (c *Controller) unlockFlow() {
 	c.mu.Lock()
-	c.holdPublish--
+	c.pub.hold--
 	c.mu.Unlock()
 	c.flow.Unlock()
 	c.publish()
@@ -429,7 +360,7 @@ func (c *Controller) update(f func()) {
 	}
 	f()
 	c.changedLocked()
-	hold := c.holdPublish > 0
+	hold := c.pub.hold > 0
 	c.mu.Unlock()
 	if !hold {
 		c.publish()
@@ -439,23 +370,29 @@ func (c *Controller) update(f func()) {
 // changedLocked queues a snapshot of the view for OnChange.
 func (c *Controller) changedLocked() {
 	c.view.Motion = c.motionLocked()
-	if len(c.running) > 0 {
+	if len(c.turns.running) > 0 {
 		c.view.Running = true
 		c.view.Plate = "thinking"
 	} else {
 		c.view.Running = false
 		c.view.Plate = ""
 	}
-	if c.onChange != nil && !reflect.DeepEqual(c.view, c.lastView) {
-		c.lastView = c.view.clone()
-		c.views.Put(c.view.clone())
+	if c.pub.onChange == nil {
+		return
+	}
+	// An unchanged view is not published again. The comparison is of the
+	// view's fixed-size part; the delegation lists say themselves when
+	// they changed (listsChanged), so no change pays for comparing them.
+	if head := headOf(c.view); head != c.pub.lastHead || c.pub.listsChanged {
+		c.pub.lastHead, c.pub.listsChanged = head, false
+		c.pub.views.Put(c.view.clone())
 	}
 }
 
 // publish delivers queued snapshots outside the lock, in order.
 func (c *Controller) publish() {
-	if c.views != nil {
-		c.views.Flush()
+	if c.pub.views != nil {
+		c.pub.views.Flush()
 	}
 }
 
@@ -463,11 +400,11 @@ func (c *Controller) publish() {
 // then talk while a sentence plays, else idle.
 func (c *Controller) motionLocked() string {
 	switch {
-	case c.thinking:
+	case c.anim.thinking:
 		return "thinking"
-	case c.cueMotion != "":
-		return c.cueMotion
-	case c.speaking:
+	case c.anim.cueMotion != "":
+		return c.anim.cueMotion
+	case c.anim.speaking:
 		return "talk"
 	}
 	return "idle"
@@ -498,7 +435,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []*clock.Slot{&c.motionTmr, &c.bubbleTmr, &c.toolTmr, &c.connTmr, &c.delegTmr, &c.checkInTmr, &c.audioTmr} {
+	for _, t := range []*clock.Slot{&c.anim.motionTmr, &c.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.tmr.deleg, &c.idle.tmr, &c.tmr.audio} {
 		t.Stop()
 	}
 	c.mu.Unlock()

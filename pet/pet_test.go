@@ -400,10 +400,15 @@ func TestPillConnectionText(t *testing.T) {
 		{transport.StateEvent{State: transport.StateConnecting}, "connecting"},
 		{transport.StateEvent{State: transport.StateReady}, "ready"},
 		{transport.StateEvent{State: transport.StateReconnecting, RetryIn: 4 * time.Second}, "reconnecting in 4 s"},
+		{transport.StateEvent{State: transport.StateRateLimited, RetryIn: 12 * time.Second}, "rate limited: retrying in 12 s"},
 		{transport.StateEvent{State: transport.StateKeyRejected, CloseCode: 4401}, "key rejected"},
 		{transport.StateEvent{State: transport.StateOffline, Err: errors.New("dial tcp: refused")}, OfflineText},
 		{transport.StateEvent{State: transport.StateInvalid, Err: errors.New("chat_base_url: unsupported scheme \"ftp\"")}, "chat_base_url: unsupported scheme \"ftp\""},
 		{transport.StateEvent{State: transport.StateInvalid}, "invalid settings"},
+		{transport.StateEvent{State: transport.StateReady, AutoModel: "m"}, "ready · model m"},
+		{transport.StateEvent{State: transport.StateReady, AutoModel: "qwen3:8b", Server: "Ollama", Model: "qwen3:8b"}, "ready · Ollama · qwen3:8b"},
+		{transport.StateEvent{State: transport.StateOffline, Err: &transport.NoModelError{Info: transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"}}},
+			"Ollama has no model · run: ollama pull qwen3:4b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -432,6 +437,28 @@ func TestReconnectingCountsDownEachSecond(t *testing.T) {
 	}
 	if n := e.clock.Pending(); n != 0 {
 		t.Fatalf("%d timers left after the countdown", n)
+	}
+}
+
+// A request transport probing again while offline: the pill counts down
+// to the next probe, the reason first.
+func TestOfflineCountsDownToTheNextProbe(t *testing.T) {
+	e := newEnv(t, nil)
+	e.ev(&transport.StateEvent{State: transport.StateOffline, Err: errors.New("refused"), RetryIn: 2 * time.Second, RetryAt: e.clock.Now().Add(2 * time.Second)})
+	for _, want := range []string{"offline · retrying in 2 s", "offline · retrying in 1 s", "offline · retrying"} {
+		if got := e.view().Pill.Conn; got != want {
+			t.Fatalf("pill = %q, want %q", got, want)
+		}
+		e.clock.Advance(time.Second)
+	}
+	// A server with no model: its hint, which is what to do, stays.
+	nm := &transport.NoModelError{Info: transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"}}
+	e.ev(&transport.StateEvent{State: transport.StateOffline, Err: nm, RetryAt: e.clock.Now().Add(time.Second)})
+	if got := e.view().Pill.Conn; got != "Ollama has no model · run: ollama pull qwen3:4b" {
+		t.Fatalf("pill = %q", got)
+	}
+	if n := e.clock.Pending(); n != 0 {
+		t.Fatalf("%d timers left", n)
 	}
 }
 

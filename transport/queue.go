@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"strings"
 	"sync"
 )
 
@@ -75,23 +74,4 @@ func (q *EventQueue) Close() {
 		q.shut = true
 		close(q.done)
 	}
-}
-
-// OneLine folds runs of white space, line breaks included, to one space and
-// cuts the result to max characters (code points); max <= 0 does not cut.
-// Server error text is shown this way (push-transport.md: one line cut at
-// 200 characters).
-func OneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if max <= 0 {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i]
-		}
-		n++
-	}
-	return s
 }

@@ -5,23 +5,6 @@ import (
 	"time"
 )
 
-func TestOneLine(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"a\nb\r\n  c", 0, "a b c"},
-		{"  x  ", 10, "x"},
-		{"héllo wörld", 5, "héllo"},
-		{"abc", 3, "abc"},
-	} {
-		if got := OneLine(c.in, c.max); got != c.want {
-			t.Errorf("OneLine(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
-		}
-	}
-}
-
 func TestEventQueueKeepsOrderAndNeverBlocks(t *testing.T) {
 	q := NewEventQueue()
 	const n = 1000

@@ -89,6 +89,11 @@ type Options struct {
 	// Memory keeps the conversation a request transport holds across
 	// restarts. Nil keeps it for the transport's life only; push ignores it.
 	Memory Memory
+	// Recall is the long-term memory of the request transports: the text
+	// that follows the card in every request's system prompt, its facts
+	// within room tokens as tokens counts them. Nil adds nothing; push
+	// ignores it.
+	Recall func(room int, tokens func(string) int) string
 
 	Vocabulary Vocabulary
 	// Tools are the client-declared tools of this pet window (client-tools.md).
@@ -107,6 +112,11 @@ type Options struct {
 	// user whose server is down before their first turn. Push needs none:
 	// its socket is the check.
 	Probe bool
+	// Server, when set, names the request server once the probe reached
+	// it (the app asks the local server's own endpoints): the pill then
+	// says "ready · Ollama · qwen3:8b", and a known server that lists no
+	// chat model is offline with its hint until one is there.
+	Server func(ctx context.Context) ServerInfo
 
 	Clock  clock.Clock  // nil means the wall clock
 	Logger *slog.Logger // nil discards
@@ -314,6 +324,7 @@ const (
 	StateOffline                       // request transports: the server could not be reached
 	StateInvalid                       // the settings cannot work (Err says why); no dial
 	StateClosed                        // Close was called
+	StateRateLimited                   // request transports: waiting out a server's Retry-After (RetryAt) before sending again
 )
 
 func (s ConnState) String() string {
@@ -334,6 +345,8 @@ func (s ConnState) String() string {
 		return "invalid settings"
 	case StateClosed:
 		return "closed"
+	case StateRateLimited:
+		return "rate limited"
 	}
 	return "unknown"
 }
@@ -341,7 +354,8 @@ func (s ConnState) String() string {
 // StateEvent reports a connection state change.
 type StateEvent struct {
 	State ConnState
-	// RetryAt is when the next attempt starts (StateReconnecting).
+	// RetryAt is when the next attempt starts (StateReconnecting,
+	// StateRateLimited).
 	RetryAt time.Time
 	// RetryIn is the delay that was scheduled (StateReconnecting).
 	RetryIn time.Duration
@@ -353,6 +367,31 @@ type StateEvent struct {
 	// model, the model it picked itself (the first the server lists); ""
 	// otherwise.
 	AutoModel string
+	// Server names the local server a ready request transport talks to
+	// ("Ollama"), and Model is then the model its turns send; both ""
+	// when the server is not one Options.Server knows.
+	Server, Model string
+}
+
+// ServerInfo is what Options.Server tells of a request server.
+type ServerInfo struct {
+	// Name is the server program ("Ollama"); "" when unknown.
+	Name string
+	// NoModelHint says how to get a chat model onto it ("run: ollama
+	// pull qwen3:4b"); "" when unknown.
+	NoModelHint string
+}
+
+// NoModelError is a request transport's StateOffline reason when its
+// server answers but lists no chat model for a preset that names none.
+type NoModelError struct{ Info ServerInfo }
+
+func (e *NoModelError) Error() string {
+	name := e.Info.Name
+	if name == "" {
+		name = "the server"
+	}
+	return name + " has no model · " + e.Info.NoModelHint
 }
 
 // RenderKind tells a render from a speech frame.

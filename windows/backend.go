@@ -18,11 +18,13 @@ package windows
 import (
 	"context"
 
+	"yui/app/localserver"
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
+	"yui/tools/memory"
 	"yui/transport"
 )
 
@@ -90,7 +92,26 @@ type Backend interface {
 	// ShowPets shows every running pet, hidden ones included (the way
 	// back for a pet hidden from its menu where there is no tray).
 	ShowPets()
+	// Memory is preset id's remembered facts (the Memory page), the same
+	// store its pet's requests read.
+	Memory(presetID string) *memory.Store
 	// LogDir is the log folder; OpenLogFolder shows it in the file manager.
 	LogDir() string
 	OpenLogFolder() error
+
+	// The welcome page's ways in (settings_welcome.go).
+	Welcomer
+}
+
+// Welcomer is what the welcome page asks the app.
+type Welcomer interface {
+	// FindServers asks the usual local ports for model servers (at most
+	// a second or so); never on the UI thread.
+	FindServers(ctx context.Context) []localserver.Server
+	// FoundServers is the last scan's answer (the first start's).
+	FoundServers() []localserver.Server
+	// UseServer points preset id at a local server and saves it.
+	UseServer(presetID string, s localserver.Server)
+	// TryDemo starts the demo backend in this run, no restart. UI thread.
+	TryDemo() error
 }

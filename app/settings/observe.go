@@ -10,7 +10,8 @@ type Change struct {
 	// Old and New are the settings before and after (copies).
 	Old, New Settings
 	// Presets lists the ids of presets added, removed or edited, in the
-	// order of New (removed ones last).
+	// order of New (removed ones last). A moved pet (positions) is no
+	// change: no window shows positions, and a drag must not wake them all.
 	Presets []string
 	// Global is true when a global setting changed (active preset,
 	// permissions, log level, delegation history).
@@ -23,7 +24,7 @@ func (c Change) PresetChanged(id string) bool { return slices.Contains(c.Presets
 func newChange(old, next Settings) Change {
 	c := Change{Old: old, New: next.Clone()}
 	for _, p := range next.Presets {
-		if o, ok := old.Preset(p.ID); !ok || !reflect.DeepEqual(*o, p) {
+		if o, ok := old.Preset(p.ID); !ok || !reflect.DeepEqual(unplaced(*o), unplaced(p)) {
 			c.Presets = append(c.Presets, p.ID)
 		}
 	}
@@ -33,9 +34,15 @@ func newChange(old, next Settings) Change {
 		}
 	}
 	c.Global = old.ActivePreset != next.ActivePreset || old.ScreenLook != next.ScreenLook ||
-		old.BrowserTool != next.BrowserTool || old.LogLevel != next.LogLevel ||
+		old.BrowserTool != next.BrowserTool || old.BrowserLocal != next.BrowserLocal || old.LogLevel != next.LogLevel ||
 		!reflect.DeepEqual(old.DelegationHistory, next.DelegationHistory)
 	return c
+}
+
+// unplaced is p without its positions.
+func unplaced(p Preset) Preset {
+	p.Positions = nil
+	return p
 }
 
 // Subscribe calls fn with every saved change from now on, in save order,

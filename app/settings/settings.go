@@ -1,11 +1,16 @@
 // Package settings is Yui's settings store (product.md §2): the presets and
-// the global settings, kept in one versioned JSON file written atomically
-// with mode 0600.
+// the global settings the user sets, kept in one versioned JSON file
+// written atomically with mode 0600, and what the app learns while it runs
+// (each pet's positions per monitor layout, its relation score, its
+// delegation history) kept apart in one state file per preset (state.go),
+// written off the caller's goroutine and coalesced. Keys go to the system
+// keyring when the app gives the store one (keys.go); settings.json then
+// names their entries.
 //
-// The file looks like this (version 1):
+// The settings file looks like this (version 2):
 //
 //	{
-//	  "version": 1,
+//	  "version": 2,
 //	  "active_preset": "p-3f9a0c12",
 //	  "presets": [
 //	    {
@@ -21,21 +26,22 @@
 //	      "card": "",
 //	      "context_window": 0,
 //	      "chat_id": "yui-0b7e44d1",
-//	      "speech": {"engine": "system", "voice": "", "base_url": "", "key": "", "model": "", "rate": 1, "volume": 1},
+//	      "speech": {"engine": "system", "voice": "", "base_url": "", "key": "", "model": "", "rate": 1, "volume": 1, "command": "", "command_rate": 0},
 //	      "voice": {"mode": "off", "engine": "openai", "base_url": "", "key": "", "model": "", "language": "", "command": ""},
 //	      "screen_on_turn": "toggle",
 //	      "greeting": false,
 //	      "poke": true,
-//	      "check_in_minutes": 0,
-//	      "positions": {"1920x1080+0+0": {"x": 1510, "y": 820}},
-//	      "relation": 50
+//	      "check_in_minutes": 0
 //	    }
 //	  ],
 //	  "screen_look": "unset",
 //	  "browser_tool": false,
-//	  "log_level": "info",
-//	  "delegation_history": {"p-3f9a0c12": []}
+//	  "browser_local": false,
+//	  "log_level": "info"
 //	}
+//
+// Version 1 files also held each preset's "positions" and "relation" and a
+// top-level "delegation_history"; Open moves them into the state files.
 //
 // Fields the file holds that this version does not know, at the top level
 // and inside presets, are kept and written back unchanged.
@@ -57,7 +63,7 @@ import (
 )
 
 // CurrentVersion is the settings file version this build writes.
-const CurrentVersion = 1
+const CurrentVersion = 2
 
 // Chat APIs of a preset.
 const (
@@ -99,6 +105,9 @@ type Settings struct {
 	ScreenLook string `json:"screen_look"`
 	// BrowserTool switches the browser tool on.
 	BrowserTool bool `json:"browser_tool"`
+	// BrowserLocal lets the browser tool open pages on this computer and
+	// the local network (off by default: public web only).
+	BrowserLocal bool `json:"browser_local"`
 	// StartAtLogin starts Yui when the user logs in (off by default).
 	StartAtLogin bool `json:"start_at_login"`
 	// LogLevel is "debug", "info", "warn" or "error".
@@ -110,8 +119,9 @@ type Settings struct {
 	// yui.delegation_history), keyed by preset id. Each preset talks to its
 	// own backend chat, and the history merge marks a running item a list
 	// leaves out as done; one shared history would let one preset's list
-	// close another's items.
-	DelegationHistory map[string][]transport.Delegation `json:"delegation_history"`
+	// close another's items. The app learns it: it lives in the presets'
+	// state files, not in settings.json.
+	DelegationHistory map[string][]transport.Delegation `json:"-"`
 
 	// Extra holds top-level fields this version does not know; they are
 	// written back as they were.
@@ -152,10 +162,15 @@ type Preset struct {
 	// CheckInMinutes starts a check-in turn after this many minutes
 	// without a turn; 0 is off.
 	CheckInMinutes int `json:"check_in_minutes"`
-	// Positions is the pet's saved position per monitor-layout key.
-	Positions map[string]Position `json:"positions"`
-	// Relation is the relation score, 0–100.
-	Relation int `json:"relation"`
+	// Keyring names, in the file only, the keyring entry of each key the
+	// system keyring holds ("key", "speech.key", "voice.key"); that key is
+	// then "" in the file. In memory the keys are in their fields and
+	// Keyring is nil (keys.go).
+	Keyring map[string]string `json:"keyring,omitempty"`
+
+	// Learned is what the app learns about the preset while it runs; it is
+	// kept in the preset's state file, not in settings.json.
+	Learned `json:"-"`
 
 	// Extra holds preset fields this version does not know.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -163,7 +178,7 @@ type Preset struct {
 
 // Speech is a preset's speech output (product.md §6).
 type Speech struct {
-	// Engine is "system", "openai" or "none".
+	// Engine is "system", "openai", "command" or "none".
 	Engine  string `json:"engine"`
 	Voice   string `json:"voice"`
 	BaseURL string `json:"base_url"`
@@ -173,6 +188,12 @@ type Speech struct {
 	Rate float64 `json:"rate"`
 	// Volume is the pet's speech volume, 0–1; 1 plays the voice as synthesised.
 	Volume float64 `json:"volume"`
+	// Command is the command engine's program line (split as voice.command
+	// is, run without a shell): it reads a sentence and writes audio.
+	Command string `json:"command"`
+	// CommandRate is the sample rate of the command's raw 16-bit mono PCM
+	// output; 0 when it writes a WAV.
+	CommandRate int `json:"command_rate"`
 }
 
 // Voice is a preset's voice input (product.md §7).
@@ -261,8 +282,7 @@ func defaultPreset() Preset {
 		Poke:         true,
 		Gravity:      true,
 		Gaze:         true,
-		Positions:    map[string]Position{},
-		Relation:     RelationDefault,
+		Learned:      Learned{Positions: map[string]Position{}, Relation: RelationDefault},
 	}
 }
 
@@ -298,10 +318,8 @@ func (s Settings) Clone() Settings {
 // Clone returns a deep copy of p.
 func (p Preset) Clone() Preset {
 	c := p
-	c.Positions = maps.Clone(p.Positions)
-	if c.Positions == nil {
-		c.Positions = map[string]Position{}
-	}
+	c.Learned = p.Learned.clone()
+	c.Keyring = maps.Clone(p.Keyring)
 	c.Extra = maps.Clone(p.Extra)
 	return c
 }
@@ -382,11 +400,7 @@ func (s *Settings) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the settings with their unknown fields after the known ones.
 func (s Settings) MarshalJSON() ([]byte, error) {
 	type plain Settings
-	v := plain(s)
-	if v.DelegationHistory == nil {
-		v.DelegationHistory = map[string][]transport.Delegation{}
-	}
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(plain(s))
 	if err != nil {
 		return nil, err
 	}
@@ -394,8 +408,8 @@ func (s Settings) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a preset over the preset defaults (so a missing
-// poke reads as true and a missing relation as 50), keeping unknown fields
-// in Extra.
+// poke reads as true), keeping unknown fields in Extra. Learned starts
+// with its defaults (relation 50); the store fills it from the state file.
 func (p *Preset) UnmarshalJSON(data []byte) error {
 	type plain Preset
 	v := plain(defaultPreset())
@@ -407,9 +421,6 @@ func (p *Preset) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	v.Extra = extra
-	if v.Positions == nil {
-		v.Positions = map[string]Position{}
-	}
 	*p = Preset(v)
 	return nil
 }
@@ -417,11 +428,7 @@ func (p *Preset) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the preset with its unknown fields after the known ones.
 func (p Preset) MarshalJSON() ([]byte, error) {
 	type plain Preset
-	v := plain(p)
-	if v.Positions == nil {
-		v.Positions = map[string]Position{}
-	}
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(plain(p))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -14,9 +15,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"yui/transport"
+	"yui/transport/clock"
 	"yui/transport/outbox"
 )
 
@@ -30,6 +32,14 @@ type Options struct {
 	Rand io.Reader
 	// Now names set-aside files.
 	Now func() time.Time
+	// Clock times the delayed writes of state files (StateDelay); nil is
+	// the wall clock.
+	Clock clock.Clock
+	// WriteFile writes a file atomically; nil is WriteFileAtomic. Tests
+	// slow it down.
+	WriteFile func(path string, data []byte, perm os.FileMode) error
+	// Log receives the failures of delayed writes; nil discards them.
+	Log *slog.Logger
 }
 
 // Notice is what Open tells the user about the file it found.
@@ -54,9 +64,23 @@ type Store struct {
 	subs outbox.Fanout[Change] // put under writeMu, so in save order
 
 	writeMu sync.Mutex   // serializes Update: change, save, notify
-	mu      sync.RWMutex // guards cur and refused
+	mu      sync.RWMutex // guards cur, saved and refused
 	cur     Settings
+	saved   []byte // the settings file as last written
 	refused []Refusal
+	// first is set when Open found no settings file: a first start.
+	first bool
+	kept  string // where Open kept a file of an older version
+
+	clock     clock.Clock
+	log       atomic.Pointer[slog.Logger]
+	writeFile func(path string, data []byte, perm os.FileMode) error
+	keys      keys
+	flushMu   sync.Mutex // serializes FlushState
+	stateMu   sync.Mutex // guards dirty, timer and closed
+	dirty     map[string]bool
+	timer     clock.Timer
+	closed    bool
 }
 
 // Open opens the store in dir (created with mode 0700 when missing):
@@ -72,9 +96,18 @@ type Store struct {
 // only when the directory or the defaults cannot be written, or an
 // unusable file cannot be moved aside: it never writes over one.
 func Open(dir string, opts Options) (*Store, *Notice, error) {
-	s := &Store{dir: dir, rand: opts.Rand}
+	s := &Store{dir: dir, rand: opts.Rand, clock: opts.Clock, writeFile: opts.WriteFile,
+		dirty: map[string]bool{}}
+	s.keys.held, s.keys.unread, s.keys.why = map[string]string{}, map[string]string{}, "no keyring in use"
+	s.SetLog(opts.Log)
 	if s.rand == nil {
 		s.rand = rand.Reader
+	}
+	if s.clock == nil {
+		s.clock = clock.Real{}
+	}
+	if s.writeFile == nil {
+		s.writeFile = WriteFileAtomic
 	}
 	now := opts.Now
 	if now == nil {
@@ -92,6 +125,7 @@ func Open(dir string, opts Options) (*Store, *Notice, error) {
 		if err := s.startDefault(); err != nil {
 			return nil, nil, err
 		}
+		s.first = true
 		return s, nil, nil
 	}
 	var d Decoded
@@ -135,14 +169,33 @@ func tighten(path string) {
 // openDecoded makes a decoded file current. A file with refused values is
 // first copied aside whole as settings.json.invalid-<unix time>, so that
 // nothing the user wrote is lost when the cleaned settings are saved.
+//
+// A file of an older version is copied aside as settings.json.v<N>-<unix
+// time>; what it held that the app learned (version 1: positions, relation,
+// delegation history) is written to the state files before the settings
+// file is rewritten without it. A current file's learned state is read
+// from the state files.
 func (s *Store) openDecoded(d Decoded, data []byte, now func() time.Time) (*Store, *Notice, error) {
+	var notes []string
+	s.takeRefs(&d.Settings)
+	if d.From < CurrentVersion {
+		if err := s.migrate(d, data, now); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		notes = s.readState(&d.Settings, now)
+		s.saved = data
+	}
 	s.cur = d.Settings
 	s.refused = d.Refused
-	if len(d.Repairs) == 0 && len(d.Refused) == 0 {
+	if len(d.Repairs) == 0 && len(d.Refused) == 0 && len(notes) == 0 {
+		if d.From < CurrentVersion {
+			return s, nil, s.save(d.Settings)
+		}
 		return s, nil, nil
 	}
 	n := &Notice{Repairs: d.Repairs, Refused: d.Refused}
-	var msgs []string
+	msgs := notes
 	if len(d.Refused) > 0 {
 		kept := fmt.Sprintf("%s.invalid-%d", s.Path(), now().Unix())
 		if err := WriteFileAtomic(kept, data, 0o600); err != nil {
@@ -160,11 +213,41 @@ func (s *Store) openDecoded(d Decoded, data []byte, now func() time.Time) (*Stor
 		msgs = append(msgs, "Some settings were repaired: "+strings.Join(d.Repairs, "; ")+".")
 	}
 	n.Message = strings.Join(msgs, " ")
-	if err := s.save(d.Settings); err != nil {
-		return nil, nil, err
+	if len(d.Repairs) > 0 || len(d.Refused) > 0 || d.From < CurrentVersion {
+		if err := s.save(d.Settings); err != nil {
+			return nil, nil, err
+		}
 	}
 	return s, n, nil
 }
+
+// migrate keeps an older file aside and writes the state it held.
+func (s *Store) migrate(d Decoded, data []byte, now func() time.Time) error {
+	kept := fmt.Sprintf("%s.v%d-%d", s.Path(), d.From, now().Unix())
+	if err := WriteFileAtomic(kept, withoutKeys(data), 0o600); err != nil {
+		return fmt.Errorf("settings: keeping the version %d file aside: %w", d.From, err)
+	}
+	s.kept = kept
+	for _, p := range d.Settings.Presets {
+		if err := s.writeState(d.Settings, p.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetLog sets where the failures of delayed writes are logged (the log
+// opens after the store, whose settings give its level); nil discards them.
+func (s *Store) SetLog(l *slog.Logger) {
+	if l == nil {
+		l = slog.New(slog.DiscardHandler)
+	}
+	s.log.Store(l)
+}
+
+// Migrated returns where Open kept a settings file of an older version
+// before moving it to this one; "" when it did not.
+func (s *Store) Migrated() string { return s.kept }
 
 // Refused returns what Open refused in the file it found, for the settings
 // window; nil when nothing was.
@@ -185,6 +268,11 @@ func (s *Store) startDefault() error {
 	s.cur = d
 	return nil
 }
+
+// FirstStart reports whether Open found no settings file: Yui runs for
+// the first time on this config directory (a file kept aside as corrupt
+// is not a first start: the user had settings).
+func (s *Store) FirstStart() bool { return s.first }
 
 // Dir returns the store directory.
 func (s *Store) Dir() string { return s.dir }
@@ -235,25 +323,48 @@ func (s *Store) update(fn func(*Settings) error) error {
 	if err := next.Validate(); err != nil {
 		return err
 	}
+	// What the user set is saved now (the caller learns of a failure);
+	// what the app learned is written a little later, off this goroutine.
 	if err := s.save(next); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	s.cur = next
 	s.mu.Unlock()
-	s.subs.Put(newChange(prev, next))
+	s.markState(learnedChanged(prev, next))
+	if c := newChange(prev, next); len(c.Presets) > 0 || c.Global {
+		s.subs.Put(c)
+	}
 	return nil
 }
 
-// save writes st to the settings file atomically with mode 0600.
+// save writes st to the settings file atomically with mode 0600, unless
+// the file already holds just that.
 func (s *Store) save(st Settings) error {
-	data, err := Encode(st)
+	data, err := Encode(s.fileForm(st))
 	if err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(s.Path(), data, 0o600); err != nil {
+	s.keys.mu.Lock()
+	moveKeys := s.keys.dirty
+	s.keys.mu.Unlock()
+	if moveKeys { // the keyring takes the new key later, off this goroutine
+		s.stateMu.Lock()
+		s.arm()
+		s.stateMu.Unlock()
+	}
+	s.mu.RLock()
+	same := bytes.Equal(data, s.saved)
+	s.mu.RUnlock()
+	if same {
+		return nil
+	}
+	if err := s.writeFile(s.Path(), data, 0o600); err != nil {
 		return fmt.Errorf("settings: saving: %w", err)
 	}
+	s.mu.Lock()
+	s.saved = data
+	s.mu.Unlock()
 	return nil
 }
 
@@ -363,71 +474,6 @@ func (s *Store) UpdatePreset(id string, fn func(*Preset) error) error {
 		p.ID = id
 		return nil
 	})
-}
-
-// DelegationStore returns the delegation history store of preset id
-// (transport.Options.Delegations).
-func (s *Store) DelegationStore(presetID string) transport.DelegationStore {
-	return delegationStore{s: s, id: presetID}
-}
-
-type delegationStore struct {
-	s  *Store
-	id string
-}
-
-// LoadDelegations returns the preset's history (a copy).
-func (d delegationStore) LoadDelegations() []transport.Delegation {
-	d.s.mu.RLock()
-	defer d.s.mu.RUnlock()
-	return slices.Clone(d.s.cur.DelegationHistory[d.id])
-}
-
-// SaveDelegations replaces the preset's history and saves it.
-func (d delegationStore) SaveDelegations(history []transport.Delegation) error {
-	return d.s.Update(func(st *Settings) error {
-		if _, ok := st.Preset(d.id); !ok {
-			return fmt.Errorf("settings: saving delegation history of %s: %w", d.id, ErrNoPreset)
-		}
-		st.DelegationHistory[d.id] = slices.Clone(history)
-		return nil
-	})
-}
-
-// Relation returns the relation score store of preset id (the
-// tools/relation Scores interface).
-func (s *Store) Relation(presetID string) RelationScore {
-	return RelationScore{s: s, id: presetID}
-}
-
-// RelationScore reads and changes one preset's relation score.
-type RelationScore struct {
-	s  *Store
-	id string
-}
-
-// Score returns the current score (RelationDefault when the preset is gone).
-func (r RelationScore) Score() int {
-	p, ok := r.s.Preset(r.id)
-	if !ok {
-		return RelationDefault
-	}
-	return p.Relation
-}
-
-// AddScore adds delta to the score, clamped to 0–100, saves it, and
-// returns the new score.
-func (r RelationScore) AddScore(delta int) (int, error) {
-	var score int
-	err := r.s.UpdatePreset(r.id, func(p *Preset) error {
-		score = clamp(p.Relation + delta)
-		p.Relation = score
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	return score, nil
 }
 
 // ParseLogLevel parses a log_level setting.

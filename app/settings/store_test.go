@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -44,6 +45,7 @@ func open(t *testing.T, dir string) (*Store, *Notice) {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
+	t.Cleanup(s.Close)
 	return s, n
 }
 
@@ -108,17 +110,29 @@ func TestFileFormat(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "log_level", "delegation_history"} {
+	for _, k := range []string{"version", "active_preset", "presets", "screen_look", "browser_tool", "browser_local", "log_level"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("file lacks %q:\n%s", k, data)
 		}
 	}
+	if raw["browser_local"] != false { // public web only until the user says otherwise
+		t.Errorf("browser_local = %v, want false", raw["browser_local"])
+	}
 	p := raw["presets"].([]any)[0].(map[string]any)
 	for _, k := range []string{"id", "name", "enabled", "character", "chat_api", "chat_base_url", "key", "model",
 		"reasoning_effort", "card", "context_window", "chat_id", "speech", "voice", "screen_on_turn",
-		"greeting", "poke", "positions", "relation"} {
+		"greeting", "poke"} {
 		if _, ok := p[k]; !ok {
 			t.Errorf("preset lacks %q", k)
+		}
+	}
+	// What the app learns lives in the state files.
+	if _, ok := raw["delegation_history"]; ok {
+		t.Error("settings file holds the delegation history")
+	}
+	for _, k := range []string{"positions", "relation"} {
+		if _, ok := p[k]; ok {
+			t.Errorf("settings file's preset holds %q", k)
 		}
 	}
 }
@@ -386,6 +400,9 @@ func TestValidatePreset(t *testing.T) {
 		{"speech.base_url", func(p *Preset) { p.Speech.Engine = "openai" }},
 		{"speech.rate", func(p *Preset) { p.Speech.Rate = 0 }},
 		{"speech.volume", func(p *Preset) { p.Speech.Volume = 1.5 }},
+		{"speech.command", func(p *Preset) { p.Speech.Engine, p.Speech.Command = "command", " " }},
+		{"speech.command_rate", func(p *Preset) { p.Speech.CommandRate = 22 }},
+		{"speech.command_rate", func(p *Preset) { p.Speech.CommandRate = -22050 }},
 		{"voice.mode", func(p *Preset) { p.Voice.Mode = "always" }},
 		{"voice.command", func(p *Preset) { p.Voice.Mode, p.Voice.Engine = "hands_free", "command" }},
 		{"relation", func(p *Preset) { p.Relation = 101 }},
@@ -521,6 +538,7 @@ func TestDelegationStorePerPreset(t *testing.T) {
 	if got := s.DelegationStore(b.ID).LoadDelegations(); len(got) != 0 {
 		t.Errorf("preset B sees A's history: %v", got)
 	}
+	s.FlushState()
 	s2, _ := open(t, dir)
 	got := s2.DelegationStore(a).LoadDelegations()
 	if len(got) != 1 || got[0] != hist[0] {
@@ -534,6 +552,10 @@ func TestDelegationStorePerPreset(t *testing.T) {
 	}
 	if _, ok := s.Get().DelegationHistory[a]; ok {
 		t.Error("deleted preset's history kept")
+	}
+	s.FlushState()
+	if _, err := os.Stat(s.statePath(a)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("deleted preset's state file: %v", err)
 	}
 }
 
@@ -559,9 +581,10 @@ func TestRelationScoreConcurrent(t *testing.T) {
 	if _, err := s.Relation("gone").AddScore(1); !errors.Is(err, ErrNoPreset) {
 		t.Errorf("unknown preset = %v", err)
 	}
+	s.FlushState()
 	entries, _ := os.ReadDir(s.Dir())
-	if len(entries) != 1 {
-		t.Errorf("directory holds %d entries, want only settings.json", len(entries))
+	if len(entries) != 2 {
+		t.Errorf("directory holds %d entries, want only settings.json and state", len(entries))
 	}
 }
 
@@ -574,6 +597,7 @@ func TestRelationToolPersists(t *testing.T) {
 	if res.Text != "ok: relation 53/100" {
 		t.Errorf("result = %q", res.Text)
 	}
+	s.Close()
 	s2, _ := open(t, dir)
 	if got := s2.Relation(id).Score(); got != 53 {
 		t.Errorf("score after reopen = %d", got)

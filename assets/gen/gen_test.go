@@ -143,3 +143,35 @@ func TestIconMatchesCommitted(t *testing.T) {
 		t.Errorf("icon.png differs from what gen draws by up to %d per channel (run go generate ./assets)", d)
 	}
 }
+
+// TestMintMatchesCommitted checks ../characters/mint against what gen
+// draws: its character.json, every file named, and a few images' pixels.
+func TestMintMatchesCommitted(t *testing.T) {
+	m, poses := planMint()
+	dir := filepath.Join("..", "characters", "mint")
+	want, err := encodeManifest(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "character.json")); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("mint's character.json differs from what gen writes (run go generate ./assets); read error %v", err)
+	}
+	for name := range poses {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%v (run go generate ./assets)", err)
+		}
+	}
+	for _, name := range []string{"neutral.png", "walk-0.png"} {
+		img := render(poses[name])
+		if !clearEdges(img) {
+			t.Errorf("%s: the drawing touches the image edge", name)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := maxPixelDiff(t, got, img); d > 3 {
+			t.Errorf("mint %s differs from what gen draws by up to %d (run go generate ./assets)", name, d)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func icon() *image.RGBA {
 	b := alphaBounds(render(p))
 	k := math.Min(float64(iconSize-2*iconMargin)/float64(b.Dx()), float64(iconSize-2*iconMargin)/float64(b.Dy()))
 	c := pt{float64(b.Min.X+b.Max.X) / 2, float64(b.Min.Y+b.Max.Y) / 2}
-	d := &drawer{c: newCanvas(iconSize, iconSize), pal: yuiPalette(), p: p}
+	d := &drawer{c: newCanvas(iconSize, iconSize), pal: yuiPalette(), p: p, lk: yuiLook}
 	d.c.view = translate(-c.X, -c.Y).then(affine{k, 0, 0, 0, k, 0}).then(translate(iconSize/2, iconSize/2))
 	d.draw()
 	return d.c.img

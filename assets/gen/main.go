@@ -26,11 +26,21 @@ import (
 
 func main() {
 	out := flag.String("out", "characters/yui", "directory to write the pack to")
+	mint := flag.String("mint", "", "also write the second built-in character, Mint, to this directory")
 	sheet := flag.String("sheet", "", "also write a contact sheet PNG here")
 	iconPath := flag.String("icon", "", "also write the app icon PNG here")
 	flag.Parse()
 	if err := run(*out, *sheet); err != nil {
 		log.Fatal(err)
+	}
+	if *mint != "" {
+		files, err := generateFrom(planMint())
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := writePack(*mint, files); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if *iconPath != "" {
 		b, err := encodePNG(icon())
@@ -48,6 +58,27 @@ func run(out, sheet string) error {
 	if err != nil {
 		return err
 	}
+	if err := writePack(out, files); err != nil {
+		return err
+	}
+	if sheet != "" {
+		img := contactSheet()
+		b, err := encodePNG(img)
+		if err != nil {
+			return fmt.Errorf("encode sheet: %w", err)
+		}
+		if err := os.MkdirAll(filepath.Dir(sheet), 0o755); err != nil {
+			return fmt.Errorf("create sheet dir: %w", err)
+		}
+		if err := os.WriteFile(sheet, b, 0o644); err != nil {
+			return fmt.Errorf("write sheet: %w", err)
+		}
+	}
+	return nil
+}
+
+// writePack writes a pack's files to out, removing stale images.
+func writePack(out string, files map[string][]byte) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", out, err)
 	}
@@ -73,19 +104,6 @@ func run(out, sheet string) error {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
 	}
-	if sheet != "" {
-		img := contactSheet()
-		b, err := encodePNG(img)
-		if err != nil {
-			return fmt.Errorf("encode sheet: %w", err)
-		}
-		if err := os.MkdirAll(filepath.Dir(sheet), 0o755); err != nil {
-			return fmt.Errorf("create sheet dir: %w", err)
-		}
-		if err := os.WriteFile(sheet, b, 0o644); err != nil {
-			return fmt.Errorf("write sheet: %w", err)
-		}
-	}
 	return nil
 }
 
@@ -101,6 +119,17 @@ type manifest struct {
 	FillerLines     []string                  `json:"filler_lines"`
 	FailureLines    []string                  `json:"failure_lines"`
 	Gaze            map[string]string         `json:"gaze,omitempty"`
+	// Card and Speech are the character's own system prompt and voice,
+	// the defaults of a preset that shows it.
+	Card   string          `json:"card,omitempty"`
+	Speech *speechDefaults `json:"speech,omitempty"`
+}
+
+// speechDefaults is a character's voice (pet/character.Speech): the
+// voice per speech engine and the rate.
+type speechDefaults struct {
+	Voices map[string]string `json:"voices,omitempty"`
+	Rate   float64           `json:"rate,omitempty"`
 }
 
 type manifestMotion struct {
@@ -109,9 +138,11 @@ type manifestMotion struct {
 	Loop   bool     `json:"loop"`
 }
 
-// generate renders the whole pack: file name to content.
-func generate() (map[string][]byte, error) {
-	m, poses := plan()
+// generate renders Yui's pack: file name to content.
+func generate() (map[string][]byte, error) { return generateFrom(plan()) }
+
+// generateFrom renders a planned pack.
+func generateFrom(m manifest, poses map[string]pose) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for name, p := range poses {
 		b, err := encodePNG(render(p))
@@ -128,7 +159,7 @@ func generate() (map[string][]byte, error) {
 	return files, nil
 }
 
-// plan describes the pack and returns the pose of every image file.
+// plan describes Yui's pack and returns the pose of every image file.
 func plan() (manifest, map[string]pose) {
 	poses := map[string]pose{}
 	m := manifest{
@@ -180,6 +211,25 @@ func plan() (manifest, map[string]pose) {
 		}
 		m.Motions[mo.id] = mm
 	}
+	m.Card = yuiCard
+	m.Speech = &speechDefaults{Voices: map[string]string{"openai": "nova"}}
+	return m, poses
+}
+
+// planMint is Mint's pack: Yui's poses drawn with Mint's look, her own
+// name, words, card and voice.
+func planMint() (manifest, map[string]pose) {
+	m, poses := plan()
+	for name, p := range poses {
+		p.lk = &mintLook
+		poses[name] = p
+	}
+	m.ID, m.Name = "mint", "Mint"
+	m.EmotionTextMode, m.EmotionTextMap = "free", nil
+	m.FillerLines = []string{"Mm, one sec.", "Let me check.", "Thinking…", "Hold on a moment."}
+	m.FailureLines = []string{"I can't reach my notes right now.", "Something's off on my side. Try again soon?"}
+	m.Card = mintCard
+	m.Speech = &speechDefaults{Voices: map[string]string{"system": "en-us+f3", "openai": "sage"}, Rate: 0.95}
 	return m, poses
 }
 

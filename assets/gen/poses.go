@@ -220,7 +220,7 @@ func motions() []motion {
 	}
 
 	return []motion{
-		{id: "idle", file: "idle", fps: 4, loop: true, frames: idle},
+		{id: "idle", file: "idle", fps: 2, loop: true, frames: idle},
 		{id: "thinking", file: "think", fps: 3, loop: true, frames: think},
 		{id: "talk", file: "talk", fps: 8, loop: true, frames: talk},
 		{id: "walk", file: "walk", fps: 10, loop: true, frames: walk},

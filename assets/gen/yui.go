@@ -12,41 +12,6 @@ const (
 	imgH = 512
 )
 
-// palette is Yui's colours.
-type palette struct {
-	outline, body, bodyShade, bodyLight, blush, blushLine color.NRGBA
-	eye, eyeGlow, mouth, mouthFill, tongue                color.NRGBA
-	leaf, leafDark, leafVein, tear, tearDark, anger, star color.NRGBA
-	starDark, note, shadow, white                         color.NRGBA
-}
-
-func yuiPalette() palette {
-	return palette{
-		outline:   nrgba(180, 96, 108, 255),
-		body:      nrgba(255, 221, 212, 255),
-		bodyShade: nrgba(246, 178, 178, 255),
-		bodyLight: nrgba(255, 247, 242, 255),
-		blush:     nrgba(255, 132, 148, 255),
-		blushLine: nrgba(226, 92, 116, 255),
-		eye:       nrgba(64, 38, 58, 255),
-		eyeGlow:   nrgba(150, 88, 132, 255),
-		mouth:     nrgba(150, 62, 80, 255),
-		mouthFill: nrgba(178, 66, 88, 255),
-		tongue:    nrgba(255, 136, 148, 255),
-		leaf:      nrgba(150, 218, 150, 255),
-		leafDark:  nrgba(62, 140, 90, 255),
-		leafVein:  nrgba(206, 242, 198, 255),
-		tear:      nrgba(160, 218, 255, 255),
-		tearDark:  nrgba(62, 128, 196, 255),
-		anger:     nrgba(236, 72, 84, 255),
-		star:      nrgba(255, 226, 120, 255),
-		starDark:  nrgba(214, 150, 48, 255),
-		note:      nrgba(120, 104, 170, 255),
-		shadow:    nrgba(48, 26, 44, 255),
-		white:     nrgba(255, 255, 255, 255),
-	}
-}
-
 type eyeStyle int
 
 const (
@@ -120,6 +85,8 @@ type pose struct {
 	// body extras are drawn with the body transform, air extras unsquashed.
 	bodyExtras []func(*drawer)
 	airExtras  []func(*drawer)
+	// lk is the character drawn; nil is Yui.
+	lk *look
 }
 
 func basePose() pose {
@@ -141,16 +108,21 @@ type drawer struct {
 	c   *canvas
 	pal palette
 	p   pose
+	lk  look
 }
 
-func (d *drawer) top() float64    { return groundY - bodyH }
-func (d *drawer) eyeY() float64   { return groundY - bodyH*0.45 }
-func (d *drawer) mouthY() float64 { return groundY - bodyH*0.285 }
+func (d *drawer) top() float64    { return groundY - d.lk.h }
+func (d *drawer) eyeY() float64   { return groundY - d.lk.h*0.45 }
+func (d *drawer) mouthY() float64 { return groundY - d.lk.h*0.285 }
 func (d *drawer) eyeDX() float64  { return 54 }
 
 // render draws one image of Yui in pose p.
 func render(p pose) *image.RGBA {
-	d := &drawer{c: newCanvas(imgW, imgH), pal: yuiPalette(), p: p}
+	lk := yuiLook
+	if p.lk != nil {
+		lk = *p.lk
+	}
+	d := &drawer{c: newCanvas(imgW, imgH), pal: lk.pal, p: p, lk: lk}
 	d.draw()
 	return d.c.img
 }
@@ -165,7 +137,11 @@ func (d *drawer) draw() {
 	}
 	body := scaleAbout(base, p.sx, p.sy).then(rotateAbout(base, p.tilt)).then(translate(0, -p.lift))
 	d.c.xf = body
-	d.sprout()
+	if d.lk.ears {
+		d.ears()
+	} else {
+		d.sprout()
+	}
 	d.arm(-1, p.armL, false)
 	d.arm(1, p.armR, false)
 	d.body()
@@ -209,17 +185,17 @@ func bodyPts(rx, h, flat float64) []pt {
 func closed(pts []pt) []pt { return append(append([]pt{}, pts...), pts[0], pts[1]) }
 
 func (d *drawer) body() {
-	pts := bodyPts(bodyRX, bodyH, d.p.flat)
+	pts := bodyPts(d.lk.rx, d.lk.h, d.p.flat)
 	shape := polygon(pts...)
 	m := d.c.mask(shape)
 	d.c.paintMask(m, d.pal.body)
 	// Soft shading: warm shade low and to the right, a glow up left.
-	d.c.softEllipse(pt{cx + 30, groundY + 30}, bodyRX*1.25, bodyH*0.55, d.pal.bodyShade, 0.85, 10, 0.3, m)
-	d.c.softEllipse(pt{cx - 34, groundY - bodyH*0.68}, bodyRX*0.85, bodyH*0.40, d.pal.bodyLight, 0.9, 10, 0.2, m)
+	d.c.softEllipse(pt{cx + 30, groundY + 30}, d.lk.rx*1.25, d.lk.h*0.55, d.pal.bodyShade, 0.85, 10, 0.3, m)
+	d.c.softEllipse(pt{cx - 34, groundY - d.lk.h*0.68}, d.lk.rx*0.85, d.lk.h*0.40, d.pal.bodyLight, 0.9, 10, 0.2, m)
 	// Glossy highlight.
 	gl := d.pal.white
 	gl.A = 210
-	d.c.fillClip(stroke(quadPts(pt{cx - 96, groundY - bodyH*0.52}, pt{cx - 94, groundY - bodyH*0.84}, pt{cx - 46, groundY - bodyH*0.93}, 16), taper(11, 3)), gl, m)
+	d.c.fillClip(stroke(quadPts(pt{cx - 96, groundY - d.lk.h*0.52}, pt{cx - 94, groundY - d.lk.h*0.84}, pt{cx - 46, groundY - d.lk.h*0.93}, 16), taper(11, 3)), gl, m)
 	d.c.fill(stroke(closed(pts), constWidth(lineW)), d.pal.outline)
 }
 
@@ -243,7 +219,7 @@ func halfWidth(pts []pt, y float64) float64 {
 // (front=false) draws its outline behind the body so the arm seems to grow
 // out of it; the front pass fills it and outlines the part outside the body.
 func (d *drawer) arm(s float64, a arm, front bool) {
-	pts := bodyPts(bodyRX, bodyH, d.p.flat)
+	pts := bodyPts(d.lk.rx, d.lk.h, d.p.flat)
 	var c pt
 	var rot float64
 	if a.chin {
@@ -252,7 +228,7 @@ func (d *drawer) arm(s float64, a arm, front bool) {
 		rot = s * -0.7
 	} else {
 		up := math.Min(math.Max(a.angle/math.Pi, 0), 1)
-		sy := groundY - bodyH*(0.25+0.16*up) - a.lift
+		sy := groundY - d.lk.h*(0.25+0.16*up) - a.lift
 		sh := pt{cx + s*(halfWidth(pts, sy)-10), sy}
 		dir := pt{s * math.Sin(a.angle), math.Cos(a.angle)}
 		c = sh.add(dir.mul(24))
@@ -270,7 +246,7 @@ func (d *drawer) arm(s float64, a arm, front bool) {
 	}
 	bm := image.NewAlpha(d.c.img.Bounds())
 	if !a.chin {
-		bm = d.c.mask(polygon(bodyPts(bodyRX-lineW/2, bodyH-lineW/2, d.p.flat)...))
+		bm = d.c.mask(polygon(bodyPts(d.lk.rx-lineW/2, d.lk.h-lineW/2, d.p.flat)...))
 	}
 	d.c.xf = rotateAbout(c, rot).then(save)
 	outer := d.c.mask(ellipse(c, rx+lineW/2, ry+lineW/2))

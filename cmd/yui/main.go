@@ -6,6 +6,7 @@
 //	    [--voice-in FILE.wav] [--stats-every DURATION]
 //	yui voices [--engine system|openai|command|none]
 //	yui devices
+//	yui pack import DIR [--id ID] [--set NAME] [--config-dir DIR]
 //
 // The chat API key of a one-run override comes from the YUI_KEY
 // environment variable, never from a flag (flags show in process lists).
@@ -19,6 +20,8 @@ import (
 	"os"
 
 	"yui/app"
+	"yui/app/packcmd"
+	"yui/tools/desktop"
 )
 
 func main() {
@@ -47,7 +50,16 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Key = takeKey()
-	if err := app.Run(cfg); err != nil {
+	release, err := desktop.CheckDisplay()
+	if err != nil {
+		// One line and exit code 2, as for a wrong command line: nothing
+		// is wrong with Yui, the session lacks what it needs.
+		fmt.Fprintln(os.Stderr, "yui:", err)
+		os.Exit(2)
+	}
+	err = app.Run(cfg)
+	release() // the app's own connections kept the display from resetting
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "yui:", err)
 		if errors.Is(err, app.ErrAlreadyRunning) {
 			return // the running Yui shows its pets: nothing failed
@@ -67,6 +79,8 @@ func subcommand(name string, args []string) (code int, ok bool) {
 			return 2, true
 		}
 		return report(app.PrintVoices(context.Background(), os.Stdout, *engine)), true
+	case "pack":
+		return packcmd.Run(args, os.Stdout, os.Stderr), true
 	case "devices":
 		if len(args) > 0 {
 			fmt.Fprintln(os.Stderr, "usage: yui devices")

@@ -1,6 +1,9 @@
 package character
 
-import "image"
+import (
+	"image"
+	"time"
+)
 
 // FrameSet is what to show for a motion and an emotion: Frames shown in
 // turn at FPS frames a second, looping or stopping on the last one. A
@@ -11,6 +14,8 @@ type FrameSet struct {
 	Loop   bool
 	// Motion is the motion whose frames these are; "" for a still image.
 	Motion string
+	// Durations, when set, is each frame's time (Motion.Durations).
+	Durations []time.Duration
 }
 
 // Frames picks what to show for a motion and an emotion ("" is neutral).
@@ -31,20 +36,56 @@ func (p *Pack) Frames(motion, emotion string) FrameSet {
 	if emotion == "" {
 		emotion = "neutral"
 	}
+	if fb := FallbackMotion(motion); fb != "" && !p.Has(motion) {
+		motion = fb
+	}
 	m, hasMotion := p.Motions[motion]
 	idle, hasIdle := p.Motions["idle"]
 	switch {
 	case hasMotion && motion != "idle" && len(m.Frames) > 0 &&
 		!(motion == "talk" && emotion != "neutral" && p.Emotions[emotion] != nil):
-		return FrameSet{Frames: m.Frames, FPS: m.FPS, Loop: m.Loop, Motion: motion}
+		return FrameSet{Frames: m.Frames, FPS: m.FPS, Loop: m.Loop, Motion: motion, Durations: m.Durations}
 	case emotion == "neutral" && hasIdle && len(idle.Frames) > 0:
-		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop, Motion: "idle"}
+		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop, Motion: "idle", Durations: idle.Durations}
 	case p.Emotions[emotion] != nil:
 		return FrameSet{Frames: []image.Image{p.Emotions[emotion]}}
 	case p.Emotions["neutral"] != nil:
 		return FrameSet{Frames: []image.Image{p.Emotions["neutral"]}}
 	case hasIdle && len(idle.Frames) > 0:
-		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop, Motion: "idle"}
+		return FrameSet{Frames: idle.Frames, FPS: idle.FPS, Loop: idle.Loop, Motion: "idle", Durations: idle.Durations}
 	}
 	return FrameSet{}
 }
+
+// Outline returns a copy of p that keeps its ids, frame counts, rates and
+// texts but no image: what the pet's controller reads of a pack. Holding
+// the outline instead of the pack lets the full-size images go once the
+// window has its scaled copy.
+func (p *Pack) Outline() *Pack {
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.Emotions = make(map[string]image.Image, len(p.Emotions))
+	for id := range p.Emotions {
+		q.Emotions[id] = outlineImage
+	}
+	q.Motions = make(map[string]Motion, len(p.Motions))
+	for id, m := range p.Motions {
+		m.Frames = make([]image.Image, len(m.Frames)) // the rest (rate, durations) stays
+		for i := range m.Frames {
+			m.Frames[i] = outlineImage
+		}
+		q.Motions[id] = m
+	}
+	q.Mirror = nil // the flipped images: drawing only
+	q.Gaze = make(map[string]image.Image, len(p.Gaze))
+	for id := range p.Gaze {
+		q.Gaze[id] = outlineImage
+	}
+	return &q
+}
+
+// outlineImage stands for every image of an outline: an empty image, so
+// that code asking whether a frame exists still finds one.
+var outlineImage image.Image = image.NewNRGBA(image.Rectangle{})

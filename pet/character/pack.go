@@ -11,8 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
-	"image/png"
 	"io"
 	"io/fs"
 	"math"
@@ -22,6 +20,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"yui/assets"
@@ -74,6 +73,22 @@ type Pack struct {
 	// FillerLines and FailureLines may be empty.
 	FillerLines  []string
 	FailureLines []string
+	// Card is the character's default persona text and Speech its
+	// default speech settings (card.go); both may be empty.
+	Card   string
+	Speech Speech
+	// Feet is the point (logical pixels) the character stands on: the
+	// pet's feet line is Feet.Y, and what is drawn below hangs over the
+	// edge it sits on.
+	Feet image.Point
+	// Faces is the side the images look to; Mirror holds them flipped.
+	Faces  Facing
+	Mirror *Mirror
+	// WalkSpeed is the walk's pace in logical pixels per second; 0 is
+	// the app's own.
+	WalkSpeed float64
+	// Source is what the pack was imported from, "" when made by hand.
+	Source string
 }
 
 // Motion is an animation.
@@ -81,6 +96,9 @@ type Motion struct {
 	Frames []image.Image
 	FPS    float64
 	Loop   bool
+	// Durations, when set, is how long each frame shows (same length
+	// as Frames); FPS is then their average.
+	Durations []time.Duration
 }
 
 // manifest is character.json as written.
@@ -95,12 +113,17 @@ type manifest struct {
 	FillerLines     []string                   `json:"filler_lines"`
 	FailureLines    []string                   `json:"failure_lines"`
 	Gaze            map[string]string          `json:"gaze"`
+	Card            string                     `json:"card"`
+	Speech          *Speech                    `json:"speech"`
+	poseFields
 }
 
 type manifestMotion struct {
 	Frames []string `json:"frames"`
 	FPS    *float64 `json:"fps"`
 	Loop   bool     `json:"loop"`
+	// DurationsMS is each frame's time in milliseconds (optional).
+	DurationsMS []int64 `json:"durations_ms"`
 }
 
 // idPattern is what pack, emotion and motion ids look like. Pack ids name
@@ -177,6 +200,9 @@ func selectPack(configDir, id string, def func() *Pack) (*Pack, error) {
 		if id == DefaultID {
 			return def(), nil
 		}
+		if b, ok := Builtin(id); ok {
+			return b, nil
+		}
 		return def(), fmt.Errorf("character %q: no config folder to load it from; using the default character", id)
 	}
 	dir := Dir(configDir, id)
@@ -184,6 +210,9 @@ func selectPack(configDir, id string, def func() *Pack) (*Pack, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			if id == DefaultID {
 				return def(), nil
+			}
+			if b, ok := Builtin(id); ok {
+				return b, nil
 			}
 			return def(), fmt.Errorf("character %q: no pack at %s; using the default character", id, dir)
 		}
@@ -209,6 +238,24 @@ func Default() *Pack {
 	}
 	return p
 }
+
+// Builtin loads the embedded pack id other than the default (Mint); ok is
+// false when no built-in pack has that id. A user folder of the same id
+// comes first (Select).
+func Builtin(id string) (*Pack, bool) {
+	fsys := assets.BuiltinCharacter(id)
+	if fsys == nil || id == DefaultID {
+		return nil, false
+	}
+	p, err := Load(fsys)
+	if err != nil {
+		panic(fmt.Sprintf("embedded character %s is broken: %v", id, err))
+	}
+	return p, true
+}
+
+// BuiltinIDs are the embedded packs' ids, the default first.
+func BuiltinIDs() []string { return append([]string(nil), assets.BuiltinIDs...) }
 
 // Vocabulary is what the pack renders: sorted emotion and motion ids and its
 // emotion-text mode and map.
@@ -391,11 +438,17 @@ func (m *manifest) validate() (*Pack, error) {
 		return nil, errors.New(`"emotion_text_mode" is "enum" but "emotion_text_map" is empty`)
 	}
 
+	if err := m.validatePose(p); err != nil {
+		return nil, err
+	}
 	var err error
 	if p.FillerLines, err = checkLines("filler_lines", m.FillerLines); err != nil {
 		return nil, err
 	}
 	if p.FailureLines, err = checkLines("failure_lines", m.FailureLines); err != nil {
+		return nil, err
+	}
+	if err := m.checkDefaults(p); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -433,114 +486,4 @@ func checkImagePath(p string) error {
 		return fmt.Errorf("image %q is not a .png file", p)
 	}
 	return nil
-}
-
-// pngMagic starts every PNG file.
-var pngMagic = []byte("\x89PNG\r\n\x1a\n")
-
-// loadImages decodes every image the manifest names, each file once.
-func (p *Pack) loadImages(fsys fs.FS, m *manifest) error {
-	cache := map[string]image.Image{}
-	var total int64
-	get := func(name string) (image.Image, error) {
-		if img, ok := cache[name]; ok {
-			return img, nil
-		}
-		if len(cache) >= MaxImages {
-			return nil, fmt.Errorf("more than %d image files", MaxImages)
-		}
-		img, err := decodePNG(fsys, name, &total)
-		if err != nil {
-			return nil, err
-		}
-		b := img.Bounds().Size()
-		if len(cache) == 0 {
-			p.ImageSize = b
-		} else if b != p.ImageSize {
-			return nil, fmt.Errorf("image %s is %dx%d, other images are %dx%d; all images must be the same size", name, b.X, b.Y, p.ImageSize.X, p.ImageSize.Y)
-		}
-		cache[name] = img
-		return img, nil
-	}
-	// Sorted order makes the first error the same on every run.
-	for _, id := range sortedKeys(m.Emotions) {
-		img, err := get(m.Emotions[id])
-		if err != nil {
-			return fmt.Errorf("emotion %s: %w", id, err)
-		}
-		p.Emotions[id] = img
-	}
-	for _, id := range sortedKeys(m.Motions) {
-		mo := m.Motions[id]
-		out := Motion{FPS: *mo.FPS, Loop: mo.Loop, Frames: make([]image.Image, 0, len(mo.Frames))}
-		for i, f := range mo.Frames {
-			img, err := get(f)
-			if err != nil {
-				return fmt.Errorf("motion %s frame %d: %w", id, i, err)
-			}
-			out.Frames = append(out.Frames, img)
-		}
-		p.Motions[id] = out
-	}
-	for _, dir := range sortedKeys(m.Gaze) {
-		img, err := get(m.Gaze[dir])
-		if err != nil {
-			return fmt.Errorf("gaze %s: %w", dir, err)
-		}
-		if p.Gaze == nil {
-			p.Gaze = map[string]image.Image{}
-		}
-		p.Gaze[dir] = img
-	}
-	return nil
-}
-
-// decodePNG reads one image, checking its size before decoding it. total
-// counts decoded pixels across the pack.
-func decodePNG(fsys fs.FS, name string, total *int64) (image.Image, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("image %s: %w", name, unwrapPath(err))
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("image %s is a folder", name)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read image %s: %w", name, unwrapPath(err))
-	}
-	if len(data) > MaxImageBytes {
-		return nil, fmt.Errorf("image %s is larger than %d MiB", name, MaxImageBytes>>20)
-	}
-	if !bytes.HasPrefix(data, pngMagic) {
-		return nil, fmt.Errorf("image %s is not a PNG file", name)
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("image %s: %w", name, err)
-	}
-	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
-		return nil, fmt.Errorf("image %s is %dx%d; each side must be 1..%d pixels", name, cfg.Width, cfg.Height, MaxImageSide)
-	}
-	*total += int64(cfg.Width) * int64(cfg.Height)
-	if *total > MaxTotalPixels {
-		return nil, fmt.Errorf("images add up to more than %d million pixels", MaxTotalPixels>>20)
-	}
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("image %s: %w", name, err)
-	}
-	return toNRGBA(img), nil
-}
-
-// toNRGBA returns img as *image.NRGBA with its origin at (0, 0).
-func toNRGBA(img image.Image) *image.NRGBA {
-	if n, ok := img.(*image.NRGBA); ok && n.Rect.Min == (image.Point{}) {
-		return n
-	}
-	b := img.Bounds()
-	n := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(n, n.Rect, img, b.Min, draw.Src)
-	return n
 }

@@ -194,6 +194,11 @@ func TestLoadRefusals(t *testing.T) {
 			fs["img/b.png"] = &fstest.MapFile{Data: append(pngBytes(t, 8, 8), make([]byte, MaxImageBytes)...)}
 		}, "larger than 16 MiB"},
 		{"mixed sizes", func(_ map[string]any, fs fstest.MapFS) { fs["img/b.png"] = &fstest.MapFile{Data: pngBytes(t, 8, 9)} }, "all images must be the same size"},
+		{"huge card", func(m map[string]any, _ fstest.MapFS) { m["card"] = strings.Repeat("x", MaxCardLen+1) }, `"card" has 8001 characters`},
+		{"speech rate", func(m map[string]any, _ fstest.MapFS) { m["speech"] = map[string]any{"rate": 9} }, `"speech" "rate" 9 is outside`},
+		{"speech engine", func(m map[string]any, _ fstest.MapFS) {
+			m["speech"] = map[string]any{"voices": map[string]any{"piper": "x"}}
+		}, `names engine "piper"`},
 		{"folder as image", func(m map[string]any, _ fstest.MapFS) { m["emotions"].(map[string]any)["happy"] = "img.png" }, ""},
 	}
 	for _, tt := range tests {
@@ -398,4 +403,50 @@ func FuzzLoad(f *testing.F) {
 		}
 		_ = p.Vocabulary()
 	})
+}
+
+// A pack carries its character's card and speech defaults; the built-in
+// Yui has both.
+func TestPackDefaults(t *testing.T) {
+	m := validManifest()
+	m["card"] = "  You are Kit.  "
+	m["speech"] = map[string]any{"voices": map[string]any{"openai": "nova", "system": " "}, "rate": 1.2}
+	p, err := Load(packFS(t, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Card != "You are Kit." || p.Speech.Voice("openai") != "nova" || p.Speech.Voice("system") != "" || p.Speech.Rate != 1.2 {
+		t.Errorf("card %q speech %+v", p.Card, p.Speech)
+	}
+	d := Default()
+	for _, want := range []string{"You are Yui", "generate_express", "body_action", "client_context", "short"} {
+		if !strings.Contains(d.Card, want) {
+			t.Errorf("the built-in card does not mention %q", want)
+		}
+	}
+}
+
+func TestOutlineKeepsStructureNotPixels(t *testing.T) {
+	p, err := Select(t.TempDir(), DefaultID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := p.Outline()
+	if o.ID != p.ID || len(o.Emotions) != len(p.Emotions) || len(o.Motions) != len(p.Motions) {
+		t.Fatalf("outline %+v", o)
+	}
+	for id, m := range p.Motions {
+		om := o.Motions[id]
+		if len(om.Frames) != len(m.Frames) || om.FPS != m.FPS || om.Loop != m.Loop {
+			t.Fatalf("motion %s: %+v vs %+v", id, om, m)
+		}
+		for _, f := range om.Frames {
+			if f == nil || !f.Bounds().Empty() {
+				t.Fatalf("motion %s holds pixels", id)
+			}
+		}
+	}
+	if o.Frames("idle", "neutral").Motion != "idle" {
+		t.Fatal("the outline's idle motion is not found")
+	}
 }

@@ -5,10 +5,9 @@ package playback
 
 import (
 	"context"
-	"strings"
-	"unicode/utf8"
 
 	"yui/pet/speech"
+	"yui/transport/textcut"
 )
 
 // fireBoundary fires the cues waiting on a playback boundary.
@@ -55,7 +54,8 @@ func (q *Queue) advance() {
 	}
 }
 
-// prepare starts synthesising it unless that has started.
+// prepare starts synthesising it unless that has started. It runs under
+// q.mu: speech.Engine's contract is that Prepare does not block.
 func (q *Queue) prepare(it *item) {
 	if it.clip != nil || it.err != nil {
 		return
@@ -167,16 +167,11 @@ func (q *Queue) failed(it *item, err error) {
 		return
 	}
 	if t := q.turns[it.turn]; t != nil && t.failed == "" {
-		t.failed = shortReason(err)
+		// One line the previous-turn line can carry.
+		t.failed = textcut.Cut(textcut.Fold(err.Error()), maxReason)
 	}
 }
 
-// shortReason cuts an error to a line the previous-turn line can carry.
-func shortReason(err error) string {
-	s := strings.Join(strings.Fields(err.Error()), " ")
-	const max = 120
-	if utf8.RuneCountInString(s) > max {
-		s = string([]rune(s)[:max-1]) + "…"
-	}
-	return s
-}
+// maxReason is the longest failure reason kept for the previous-turn line,
+// in characters.
+const maxReason = 120

@@ -1,10 +1,12 @@
 package speech
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 	"sync"
 	"time"
 
@@ -86,9 +88,12 @@ func (e *Audio) synthesise(ctx context.Context, cancel context.CancelCauseFunc, 
 	r := &stallReader{r: body, timer: time.AfterFunc(SynthStall, func() { cancel(errStall) })}
 	err = audio.Decode(r, raw, st)
 	r.timer.Stop()
-	// A process that failed tells so by its exit status, after its output.
-	if cerr := body.Close(); err == nil {
-		err = cerr
+	// A process that failed tells so by its exit status, after its output;
+	// a program that exited with an error says why better than what it
+	// left on its output does.
+	var exit *exec.ExitError
+	if cerr := body.Close(); err == nil || errors.As(cerr, &exit) && exit.Exited() {
+		err = cmp.Or(cerr, err)
 	}
 	switch {
 	case ctx.Err() != nil:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"yui/pet/audio"
+	"yui/transport/redact"
+	"yui/transport/request"
 )
 
 // OpenAI is the "openai" engine's synth: POST {base}/audio/speech with
@@ -90,12 +93,12 @@ func (o *OpenAI) Open(ctx context.Context, text string) (io.ReadCloser, audio.Fo
 	}
 	resp, err := client.Do(hr)
 	if err != nil {
-		return nil, audio.Format{}, fmt.Errorf("POST /audio/speech: %w", redactURL(err))
+		return nil, audio.Format{}, fmt.Errorf("POST /audio/speech: %w", redact.URLError(err))
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
-		return nil, audio.Format{}, fmt.Errorf("POST /audio/speech: %s: %s", resp.Status, serverText(msg))
+		return nil, audio.Format{}, errors.New("POST /audio/speech: " + request.FormatStatus(resp.StatusCode, request.ServerError(msg).Text))
 	}
 	return resp.Body, OpenAIPCM, nil
 }
@@ -108,41 +111,4 @@ func speechEndpoint(base string) (string, error) {
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/") + "/audio/speech"
 	return u.String(), nil
-}
-
-// serverText is the message of an error answer: an OpenAI error object's
-// message, else the body as one short line.
-func serverText(body []byte) string {
-	var e struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-		Detail any `json:"detail"`
-	}
-	if json.Unmarshal(body, &e) == nil {
-		if e.Error.Message != "" {
-			return oneLine(e.Error.Message)
-		}
-		if e.Detail != nil {
-			return oneLine(fmt.Sprint(e.Detail))
-		}
-	}
-	return oneLine(string(body))
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 200 {
-		s = string(r[:199]) + "…"
-	}
-	return s
-}
-
-// redactURL drops the URL from a client error: it may carry a user's
-// credentials; the error's cause says enough.
-func redactURL(err error) error {
-	if ue, ok := err.(*url.Error); ok {
-		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
-	}
-	return err
 }

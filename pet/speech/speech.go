@@ -17,12 +17,16 @@ import (
 // Engine synthesises sentences. Prepare may be called for the next sentence
 // while the current one plays.
 //
-// Prepare must return promptly: the playback queue calls it for the next
-// sentence while the current one plays, so an engine that synthesises slowly
-// (a process, a network request) starts the work in the background and lets
-// the clip's Play wait for it. An error from Prepare, or from Play, marks the
-// turn's playback as failed; the queue then paces the sentence by reading
-// speed so cue boundaries still fall in order.
+// Prepare must not block: the playback queue calls it with its lock held
+// (the lock a stop, a new frame and the UI's reads need), for the next
+// sentence while the current one plays. It starts the work and returns the
+// clip at once; nothing in it waits on a process, the network or the disk.
+// An engine whose synthesis is slow (a process, a network request) is a
+// Synth under Audio, whose Prepare starts Open on a goroutine of its own and
+// lets the clip's playback wait for the audio; None and Audio are the only
+// engines, and TestPrepareNeverBlocks holds both to this. An error from
+// Prepare, or from Play, marks the turn's playback as failed; the queue then
+// paces the sentence by reading speed so cue boundaries still fall in order.
 //
 // The playback queue cancels ctx once the clip has played, or at once when
 // a user action stops speech: an engine stops its work there (a process is

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"yui/pet/audio"
+	"yui/transport/textcut"
 )
 
 // System is the "system" engine's synth: the OS's own voice, run as a
@@ -121,7 +122,7 @@ func (s *System) openSay(ctx context.Context, text string) (io.ReadCloser, audio
 	cmd := exec.CommandContext(ctx, s.Program, args...)
 	cmd.Stdin = strings.NewReader(text)
 	var stderr bytes.Buffer
-	cmd.Stderr = &limitedBuffer{b: &stderr, n: 1024}
+	cmd.Stderr = &limitedTail{b: &stderr, max: stderrTail}
 	if err := cmd.Run(); err != nil {
 		os.RemoveAll(dir)
 		return nil, audio.Format{}, processError(err, stderr.String())
@@ -151,7 +152,7 @@ func (r *removeOnClose) Close() error {
 func startProcess(cmd *exec.Cmd, text string) (io.ReadCloser, audio.Format, error) {
 	cmd.Stdin = strings.NewReader(text)
 	var stderr bytes.Buffer
-	cmd.Stderr = &limitedBuffer{b: &stderr, n: 1024}
+	cmd.Stderr = &limitedTail{b: &stderr, max: stderrTail}
 	cmd.WaitDelay = time.Second
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -185,26 +186,33 @@ func (p *process) Close() error {
 	return p.err
 }
 
-// processError describes a failed synthesiser run.
+// processError describes a failed synthesiser run with the last line the
+// program wrote to standard error: a program's own reason comes last, after
+// any progress or log lines.
 func processError(err error, stderr string) error {
 	if line := strings.TrimSpace(stderr); line != "" {
-		if i := strings.IndexByte(line, '\n'); i >= 0 {
-			line = line[:i]
+		if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+			line = strings.TrimSpace(line[i+1:])
 		}
-		return fmt.Errorf("%w: %s", err, line)
+		return fmt.Errorf("%w: %s", err, textcut.Cut(textcut.Fold(line), 200))
 	}
 	return err
 }
 
-// limitedBuffer keeps the first n bytes written to it.
-type limitedBuffer struct {
-	b *bytes.Buffer
-	n int
+// stderrTail is how much of a synthesiser's standard error is kept.
+const stderrTail = 4096
+
+// limitedTail keeps the last max bytes written to it: a chatty program's
+// log must not grow without bound.
+type limitedTail struct {
+	b   *bytes.Buffer
+	max int
 }
 
-func (l *limitedBuffer) Write(p []byte) (int, error) {
-	if room := l.n - l.b.Len(); room > 0 {
-		l.b.Write(p[:min(len(p), room)])
+func (l *limitedTail) Write(p []byte) (int, error) {
+	l.b.Write(p)
+	if over := l.b.Len() - l.max; over > 0 {
+		l.b.Next(over)
 	}
 	return len(p), nil
 }

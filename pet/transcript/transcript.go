@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clientctx"
 	"yui/transport/clock"
 	"yui/transport/outbox"
+	"yui/transport/textcut"
 )
 
 // Kind says what an entry is.
@@ -200,7 +200,7 @@ func (l *Log) load() {
 			continue // out of order or blank: a hand edit; skip it
 		}
 		e.Streaming = false // a restart ended it
-		e.Text = clientctx.Cut(e.Text, MaxText)
+		e.Text = textcut.Cut(e.Text, MaxText)
 		l.entries = append(l.entries, e)
 		l.size += len(e.Text)
 		l.seq = e.Seq
@@ -247,7 +247,7 @@ func (l *Log) Add(e Entry) Entry {
 	if e.Time.IsZero() {
 		e.Time = l.clock.Now()
 	}
-	e.Text = clientctx.Cut(e.Text, MaxText)
+	e.Text = textcut.Cut(e.Text, MaxText)
 	e = e.clone()
 	l.entries = append(l.entries, e)
 	l.size += len(e.Text)
@@ -274,7 +274,7 @@ func (l *Log) Grow(seq int64, fn func(*Entry)) bool {
 	before := len(e.Text)
 	fn(e)
 	e.Seq, e.Kind = seq, kind
-	e.Text = clientctx.Cut(e.Text, MaxText)
+	e.Text = textcut.Cut(e.Text, MaxText)
 	l.size += len(e.Text) - before
 	l.subs.Put(Change{Op: Grown, Entry: e.clone()})
 	l.trimLocked()

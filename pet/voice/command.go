@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"strings"
 
-	"yui/transport"
+	"yui/transport/textcut"
 )
 
 // Command is the "command" engine: a program that reads a WAV and prints
@@ -27,7 +27,7 @@ type Command struct {
 func NewCommand(line string) (*Command, error) {
 	args, err := SplitCommand(line)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("voice command: %w", err)
 	}
 	if len(args) == 0 {
 		return nil, errors.New("voice command is empty")
@@ -72,7 +72,7 @@ func (c *Command) Transcribe(ctx context.Context, wav []byte) (string, error) {
 // lastLine is the last non-blank line of s, on one line and cut short.
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return transport.OneLine(lines[len(lines)-1], 160)
+	return textcut.OneLine(lines[len(lines)-1], 160)
 }
 
 // limitedTail keeps only the last max bytes written: a chatty program's
@@ -143,10 +143,10 @@ func SplitCommand(line string) ([]string, error) {
 		}
 	}
 	if quote != 0 {
-		return nil, fmt.Errorf("voice command: unterminated %c quote", quote)
+		return nil, fmt.Errorf("unterminated %c quote", quote)
 	}
 	if esc {
-		return nil, errors.New("voice command: ends in a backslash")
+		return nil, errors.New("the line ends in a backslash")
 	}
 	if have {
 		args = append(args, cur.String())

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"yui/transport"
+	"yui/transport/textcut"
 )
 
 // Audio kept around an utterance for the recogniser: the VAD opens on the
@@ -232,7 +232,7 @@ func (l *Listener) transcribe(ctx context.Context, u []int16) (string, error) {
 // FailureText is the pill's text for a failed transcription: its reason
 // on one line, cut as a failed turn's server text is.
 func FailureText(err error) string {
-	return transport.OneLine("transcription failed: "+err.Error(), 200)
+	return textcut.OneLine("transcription failed: "+err.Error(), 200)
 }
 
 // Record captures d of 16 kHz mono audio from c.

@@ -12,8 +12,9 @@ import (
 	"net/textproto"
 	"strings"
 
-	"yui/transport"
+	"yui/transport/redact"
 	"yui/transport/request"
+	"yui/transport/textcut"
 )
 
 // DefaultOpenAIModel is the model sent when the preset names none.
@@ -74,7 +75,7 @@ func (o *OpenAI) Transcribe(ctx context.Context, wav []byte) (string, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("transcription server unreachable: %w", unwrapURL(err))
+		return "", fmt.Errorf("transcription server unreachable: %w", redact.URLError(err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxTranscriptBody))
@@ -89,15 +90,7 @@ func (o *OpenAI) Transcribe(ctx context.Context, wav []byte) (string, error) {
 		Text *string `json:"text"`
 	}
 	if json.Unmarshal(data, &v) != nil || v.Text == nil {
-		return "", errors.New("transcription server: no text in the response: " + transport.OneLine(string(data), 80))
+		return "", errors.New("transcription server: no text in the response: " + textcut.OneLine(string(data), 80))
 	}
 	return strings.TrimSpace(*v.Text), nil
-}
-
-// unwrapURL drops the *url.Error wrapper, which repeats the method and URL.
-func unwrapURL(err error) error {
-	if u := errors.Unwrap(err); u != nil {
-		return u
-	}
-	return err
 }

@@ -29,6 +29,9 @@ type Options struct {
 	PID   int
 	Clock clock.Clock  // nil: the wall clock
 	Log   *slog.Logger // nil discards
+	// WalkSpeed returns the character's walking pace in desktop pixels a
+	// second (an imported set walks at its own); nil or 0 is WalkSpeed.
+	WalkSpeed func() float64
 }
 
 // Actor plans and runs body actions for one pet window, and keeps it on
@@ -291,7 +294,7 @@ func (a *Actor) planLocked(in args, ms []desktop.Monitor, ws []desktop.Window) (
 			// Along the window sat on, staying on it.
 			w := j.win
 			x = clampSpan(x, w.Frame.Min.X, w.Frame.Max.X-r.Dx())
-			p := a.motionPlan(r, image.Pt(x, y), Walk, Sit, walkTime)
+			p := a.motionPlan(r, image.Pt(x, y), Walk, Sit, a.walkTime)
 			p.perch, p.dx, p.lost = &w, x-w.Frame.Min.X, fmt.Sprintf("error: no window matches %q", appName(w))
 			p.result = sittingText(w)
 			return p, ""
@@ -300,7 +303,7 @@ func (a *Actor) planLocked(in args, ms []desktop.Monitor, ws []desktop.Window) (
 			y = m.WorkArea.Max.Y - r.Dy()
 			return a.atPlan(ms, r, image.Pt(x, y), tm, jumpTime), ""
 		}
-		return a.atPlan(ms, r, image.Pt(x, y), tm, walkTime), ""
+		return a.atPlan(ms, r, image.Pt(x, y), tm, a.walkTime), ""
 	case MoveTo:
 		m := ms[tm]
 		to := keepIn(image.Pt(m.Bounds.Min.X+*in.x, m.Bounds.Min.Y+*in.y), r.Size(), m.WorkArea)
@@ -353,7 +356,7 @@ func (a *Actor) sitPlan(ms []desktop.Monitor, r image.Rectangle, w desktop.Windo
 	to := sitPoint(ms, w, dx, r.Size())
 	pace := jumpTime
 	if to.Y == r.Min.Y {
-		pace = walkTime
+		pace = a.walkTime
 	}
 	p := a.motionPlan(r, to, Walk, Sit, pace)
 	p.perch, p.dx, p.lost, p.result = &w, dx, lost, sittingText(w)

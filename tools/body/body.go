@@ -102,11 +102,23 @@ const (
 	MaxFall   = time.Second
 )
 
-func walkTime(dist int) time.Duration {
-	if dist == 0 {
+// walkTimeAt is a walk's time at speed pixels a second.
+func walkTimeAt(dist int, speed float64) time.Duration {
+	if dist == 0 || speed <= 0 {
 		return 0
 	}
-	return min(max(time.Duration(dist)*time.Second/WalkSpeed, MinWalk), MaxWalk)
+	return min(max(time.Duration(float64(dist)/speed*float64(time.Second)), MinWalk), MaxWalk)
+}
+
+// walkTime is a walk's time at the character's own pace.
+func (a *Actor) walkTime(dist int) time.Duration {
+	speed := float64(WalkSpeed)
+	if a.o.WalkSpeed != nil {
+		if s := a.o.WalkSpeed(); s > 0 {
+			speed = s
+		}
+	}
+	return walkTimeAt(dist, speed)
 }
 
 func jumpTime(dist int) time.Duration {

@@ -428,3 +428,16 @@ func TestWindowMovesDuringApproach(t *testing.T) {
 		t.Fatalf("sits at %+v, want the window's new top", m)
 	}
 }
+
+func TestWalkTimeAtTheCharactersPace(t *testing.T) {
+	a := New(Options{WalkSpeed: func() float64 { return 50 }})
+	if d := a.walkTime(100); d != 2*time.Second {
+		t.Errorf("100 px at 50 px/s: %v", d)
+	}
+	if d := New(Options{}).walkTime(300); d != time.Second {
+		t.Errorf("300 px at the default pace: %v", d)
+	}
+	if d := a.walkTime(1000); d != MaxWalk {
+		t.Errorf("a long walk: %v, want MaxWalk", d)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/exec"
@@ -20,7 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"yui/transport"
-	"yui/transport/clientctx"
+	"yui/transport/textcut"
 	"yui/transport/toolcall"
 )
 
@@ -68,11 +69,23 @@ type Options struct {
 	// Status, when set, is told when a call starts and ends (Running,
 	// then Done or Failed), with the call's turn id.
 	Status func(turnID, state string)
-	Log    *slog.Logger // nil discards
+	// AllowLocal, when set and true at a call, lets the browser open pages
+	// on this computer and the local network (the settings switch); by
+	// default every such request is refused.
+	AllowLocal func() bool
+	// Resolve, when set, resolves host names in place of the system's
+	// resolver (tests map a name to loopback with it).
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	Log     *slog.Logger // nil discards
 }
 
 // Browser answers browser calls.
-type Browser struct{ o Options }
+type Browser struct {
+	o Options
+	// isLocal replaces the local-address rule in tests, which need a
+	// "public" address on this machine (127.0.0.2) to redirect from.
+	isLocal func(netip.Addr) bool
+}
 
 // New returns the browser tool over o.
 func New(o Options) *Browser {
@@ -94,10 +107,14 @@ func (b *Browser) Handle(ctx context.Context, call transport.ToolCall) transport
 	case ctx.Err() != nil:
 		b.status(call.TurnID, Failed)
 		return transport.ToolResult{Text: toolcall.ErrTurnStopped}
+	case errors.Is(err, errPageLocal):
+		b.status(call.TurnID, Failed)
+		b.o.Log.Warn("browser: page refused", "url", u)
+		return transport.ToolResult{Text: ErrLocalPage}
 	case err != nil:
 		b.status(call.TurnID, Failed)
 		b.o.Log.Warn("browser: page failed", "url", u, "err", err.Error())
-		return transport.ToolResult{Text: "error: the page could not be opened: " + clientctx.Cut(err.Error(), 200)}
+		return transport.ToolResult{Text: "error: the page could not be opened: " + textcut.Cut(err.Error(), 200)}
 	}
 	b.status(call.TurnID, Done)
 	return res
@@ -155,7 +172,7 @@ func webScheme(scheme string) bool { return scheme == "http" || scheme == "https
 func checkPage(loc string) error {
 	p, err := url.Parse(loc)
 	if err != nil || !webScheme(p.Scheme) {
-		return fmt.Errorf("the page left http(s) for %q", clientctx.Cut(loc, 80))
+		return fmt.Errorf("the page left http(s) for %q", textcut.Cut(loc, 80))
 	}
 	return nil
 }
@@ -176,10 +193,16 @@ func (b *Browser) run(ctx context.Context, action, u string) (transport.ToolResu
 	if b.o.ExecPath == "" {
 		return transport.ToolResult{}, errors.New("no browser found")
 	}
+	g, err := startGuard(b.o.AllowLocal != nil && b.o.AllowLocal(), b.isLocal, b.o.Resolve, b.o.Log)
+	if err != nil {
+		return transport.ToolResult{}, err
+	}
+	defer g.close()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(b.o.ExecPath),
 		chromedp.WindowSize(1280, 800),
 	)
+	opts = append(opts, guardFlags(g.addr())...)
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox) // Chromium refuses to start as root otherwise
 	}
@@ -195,13 +218,16 @@ func (b *Browser) run(ctx context.Context, action, u string) (transport.ToolResu
 		return transport.ToolResult{}, err
 	}
 	if err := chromedp.Do(bctx, chromedp.Navigate(u)); err != nil {
+		if g.refusedAny() { // a failed navigation loads no page: the refusal was its own
+			return transport.ToolResult{}, errPageLocal
+		}
 		return transport.ToolResult{}, err
 	}
 	pg, err := chromedp.Run(bctx, chromedp.Evaluate[page](pageJS))
 	if err != nil {
 		return transport.ToolResult{}, err
 	}
-	if err := checkPage(pg.URL); err != nil {
+	if err := g.checkPage(pg.URL); err != nil {
 		return transport.ToolResult{}, err
 	}
 	if action == "read" {
@@ -216,7 +242,7 @@ func (b *Browser) run(ctx context.Context, action, u string) (transport.ToolResu
 	if err != nil {
 		return transport.ToolResult{}, err
 	}
-	if err := checkPage(loc); err != nil {
+	if err := g.checkPage(loc); err != nil {
 		return transport.ToolResult{}, err
 	}
 	return transport.ToolResult{Text: fmt.Sprintf("title: %s", pg.Title), Images: []transport.Image{{MIME: "image/png", Data: shot}}}, nil
@@ -231,6 +257,6 @@ func fitText(s string, max int) string {
 			return s
 		}
 		n = n * max / len(b) * 9 / 10
-		s = clientctx.Cut(s, n)
+		s = textcut.Cut(s, n)
 	}
 }

@@ -65,7 +65,7 @@ func TestReadAndScreenshotAPage(t *testing.T) {
 	defer srv.Close()
 	var mu sync.Mutex
 	var states []string
-	b := New(Options{ExecPath: path, Status: func(turn, state string) {
+	b := New(Options{ExecPath: path, AllowLocal: allowLocal, Status: func(turn, state string) {
 		mu.Lock()
 		defer mu.Unlock()
 		states = append(states, turn+" "+state)

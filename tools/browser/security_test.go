@@ -99,7 +99,7 @@ func TestRedirectsLeavingTheWebAreNotFollowed(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	b := New(Options{ExecPath: path})
+	b := New(Options{ExecPath: path, AllowLocal: allowLocal})
 	ctx, cancel := context.WithTimeout(context.Background(), 4*Wait)
 	defer cancel()
 	for _, p := range []string{"/302-file", "/301-data", "/307-chrome", "/meta", "/script", "/frame"} {
@@ -142,7 +142,7 @@ func TestDownloadsAreRefused(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), Wait)
 	defer cancel()
-	res := New(Options{ExecPath: path}).Handle(ctx, call(`{"action":"read","url":"`+srv.URL+`/payload.sh"}`))
+	res := New(Options{ExecPath: path, AllowLocal: allowLocal}).Handle(ctx, call(`{"action":"read","url":"`+srv.URL+`/payload.sh"}`))
 	if strings.Contains(res.Text, "pwned") {
 		t.Errorf("answer: %q", res.Text)
 	}

@@ -3,13 +3,16 @@
 // windows, the active window, and a watch on one window's moves and
 // closes. One implementation per platform (X11 through EWMH, Windows
 // through EnumWindows and DWM) sits behind the Desktop interface, with a
-// Fake for tests.
+// Fake for tests. On X11 the layer runs on the process's one X connection
+// (xconn), which XConn hands to the pet windows so that they share it.
 package desktop
 
 import (
 	"errors"
 	"image"
 	"strconv"
+
+	"yui/tools/desktop/xconn"
 )
 
 // ErrUnsupported is returned by Open on a platform without a desktop layer
@@ -140,4 +143,14 @@ func distSq(r image.Rectangle, p image.Point) int {
 	dx := max(r.Min.X-p.X, 0, p.X-(r.Max.X-1))
 	dy := max(r.Min.Y-p.Y, 0, p.Y-(r.Max.Y-1))
 	return dx*dx + dy*dy
+}
+
+// XConn is d's X connection, for the pet windows to share: one X
+// connection per process. It is nil when d has none (no X server, another
+// platform, a fake).
+func XConn(d Desktop) *xconn.Conn {
+	if x, ok := d.(interface{ xConn() *xconn.Conn }); ok {
+		return x.xConn()
+	}
+	return nil
 }

@@ -1,6 +1,9 @@
 package desktop
 
 import (
+	"image"
+	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -10,18 +13,23 @@ import (
 // QuietPoll is how often Quiet reads the active window.
 const QuietPoll = 2 * time.Second
 
-// Quiet is do-not-disturb: on while the active window is fullscreen (a
-// film, a game, a presentation) or while the user switched it on by hand.
-// It reads the active window every QuietPoll on its clock and calls
-// OnChange, outside its lock, each time the state flips. Safe for
-// concurrent use.
+// Quiet is do-not-disturb: on everywhere while the user switched it on by
+// hand, and on one monitor while a fullscreen window (a film, a game, a
+// presentation) is the active window there or the topmost window of
+// another application on it: the pets on that monitor hide, the others
+// stay. It reads the windows every QuietPoll on its clock and calls
+// OnChange, outside its lock, each time the state flips or the quiet
+// monitors change. Safe for concurrent use.
 type Quiet struct {
 	d        Desktop
 	clk      clock.Clock
 	onChange func(on bool)
 
 	mu         sync.Mutex
-	fullscreen bool
+	self       int               // this process: its own windows cover nothing
+	fullscreen []image.Rectangle // the quiet monitors' bounds
+	told       []image.Rectangle // fullscreen as last told, nil while manual
+	toldManual bool
 	manual     bool
 	on         bool // fullscreen || manual, as last told
 	tick       clock.Slot
@@ -38,7 +46,7 @@ func NewQuiet(d Desktop, clk clock.Clock, onChange func(on bool)) *Quiet {
 	if onChange == nil {
 		onChange = func(bool) {}
 	}
-	q := &Quiet{d: d, clk: clk, onChange: onChange}
+	q := &Quiet{d: d, clk: clk, onChange: onChange, self: os.Getpid()}
 	if d != nil {
 		q.mu.Lock()
 		q.armLocked()
@@ -49,9 +57,8 @@ func NewQuiet(d Desktop, clk clock.Clock, onChange func(on bool)) *Quiet {
 
 func (q *Quiet) armLocked() {
 	q.tick.Arm(q.clk, QuietPoll, func(gen int) {
-		// A round trip to the display server: outside the lock.
-		w, ok, err := q.d.Active()
-		full := err == nil && ok && w.Fullscreen && w.Visible()
+		// Round trips to the display server: outside the lock.
+		full := q.read()
 		q.mu.Lock()
 		if q.closed || !q.tick.Current(gen) {
 			q.mu.Unlock()
@@ -62,6 +69,68 @@ func (q *Quiet) armLocked() {
 		q.mu.Unlock()
 		q.publish()
 	})
+}
+
+// read returns the bounds of the monitors a fullscreen window covers: the
+// active window's, and each monitor's whose topmost window of another
+// application is fullscreen (a film left playing on one monitor while the
+// user works on the other). An unreadable desktop covers none.
+func (q *Quiet) read() []image.Rectangle {
+	ms, err := q.d.Monitors()
+	if err != nil || len(ms) == 0 {
+		return nil
+	}
+	quiet := make([]bool, len(ms))
+	if w, ok, err := q.d.Active(); err == nil && ok && w.Fullscreen && w.Visible() {
+		quiet[MonitorAt(ms, centre(w.Frame))] = true
+	}
+	ws, err := q.d.Windows()
+	if err != nil {
+		return nil
+	}
+	seen := make([]bool, len(ms))
+	for _, w := range ws { // topmost first
+		if !w.Visible() || (w.PID == q.self && w.PID != 0) || !(w.Normal || w.Fullscreen) {
+			continue
+		}
+		if i := MonitorAt(ms, centre(w.Frame)); !seen[i] {
+			seen[i] = true
+			quiet[i] = quiet[i] || w.Fullscreen
+		}
+	}
+	var out []image.Rectangle
+	for i, m := range ms {
+		if quiet[i] {
+			out = append(out, m.Bounds)
+		}
+	}
+	return out
+}
+
+func centre(r image.Rectangle) image.Point {
+	return image.Pt((r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2)
+}
+
+// Hides reports whether do-not-disturb applies to a character at r
+// (desktop pixels): switched on by hand, or r's centre on a monitor a
+// fullscreen window covers. An empty r (a pet not placed yet) follows On.
+// A nil Quiet hides nothing.
+func (q *Quiet) Hides(r image.Rectangle) bool {
+	if q == nil {
+		return false
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.manual || (r.Empty() && len(q.fullscreen) > 0) {
+		return true
+	}
+	c := centre(r)
+	for _, m := range q.fullscreen {
+		if c.In(m) {
+			return true
+		}
+	}
+	return false
 }
 
 // SetManual switches do-not-disturb on or off by hand (the pet menu, the
@@ -90,17 +159,24 @@ func (q *Quiet) On() bool {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.fullscreen || q.manual
+	return len(q.fullscreen) > 0 || q.manual
 }
 
-// publish tells OnChange when the state flipped since it was last told.
+// publish tells OnChange when the state flipped, or the quiet monitors
+// changed, since it was last told.
 func (q *Quiet) publish() {
 	q.deliver.Lock()
 	defer q.deliver.Unlock()
 	q.mu.Lock()
-	now := q.fullscreen || q.manual
-	changed := now != q.on && !q.closed
-	q.on = now
+	now := len(q.fullscreen) > 0 || q.manual
+	// On by hand every pet hides: which monitors are covered matters
+	// again once the switch is off.
+	full := q.fullscreen
+	if q.manual {
+		full = nil
+	}
+	changed := (now != q.on || q.manual != q.toldManual || !slices.Equal(full, q.told)) && !q.closed
+	q.on, q.told, q.toldManual = now, full, q.manual
 	q.mu.Unlock()
 	if changed {
 		q.onChange(now)

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"image"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -63,20 +64,68 @@ func TestQuietFollowsFullscreenAndTheSwitch(t *testing.T) {
 	d.SetActive(7)
 	step("fullscreen while on by hand", []bool{true, false, true}, true)
 	q.SetManual(false)
-	if got := log.list(); len(got) != 3 || !q.On() {
+	// Still on, now for the fullscreen window's monitor only: told, so
+	// that pets elsewhere come back.
+	if got := log.list(); len(got) != 4 || !got[3] || !q.On() {
 		t.Fatalf("switched off by hand during a fullscreen window: %v, On %v", got, q.On())
 	}
 	d.SetActive(8)
-	step("fullscreen ends", []bool{true, false, true, false}, false)
+	step("fullscreen ends", []bool{true, false, true, true, false}, false)
 
 	// A desktop that cannot be read is no fullscreen window.
 	d.SetActive(7)
-	step("fullscreen again", []bool{true, false, true, false, true}, true)
+	step("fullscreen again", []bool{true, false, true, true, false, true}, true)
 	d.SetError(errClosed)
-	step("desktop unreadable", []bool{true, false, true, false, true, false}, false)
+	step("desktop unreadable", []bool{true, false, true, true, false, true, false}, false)
 
 	q.Close()
 	if n := clk.Pending(); n != 0 {
 		t.Fatalf("%d timers after Close", n)
+	}
+}
+
+// Two monitors: a fullscreen film on the second hides only the pets
+// there; the user working on the first (the active window) changes
+// nothing.
+func TestQuietPerMonitor(t *testing.T) {
+	left, right := image.Rect(0, 0, 1920, 1080), image.Rect(1920, 0, 3200, 720)
+	d := NewFake(FakeMonitor(left, 40, true), FakeMonitor(right, 0, false))
+	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
+	film := Window{ID: 7, App: "mpv", Frame: right, Normal: true, Fullscreen: true}
+	d.SetWindows(notes, film)
+	d.SetActive(8)
+	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	var log quietLog
+	q := NewQuiet(d, clk, log.add)
+	defer q.Close()
+	petLeft, petRight := image.Rect(1500, 800, 1692, 1056), image.Rect(2500, 400, 2692, 656)
+	if q.Hides(petLeft) || q.Hides(petRight) {
+		t.Fatal("quiet before the first poll")
+	}
+	clk.Advance(QuietPoll)
+	if got := log.list(); len(got) != 1 || !got[0] {
+		t.Fatalf("changes %v", got)
+	}
+	if q.Hides(petLeft) || !q.Hides(petRight) || !q.Hides(image.Rectangle{}) {
+		t.Fatalf("film on the right: hides left %v, right %v", q.Hides(petLeft), q.Hides(petRight))
+	}
+	// The film moves to the left monitor: told again, the sides swap.
+	film.Frame = left
+	d.SetWindows(notes, film)
+	d.SetActive(7)
+	clk.Advance(QuietPoll)
+	if got := log.list(); len(got) != 2 || !got[1] || !q.Hides(petLeft) || q.Hides(petRight) {
+		t.Fatalf("film on the left: changes %v, hides left %v, right %v", got, q.Hides(petLeft), q.Hides(petRight))
+	}
+	// A window of this process (a pet) over the film does not uncover it.
+	d.SetWindows(Window{ID: 9, App: "Yui", Frame: petLeft, Normal: true, PID: os.Getpid()}, film)
+	d.SetActive(9)
+	clk.Advance(QuietPoll)
+	if !q.Hides(petLeft) || len(log.list()) != 2 {
+		t.Fatalf("a pet above the film: hides %v, changes %v", q.Hides(petLeft), log.list())
+	}
+	q.SetManual(true)
+	if !q.Hides(petRight) {
+		t.Fatal("on by hand: the right pet shows")
 	}
 }

@@ -7,33 +7,32 @@ import (
 	"image"
 	"log/slog"
 	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"yui/tools/desktop/xconn"
+
 	"github.com/jezek/xgb"
-	"github.com/jezek/xgb/randr"
 	"github.com/jezek/xgb/screensaver"
 	"github.com/jezek/xgb/xproto"
 )
 
-// x11 is the desktop layer over one pure-Go X connection for the whole
-// process (github.com/jezek/xgb), reading the EWMH properties the window
-// manager keeps on the root window and on each client.
+// x11 is the desktop layer over the process's one X connection
+// (tools/desktop/xconn), reading the EWMH properties the window manager
+// keeps on the root window and on each client.
 type x11 struct {
 	log   *slog.Logger
+	xc    *xconn.Conn
+	own   bool // Close closes xc (Open made it)
 	conn  *xgb.Conn
 	root  xproto.Window
-	randr bool // RandR 1.5 monitors present
 	saver bool // the screensaver extension (user idle time) present
 
-	atomMu sync.Mutex
-	atoms  map[string]xproto.Atom
+	unsubscribe func() // ends the event delivery from xc
 
 	mu      sync.Mutex
 	watches map[xproto.Window][]*x11Watch // by the window whose events carry it: the client and its frame
-	done    chan struct{}                 // closed when the event loop ends
 	closed  bool
 }
 
@@ -46,51 +45,41 @@ type x11Watch struct {
 	mini    bool            // Minimized delivered and not yet undone
 }
 
-// Open connects to the display named by $DISPLAY. log nil discards.
+// Open connects to the display named by $DISPLAY, on a connection of its
+// own that Close closes. log nil discards.
 func Open(log *slog.Logger) (Desktop, error) {
+	c, err := xconn.Open(log)
+	if err != nil {
+		return nil, fmt.Errorf("desktop: %w", err)
+	}
+	d := OpenOn(c, log).(*x11)
+	d.own = true
+	return d, nil
+}
+
+// OpenOn is the desktop layer over the process's X connection c, which
+// stays open when the layer closes. log nil discards.
+func OpenOn(c *xconn.Conn, log *slog.Logger) Desktop {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	conn, err := xgb.NewConn()
-	if err != nil {
-		return nil, fmt.Errorf("desktop: connect to X: %w", err)
-	}
 	x := &x11{
 		log:     log,
-		conn:    conn,
-		root:    xproto.Setup(conn).DefaultScreen(conn).Root,
-		atoms:   map[string]xproto.Atom{},
+		xc:      c,
+		conn:    c.X(),
+		root:    c.Root(),
 		watches: map[xproto.Window][]*x11Watch{},
-		done:    make(chan struct{}),
 	}
-	if randr.Init(conn) == nil {
-		if v, err := randr.QueryVersion(conn, 1, 5).Reply(); err == nil &&
-			(v.MajorVersion > 1 || v.MinorVersion >= 5) {
-			x.randr = true
-		}
-	}
-	x.saver = screensaver.Init(conn) == nil
-	go x.loop()
-	return x, nil
+	x.saver = screensaver.Init(x.conn) == nil
+	x.unsubscribe = c.Subscribe(x.event)
+	return x
 }
 
+// xConn is the X connection, for the pet windows to share (XConn).
+func (x *x11) xConn() *xconn.Conn { return x.xc }
+
 // atom returns the interned atom, cached for the connection's life.
-func (x *x11) atom(name string) xproto.Atom {
-	x.atomMu.Lock()
-	a, ok := x.atoms[name]
-	x.atomMu.Unlock()
-	if ok {
-		return a
-	}
-	r, err := xproto.InternAtom(x.conn, false, uint16(len(name)), name).Reply()
-	if err != nil {
-		return 0
-	}
-	x.atomMu.Lock()
-	x.atoms[name] = r.Atom
-	x.atomMu.Unlock()
-	return r.Atom
-}
+func (x *x11) atom(name string) xproto.Atom { return x.xc.Atom(name) }
 
 // prop requests a property; the cookie's reply is read later, so that the
 // requests for many windows go out before the first answer is awaited.
@@ -120,32 +109,14 @@ func (x *x11) Monitors() ([]Monitor, error) {
 	if x.isClosed() {
 		return nil, errClosed
 	}
-	var rects []image.Rectangle
-	primary := -1
-	if x.randr {
-		r, err := randr.GetMonitors(x.conn, x.root, true).Reply()
-		if err == nil {
-			ms := append([]randr.MonitorInfo(nil), r.Monitors...)
-			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Primary && !ms[j].Primary })
-			for i, m := range ms {
-				if m.Primary {
-					primary = i
-				}
-				rects = append(rects, image.Rect(int(m.X), int(m.Y), int(m.X)+int(m.Width), int(m.Y)+int(m.Height)))
-			}
-		}
-	}
-	if len(rects) == 0 {
-		g, err := xproto.GetGeometry(x.conn, xproto.Drawable(x.root)).Reply()
-		if err != nil {
-			return nil, fmt.Errorf("desktop: root geometry: %w", err)
-		}
-		rects = []image.Rectangle{image.Rect(0, 0, int(g.Width), int(g.Height))}
+	rects, err := x.xc.Monitors() // the primary first
+	if err != nil {
+		return nil, fmt.Errorf("desktop: %w", err)
 	}
 	work := x.workArea()
 	out := make([]Monitor, len(rects))
 	for i, r := range rects {
-		out[i] = Monitor{Bounds: r, WorkArea: r, Primary: i == primary || (primary < 0 && i == 0)}
+		out[i] = Monitor{Bounds: r, WorkArea: r, Primary: i == 0}
 		if w := r.Intersect(work); !work.Empty() && !w.Empty() {
 			out[i].WorkArea = w
 		}
@@ -249,7 +220,7 @@ type windowQuery struct {
 	geom                                 xproto.GetGeometryCookie
 	pos                                  xproto.TranslateCoordinatesCookie
 	netName, name, class, extents, state xproto.GetPropertyCookie
-	wmState, wtype, pid                  xproto.GetPropertyCookie
+	wmState, wtype, pid, gtkExtents      xproto.GetPropertyCookie
 }
 
 func (x *x11) query(w xproto.Window) *windowQuery {
@@ -263,10 +234,13 @@ func (x *x11) query(w xproto.Window) *windowQuery {
 		name:    x.prop(w, "WM_NAME", xproto.GetPropertyTypeAny),
 		class:   x.prop(w, "WM_CLASS", xproto.AtomString),
 		extents: x.prop(w, "_NET_FRAME_EXTENTS", xproto.AtomCardinal),
-		state:   x.prop(w, "_NET_WM_STATE", xproto.AtomAtom),
-		wmState: x.prop(w, "WM_STATE", x.atom("WM_STATE")),
-		wtype:   x.prop(w, "_NET_WM_WINDOW_TYPE", xproto.AtomAtom),
-		pid:     x.prop(w, "_NET_WM_PID", xproto.AtomCardinal),
+		// Client-side decorations: the shadow GTK and libadwaita draw
+		// around the visible frame, inside the X window.
+		gtkExtents: x.prop(w, "_GTK_FRAME_EXTENTS", xproto.AtomCardinal),
+		state:      x.prop(w, "_NET_WM_STATE", xproto.AtomAtom),
+		wmState:    x.prop(w, "WM_STATE", x.atom("WM_STATE")),
+		wtype:      x.prop(w, "_NET_WM_WINDOW_TYPE", xproto.AtomAtom),
+		pid:        x.prop(w, "_NET_WM_PID", xproto.AtomCardinal),
 	}
 }
 
@@ -280,6 +254,7 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 	netName, name := text(q.netName.Reply()), text(q.name.Reply())
 	class := text(q.class.Reply())
 	ext := cardinals(q.extents.Reply())
+	gtk := cardinals(q.gtkExtents.Reply())
 	state := cardinals(q.state.Reply())
 	wmState := cardinals(q.wmState.Reply())
 	wtype := cardinals(q.wtype.Reply())
@@ -296,13 +271,7 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 	}
 	w.App = wmClass(class)
 	r := image.Rect(int(p.DstX), int(p.DstY), int(p.DstX)+int(g.Width), int(p.DstY)+int(g.Height))
-	if len(ext) == 4 {
-		r.Min.X -= int(ext[0])
-		r.Max.X += int(ext[1])
-		r.Min.Y -= int(ext[2])
-		r.Max.Y += int(ext[3])
-	}
-	w.Frame = r
+	w.Frame = visibleFrame(r, ext, gtk)
 	w.Minimized = a.MapState != xproto.MapStateViewable ||
 		(len(wmState) > 0 && wmState[0] == iconicState) ||
 		x.hasAtom(state, "_NET_WM_STATE_HIDDEN")
@@ -314,6 +283,30 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 		w.PID = int(pid[0])
 	}
 	return w, true
+}
+
+// visibleFrame is what a person sees of a window whose X window is r: a
+// window manager's frame (_NET_FRAME_EXTENTS, left, right, top, bottom)
+// added, the client-drawn shadow of client-side decorations
+// (_GTK_FRAME_EXTENTS, same order) taken off. A shadow larger than the
+// window is ignored.
+func visibleFrame(r image.Rectangle, net, gtk []uint32) image.Rectangle {
+	if len(gtk) == 4 {
+		// Not image.Rect, which would swap the edges of a shadow wider
+		// than the window instead of leaving it empty.
+		in := image.Rectangle{Min: image.Pt(r.Min.X+int(gtk[0]), r.Min.Y+int(gtk[2])),
+			Max: image.Pt(r.Max.X-int(gtk[1]), r.Max.Y-int(gtk[3]))}
+		if !in.Empty() && int(gtk[0]|gtk[1]|gtk[2]|gtk[3]) < 1<<15 {
+			r = in
+		}
+	}
+	if len(net) == 4 && int(net[0]|net[1]|net[2]|net[3]) < 1<<15 {
+		r.Min.X -= int(net[0])
+		r.Max.X += int(net[1])
+		r.Min.Y -= int(net[2])
+		r.Max.Y += int(net[3])
+	}
+	return r
 }
 
 // iconicState is WM_STATE's IconicState (ICCCM 4.1.3.1).
@@ -424,45 +417,33 @@ func (x *x11) unwatch(w *x11Watch) {
 	}
 }
 
-// loop reads the connection's events and the errors of unchecked
-// requests (which xgb would otherwise queue until its buffer blocks), and
-// delivers watch changes. It ends when the connection closes.
-func (x *x11) loop() {
-	defer close(x.done)
-	for {
-		ev, err := x.conn.WaitForEvent()
-		if ev == nil && err == nil {
+// event delivers the watch changes an event of the connection tells of
+// (on the connection's event loop).
+func (x *x11) event(ev xgb.Event) {
+	var win xproto.Window
+	closed := false
+	switch e := ev.(type) {
+	case xproto.ConfigureNotifyEvent:
+		win = e.Window
+	case xproto.UnmapNotifyEvent:
+		win = e.Window
+	case xproto.MapNotifyEvent:
+		win = e.Window
+	case xproto.DestroyNotifyEvent:
+		win, closed = e.Window, true
+	case xproto.PropertyNotifyEvent:
+		if !slices.Contains(x.watchedProps(), e.Atom) {
 			return
 		}
-		if err != nil {
-			x.log.Debug("desktop: x11 request failed", "err", err.Error())
-			continue
-		}
-		var win xproto.Window
-		closed := false
-		switch e := ev.(type) {
-		case xproto.ConfigureNotifyEvent:
-			win = e.Window
-		case xproto.UnmapNotifyEvent:
-			win = e.Window
-		case xproto.MapNotifyEvent:
-			win = e.Window
-		case xproto.DestroyNotifyEvent:
-			win, closed = e.Window, true
-		case xproto.PropertyNotifyEvent:
-			if e.Atom != x.atom("_NET_WM_STATE") && e.Atom != x.atom("WM_STATE") {
-				continue
-			}
-			win = e.Window
-		default:
-			continue
-		}
-		x.mu.Lock()
-		subs := append([]*x11Watch(nil), x.watches[win]...)
-		x.mu.Unlock()
-		for _, w := range subs {
-			x.update(w, closed && xproto.Window(w.id) == win)
-		}
+		win = e.Window
+	default:
+		return
+	}
+	x.mu.Lock()
+	subs := append([]*x11Watch(nil), x.watches[win]...)
+	x.mu.Unlock()
+	for _, w := range subs {
+		x.update(w, closed && xproto.Window(w.id) == win)
 	}
 }
 
@@ -493,6 +474,13 @@ func (x *x11) update(w *x11Watch, destroyed bool) {
 	}
 }
 
+// watchedProps are the properties whose change may change a watched
+// window's state or its visible frame.
+func (x *x11) watchedProps() []xproto.Atom {
+	return []xproto.Atom{x.atom("_NET_WM_STATE"), x.atom("WM_STATE"),
+		x.atom("_NET_FRAME_EXTENTS"), x.atom("_GTK_FRAME_EXTENTS")}
+}
+
 func (x *x11) isClosed() bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -513,7 +501,9 @@ func (x *x11) Close() error {
 	}
 	x.watches = map[xproto.Window][]*x11Watch{}
 	x.mu.Unlock()
-	x.conn.Close()
-	<-x.done
+	x.unsubscribe()
+	if x.own {
+		return x.xc.Close()
+	}
 	return nil
 }

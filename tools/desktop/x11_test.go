@@ -149,6 +149,12 @@ func TestX11UnderXvfb(t *testing.T) {
 	if got := waitChange(t, ch, Moved); got.Window.Frame != image.Rect(298, 230, 703, 554) {
 		t.Fatalf("moved to %v", got.Window.Frame)
 	}
+	// Client-side decorations: the shadow drawn inside the X window is
+	// not part of the visible frame; the change is a move to the watch.
+	c.set(notes, "_GTK_FRAME_EXTENTS", xproto.AtomCardinal, 32, u32s(10, 12, 8, 14))
+	if got := waitChange(t, ch, Moved); got.Window.Frame != image.Rect(298+10, 230+8, 703-12, 554-14) {
+		t.Fatalf("with _GTK_FRAME_EXTENTS: %v", got.Window.Frame)
+	}
 	xproto.UnmapWindow(conn, notes)
 	waitChange(t, ch, Minimized)
 	xproto.MapWindow(conn, notes)
@@ -159,4 +165,38 @@ func TestX11UnderXvfb(t *testing.T) {
 	if _, err := d.Watch(ID(notes), func(Change) {}); err == nil {
 		t.Fatal("watching a destroyed window succeeded")
 	}
+}
+
+func TestVisibleFrame(t *testing.T) {
+	r := image.Rect(100, 100, 500, 400)
+	for _, c := range []struct {
+		net, gtk []uint32
+		want     image.Rectangle
+	}{
+		{nil, nil, r},
+		{[]uint32{2, 3, 20, 4}, nil, image.Rect(98, 80, 503, 404)},
+		{nil, []uint32{23, 23, 15, 31}, image.Rect(123, 115, 477, 369)},
+		{[]uint32{0, 0, 0, 0}, []uint32{23, 23, 15, 31}, image.Rect(123, 115, 477, 369)},
+		{nil, []uint32{300, 300, 0, 0}, r},     // a shadow wider than the window: ignored
+		{nil, []uint32{1 << 31, 0, 0, 0}, r},   // garbage: ignored
+		{[]uint32{1, 2}, []uint32{1, 2, 3}, r}, // short: ignored
+	} {
+		if got := visibleFrame(r, c.net, c.gtk); got != c.want {
+			t.Errorf("visibleFrame(%v, %v, %v) = %v, want %v", r, c.net, c.gtk, got, c.want)
+		}
+	}
+}
+
+// FuzzVisibleFrame: any property values give a rectangle, never a panic;
+// one that is not empty when the window is not.
+func FuzzVisibleFrame(f *testing.F) {
+	f.Add(uint32(2), uint32(3), uint32(20), uint32(4), uint32(26), uint32(26), uint32(23), uint32(29))
+	f.Add(uint32(1<<31), uint32(0), uint32(0), uint32(0), uint32(1<<32-1), uint32(5), uint32(0), uint32(0))
+	f.Fuzz(func(t *testing.T, n0, n1, n2, n3, g0, g1, g2, g3 uint32) {
+		r := image.Rect(100, 100, 500, 400)
+		got := visibleFrame(r, []uint32{n0, n1, n2, n3}, []uint32{g0, g1, g2, g3})
+		if got.Empty() {
+			t.Fatalf("visibleFrame(%v, %v, %v) is empty", r, []uint32{n0, n1, n2, n3}, []uint32{g0, g1, g2, g3})
+		}
+	})
 }

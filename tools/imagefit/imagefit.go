@@ -4,7 +4,6 @@ package imagefit
 
 import (
 	"bytes"
-	"encoding/base64"
 	"image"
 	"image/color"
 	"image/draw"
@@ -13,12 +12,12 @@ import (
 	_ "image/png"
 	"math"
 	"net/http"
-	"strings"
 
 	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/webp"
 
 	"yui/transport"
+	"yui/transport/dataurl"
 )
 
 // Qualities are the JPEG quality steps tried, best first, before the
@@ -26,7 +25,6 @@ import (
 var qualities = [...]int{85, 70, 55, 40}
 
 const (
-	jpegPrefix = "data:image/jpeg;base64,"
 	// minJPEG is the smallest budget worth trying: below it even a tiny
 	// thumbnail is mostly headers.
 	minJPEG = 1024
@@ -101,19 +99,19 @@ func dataURL(im transport.Image) (string, bool) {
 	if mime == "" {
 		mime = http.DetectContentType(im.Data)
 	}
-	if !strings.HasPrefix(mime, "image/") || strings.ContainsAny(mime, "\"\\;, ") {
+	if !dataurl.PlainImage(mime) {
 		return "", false
 	}
-	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(im.Data), true
+	return dataurl.Encode(mime, im.Data), true
 }
 
 // jpegURL returns the data URL of JPEG bytes.
-func jpegURL(b []byte) string { return jpegPrefix + base64.StdEncoding.EncodeToString(b) }
+func jpegURL(b []byte) string { return dataurl.Encode("image/jpeg", b) }
 
 // fitJPEG re-encodes data as a JPEG whose data URL is at most maxURL bytes.
 func fitJPEG(data []byte, maxURL int) (string, bool) {
 	// base64 turns each 3 bytes (or part) into 4 characters.
-	budget := (maxURL - len(jpegPrefix)) / 4 * 3
+	budget := (maxURL - dataurl.Len("image/jpeg", 0)) / 4 * 3
 	if budget < minJPEG {
 		return "", false
 	}

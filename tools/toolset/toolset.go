@@ -16,6 +16,7 @@ import (
 	"yui/tools/body"
 	"yui/tools/browser"
 	"yui/tools/look"
+	"yui/tools/memory"
 	"yui/tools/relation"
 	"yui/transport"
 	"yui/transport/toolcall"
@@ -33,6 +34,8 @@ type Handlers struct {
 	Body     transport.ToolHandler // body_action, main only: (*body.Actor).Handle
 	Look     transport.ToolHandler // look, main only: (*look.Look).Handle
 	Browser  transport.ToolHandler // browser, while switched on and a browser is found: (*browser.Browser).Handle
+	Remember transport.ToolHandler // remember, request transports: memory.RememberTool(store).Handler
+	Forget   transport.ToolHandler // forget, request transports: memory.ForgetTool(store).Handler
 }
 
 // Options say which tools a pet window declares.
@@ -42,6 +45,9 @@ type Options struct {
 	// BrowserOn is the settings' browser switch; BrowserFound that a
 	// Chromium-family browser was found on this machine.
 	BrowserOn, BrowserFound bool
+	// Memory is true for the request transports, which declare remember
+	// and forget; a push backend keeps its own memory.
+	Memory bool
 	// Others are the names of the other running characters, listed in
 	// address_character's description.
 	Others []string
@@ -63,7 +69,8 @@ type Set struct {
 
 // Declared returns the names a pet window declares, in declaration order:
 // rate_relation and address_character always; body_action and look on
-// main; browser while switched on and found.
+// main; browser while switched on and found; remember and forget over
+// the request transports.
 func Declared(o Options) []string {
 	names := []string{relation.Name, address.Name}
 	if o.Main {
@@ -71,6 +78,9 @@ func Declared(o Options) []string {
 	}
 	if o.BrowserOn && o.BrowserFound {
 		names = append(names, BrowserName)
+	}
+	if o.Memory {
+		names = append(names, memory.RememberName, memory.ForgetName)
 	}
 	return names
 }
@@ -105,6 +115,10 @@ func spec(name string, o Options) transport.Tool {
 		return transport.Tool{Name: name, Description: body.Description, Parameters: json.RawMessage(body.Parameters), Wait: body.Wait}
 	case look.Name:
 		return transport.Tool{Name: name, Description: look.Description, Parameters: json.RawMessage(look.Parameters), Wait: look.Wait}
+	case memory.RememberName:
+		return transport.Tool{Name: name, Description: memory.RememberDescription, Parameters: json.RawMessage(memory.RememberParameters), Wait: memory.Wait}
+	case memory.ForgetName:
+		return transport.Tool{Name: name, Description: memory.ForgetDescription, Parameters: json.RawMessage(memory.ForgetParameters), Wait: memory.Wait}
 	default:
 		return transport.Tool{Name: browser.Name, Description: browser.Description, Parameters: json.RawMessage(browser.Parameters), Wait: browser.Wait}
 	}
@@ -122,6 +136,10 @@ func handlerOf(h Handlers, name string) transport.ToolHandler {
 		return h.Look
 	case BrowserName:
 		return h.Browser
+	case memory.RememberName:
+		return h.Remember
+	case memory.ForgetName:
+		return h.Forget
 	}
 	return nil
 }

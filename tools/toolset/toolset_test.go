@@ -18,7 +18,7 @@ func okHandler(ctx context.Context, call transport.ToolCall) transport.ToolResul
 }
 
 func allHandlers() Handlers {
-	return Handlers{Relation: okHandler, Address: okHandler, Body: okHandler, Look: okHandler, Browser: okHandler}
+	return Handlers{Relation: okHandler, Address: okHandler, Body: okHandler, Look: okHandler, Browser: okHandler, Remember: okHandler, Forget: okHandler}
 }
 
 func names(ts []transport.Tool) []string {
@@ -40,6 +40,9 @@ func TestDeclaredSets(t *testing.T) {
 		{Options{BrowserFound: true}, []string{"rate_relation", "address_character"}},
 		{Options{BrowserOn: true, BrowserFound: true}, []string{"rate_relation", "address_character", "browser"}},
 		{Options{Main: true, BrowserOn: true, BrowserFound: true}, []string{"rate_relation", "address_character", "body_action", "look", "browser"}},
+		// remember and forget over the request transports only.
+		{Options{Memory: true}, []string{"rate_relation", "address_character", "remember", "forget"}},
+		{Options{Main: true, Memory: true}, []string{"rate_relation", "address_character", "body_action", "look", "remember", "forget"}},
 	}
 	for _, c := range cases {
 		s, err := New(allHandlers(), c.o)

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"yui/transport"
+	"yui/transport/textcut"
 )
 
 // Header is the block's fixed first line.
@@ -118,25 +118,7 @@ func UserText(block, text string) string {
 // ellipsis counts toward max, so the quoted text never holds more than max
 // code points.
 func Quote(s string, max int) string {
-	return strconv.Quote(Cut(s, max))
-}
-
-// Cut returns s cut to max code points, ending in "…" when it was cut.
-func Cut(s string, max int) string {
-	if max <= 0 {
-		return ""
-	}
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
+	return strconv.Quote(textcut.Cut(s, max))
 }
 
 // lineBreaks are replaced by spaces in unquoted values: no value may

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"yui/transport"
+	"yui/transport/textcut"
 )
 
 // Limits of push-transport.md.
@@ -34,23 +34,6 @@ const (
 	StatusUnknown = "unknown"
 )
 
-// cut returns s cut to max code points. The backend already cuts; the
-// client cuts again so a backend that does not cannot grow the chip or
-// the stored history.
-func cut(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i]
-		}
-		n++
-	}
-	return s
-}
-
 // clean returns one item cut to the limits, with a done item's status
 // normalised to ok, error or unknown. ok is false for an item to drop.
 func clean(it transport.Delegation) (transport.Delegation, bool) {
@@ -68,8 +51,10 @@ func clean(it transport.Delegation) (transport.Delegation, bool) {
 	default:
 		return it, false
 	}
-	it.Title = cut(it.Title, MaxTitle)
-	it.Summary = cut(it.Summary, MaxSummary)
+	// The backend already cuts; the client cuts again so a backend that
+	// does not cannot grow the chip or the stored history.
+	it.Title = textcut.Prefix(it.Title, MaxTitle)
+	it.Summary = textcut.Prefix(it.Summary, MaxSummary)
 	return it, true
 }
 

@@ -229,7 +229,7 @@ func TestSendFailsWhenWriteQueueFull(t *testing.T) {
 	logs.waitFor(t, "network_drop", "turn_id", id, "reason", "not sent")
 	logs.waitFor(t, "push.send_dropped", "type", "turn")
 	c.mu.Lock()
-	held := len(c.turns)
+	held := len(c.book.turns)
 	c.mu.Unlock()
 	mustEqual(t, held, 0)
 }

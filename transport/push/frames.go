@@ -8,12 +8,9 @@ import (
 	"log/slog"
 	"math"
 	"strconv"
-	"time"
 
 	"yui/transport"
-	"yui/transport/clientctx"
-	"yui/transport/delegation"
-	"yui/transport/toolcall"
+	"yui/transport/textcut"
 )
 
 // Incoming frames. Every field is typed, so a field of the wrong type fails
@@ -215,11 +212,11 @@ func positiveInt(raw json.RawMessage) (int, bool) {
 // backend minted on its first frame. It returns nil for a turn this client
 // already closed (or a closed backend turn): such frames still play.
 func (c *Client) touchLocked(id string) (tr *turn, own bool) {
-	if tr := c.turns[id]; tr != nil {
+	if tr := c.book.turns[id]; tr != nil {
 		return tr, tr.own
 	}
 	own = c.isOwnID(id)
-	if own || c.forgotten.lookup(id) >= 0 {
+	if own || c.book.forgotten.lookup(id) >= 0 {
 		return nil, own
 	}
 	tr = &turn{id: id}
@@ -255,7 +252,7 @@ func (c *Client) onRender(data []byte, kind transport.RenderKind) {
 	tr, own := c.touchLocked(f.TurnID)
 	if tr != nil && tr.stopped {
 		attrs := []slog.Attr{slog.String("turn_id", f.TurnID), slog.Int("segments", len(segs)),
-			slog.String("dropped", "cut_turn"), slog.Int("stopped_count", c.stoppedN)}
+			slog.String("dropped", "cut_turn"), slog.Int("stopped_count", c.book.stoppedN)}
 		if kind == transport.KindRender {
 			attrs = append(attrs, slog.String("source", f.Source))
 		}
@@ -267,12 +264,12 @@ func (c *Client) onRender(data []byte, kind transport.RenderKind) {
 		first = !tr.rendered
 		tr.rendered = true
 		c.armWaitLocked(tr)
-	} else if i := c.forgotten.lookup(f.TurnID); i >= 0 {
-		first = !c.forgotten.rendered[i]
-		c.forgotten.rendered[i] = true
+	} else if i := c.book.forgotten.lookup(f.TurnID); i >= 0 {
+		first = !c.book.forgotten.rendered[i]
+		c.book.forgotten.rendered[i] = true
 	} else {
 		first = true
-		c.forgotten.add(f.TurnID, true)
+		c.book.forgotten.add(f.TurnID, true)
 	}
 	reasoning := f.Reasoning
 	if reasoning != nil && c.reasoningTurn != "" && c.reasoningTurn != f.TurnID {
@@ -312,7 +309,7 @@ func (c *Client) onTurnEnd(data []byte) {
 	usage := readUsage(f.Usage)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	tr := c.turns[f.TurnID]
+	tr := c.book.turns[f.TurnID]
 	if tr == nil {
 		c.log.Info("push.turn_end", "turn_id", f.TurnID, "ignored", "not_held")
 		return
@@ -393,12 +390,12 @@ func (c *Client) onError(data []byte) {
 		c.malformed("error", "missing message")
 		return
 	}
-	msg := transport.OneLine(*f.Message, ErrorTextMax)
+	msg := textcut.OneLine(*f.Message, ErrorTextMax)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tr, own := c.touchLocked(f.TurnID)
 	if tr != nil && tr.stopped {
-		c.log.Info("push.error", "turn_id", f.TurnID, "dropped", "cut_turn", "stopped_count", c.stoppedN)
+		c.log.Info("push.error", "turn_id", f.TurnID, "dropped", "cut_turn", "stopped_count", c.book.stoppedN)
 		return
 	}
 	c.log.Info("push.error", "turn_id", f.TurnID, "message", msg)
@@ -430,7 +427,7 @@ func (c *Client) onToolStatus(data []byte) {
 	defer c.mu.Unlock()
 	tr, own := c.touchLocked(f.TurnID)
 	if tr != nil && tr.stopped {
-		c.log.Info("push.tool_status", "turn_id", f.TurnID, "dropped", "cut_turn", "stopped_count", c.stoppedN)
+		c.log.Info("push.tool_status", "turn_id", f.TurnID, "dropped", "cut_turn", "stopped_count", c.book.stoppedN)
 		return
 	}
 	c.log.Info("push.tool_status", "turn_id", f.TurnID, "state", f.State, "tool_id", f.ToolID)
@@ -456,7 +453,7 @@ func (c *Client) onReasoning(data []byte) {
 	defer c.mu.Unlock()
 	tr, _ := c.touchLocked(f.TurnID)
 	if tr != nil && tr.stopped {
-		c.log.Debug("push.reasoning", "turn_id", f.TurnID, "dropped", "cut_turn", "stopped_count", c.stoppedN)
+		c.log.Debug("push.reasoning", "turn_id", f.TurnID, "dropped", "cut_turn", "stopped_count", c.book.stoppedN)
 		return
 	}
 	if tr != nil {
@@ -464,160 +461,6 @@ func (c *Client) onReasoning(data []byte) {
 		c.reasoningTurn = f.TurnID
 	}
 	c.emit(&transport.ReasoningEvent{TurnID: f.TurnID, Delta: *f.Delta})
-}
-
-func (c *Client) onDelegations(data []byte) {
-	var f delegationsIn
-	if !c.decode("delegations", data, &f) {
-		return
-	}
-	if f.Items == nil {
-		c.malformed("delegations", "missing items")
-		return
-	}
-	items := delegation.Sanitize(*f.Items)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := c.clk.Now()
-	hist := c.hist.Update(items, now)
-	c.delegItems = items
-	c.log.Info("push.delegations", "items", len(items))
-	c.emit(&transport.DelegationsEvent{Items: delegation.Visible(items, now), History: hist})
-	c.armDelegationExpiryLocked(now)
-}
-
-// armDelegationExpiryLocked schedules a fresh DelegationsEvent for when the
-// next done item leaves the chip.
-func (c *Client) armDelegationExpiryLocked(now time.Time) {
-	if c.delegTimer != nil {
-		c.delegTimer.Stop()
-		c.delegTimer = nil
-	}
-	// NextExpiry counts a done item without ended_at from its start, as
-	// Visible does, so such an item leaves the chip on time too.
-	next, ok := delegation.NextExpiry(c.delegItems, now)
-	if !ok {
-		return
-	}
-	c.delegTimer = c.clk.AfterFunc(next.Sub(now), func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.closed {
-			return
-		}
-		now := c.clk.Now()
-		c.emit(&transport.DelegationsEvent{Items: delegation.Visible(c.delegItems, now), History: c.hist.Items()})
-		c.armDelegationExpiryLocked(now)
-	})
-}
-
-func (c *Client) onToolCall(cn *conn, data []byte) {
-	var f toolCallIn
-	if !c.decode("tool_call", data, &f) {
-		return
-	}
-	switch {
-	case f.ID == "":
-		c.malformed("tool_call", "missing id")
-		return
-	case f.TurnID == "":
-		c.malformed("tool_call", "missing turn_id")
-		return
-	case f.Name == nil:
-		c.malformed("tool_call", "missing name")
-		return
-	}
-	args := f.Arguments
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage("{}")
-	} else if args[0] != '{' {
-		c.malformed("tool_call", "arguments is not an object")
-		return
-	}
-	call := transport.ToolCall{ID: f.ID, TurnID: f.TurnID, Name: *f.Name, Arguments: args}
-
-	c.mu.Lock()
-	tr, _ := c.touchLocked(f.TurnID)
-	stopped := tr != nil && tr.stopped
-	if tr != nil && !stopped {
-		c.armWaitLocked(tr)
-	}
-	c.mu.Unlock()
-	c.log.Info("push.tool_call", "id", call.ID, "turn_id", call.TurnID, "name", call.Name)
-	if stopped {
-		// The runner remembers only its latest stopped turns; the client
-		// holds a stopped turn until its turn_end, so it tells the runner
-		// again rather than let a call of an older stopped turn run.
-		c.runner.CancelTurn(call.TurnID)
-	}
-
-	// The runner answers unknown tools, bad arguments and stopped turns (it
-	// learns them from CancelTurn in Interrupt) at once, and drops repeated
-	// ids before any answer.
-	c.runner.Submit(call, func(res transport.ToolResult) { c.sendToolResult(cn, call, res) })
-}
-
-// sendToolResult answers a call on the socket it came from. Images are
-// fitted into max_turn_bytes (256 KiB when absent); when the frame would
-// still pass its limit the answer is "error: result too large".
-func (c *Client) sendToolResult(cn *conn, call transport.ToolCall, res transport.ToolResult) {
-	c.mu.Lock()
-	maxTurn := cn.maxTurnBytes
-	c.mu.Unlock()
-
-	frame := c.toolResultFrame(call, res, maxTurn)
-	if frame == nil {
-		return
-	}
-
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed || c.cn != cn || !cn.ready {
-		c.log.Warn("push.tool_result", "id", call.ID, "turn_id", call.TurnID, "dropped", "not_ready")
-		return
-	}
-	c.queueLocked(cn, "tool_result", frame)
-	c.log.Info("push.tool_result", "id", call.ID, "turn_id", call.TurnID)
-}
-
-// toolResultFrame encodes the answer to call, or returns nil when not even
-// "error: result too large" fits: ids that filled an inbound frame can
-// outgrow the text frame size once re-encoded, and an oversize frame is
-// never sent, so the backend's own wait answers that call.
-func (c *Client) toolResultFrame(call transport.ToolCall, res transport.ToolResult, maxTurn int) []byte {
-	enc := func(text string) []byte {
-		b, _ := marshal(toolResultFrame{Type: "tool_result", ID: call.ID, TurnID: call.TurnID, Result: text})
-		return b
-	}
-	tooLarge := func(n int) []byte {
-		c.logOversize("out", "tool_result", int64(n))
-		b := enc(toolcall.ErrResultTooLarge)
-		if len(b) > TextFrameLimit {
-			c.logOversize("out", "tool_result", int64(len(b)))
-			c.log.Warn("push.tool_result", "id", call.ID, "turn_id", call.TurnID, "dropped", "oversize")
-			return nil
-		}
-		return b
-	}
-	base := enc(res.Text)
-	if len(res.Images) == 0 {
-		if len(base) > TextFrameLimit {
-			return tooLarge(len(base))
-		}
-		return base
-	}
-	limit := TextFrameLimit
-	if maxTurn > 0 {
-		limit = maxTurn
-	}
-	if len(base) > limit {
-		return tooLarge(len(base))
-	}
-	frame := c.withImages(base, res.Images, limit, false)
-	if frame == nil {
-		return tooLarge(len(base))
-	}
-	return frame
 }
 
 // Cue text limits of generate_express (client-context.md): caption
@@ -635,8 +478,8 @@ func boundCues(segs []transport.Segment) []transport.Segment {
 	for i := range segs {
 		for j := range segs[i].Cues {
 			cue := &segs[i].Cues[j]
-			cue.Caption = clientctx.Cut(cue.Caption, MaxCaption)
-			cue.EmotionText = clientctx.Cut(cue.EmotionText, MaxEmotionText)
+			cue.Caption = textcut.Cut(cue.Caption, MaxCaption)
+			cue.EmotionText = textcut.Cut(cue.EmotionText, MaxEmotionText)
 		}
 	}
 	return segs

@@ -168,7 +168,7 @@ func BenchmarkRenderDecodeDispatch(b *testing.B) {
 	c, cn := offlineClient(b, clock.Real{}, slog.New(slog.DiscardHandler))
 	defer c.Close()
 	c.mu.Lock()
-	c.idBase, c.idNext = 1789365854947, 1789365854948
+	c.book.idBase, c.book.idNext = 1789365854947, 1789365854948
 	tr := &turn{id: "1789365854947", own: true, sent: true, running: true}
 	c.holdLocked(tr)
 	c.mu.Unlock()

@@ -27,6 +27,7 @@ import (
 	"yui/transport"
 	"yui/transport/clock"
 	"yui/transport/delegation"
+	"yui/transport/redact"
 	"yui/transport/toolcall"
 )
 
@@ -88,15 +89,26 @@ type Client struct {
 	cn            *conn              // the live socket, nil between attempts
 	attemptCancel context.CancelFunc // ends the current dial or socket
 	vocab         transport.Vocabulary
-	idBase        int64 // first turn id of this run
-	idNext        int64 // next turn id
-	turns         map[string]*turn
-	order         []*turn // held turns, oldest first
-	stoppedN      int     // stopped turns still waiting for their turn_end
-	forgotten     forgottenRing
+	book          turnBook
 	reasoningTurn string // the turn whose reasoning frames are streaming
-	delegItems    []transport.Delegation
-	delegTimer    clock.Timer
+	deleg         delegChip
+}
+
+// turnBook is the client's record of the turns of this run (under mu).
+type turnBook struct {
+	idBase    int64 // first turn id of this run
+	idNext    int64 // next turn id
+	turns     map[string]*turn
+	order     []*turn // held turns, oldest first
+	stoppedN  int     // stopped turns still waiting for their turn_end
+	forgotten forgottenRing
+}
+
+// delegChip is the last delegations frame's items and the timer of the
+// next done item's expiry (under mu).
+type delegChip struct {
+	items []transport.Delegation
+	timer clock.Timer
 }
 
 var _ transport.Transport = (*Client)(nil)
@@ -111,7 +123,7 @@ func New(opts transport.Options) (*Client, error) {
 		clk:    opts.Clock,
 		log:    opts.Logger,
 		loc:    opts.Location,
-		turns:  make(map[string]*turn),
+		book:   turnBook{turns: make(map[string]*turn)},
 		kick:   make(chan struct{}, 1),
 		vocab:  cloneVocabulary(opts.Vocabulary),
 		events: transport.NewEventQueue(),
@@ -147,8 +159,8 @@ func New(opts transport.Options) (*Client, error) {
 		HandshakeTimeout: handshakeWait,
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.idBase = c.clk.Now().UnixMilli()
-	c.idNext = c.idBase
+	c.book.idBase = c.clk.Now().UnixMilli()
+	c.book.idNext = c.book.idBase
 	c.state = transport.StateEvent{State: transport.StateIdle}
 	c.wg.Add(1)
 	go func() {
@@ -174,10 +186,10 @@ func WebSocketURL(base string) (string, error) {
 	case "https", "wss":
 		u.Scheme = "wss"
 	default:
-		return "", fmt.Errorf("push: chat_base_url %q: scheme must be http, https, ws or wss", redactURL(u))
+		return "", fmt.Errorf("push: chat_base_url %q: scheme must be http, https, ws or wss", redact.URL(u))
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("push: chat_base_url %q has no host", redactURL(u))
+		return "", fmt.Errorf("push: chat_base_url %q has no host", redact.URL(u))
 	}
 	u.Path = strings.TrimRight(u.Path, "/") + "/ws"
 	if u.RawPath != "" {
@@ -187,15 +199,6 @@ func WebSocketURL(base string) (string, error) {
 	u.RawQuery = ""
 	u.Fragment = ""
 	return u.String(), nil
-}
-
-// redactURL keeps credentials a user pasted into the URL out of errors.
-func redactURL(u *url.URL) string {
-	v := *u
-	if v.User != nil {
-		v.User = url.User("xxx")
-	}
-	return v.String()
 }
 
 // helloTools renders the declared tools in the OpenAI function-tool shape.
@@ -295,13 +298,13 @@ func (c *Client) Close() error {
 	}
 	c.closed = true
 	c.state = transport.StateEvent{State: transport.StateClosed}
-	for _, tr := range c.order {
+	for _, tr := range c.book.order {
 		if tr.timer != nil {
 			tr.timer.Stop()
 		}
 	}
-	if c.delegTimer != nil {
-		c.delegTimer.Stop()
+	if c.deleg.timer != nil {
+		c.deleg.timer.Stop()
 	}
 	c.mu.Unlock()
 
@@ -510,7 +513,7 @@ func vocabularyEqual(a, b transport.Vocabulary) bool {
 // isOwnID reports whether id is one this run issued.
 func (c *Client) isOwnID(id string) bool {
 	n, err := strconv.ParseInt(id, 10, 64)
-	return err == nil && n >= c.idBase && n < c.idNext && strconv.FormatInt(n, 10) == id
+	return err == nil && n >= c.book.idBase && n < c.book.idNext && strconv.FormatInt(n, 10) == id
 }
 
 // marshal encodes a frame as compact JSON without encoding/json's HTML

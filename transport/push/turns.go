@@ -1,17 +1,15 @@
 package push
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"yui/transport"
 	"yui/transport/clientctx"
 	"yui/transport/clock"
+	"yui/transport/dataurl"
 )
 
 // turn is a turn the client holds: one it sent, or one the backend minted,
@@ -56,8 +54,8 @@ func (r *forgottenRing) lookup(id string) int {
 // holdLocked adds a turn to the outstanding set, forgetting the oldest
 // turn that is no longer running when the set is full.
 func (c *Client) holdLocked(tr *turn) {
-	if len(c.order) >= maxHeldTurns {
-		for _, old := range c.order {
+	if len(c.book.order) >= maxHeldTurns {
+		for _, old := range c.book.order {
 			if !old.running {
 				c.log.Warn("push.turn_forgotten", "turn_id", old.id, "reason", "too many outstanding turns")
 				c.forgetLocked(old)
@@ -65,24 +63,24 @@ func (c *Client) holdLocked(tr *turn) {
 			}
 		}
 	}
-	c.turns[tr.id] = tr
-	c.order = append(c.order, tr)
+	c.book.turns[tr.id] = tr
+	c.book.order = append(c.book.order, tr)
 }
 
 // forgetLocked drops a held turn: its turn_end arrived (or it never went out).
 func (c *Client) forgetLocked(tr *turn) {
-	if c.turns[tr.id] != tr {
+	if c.book.turns[tr.id] != tr {
 		return
 	}
-	delete(c.turns, tr.id)
-	for i, x := range c.order {
+	delete(c.book.turns, tr.id)
+	for i, x := range c.book.order {
 		if x == tr {
-			c.order = append(c.order[:i], c.order[i+1:]...)
+			c.book.order = append(c.book.order[:i], c.book.order[i+1:]...)
 			break
 		}
 	}
 	if tr.stopped {
-		c.stoppedN--
+		c.book.stoppedN--
 	}
 	if tr.timer != nil {
 		tr.timer.Stop()
@@ -91,7 +89,7 @@ func (c *Client) forgetLocked(tr *turn) {
 	if c.reasoningTurn == tr.id {
 		c.reasoningTurn = ""
 	}
-	c.forgotten.add(tr.id, tr.rendered)
+	c.book.forgotten.add(tr.id, tr.rendered)
 }
 
 // armWaitLocked (re)starts the frame wait of a running turn. A frame only
@@ -111,7 +109,7 @@ func (c *Client) waitFired(tr *turn) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tr.timer = nil
-	if c.closed || !tr.running || c.turns[tr.id] != tr {
+	if c.closed || !tr.running || c.book.turns[tr.id] != tr {
 		return
 	}
 	if now := c.clk.Now(); now.Before(tr.deadline) {
@@ -152,7 +150,7 @@ func (c *Client) leaveReadyLocked(cn *conn) {
 		return
 	}
 	cn.ready = false
-	for _, tr := range c.order {
+	for _, tr := range c.book.order {
 		if tr.own && tr.running {
 			c.endRunningLocked(tr, "network_drop")
 		}
@@ -166,8 +164,8 @@ func (c *Client) Send(t transport.Turn) string {
 		c.Interrupt(false)
 	}
 	c.mu.Lock()
-	id := strconv.FormatInt(c.idNext, 10)
-	c.idNext++
+	id := strconv.FormatInt(c.book.idNext, 10)
+	c.book.idNext++
 	if c.closed {
 		c.mu.Unlock()
 		return id
@@ -191,7 +189,7 @@ func (c *Client) Send(t transport.Turn) string {
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || !tr.running || tr.stopped || c.turns[id] != tr {
+	if c.closed || !tr.running || tr.stopped || c.book.turns[id] != tr {
 		// Closed, stopped or disconnected while building: it never went
 		// out, so no turn_end will come for it.
 		c.forgetLocked(tr)
@@ -323,16 +321,11 @@ func spliceStart(base []byte, n int) []byte {
 	return append(out, imagesKey...)
 }
 
-const (
-	dataPrefix = "data:"
-	dataBase64 = ";base64,"
-)
-
 // imageArrayLen is the size of the JSON array appendImageArray writes.
 func imageArrayLen(imgs []transport.Image) int {
 	n := 2 + max(len(imgs)-1, 0)
 	for _, im := range imgs {
-		n += 2 + len(dataPrefix) + len(imageMIME(im)) + len(dataBase64) + base64.StdEncoding.EncodedLen(len(im.Data))
+		n += 2 + dataurl.Len(dataurl.ImageMIME(im.MIME, im.Data), len(im.Data))
 	}
 	return n
 }
@@ -347,35 +340,10 @@ func appendImageArray(dst []byte, imgs []transport.Image) []byte {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, '"')
-		dst = append(dst, dataPrefix...)
-		dst = append(dst, imageMIME(im)...)
-		dst = append(dst, dataBase64...)
-		dst = base64.StdEncoding.AppendEncode(dst, im.Data)
+		dst = dataurl.Append(dst, dataurl.ImageMIME(im.MIME, im.Data), im.Data)
 		dst = append(dst, '"')
 	}
 	return append(dst, ']', '}')
-}
-
-// imageMIME returns the image's MIME type when it is a plain image/<subtype>,
-// else the type sniffed from its bytes (image/png when that fails too).
-func imageMIME(im transport.Image) string {
-	if m := im.MIME; strings.HasPrefix(m, "image/") && len(m) > len("image/") && len(m) <= 64 && plainMIME(m[len("image/"):]) {
-		return m
-	}
-	if m := http.DetectContentType(im.Data); strings.HasPrefix(m, "image/") && plainMIME(m[len("image/"):]) {
-		return m
-	}
-	return "image/png"
-}
-
-func plainMIME(sub string) bool {
-	for i := 0; i < len(sub); i++ {
-		ch := sub[i]
-		if !('a' <= ch && ch <= 'z' || '0' <= ch && ch <= '9' || ch == '.' || ch == '+' || ch == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // jsonStrings encodes a list of strings as a JSON array. Data URLs need no
@@ -425,7 +393,7 @@ func plainJSON(s string) bool {
 func (c *Client) Interrupt(notifyBackend bool) []string {
 	c.mu.Lock()
 	var ids, named []string
-	for _, tr := range c.order {
+	for _, tr := range c.book.order {
 		if !tr.own || tr.sent {
 			named = append(named, tr.id)
 		}
@@ -433,7 +401,7 @@ func (c *Client) Interrupt(notifyBackend bool) []string {
 			continue
 		}
 		tr.stopped = true
-		c.stoppedN++
+		c.book.stoppedN++
 		ids = append(ids, tr.id)
 		if tr.timer != nil {
 			tr.timer.Stop()

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"yui/transport/textcut"
 	"yui/transport/toolcall"
 )
 
@@ -122,19 +123,11 @@ func describe(f frameIn) string {
 	case f.Binary:
 		return fmt.Sprintf("a binary message of %d bytes", len(f.Raw))
 	case f.Obj == nil:
-		return fmt.Sprintf("%q (not a JSON object)", cut(string(f.Raw), 40))
+		return fmt.Sprintf("%q (not a JSON object)", textcut.Cut(string(f.Raw), 40))
 	case f.Type == "":
 		return "an object without a string type"
 	}
 	return f.Type
-}
-
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // hasTurnEnd is a waitFor condition: a turn_end for id arrived.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"yui/transport/textcut"
+
 	"github.com/gorilla/websocket"
 )
 
@@ -25,14 +27,14 @@ func evalReady(ev *evidence) (Status, string) {
 	if raw, ok := ready.Obj["chat_id"]; ok {
 		var id string
 		if json.Unmarshal(raw, &id) != nil || id != ss[0].Hello.ChatID {
-			f.add("ready chat_id %s is not the hello's %q", cut(string(raw), 40), ss[0].Hello.ChatID)
+			f.add("ready chat_id %s is not the hello's %q", textcut.Cut(string(raw), 40), ss[0].Hello.ChatID)
 		}
 	}
 	detail := "ready first; no max_turn_bytes (turns capped at 256 KiB, no images)"
 	if raw, ok := ready.Obj["max_turn_bytes"]; ok {
 		n, ok := positiveInt(raw)
 		if !ok {
-			f.add("max_turn_bytes %s is not a positive integer", cut(string(raw), 40))
+			f.add("max_turn_bytes %s is not a positive integer", textcut.Cut(string(raw), 40))
 		}
 		detail = fmt.Sprintf("ready first; max_turn_bytes %d", n)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"yui/transport/textcut"
 )
 
 // baseTypes is the base set of frame types every client reads.
@@ -359,7 +361,7 @@ func evalUsage(ev *evidence) (Status, string) {
 			n++
 			var u map[string]json.RawMessage
 			if json.Unmarshal(raw, &u) != nil || u == nil {
-				f.add("%s: usage is not an object: %s", where(s.Probe, i), cut(string(raw), 60))
+				f.add("%s: usage is not an object: %s", where(s.Probe, i), textcut.Cut(string(raw), 60))
 				continue
 			}
 			for _, k := range []string{"input_tokens", "output_tokens", "total_tokens"} {
@@ -368,7 +370,7 @@ func evalUsage(ev *evidence) (Status, string) {
 				case u[k] == nil:
 					f.add("%s: usage without %s", where(s.Probe, i), k)
 				case !ok:
-					f.add("%s: usage %s is %s, not a number", where(s.Probe, i), k, cut(string(u[k]), 30))
+					f.add("%s: usage %s is %s, not a number", where(s.Probe, i), k, textcut.Cut(string(u[k]), 30))
 				case v < 0:
 					f.add("%s: usage %s is negative", where(s.Probe, i), k)
 				}
@@ -439,7 +441,7 @@ func evalToolStatus(ev *evidence) (Status, string) {
 				f.add("%s: tool_status without a string turn_id", at)
 				continue
 			case !slices.Contains(toolStates, state):
-				f.add("%s: tool_status state %s (running, done or failed)", at, cut(string(fr.Obj["state"]), 30))
+				f.add("%s: tool_status state %s (running, done or failed)", at, textcut.Cut(string(fr.Obj["state"]), 30))
 				continue
 			case tool == "":
 				f.add("%s: tool_status without a tool_id", at)
@@ -527,7 +529,7 @@ func checkDelegations(f *findings, at string, fr frameIn) {
 			}
 		case "done":
 			if st, _ := str("status"); st != "ok" && st != "error" && st != "unknown" {
-				f.add("%s: done item %q status %s (ok, error or unknown)", at, id, cut(string(it["status"]), 30))
+				f.add("%s: done item %q status %s (ok, error or unknown)", at, id, textcut.Cut(string(it["status"]), 30))
 			}
 			if _, ok := jsonNumber(it["ended_at"]); !ok {
 				f.add("%s: done item %q ended_at is not epoch milliseconds", at, id)
@@ -540,7 +542,7 @@ func checkDelegations(f *findings, at string, fr frameIn) {
 				}
 			}
 		default:
-			f.add("%s: item %q state %s (running or done)", at, id, cut(string(it["state"]), 30))
+			f.add("%s: item %q state %s (running or done)", at, id, textcut.Cut(string(it["state"]), 30))
 		}
 	}
 }

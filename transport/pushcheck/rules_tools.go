@@ -3,6 +3,8 @@ package pushcheck
 import (
 	"fmt"
 	"time"
+
+	"yui/transport/textcut"
 )
 
 func evalToolDeclared(ev *evidence) (Status, string) {
@@ -54,7 +56,7 @@ func evalToolSchema(ev *evidence) (Status, string) {
 		n++
 		t, _ := findTool(c.Name)
 		if msg := t.checker.Check(c.Args); msg != "" {
-			f.add("%s: %s arguments %s: the client answers %q", where(s.Probe, c.Index), c.Name, cut(string(c.Args), 60), msg)
+			f.add("%s: %s arguments %s: the client answers %q", where(s.Probe, c.Index), c.Name, textcut.Cut(string(c.Args), 60), msg)
 		}
 	}
 	if n == 0 {

@@ -15,6 +15,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/textcut"
 )
 
 // ChaosAction is what the chaos script did with one turn.
@@ -150,7 +151,7 @@ func (ch *chaos) turn(ctx context.Context, c *Conn, t turnFrame, seq int, act Ch
 	if happy {
 		cues = []transport.Cue{{EmotionID: "happy"}}
 	}
-	text := cutText(t.Text, echoMax)
+	text := textcut.Cut(t.Text, echoMax)
 	if text == "" {
 		text = "…"
 	}

@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/textcut"
 )
 
 // Source is the render source the scripts name.
@@ -187,7 +187,7 @@ func Echo() Script {
 				cues = []transport.Cue{{EmotionID: "happy"}}
 			}
 			err = c.Send(frame{"type": "render", "turn_id": t.TurnID, "source": Source,
-				"segments": []transport.Segment{segment(cutText(t.Text, echoMax), cues...)}})
+				"segments": []transport.Segment{segment(textcut.Cut(t.Text, echoMax), cues...)}})
 			if err == nil {
 				err = c.Send(frame{"type": "turn_end", "turn_id": t.TurnID, "usage": usageFor(t.ClientContext+t.Text, t.Text)})
 			}
@@ -234,14 +234,6 @@ func sleep(ctx context.Context, clk clock.Clock, d time.Duration) error {
 		t.Stop()
 		return ctx.Err()
 	}
-}
-
-func cutText(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:max-1]) + "…"
 }
 
 // Scenario files.

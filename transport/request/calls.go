@@ -2,11 +2,11 @@ package request
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"strings"
 
 	"yui/transport"
+	"yui/transport/dataurl"
 	"yui/transport/toolcall"
 )
 
@@ -89,7 +89,7 @@ func (e *Engine) fitResult(res transport.ToolResult) (string, []string) {
 	var urls []string
 	used := 2 // brackets
 	for _, im := range res.Images {
-		u := DataURL(im)
+		u := imageURL(im)
 		if used+len(u)+3 > room {
 			continue
 		}
@@ -112,25 +112,21 @@ func MarshalBody(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// DataURL encodes an image as a data URL.
-func DataURL(im transport.Image) string {
-	mime := im.MIME
-	if mime == "" {
-		mime = "image/png"
-	}
-	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(im.Data)
-}
-
 // turnImages are the turn's images, the screenshot first, then
 // attachments, and what each one is.
 func turnImages(t transport.Turn) (urls, notes []string) {
 	if t.Screenshot != nil && len(t.Screenshot.Image.Data) > 0 {
-		urls = append(urls, DataURL(t.Screenshot.Image))
+		urls = append(urls, imageURL(t.Screenshot.Image))
 		notes = append(notes, "the screenshot")
 	}
 	for _, im := range t.Attachments {
-		urls = append(urls, DataURL(im))
+		urls = append(urls, imageURL(im))
 		notes = append(notes, "an image the user attached")
 	}
 	return urls, notes
+}
+
+// imageURL is the data URL of an image part.
+func imageURL(im transport.Image) string {
+	return dataurl.Encode(dataurl.ImageMIME(im.MIME, im.Data), im.Data)
 }

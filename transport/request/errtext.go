@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"unicode/utf8"
 
-	"yui/transport"
+	"yui/transport/textcut"
 )
 
 // MaxErrorText is the longest error text shown for a failed turn, in
@@ -71,16 +70,7 @@ func FormatStatus(status int, text string) string {
 	}
 	// Cut as push cuts an error frame's message (push-transport.md: "one
 	// line cut at 200 characters"), so both read the same.
-	return transport.OneLine(s, MaxErrorText)
-}
-
-// Cut cuts s to at most max characters, ending in "…" when it was longer.
-func Cut(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:max-1]) + "…"
+	return textcut.OneLine(s, MaxErrorText)
 }
 
 // ServerError reads the server's error out of a body: an HTTP error body,
@@ -100,7 +90,7 @@ func ServerError(body []byte) *StatusError {
 	}
 	var v errorObject
 	if err := json.Unmarshal(body, &v); err != nil {
-		return &StatusError{Text: transport.OneLine(string(body), 0)}
+		return &StatusError{Text: textcut.Fold(string(body))}
 	}
 	if len(v.Error) > 0 && v.Error[0] == '{' {
 		var inner errorObject
@@ -149,9 +139,9 @@ func stringOf(raw json.RawMessage) string {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return transport.OneLine(s, 0)
+		return textcut.Fold(s)
 	}
-	return transport.OneLine(string(raw), 0)
+	return textcut.Fold(string(raw))
 }
 
 // statusOf returns the first value that is an HTTP status number (100-599),

@@ -28,41 +28,11 @@ func (e *Engine) Start() {
 		return
 	}
 	e.setStateLocked(transport.StateEvent{State: transport.StateConnecting})
-	e.wg.Add(1)
-	go func() { defer e.wg.Done(); e.probe() }()
+	e.startProbeLocked()
 }
 
 // probeTimeout bounds the start-up probe; a turn has its own frame wait.
 const probeTimeout = 10 * time.Second
-
-// probe asks for the model list: any HTTP answer means the server is
-// there (401 and 403: with a key it refuses), no answer means offline. A
-// turn that already changed the state wins over the probe. With no model
-// set, the first model listed is the one the turns use.
-func (e *Engine) probe() {
-	ctx, cancel := context.WithTimeout(e.ctx, probeTimeout)
-	defer cancel()
-	next := transport.StateEvent{State: transport.StateReady}
-	status, first, err := e.listModels(ctx)
-	switch {
-	case err != nil:
-		if e.ctx.Err() != nil {
-			return
-		}
-		err = &connError{err}
-		e.log.Warn("probe_failed", "err", e.redact(err.Error()))
-		next = transport.StateEvent{State: transport.StateOffline, Err: err}
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		next = transport.StateEvent{State: transport.StateKeyRejected}
-	default:
-		e.pickModel(first)
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.state.State == transport.StateConnecting && !e.closed {
-		e.setStateLocked(next)
-	}
-}
 
 // maxModelList bounds how much of a model list is read: a router such as
 // OpenRouter lists hundreds of models, and only the first one is needed.
@@ -128,8 +98,10 @@ func ModelIDs(r io.Reader) ([]string, error) {
 }
 
 // FirstModel reads a model list, {"object":"list","data":[{"id":...},...]},
-// up to its first model and returns that model's id; "" when the list is
-// empty or not in that shape. The rest of the list is not read.
+// up to its first chat model and returns that model's id: embedding
+// models (IsEmbeddingModel, or marked "type":"embeddings") are passed
+// over. "" when the list has none or is not in that shape. The rest of
+// the list is not read.
 func FirstModel(r io.Reader) string {
 	dec := json.NewDecoder(r)
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -147,18 +119,45 @@ func FirstModel(r io.Reader) string {
 			}
 			continue
 		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') || !dec.More() {
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 			return ""
 		}
-		var m struct {
-			ID string `json:"id"`
+		for dec.More() {
+			var m struct {
+				ID   string `json:"id"`
+				Type string `json:"type"`
+			}
+			if dec.Decode(&m) != nil {
+				return ""
+			}
+			id := strings.TrimSpace(m.ID)
+			if id != "" && !IsEmbeddingModel(id) && !strings.HasPrefix(strings.ToLower(m.Type), "embedding") {
+				return id
+			}
 		}
-		if dec.Decode(&m) != nil {
-			return ""
-		}
-		return strings.TrimSpace(m.ID)
+		return ""
 	}
 	return ""
+}
+
+// IsEmbeddingModel says whether a model id names an embedding model,
+// which turns text into vectors and cannot answer a chat: nomic-embed-text,
+// mxbai-embed-large, text-embedding-3-small, bge-m3, all-minilm,
+// snowflake-arctic-embed and the like.
+func IsEmbeddingModel(id string) bool {
+	m := strings.ToLower(id)
+	if i := strings.LastIndexAny(m, "/"); i >= 0 {
+		m = m[i+1:] // an org/ prefix (BAAI/bge-m3)
+	}
+	switch {
+	case strings.Contains(m, "embed"),
+		strings.HasPrefix(m, "bge-"), strings.HasPrefix(m, "bge:"), m == "bge",
+		strings.HasPrefix(m, "all-minilm"), strings.HasPrefix(m, "paraphrase-"),
+		strings.HasPrefix(m, "gte-"), strings.HasPrefix(m, "e5-"), strings.HasPrefix(m, "multilingual-e5"),
+		strings.Contains(m, "rerank"):
+		return true
+	}
+	return false
 }
 
 // pickModel makes model the one the turns send, when none is set and none

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"yui/transport"
+	"yui/transport/textcut"
 )
 
 // reply turns one turn's stream into render events: sentences as speech,
@@ -127,10 +128,10 @@ func (r *reply) speak(s string) {
 func (r *reply) finish() {
 	r.flushThink()
 	if r.refusal.Len() > 0 {
-		r.e.log.Info("refusal", "turn_id", r.t.id, "text", Cut(transport.OneLine(r.refusal.String(), 0), 200))
+		r.e.log.Info("refusal", "turn_id", r.t.id, "text", textcut.Cut(textcut.Fold(r.refusal.String()), 200))
 	}
 	if r.reasoning.Len() > 0 {
-		r.e.log.Info("reasoning", "turn_id", r.t.id, "chars", len([]rune(r.reasoning.String())), "text", Cut(transport.OneLine(r.reasoning.String(), 0), 200))
+		r.e.log.Info("reasoning", "turn_id", r.t.id, "chars", len([]rune(r.reasoning.String())), "text", textcut.Cut(textcut.Fold(r.reasoning.String()), 200))
 	}
 	ev := &transport.RenderEvent{Kind: transport.KindRender, TurnID: r.t.id, Source: r.e.d.Name(), OwnTurn: true}
 	if rest := r.sp.Flush(); rest != "" || len(r.cues) > 0 {

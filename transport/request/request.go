@@ -189,6 +189,7 @@ type Engine struct {
 	out    *transport.EventQueue
 
 	budget *budgeter
+	recall recaller // summaries of dropped turns (recall.go)
 
 	// Memory across restarts (memory.go); saver is nil without one.
 	memMu   sync.Mutex
@@ -199,16 +200,20 @@ type Engine struct {
 	// opened: the server's chat template writes the <think>.
 	thinkImplied atomic.Bool
 
-	mu         sync.Mutex
-	state      transport.StateEvent
-	vocab      transport.Vocabulary
-	exprSchema *toolcall.Schema // compiled generate_express schema, nil when it failed
-	exprRaw    json.RawMessage
-	model      string // picked from the server's list when opts.Model is ""
-	nextID     int64
-	queue      []*turn
-	cur        *turn
-	closed     bool
+	mu          sync.Mutex
+	state       transport.StateEvent
+	vocab       transport.Vocabulary
+	exprSchema  *toolcall.Schema // compiled generate_express schema, nil when it failed
+	exprRaw     json.RawMessage
+	model       string               // picked from the server's list when opts.Model is ""
+	server      transport.ServerInfo // what Options.Server told (reprobe.go)
+	serverAsked bool
+	probing     bool          // probeLoop runs (reprobe.go)
+	probeNow    chan struct{} // wakes probeLoop's wait
+	nextID      int64
+	queue       []*turn
+	cur         *turn
+	closed      bool
 }
 
 // turn is one outstanding turn.
@@ -258,14 +263,15 @@ func New(d Dialect, opts transport.Options) (*Engine, error) {
 		// instead, and a long reply may stream for minutes. The engine
 		// owns its connection pool so that Close leaves no idle
 		// connection (and its goroutines) behind.
-		client: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
-		runner: runner,
-		ctx:    ctx,
-		cancel: cancel,
-		wake:   make(chan struct{}, 1),
-		out:    transport.NewEventQueue(),
-		nextID: clk.Now().UnixMilli(),
-		budget: newBudgeter(opts.ContextWindow),
+		client:   &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		runner:   runner,
+		ctx:      ctx,
+		cancel:   cancel,
+		wake:     make(chan struct{}, 1),
+		probeNow: make(chan struct{}, 1),
+		out:      transport.NewEventQueue(),
+		nextID:   clk.Now().UnixMilli(),
+		budget:   newBudgeter(opts.ContextWindow),
 	}
 	e.loadMemory()
 	e.setVocabulary(opts.Vocabulary)
@@ -360,11 +366,16 @@ func (e *Engine) setVocabulary(v transport.Vocabulary) {
 // carries the failure.
 func (e *Engine) ReportPlaybackFailed(turnID string) {}
 
-// Reconnect marks the transport usable again; the next turn tries the server.
+// Reconnect marks the transport usable again; the next turn tries the
+// server. With Options.Probe it probes the server now instead (reprobe.go).
 func (e *Engine) Reconnect() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.closed {
+	switch {
+	case e.closed:
+	case e.opts.Probe:
+		e.reprobeLocked()
+	default:
 		e.setStateLocked(transport.StateEvent{State: transport.StateReady})
 	}
 }
@@ -405,7 +416,13 @@ func (e *Engine) setStateLocked(s transport.StateEvent) {
 	if s.State == transport.StateReady && e.opts.Model == "" {
 		s.AutoModel = e.model
 	}
-	if e.state.State == s.State && s.State != transport.StateOffline && s.AutoModel == e.state.AutoModel {
+	if s.State == transport.StateReady && e.server.Name != "" {
+		s.Server, s.Model = e.server.Name, e.opts.Model
+		if s.Model == "" {
+			s.Model = e.model
+		}
+	}
+	if e.state.State == s.State && s.State != transport.StateOffline && s.AutoModel == e.state.AutoModel && s.Server == e.state.Server {
 		return
 	}
 	e.state = s

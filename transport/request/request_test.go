@@ -307,3 +307,28 @@ func FuzzFirstModel(f *testing.F) {
 		_ = ServerError(b).Error()
 	})
 }
+
+// Embedding models cannot chat: the first model a transport picks is the
+// first chat model of the list.
+func TestFirstModelSkipsEmbeddings(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{`{"object":"list","data":[{"id":"nomic-embed-text:latest"},{"id":"qwen3:8b"}]}`, "qwen3:8b"},
+		{`{"data":[{"id":"vectors","type":"embeddings"},{"id":"qwen3-4b","type":"llm"}]}`, "qwen3-4b"},
+		{`{"data":[{"id":"bge-m3"},{"id":"mxbai-embed-large"}]}`, ""},
+		{`{"data":null}`, ""},
+	}
+	for _, c := range cases {
+		if got := FirstModel(strings.NewReader(c.body)); got != c.want {
+			t.Errorf("FirstModel(%s) = %q, want %q", c.body, got, c.want)
+		}
+	}
+	for id, want := range map[string]bool{
+		"nomic-embed-text": true, "text-embedding-3-small": true, "BAAI/bge-m3": true, "bge-large:335m": true,
+		"all-minilm:l6-v2": true, "snowflake-arctic-embed2": true, "jina-reranker-v2": true,
+		"qwen3:8b": false, "gpt-4o": false, "llama3.2": false, "bigemma": false,
+	} {
+		if IsEmbeddingModel(id) != want {
+			t.Errorf("IsEmbeddingModel(%q) != %v", id, want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clientctx"
+	"yui/transport/textcut"
 )
 
 // The turn loop: one turn at a time, its rounds of request and tool calls,
@@ -50,12 +51,13 @@ func (e *Engine) params() Params {
 	for _, t := range e.opts.Tools {
 		tools = append(tools, ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
+	b := e.budget.budget()
 	return Params{
 		Model:           e.Model(),
 		ReasoningEffort: e.opts.ReasoningEffort,
-		Instructions:    Instructions(e.opts.Card),
+		Instructions:    e.instructions(b), // recall.go
 		Tools:           tools,
-		Budget:          e.budget.budget(),
+		Budget:          b,
 	}
 }
 
@@ -101,6 +103,7 @@ func (e *Engine) run(t *turn) {
 	e.commit(ex, true)
 	r.finish()
 	e.end(t, &transport.TurnEndEvent{TurnID: t.id, OwnTurn: true, Outcome: transport.TurnCompleted, Usage: r.usage})
+	e.afterTurn(ex) // recall.go
 }
 
 // fail ends a turn whose round failed with err.
@@ -148,7 +151,7 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 		}
 	case errors.As(err, &se):
 		se.Text = e.redact(se.Text)
-		e.log.Warn("request_error", "turn_id", t.id, "status", se.Status, "kind", se.Kind, "code", e.redact(se.Code), "err", Cut(se.Error(), 500))
+		e.log.Warn("request_error", "turn_id", t.id, "status", se.Status, "kind", se.Kind, "code", e.redact(se.Code), "err", textcut.Cut(se.Error(), 500))
 		end.ErrorText = ErrorText(se)
 	default:
 		e.log.Warn("request_failed", "turn_id", t.id, "err", e.redact(err.Error()))
@@ -182,14 +185,14 @@ func (e *Engine) commit(ex Exchange, complete bool) {
 // harder, when nothing of the round was streamed yet.
 func (e *Engine) round(t *turn, ex Exchange, r *reply) error {
 	p := e.params()
-	est, err := e.send(t, ex, r, p)
+	est, err := e.sendWaiting(t, ex, r, p)
 	over, stated := Overflow(err)
 	if !over || r.heard || context.Cause(t.ctx) != nil {
 		return err
 	}
 	p.Budget = e.budget.tight(est, stated)
 	e.log.Warn("context_overflow", "turn_id", t.id, "estimate", p.Budget.Tokens(est), "room", p.Budget.Room, "stated", stated)
-	_, err = e.send(t, ex, r, p)
+	_, err = e.sendWaiting(t, ex, r, p)
 	return err
 }
 
@@ -209,8 +212,8 @@ func (e *Engine) send(t *turn, ex Exchange, r *reply, p Params) (est int, err er
 	return est, e.post(t, ex, r, body)
 }
 
-// post sends body and streams the reply into r.
-func (e *Engine) post(t *turn, ex Exchange, r *reply, body []byte) error {
+// post sends body and streams the reply into s.
+func (e *Engine) post(t *turn, ex Exchange, s Sink, body []byte) error {
 	ctx, cancel := context.WithCancelCause(t.ctx)
 	defer cancel(nil)
 	w := &watchdog{clk: e.clk, fire: func() { cancel(errStall) }}
@@ -245,7 +248,7 @@ func (e *Engine) post(t *turn, ex Exchange, r *reply, body []byte) error {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		se := ServerError(b)
 		se.Status, se.HTTP = resp.StatusCode, true
-		return se
+		return limited(resp, e.clk.Now(), se)
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
 		// A server that answers a streamed request with one JSON body
@@ -266,7 +269,7 @@ func (e *Engine) post(t *turn, ex Exchange, r *reply, body []byte) error {
 	for !done && dec.Next() {
 		w.kick()
 		ev := dec.Event()
-		switch err := ex.Event(ev.Type, ev.Data, r); {
+		switch err := ex.Event(ev.Type, ev.Data, s); {
 		case err == nil:
 		case errors.Is(err, ErrStreamEnd):
 			done = true

@@ -5,11 +5,13 @@ import (
 	"sync"
 	"testing"
 
+	"yui/app/localserver"
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
+	"yui/tools/memory"
 	"yui/transport"
 	"yui/windows"
 )
@@ -94,6 +96,10 @@ type fakeBackend struct {
 	shown   int
 	watches map[int]func()
 	next    int
+	servers []localserver.Server // what FindServers finds
+	scans   int
+	demos   int
+	facts   map[string]*memory.Store // the Memory page's stores, kept in memory
 }
 
 func newFakeBackend(t testing.TB) *fakeBackend {
@@ -102,6 +108,7 @@ func newFakeBackend(t testing.TB) *fakeBackend {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(st.Close)
 	return &fakeBackend{store: st, conns: map[string]*fakeConn{}, watches: map[int]func(){}}
 }
 
@@ -188,12 +195,51 @@ func (b *fakeBackend) ShowPets() {
 	b.shown++
 }
 
+func (b *fakeBackend) Memory(id string) *memory.Store {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.facts == nil {
+		b.facts = map[string]*memory.Store{}
+	}
+	if b.facts[id] == nil {
+		b.facts[id] = memory.Open(nil, nil, nil)
+	}
+	return b.facts[id]
+}
+
 func (b *fakeBackend) LogDir() string { return "/tmp/yui-logs" }
 
 func (b *fakeBackend) OpenLogFolder() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.opened++
+	return nil
+}
+
+func (b *fakeBackend) FindServers(context.Context) []localserver.Server {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.scans++
+	return b.servers
+}
+
+func (b *fakeBackend) FoundServers() []localserver.Server {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.servers
+}
+
+func (b *fakeBackend) UseServer(id string, s localserver.Server) {
+	b.store.UpdatePreset(id, func(p *settings.Preset) error {
+		p.ChatBaseURL, p.Model = s.URL, s.Model
+		return nil
+	})
+}
+
+func (b *fakeBackend) TryDemo() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.demos++
 	return nil
 }
 

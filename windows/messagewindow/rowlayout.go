@@ -8,6 +8,7 @@ import (
 
 	"yui/pet/transcript"
 	"yui/transport"
+	"yui/transport/textcut"
 	"yui/windows/widgets"
 )
 
@@ -150,7 +151,7 @@ func (b *rowBuilder) chips(cs []chip, y float32, right bool) float32 {
 	var cur []placed
 	used := float32(0)
 	for _, c := range cs {
-		c.text = clipRunes(c.text, maxChipRunes, "…") // cutText measures rune by rune
+		c.text = textcut.Mark(c.text, maxChipRunes, "…") // cutText measures rune by rune
 		if c.width() > avail {
 			c.text = widgets.CutText(c.text, avail-(c.width()-textWidth(c.text, chipTextSize, c.italic)), chipTextSize, fyne.TextStyle{Italic: c.italic})
 		}
@@ -201,7 +202,7 @@ func layoutEntry(e transcript.Entry, width float32, expanded bool, wc *wrapCache
 	}
 	width = min(width, maxRowWidth)
 	b := &rowBuilder{width: width, wc: wc}
-	e.Text = clipRunes(e.Text, maxRowRunes, " … (cut: Copy gives all of it)")
+	e.Text = textcut.Mark(e.Text, maxRowRunes, " … (cut: Copy gives all of it)")
 	y := float32(rowPadY)
 	switch e.Kind {
 	case transcript.KindUser:

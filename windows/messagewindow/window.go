@@ -85,7 +85,7 @@ func (w *MessageWindow) Show() {
 	var ok bool
 	if w.preset, ok = w.backend.Store().Preset(w.presetID); !ok {
 		// A preset that runs without being saved (--demo).
-		w.preset = settings.Preset{ID: w.presetID, Name: "Yui", Relation: settings.RelationDefault}
+		w.preset = settings.Preset{ID: w.presetID, Name: "Yui", Learned: settings.Learned{Relation: settings.RelationDefault}}
 	}
 	w.build()
 	w.stopStore = w.backend.Store().Subscribe(func(c settings.Change) {

@@ -61,18 +61,6 @@ func (c *wrapCache) wrap(text string, width, size float32) []string {
 	return out
 }
 
-// clipRunes cuts s to at most n runes followed by mark when it is longer.
-func clipRunes(s string, n int, mark string) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + mark
-}
-
 // wrapPara is wrapText of one paragraph with its long words broken
 // first: wrapText measures a word too wide for a line whole for every
 // piece it breaks off, which a long run of text without spaces (a URL, a

@@ -2,11 +2,14 @@
 // interface, Window: the X11 SHAPE extension (shape_x11.go), a Windows
 // window region and the RegisterHotKey thread (shape_windows.go,
 // hotkey_windows.go), and a rectangular fallback elsewhere (shape_other.go).
+// The X11 shim runs on the process's one X connection (tools/desktop/xconn),
+// shared with the desktop layer and the other pets.
 package native
 
 import (
 	"errors"
 	"image"
+	"time"
 )
 
 // ErrUnsupported is returned by a native shim for what its platform cannot do.
@@ -56,4 +59,14 @@ type Window interface {
 	WatchMonitors(onChange func()) error
 	// Close releases the shim's resources (the X connection).
 	Close() error
+}
+
+// PointerWatcher is a shim that reads the pointer for every pet at once:
+// the X11 shim, with one poller on the process's X connection. A shim
+// without it is polled through Pointer, off the UI goroutine.
+type PointerWatcher interface {
+	// WatchPointer calls f with the pointer's position (ok false when it
+	// could not be read) every period, from a goroutine of the shim's,
+	// until stop is called. ok is false when the shim cannot watch now.
+	WatchPointer(every time.Duration, f func(p image.Point, ok bool)) (stop func(), ok bool)
 }

@@ -5,6 +5,8 @@ package native
 import (
 	"image"
 	"log/slog"
+
+	"yui/tools/desktop/xconn"
 )
 
 // rectWindow is the fallback shim (macOS, Wayland, mobile): a rectangular
@@ -12,7 +14,7 @@ import (
 // not available, so the pet stays where the driver centred it.
 type rectWindow struct{}
 
-func New(*slog.Logger) Window { return rectWindow{} }
+func New(*slog.Logger, *xconn.Conn) Window { return rectWindow{} }
 
 func (rectWindow) Attach(any) error                      { return ErrUnsupported }
 func (rectWindow) SetShape(_, _ []image.Rectangle) error { return ErrUnsupported }

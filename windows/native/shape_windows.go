@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"unsafe"
 
+	"yui/tools/desktop/xconn"
+
 	"fyne.io/fyne/v2/driver"
 	"golang.org/x/sys/windows"
 )
@@ -61,7 +63,7 @@ type win32Window struct {
 	hotkey *hotkey // nil until grabShortcut
 }
 
-func New(log *slog.Logger) Window { return &win32Window{log: log} }
+func New(log *slog.Logger, _ *xconn.Conn) Window { return &win32Window{log: log} }
 
 func (w *win32Window) Attach(ctx any) error {
 	wc, ok := ctx.(driver.WindowsWindowContext)

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"image"
 	"log/slog"
-	"sort"
 	"sync"
+	"time"
+
+	"yui/tools/desktop/xconn"
 
 	"fyne.io/fyne/v2/driver"
 	"github.com/jezek/xgb"
@@ -16,20 +18,22 @@ import (
 	"github.com/jezek/xgb/xproto"
 )
 
-// x11Window shapes and moves a pet window through its own pure-Go X
-// connection (github.com/jezek/xgb), next to the one GLFW holds: window
-// ids are global on an X server, so the SHAPE extension and
-// ConfigureWindow requests work from any connection.
+// x11Window shapes and moves a pet window through the process's pure-Go X
+// connection (tools/desktop/xconn, shared with the desktop layer and the
+// other pets), next to the one GLFW holds: window ids are global on an X
+// server, so the SHAPE extension and ConfigureWindow requests work from
+// any connection.
 type x11Window struct {
 	log   *slog.Logger
+	xc    *xconn.Conn // the shared connection; nil until Attach when none was given
+	own   bool        // Close closes xc (Attach opened it)
 	conn  *xgb.Conn
 	root  xproto.Window
 	win   xproto.Window
 	shape bool // SHAPE extension present
-	randr bool // RandR 1.5 monitors present
 
-	done chan struct{} // closed when the event drain ends
-	once sync.Once
+	unsubscribe func() // ends the event delivery from xc
+	once        sync.Once
 
 	// The shape is sent by its own goroutine (shapeLoop): each xgb
 	// request hands off between xgb's goroutines, and the Fyne main
@@ -50,7 +54,9 @@ type x11Window struct {
 	onScreen   func()
 }
 
-func New(log *slog.Logger) Window { return &x11Window{log: log} }
+// New returns the X11 shim on the process's X connection xc; nil opens
+// one of its own at Attach.
+func New(log *slog.Logger, xc *xconn.Conn) Window { return &x11Window{log: log, xc: xc} }
 
 func (x *x11Window) Attach(ctx any) error {
 	xc, ok := ctx.(driver.X11WindowContext)
@@ -58,21 +64,17 @@ func (x *x11Window) Attach(ctx any) error {
 		return fmt.Errorf("x11: no X11 window handle (context %T): %w", ctx, ErrUnsupported)
 	}
 	if x.conn == nil {
-		conn, err := xgb.NewConn()
-		if err != nil {
-			return fmt.Errorf("x11: connect: %w", err)
-		}
-		x.conn = conn
-		x.root = xproto.Setup(conn).DefaultScreen(conn).Root
-		x.shape = shape.Init(conn) == nil
-		if randr.Init(conn) == nil {
-			if v, err := randr.QueryVersion(conn, 1, 5).Reply(); err == nil &&
-				(v.MajorVersion > 1 || v.MinorVersion >= 5) {
-				x.randr = true
+		if x.xc == nil { // no shared connection was given: one of its own
+			xc, err := xconn.Open(x.log)
+			if err != nil {
+				return err
 			}
+			x.xc, x.own = xc, true
 		}
-		x.done = make(chan struct{})
-		go x.drain()
+		x.conn = x.xc.X()
+		x.root = x.xc.Root()
+		x.shape = shape.Init(x.conn) == nil
+		x.unsubscribe = x.xc.Subscribe(x.event)
 		x.shapeWake = make(chan struct{}, 1)
 		x.shapeStop = make(chan struct{})
 		x.shapeStopped = make(chan struct{})
@@ -86,50 +88,39 @@ func (x *x11Window) Attach(ctx any) error {
 	return nil
 }
 
-// drain reads the connection's events and the errors of unchecked
-// requests, which xgb would otherwise queue until its buffer blocks. It
-// ends when the connection closes.
-func (x *x11Window) drain() {
-	defer close(x.done)
-	for {
-		ev, err := x.conn.WaitForEvent()
-		if ev == nil && err == nil {
-			return
+// event handles the connection's events this window asked for: a
+// monitor change and the grabbed shortcut (on the connection's event loop).
+func (x *x11Window) event(ev xgb.Event) {
+	if _, ok := ev.(randr.ScreenChangeNotifyEvent); ok {
+		x.mu.Lock()
+		f := x.onScreen
+		x.mu.Unlock()
+		if f != nil {
+			f()
 		}
-		if err != nil {
-			x.log.Debug("x11 request failed", "err", err.Error())
+	}
+	if kp, ok := ev.(xproto.KeyPressEvent); ok {
+		x.mu.Lock()
+		f, key := x.onHotkey, x.hotkey
+		x.mu.Unlock()
+		if f != nil && kp.Detail == key {
+			f()
 		}
-		if _, ok := ev.(randr.ScreenChangeNotifyEvent); ok {
-			x.mu.Lock()
-			f := x.onScreen
-			x.mu.Unlock()
-			if f != nil {
-				f()
-			}
-		}
-		if kp, ok := ev.(xproto.KeyPressEvent); ok {
-			x.mu.Lock()
-			f, key := x.onHotkey, x.hotkey
-			x.mu.Unlock()
-			if f != nil && kp.Detail == key {
-				f()
-			}
-		}
-		// The grab holds the keyboard until the key is released, so its
-		// release comes here whatever the modifiers do.
-		if kr, ok := ev.(xproto.KeyReleaseEvent); ok {
-			x.mu.Lock()
-			f, key := x.onHotkeyUp, x.hotkey
-			x.mu.Unlock()
-			if f != nil && kr.Detail == key {
-				f()
-			}
+	}
+	// The grab holds the keyboard until the key is released, so its
+	// release comes here whatever the modifiers do.
+	if kr, ok := ev.(xproto.KeyReleaseEvent); ok {
+		x.mu.Lock()
+		f, key := x.onHotkeyUp, x.hotkey
+		x.mu.Unlock()
+		if f != nil && kr.Detail == key {
+			f()
 		}
 	}
 }
 
 func (x *x11Window) WatchMonitors(onChange func()) error {
-	if x.conn == nil || !x.randr {
+	if x.conn == nil || !x.xc.RandR() {
 		return ErrUnsupported
 	}
 	x.mu.Lock()
@@ -185,13 +176,7 @@ func (x *x11Window) OnShortcutRelease(f func()) {
 	x.onHotkeyUp = f
 }
 
-func (x *x11Window) atom(name string) xproto.Atom {
-	r, err := xproto.InternAtom(x.conn, false, uint16(len(name)), name).Reply()
-	if err != nil {
-		return 0
-	}
-	return r.Atom
-}
+func (x *x11Window) atom(name string) xproto.Atom { return x.xc.Atom(name) }
 
 // keepAbove asks for "above others, not in the task bar or pager": the
 // _NET_WM_STATE property (read by a window manager when it maps the
@@ -296,34 +281,23 @@ func (x *x11Window) Pointer() (image.Point, error) {
 	if x.conn == nil {
 		return image.Point{}, ErrUnsupported
 	}
-	r, err := xproto.QueryPointer(x.conn, x.root).Reply()
-	if err != nil {
-		return image.Point{}, fmt.Errorf("x11: pointer: %w", err)
+	return x.xc.Pointer()
+}
+
+// WatchPointer hands f the pointer's position from the connection's one
+// poller, which every pet shares (PointerWatcher).
+func (x *x11Window) WatchPointer(every time.Duration, f func(image.Point, bool)) (stop func(), ok bool) {
+	if x.conn == nil {
+		return nil, false
 	}
-	return image.Pt(int(r.RootX), int(r.RootY)), nil
+	return x.xc.WatchPointer(every, f), true
 }
 
 func (x *x11Window) Monitors() ([]image.Rectangle, error) {
 	if x.conn == nil {
 		return nil, ErrUnsupported
 	}
-	if x.randr {
-		r, err := randr.GetMonitors(x.conn, x.root, true).Reply()
-		if err == nil && len(r.Monitors) > 0 {
-			ms := append([]randr.MonitorInfo(nil), r.Monitors...)
-			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Primary && !ms[j].Primary })
-			out := make([]image.Rectangle, len(ms))
-			for i, m := range ms {
-				out[i] = image.Rect(int(m.X), int(m.Y), int(m.X)+int(m.Width), int(m.Y)+int(m.Height))
-			}
-			return out, nil
-		}
-	}
-	g, err := xproto.GetGeometry(x.conn, xproto.Drawable(x.root)).Reply()
-	if err != nil {
-		return nil, fmt.Errorf("x11: root geometry: %w", err)
-	}
-	return []image.Rectangle{image.Rect(0, 0, int(g.Width), int(g.Height))}, nil
+	return x.xc.Monitors()
 }
 
 func (x *x11Window) Focus() error {
@@ -346,8 +320,10 @@ func (x *x11Window) Close() error {
 		if x.conn != nil {
 			close(x.shapeStop)
 			<-x.shapeStopped
-			x.conn.Close()
-			<-x.done
+			x.unsubscribe()
+			if x.own {
+				x.xc.Close()
+			}
 		}
 	})
 	return nil

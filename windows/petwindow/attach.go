@@ -31,7 +31,7 @@ func (w *PetWindow) addScreenToggle(x, y, btn, pad float32) {
 	w.comp.entry.Move(w.comp.entry.Position().AddXY(btn+pad, 0))
 	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
 	w.comp.screenBtn.Hide()
-	w.win.Content().(*fyne.Container).Add(w.comp.screenBtn)
+	w.content().Add(w.comp.screenBtn)
 }
 
 // showScreenToggle shows the toggle with the composer, lit while on.

@@ -26,6 +26,9 @@ type bubble struct {
 	// MaxWidth is the widest the bubble grows, tail and border included.
 	MaxWidth float32
 	OnTapped func()
+	// Below puts the tail on top, pointing up at a character the bubble
+	// sits under (no room above it, toproom.go).
+	Below bool
 
 	memoText  string
 	memoWidth float32
@@ -86,7 +89,11 @@ func (b *bubble) CreateRenderer() fyne.WidgetRenderer {
 	r.body.StrokeColor = widgets.ColBubbleStroke
 	r.body.StrokeWidth = 1
 	r.tail = canvas.NewRasterWithPixels(func(x, y, w, h int) color.Color {
-		// A downward triangle: full width at the top, a point at the bottom.
+		// A downward triangle: full width at the top, a point at the
+		// bottom; upward under the character.
+		if b.Below {
+			y = h - 1 - y
+		}
 		half := float64(w) / 2 * float64(h-y) / float64(h)
 		if d := float64(x) + 0.5 - float64(w)/2; d >= -half && d <= half {
 			if d <= -half+1 || d >= half-1 {
@@ -109,12 +116,19 @@ type bubbleRenderer struct {
 
 func (r *bubbleRenderer) Layout(size fyne.Size) {
 	body := bubbleBody(size)
+	var top float32 // the body's top: under the tail when Below
 	r.body.Resize(body)
-	r.tail.Move(fyne.NewPos((size.Width-tailW)/2, body.Height-1))
+	if r.b.Below {
+		top = tailH
+		r.tail.Move(fyne.NewPos((size.Width-tailW)/2, 0))
+	} else {
+		r.tail.Move(fyne.NewPos((size.Width-tailW)/2, body.Height-1))
+	}
+	r.body.Move(fyne.NewPos(0, top))
 	r.tail.Resize(fyne.NewSize(tailW, tailH+1))
 	lh := lineHeight()
 	for i, t := range r.lines.Texts() {
-		t.Move(fyne.NewPos(bubblePad, bubblePad+float32(i)*lh))
+		t.Move(fyne.NewPos(bubblePad, top+bubblePad+float32(i)*lh))
 		t.Resize(fyne.NewSize(body.Width-2*bubblePad, lh))
 	}
 }

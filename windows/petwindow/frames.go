@@ -1,6 +1,30 @@
 package petwindow
 
-import "yui/windows/widgets"
+import (
+	"fmt"
+	"time"
+	"yui/pet/character"
+	"yui/windows/widgets"
+)
+
+// framesMotion is the motion whose frames show: the one on screen, or
+// what a pack with the optional motions has for the moment (held by the
+// pointer, landing from a fall, sitting on a window's edge).
+func (w *PetWindow) framesMotion() string {
+	pack := w.opts.Pack
+	m := w.shownMotion()
+	switch {
+	case w.drag.active && pack.Has(character.MotionDrag):
+		return character.MotionDrag
+	case w.move.landing && pack.Has(character.MotionLand):
+		return character.MotionLand
+	case m == "sit" && w.move.motion == "sit":
+		// The body tool sits the pet on a window; Frames falls back to
+		// sit when the pack has no edge pose.
+		return character.MotionSitEdge
+	}
+	return m
+}
 
 // updateFrames asks the pack what to show for the view's motion and
 // emotion (character.Pack.Frames) and plays it.
@@ -10,12 +34,14 @@ func (w *PetWindow) updateFrames() {
 		return
 	}
 	v := w.view
-	v.Motion = w.shownMotion()
-	key := v.Motion + "|" + v.Emotion + "|" + w.gaze
+	v.Motion = w.framesMotion()
+	mirrored := pack.Mirrored(w.move.right)
+	key := fmt.Sprint(v.Motion, "|", v.Emotion, "|", w.gaze, "|", mirrored)
 	if key == w.draw.animKey && len(w.draw.frames) > 0 {
 		return
 	}
 	w.draw.animKey = key
+	pack = pack.Turned(mirrored)
 	set := w.gazeFrames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
 	w.draw.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
@@ -29,7 +55,6 @@ func (w *PetWindow) updateFrames() {
 		w.char.show(set.Frames[0])
 	}
 	w.showBackdrop()
-	w.anim.play(len(set.Frames), set.FPS, set.Loop)
 	// Lip-sync: while the talk motion plays, the audio's loudness picks
 	// the mouth frame.
 	w.anim.pick = nil
@@ -37,7 +62,36 @@ func (w *PetWindow) updateFrames() {
 		n := len(set.Frames)
 		w.anim.pick = func() (int, bool) { return ms.MouthFrame(n) }
 	}
+	// The idle cycle is what a pet shows nearly all the time, and each of
+	// its frame changes costs a repaint: it changes at most maxIdleFPS
+	// times a second, and slower still while nobody watches (SetIdlePace).
+	pace := 1.0
+	if set.Motion == "idle" {
+		pace = max(w.anim.idlePace, frameRate(set)/maxIdleFPS)
+	}
+	w.anim.pace = max(pace, 1)
+	w.anim.play(len(set.Frames), set.FPS, set.Loop, set.Durations)
 }
+
+// frameRate is how many frame changes a second a frame set asks for: its
+// fps, or its frames over their durations when each has its own.
+func frameRate(set character.FrameSet) float64 {
+	if len(set.Durations) == len(set.Frames) && len(set.Frames) > 0 {
+		var total time.Duration
+		for _, d := range set.Durations {
+			total += d
+		}
+		if total > 0 {
+			return float64(len(set.Frames)) / total.Seconds()
+		}
+	}
+	return set.FPS
+}
+
+// maxIdleFPS caps the idle motion's frame changes a second, whatever
+// the pack asks: each costs a repaint of the whole window (see
+// docs/performance.md), and breathing reads as breathing at two.
+const maxIdleFPS = 2
 
 // showBackdrop draws the backdrop under the character only when the frame
 // is not composited over it already.

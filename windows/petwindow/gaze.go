@@ -2,49 +2,75 @@ package petwindow
 
 import (
 	"image"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 
 	"yui/pet/character"
+	"yui/windows/native"
 )
 
 // gazePoll is how often the eyes check where the pointer is.
 const gazePoll = 150 * time.Millisecond
 
 // startGaze starts following the pointer with the eyes (PetOptions.Gaze)
-// until the window is disposed.
+// until the window is disposed. The pointer is read off the UI goroutine
+// (an X QueryPointer is a round trip to the server) and handed to the UI
+// with fyne.Do.
 func (w *PetWindow) startGaze() {
 	if !w.opts.Gaze {
 		return
 	}
 	w.gazeStop = make(chan struct{})
-	go func(stop <-chan struct{}) {
-		t := time.NewTicker(gazePoll)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				fyne.Do(w.followPointer)
-			}
+	deliver := func(p image.Point, ok bool) { fyne.Do(func() { w.followPointer(p, ok) }) }
+	var stop func()
+	if pw, ok := w.native.(native.PointerWatcher); ok {
+		stop, ok = pw.WatchPointer(gazePoll, deliver)
+		if !ok {
+			stop = nil
 		}
+	}
+	if stop == nil {
+		stop = pollPointer(w.native, gazePoll, deliver)
+	}
+	go func(end <-chan struct{}) {
+		<-end
+		stop()
 	}(w.gazeStop)
 }
 
-// followPointer turns the eyes towards the pointer while it is near the
-// standing character, on a pack with gaze frames, and lets it look around
-// now and then otherwise. UI thread.
-func (w *PetWindow) followPointer() {
+// pollPointer reads the pointer through n every period on a goroutine of
+// its own until stop is called, for shims that share no poller.
+func pollPointer(n native.Window, every time.Duration, f func(image.Point, bool)) (stop func()) {
+	end := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-end:
+				return
+			case <-t.C:
+				p, err := n.Pointer()
+				f(p, err == nil)
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(end) }) }
+}
+
+// followPointer turns the eyes towards the pointer at ptr (known when ok)
+// while it is near the standing character, on a pack with gaze frames, and
+// lets it look around now and then otherwise. UI thread.
+func (w *PetWindow) followPointer(ptr image.Point, ok bool) {
 	if w.closed.Load() || !w.visible || w.opts.Pack == nil || len(w.opts.Pack.Gaze) == 0 {
 		return
 	}
 	dir := ""
-	if !w.drag.active {
-		if ptr, err := w.native.Pointer(); err == nil {
-			dir = character.GazeAt(w.bodyRect().Add(w.pos), ptr)
-		}
+	if !w.drag.active && ok {
+		dir = character.GazeAt(w.bodyRect().Add(w.pos), ptr)
 	}
 	// With the pointer away, an idle character glances around now and then.
 	now := time.Now()

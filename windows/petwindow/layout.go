@@ -79,7 +79,7 @@ func (w *PetWindow) render(v pet.View) {
 	w.draw.hasPending = false
 	w.draw.pending = pet.View{}
 	wasRunning := w.view.Running
-	if old := w.view.Pill; old.ConnState != v.Pill.ConnState || old.Tool != v.Pill.Tool || old.Voice != v.Pill.Voice || (old.Conn == "") != (v.Pill.Conn == "") || old.Audio != v.Pill.Audio {
+	if old := w.view.Pill; old.ConnState != v.Pill.ConnState || old.Tool != v.Pill.Tool || old.Voice != v.Pill.Voice || connWords(old.Conn) != connWords(v.Pill.Conn) || old.Audio != v.Pill.Audio {
 		w.log.Info("pet_pill", "name", w.opts.Name, "conn", v.Pill.Conn, "state", v.Pill.ConnState.String(),
 			"tool", v.Pill.Tool, "voice", v.Pill.Voice, "audio", v.Pill.Audio)
 	}
@@ -87,6 +87,7 @@ func (w *PetWindow) render(v pet.View) {
 	g := w.geo
 	w.updateFrames()
 	w.syncBody()
+	rows := w.rows()
 
 	// Bubble: the sentence being spoken, else a notice.
 	text := v.Bubble
@@ -98,7 +99,9 @@ func (w *PetWindow) render(v pet.View) {
 		w.bubble.Text = text
 		s := w.bubble.MinSize()
 		w.bubble.Resize(s)
-		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), w.bubbleTip()-s.Height))
+		y, below := w.bubbleY(rows.bubbleTip, s.Height)
+		w.bubble.Below = below
+		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), y))
 		w.bubble.Refresh()
 	}
 
@@ -118,9 +121,9 @@ func (w *PetWindow) render(v pet.View) {
 	// The caption sits on the plate's row while the plate is empty, else
 	// over the character's feet.
 	w.status.plate.Text = v.Plate
-	w.placeTag(w.status.plate, -1, g.plateY)
+	w.placeTag(w.status.plate, -1, rows.plateY)
 	w.status.caption.Text = v.Caption
-	captionY := g.plateY
+	captionY := rows.plateY
 	if v.Plate != "" {
 		captionY = g.char.Y + g.charSize.Height - w.status.caption.MinSize().Height - 4
 	}
@@ -170,11 +173,11 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	x := float32(int((g.width - row) / 2))
 	widgets.SetShown(w.status.eye, w.status.watching)
-	w.status.eye.Move(fyne.NewPos(x, g.pillY))
+	w.status.eye.Move(fyne.NewPos(x, rows.pillY))
 	w.status.eye.Resize(fyne.NewSize(widgets.TagHeight, widgets.TagHeight))
 	x += ew
-	w.placeTag(w.status.pill, x, g.pillY)
-	w.placeTag(w.status.chip, x+pw+rowGap, g.pillY)
+	w.placeTag(w.status.pill, x, rows.pillY)
+	w.placeTag(w.status.chip, x+pw+rowGap, rows.pillY)
 	if w.delegWin != nil {
 		w.delegWin.update(v.Delegations)
 	}
@@ -206,6 +209,43 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	w.placeTag(w.comp.errLine, sideMargin+composerRad, g.errorY)
 	w.updateShape()
+}
+
+// connWords is the pill's connection text without its countdown's
+// digits: a new reason (offline, then a server with no model) is logged,
+// a second ticking away is not.
+func connWords(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// tagRows is where the name plate and the status pill go, and where the
+// bubble's tail ends above them.
+type tagRows struct{ plateY, pillY, bubbleTip float32 }
+
+// rows places the plate and pill rows: under the character, or while it
+// sits on a window above its head, under the bubble, so that they never
+// cover the text of the window it sits on.
+func (w *PetWindow) rows() tagRows {
+	g := w.geo
+	tip := w.bubbleTip()
+	if !w.sitting() {
+		return tagRows{plateY: g.plateY, pillY: g.pillY, bubbleTip: tip}
+	}
+	r := tagRows{pillY: tip - widgets.TagHeight}
+	r.plateY = r.pillY - widgets.TagHeight - rowGap
+	r.bubbleTip = r.plateY - rowGap
+	return r
+}
+
+// sitting says whether the character sits on a window: the body tool
+// holds the sit posture there, and the window below is the user's.
+func (w *PetWindow) sitting() bool {
+	return !w.move.moving && w.shownMotion() == "sit"
 }
 
 // bubbleGap is the room between the bubble's tail and the character's top.

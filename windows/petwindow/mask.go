@@ -148,6 +148,17 @@ func triangleRects(r image.Rectangle) []image.Rectangle {
 	return out
 }
 
+// upTriangleRects is triangleRects upside down: the apex at r's top
+// centre, the base on r's bottom edge.
+func upTriangleRects(r image.Rectangle) []image.Rectangle {
+	rs := triangleRects(r)
+	for i, q := range rs {
+		y := r.Max.Y - 1 - (q.Min.Y - r.Min.Y)
+		rs[i] = image.Rect(q.Min.X, y, q.Max.X, y+1)
+	}
+	return rs
+}
+
 // maskCache remembers the mask of each frame image at each drawn size, so a
 // looping animation computes every frame's mask once.
 type maskCache struct {

@@ -88,7 +88,7 @@ func (w *PetWindow) addMic(sendX, y, btn, pad float32) {
 	b.Resize(fyne.NewSize(btn, btn))
 	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
 	b.Hide()
-	w.win.Content().(*fyne.Container).Add(b)
+	w.content().Add(b)
 }
 
 // talkActions are the pet's voice actions when it talks push-to-talk.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"yui/pet/character"
 )
 
 // The body tool moves the pet window over the desktop (tools/body's Body
@@ -27,8 +29,9 @@ type BodyState struct {
 // bodyShared is what BodyState reads from any goroutine; the UI thread
 // writes it each time the window moves, shows or draws a new motion.
 type bodyShared struct {
-	mu sync.Mutex
-	st BodyState
+	mu   sync.Mutex
+	st   BodyState
+	walk float64 // the pack's walking pace in desktop pixels a second
 }
 
 // bodyMove is the body tool's movement (UI thread only).
@@ -40,6 +43,13 @@ type bodyMove struct {
 	// arrival: the Actor's clock and the animation end at about the same
 	// moment, and the move must not stop short.
 	then string
+	// right is true once the pet last went right: a side-facing pack is
+	// drawn facing its way until it turns.
+	right bool
+	// landing is true while a pack's land motion plays where a fall
+	// ended; land is its timer.
+	landing bool
+	land    *fyne.Animation
 }
 
 // BodyState returns the character's state. Any goroutine; it never waits
@@ -54,8 +64,12 @@ func (w *PetWindow) BodyState() BodyState {
 func (w *PetWindow) syncBody() {
 	w.shared.mu.Lock()
 	defer w.shared.mu.Unlock()
+	w.shared.walk = 0
+	if p := w.opts.Pack; p != nil {
+		w.shared.walk = p.WalkSpeed * float64(w.shim.scale)
+	}
 	w.shared.st = BodyState{
-		Rect:    w.bodyRect().Add(w.pos),
+		Rect:    w.standRect().Add(w.pos),
 		Visible: w.visible,
 		Emotion: w.view.Emotion,
 		Motion:  w.shownMotion(),
@@ -92,6 +106,9 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 			return
 		}
 		from := w.pos
+		if target.X != from.X {
+			w.move.right = target.X > from.X
+		}
 		w.move.moving = true
 		var a *fyne.Animation
 		a = fyne.NewAnimation(d, func(f float32) {
@@ -105,6 +122,9 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 				w.move.anim = nil
 				if w.move.then != "" {
 					w.move.motion, w.move.then = w.move.then, ""
+				}
+				if motion == "fall" {
+					w.startLanding()
 				}
 				w.render(w.view)
 			}
@@ -156,8 +176,52 @@ func (w *PetWindow) SetBodyVisible(visible bool) {
 	})
 }
 
+// WalkSpeed is the character's walking pace in desktop pixels a second,
+// 0 for the app's own (the body tool's pace). Any goroutine.
+func (w *PetWindow) WalkSpeed() float64 {
+	w.shared.mu.Lock()
+	defer w.shared.mu.Unlock()
+	return w.shared.walk
+}
+
+// standRect is the character's rectangle down to its feet line (the
+// pack's feet point): what hangs below it, the legs of a pet sitting on
+// a window's edge, hangs over the edge.
+func (w *PetWindow) standRect() image.Rectangle {
+	r := w.bodyRect()
+	if p := w.opts.Pack; p != nil && p.Size[1] > 0 && p.Feet.Y > 0 && p.Feet.Y < p.Size[1] {
+		r.Max.Y = r.Min.Y + int(float64(r.Dy())*float64(p.Feet.Y)/float64(p.Size[1])+0.5)
+	}
+	return r
+}
+
+// startLanding plays the pack's land motion once where a fall ended.
+// UI thread.
+func (w *PetWindow) startLanding() {
+	p := w.opts.Pack
+	if !p.Has(character.MotionLand) {
+		return
+	}
+	w.move.landing = true
+	var a *fyne.Animation
+	a = fyne.NewAnimation(p.Motions[character.MotionLand].Length(), func(f float32) {
+		if f < 1 || w.closed.Load() || w.move.land != a {
+			return
+		}
+		w.move.landing, w.move.land = false, nil
+		w.render(w.view)
+	})
+	w.move.land = a
+	a.Start()
+}
+
 // stopMove stops the running move where the window is. UI thread.
 func (w *PetWindow) stopMove() {
+	if w.move.land != nil {
+		w.move.land.Stop()
+		w.move.land = nil
+	}
+	w.move.landing = false
 	if w.move.anim != nil {
 		w.move.anim.Stop()
 		w.move.anim = nil

@@ -64,6 +64,7 @@ import (
 
 	"yui/pet"
 	"yui/pet/character"
+	"yui/tools/desktop/xconn"
 	"yui/transport"
 	"yui/windows/native"
 	"yui/windows/widgets"
@@ -119,6 +120,10 @@ type PetOptions struct {
 	// Gaze makes the eyes follow the pointer when it is near, on a pack
 	// with gaze frames (the preset's gaze setting).
 	Gaze bool
+	// X is the process's X connection, which the window's X11 shim shares
+	// with the desktop layer and the other pets; nil opens one of its own
+	// (where there is X).
+	X *xconn.Conn
 	// OnDragEnd, when set, is called on the UI thread when the user drops
 	// the pet, after its position was saved (gravity lets it fall).
 	OnDragEnd func()
@@ -167,6 +172,7 @@ type PetWindow struct {
 	gazeStop chan struct{} // ends the pointer polling; nil without gaze
 	look     lookAround    // the occasional glance around (lookaround.go)
 	comp     composerParts // the composer (composer.go, attach.go, mic.go)
+	top      topRoom       // the content's rise at a monitor's top (toproom.go)
 
 	closeOnce sync.Once
 }
@@ -246,7 +252,7 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 		log:    log,
 		win:    drv.CreateSplashWindow(),
 		geo:    newGeometry(opts.Pack),
-		native: native.New(log),
+		native: native.New(log, opts.X),
 		shim:   shimState{scale: 1},
 	}
 	w.anim = newAnimator(w.prepareFrame, w.showFrame)
@@ -327,10 +333,12 @@ func (w *PetWindow) build() {
 	w.comp.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
 	w.comp.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
 
-	w.win.SetContent(free(g.win,
+	w.top.inner = free(g.win,
 		w.backdrop, w.char, w.bubble, w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.status.eye,
 		w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send, w.comp.errLine,
-	))
+	)
+	w.top.inner.Resize(g.win)
+	w.win.SetContent(free(g.win, w.top.inner))         // the outer one keeps the inner's rise (toproom.go)
 	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
 	w.addScreenToggle(cx+pad+btn+pad, g.composerY+pad, btn, pad)
 }
@@ -340,6 +348,7 @@ func (w *PetWindow) build() {
 func (w *PetWindow) Show() {
 	w.win.Show()
 	w.visible = true
+	w.anim.setPaused(false)
 	w.attachNative(20)
 	if w.at.placed {
 		w.moveTo(w.pos)
@@ -351,7 +360,25 @@ func (w *PetWindow) Show() {
 func (w *PetWindow) Hide() {
 	w.win.Hide()
 	w.visible = false
+	w.anim.setPaused(true) // a hidden pet costs no frames
 	w.syncBody()
+}
+
+// SetIdlePace slows the idle motion's cycle by f (1: its own rate; 3: a
+// third of it), for a pet nobody watches: the user away, or a desktop
+// that asks for reduced motion. Breathing and blinking still show, more
+// slowly. UI thread.
+func (w *PetWindow) SetIdlePace(f float64) {
+	f = max(f, 1)
+	if f == w.anim.idlePace {
+		return
+	}
+	w.anim.idlePace = f
+	if w.draw.animKey != "" && w.shownMotion() == "idle" {
+		w.draw.animKey = "" // choose the frames again, at the new pace
+		w.updateFrames()
+	}
+	w.log.Info("pet_idle_pace", "name", w.opts.Name, "pace", f)
 }
 
 // attachNative binds the native shim once the driver has created the

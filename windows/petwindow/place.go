@@ -2,6 +2,7 @@ package petwindow
 
 import (
 	"image"
+	"yui/pet/character"
 )
 
 // place moves the window to its saved position for the current monitor
@@ -12,6 +13,7 @@ func (w *PetWindow) place() {
 		return
 	}
 	w.at.layout = layoutKey(mons)
+	w.top.mons = mons
 	size := w.px(w.geo.win.Width, w.geo.win.Height)
 	p := homePosition(mons, size)
 	p.X -= w.opts.Index * (w.bodyRect().Dx() + homeMargin)
@@ -39,6 +41,7 @@ func (w *PetWindow) monitorsChanged() {
 		return
 	}
 	w.at.layout = layoutKey(mons)
+	w.top.mons = mons
 	size := w.px(w.geo.win.Width, w.geo.win.Height)
 	p := placeOnScreen(w.pos, w.bodyRect(), size, mons)
 	if w.opts.Positions != nil {
@@ -59,9 +62,18 @@ func (w *PetWindow) bodyRect() image.Rectangle {
 	return w.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
 }
 
+// moveTo puts the window where its top-left corner would be at p with
+// no rise; at a monitor's top the window stops there and its content rises
+// (toproom.go). w.pos is p. While the user drags, the rise stays as the
+// window was grabbed.
 func (w *PetWindow) moveTo(p image.Point) {
-	if err := w.native.Move(p.X, p.Y); err == nil {
+	rise := w.top.rise
+	if !w.drag.active {
+		rise = riseFor(p, w.bodyRect(), w.top.mons, w.px(0, bubbleArea).Y)
+	}
+	if err := w.native.Move(p.X, p.Y+rise); err == nil {
 		w.pos = p
+		w.setRise(rise)
 		w.syncBody()
 	}
 }
@@ -91,7 +103,7 @@ func (w *PetWindow) pressed() {
 	}
 	w.drag.from = ptr
 	if p, err := w.native.Position(); err == nil {
-		w.pos = p
+		w.pos = p.Sub(image.Pt(0, w.top.rise))
 	}
 	w.drag.win = w.pos
 }
@@ -130,6 +142,7 @@ func (w *PetWindow) dragEnd() {
 	}
 	if mons, err := w.native.Monitors(); err == nil && len(mons) > 0 {
 		w.at.layout = layoutKey(mons)
+		w.top.mons = mons
 		size := w.px(w.geo.win.Width, w.geo.win.Height)
 		if p := placeOnScreen(w.pos, w.bodyRect(), size, mons); p != w.pos {
 			w.moveTo(p)
@@ -138,6 +151,11 @@ func (w *PetWindow) dragEnd() {
 	w.savePosition()
 	if w.opts.OnDragEnd != nil {
 		w.opts.OnDragEnd()
+	}
+	if w.opts.Pack.Has(character.MotionDrag) {
+		// A pack's held pose ends with the drag; drawn once the window
+		// is where it was dropped (a redraw during the drop moves it).
+		w.render(w.view)
 	}
 }
 

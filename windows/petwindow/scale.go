@@ -83,19 +83,27 @@ func ScaledPack(p *character.Pack, w, h int) *character.Pack {
 		done[img] = s
 		return s
 	}
-	q := *p
-	q.Emotions = make(map[string]image.Image, len(p.Emotions))
-	for id, img := range p.Emotions {
-		q.Emotions[id] = scale(img)
-	}
-	q.Motions = make(map[string]character.Motion, len(p.Motions))
-	for id, m := range p.Motions {
-		frames := make([]image.Image, len(m.Frames))
-		for i, f := range m.Frames {
-			frames[i] = scale(f)
+	scaleAll := func(emotions map[string]image.Image, motions map[string]character.Motion) (map[string]image.Image, map[string]character.Motion) {
+		es := make(map[string]image.Image, len(emotions))
+		for id, img := range emotions {
+			es[id] = scale(img)
 		}
-		m.Frames = frames
-		q.Motions[id] = m
+		ms := make(map[string]character.Motion, len(motions))
+		for id, m := range motions {
+			frames := make([]image.Image, len(m.Frames))
+			for i, f := range m.Frames {
+				frames[i] = scale(f)
+			}
+			m.Frames = frames
+			ms[id] = m
+		}
+		return es, ms
+	}
+	q := *p
+	q.Emotions, q.Motions = scaleAll(p.Emotions, p.Motions)
+	if p.Mirror != nil {
+		q.Mirror = &character.Mirror{}
+		q.Mirror.Emotions, q.Mirror.Motions = scaleAll(p.Mirror.Emotions, p.Mirror.Motions)
 	}
 	if p.Gaze != nil {
 		q.Gaze = make(map[string]image.Image, len(p.Gaze))

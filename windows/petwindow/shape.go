@@ -28,7 +28,7 @@ func (w *PetWindow) setShape(frame image.Image) {
 	if !w.shim.attached || !w.shim.shaped {
 		return
 	}
-	body := w.bodyRect()
+	body := w.bodyRect().Sub(image.Pt(0, w.top.rise)) // window pixels: the content rises (toproom.go)
 	parts := w.partRects()
 	rs := slices.Clone(parts)
 	if frame != nil {
@@ -68,8 +68,13 @@ func (w *PetWindow) partRects() []image.Rectangle {
 	if w.bubble.Visible() {
 		p, s := w.bubble.Position(), w.bubble.Size()
 		bs := bubbleBody(s)
-		rs = append(rs, roundedRects(w.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))...)
-		rs = append(rs, triangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y+bs.Height-1, tailW, tailH+1))...)
+		if w.bubble.Below { // tail on top, pointing up (toproom.go)
+			rs = append(rs, roundedRects(w.rect(p.X, p.Y+tailH, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))...)
+			rs = append(rs, upTriangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y, tailW, tailH+1))...)
+		} else {
+			rs = append(rs, roundedRects(w.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))...)
+			rs = append(rs, triangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y+bs.Height-1, tailW, tailH+1))...)
+		}
 	}
 	for _, t := range []*widgets.Tag{w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.comp.errLine} {
 		if t.Visible() {
@@ -84,6 +89,9 @@ func (w *PetWindow) partRects() []image.Rectangle {
 	if w.comp.state.open {
 		p, s := w.comp.bg.Position(), w.comp.bg.Size()
 		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.shim.scale))...)
+	}
+	for i := range rs { // the parts rise with the content; the menu is above it
+		rs[i] = rs[i].Sub(image.Pt(0, w.top.rise))
 	}
 	if !w.menuRect.Empty() {
 		rs = append(rs, w.menuRect)

@@ -25,15 +25,19 @@ type globalSection struct {
 	w          *SettingsWindow
 	screenLook *choice
 	browser    *widget.Check
-	startup    *widget.Check
-	logLevel   *choice
-	logDir     *widget.Label
-	openLogs   *widget.Button
-	showPets   *widget.Button
-	result     *widget.Label
-	speakers   *choice
-	soundNote  *widget.Label
-	filling    bool
+	// browserLocal lets the browser tool open pages on this computer and
+	// the local network.
+	browserLocal *widget.Check
+	startup      *widget.Check
+	logLevel     *choice
+	logDir       *widget.Label
+	openLogs     *widget.Button
+	showPets     *widget.Button
+	keys         *widget.Label // where the keys are: the keyring or settings.json
+	result       *widget.Label
+	speakers     *choice
+	soundNote    *widget.Label
+	filling      bool
 }
 
 func newGlobalSection(w *SettingsWindow) *globalSection {
@@ -43,6 +47,9 @@ func newGlobalSection(w *SettingsWindow) *globalSection {
 	})
 	g.browser = widget.NewCheck("Let the character browse the web (needs a Chromium-family browser)", func(b bool) {
 		g.save(func(s *settings.Settings) bool { return set(&s.BrowserTool, b) })
+	})
+	g.browserLocal = widget.NewCheck("The browser may open pages on this computer and the local network", func(b bool) {
+		g.save(func(s *settings.Settings) bool { return set(&s.BrowserLocal, b) })
 	})
 	g.startup = widget.NewCheck("Start Yui when I log in", func(b bool) {
 		g.save(func(s *settings.Settings) bool { return set(&s.StartAtLogin, b) })
@@ -64,6 +71,7 @@ func newGlobalSection(w *SettingsWindow) *globalSection {
 	g.showPets = widget.NewButtonWithIcon("Show every pet", theme.VisibilityIcon(), w.b.ShowPets)
 	g.result = widget.NewLabel("")
 	g.result.Wrapping = fyne.TextWrapWord
+	g.keys = helpText(w.b.Store().KeysNote())
 	g.speakers = newChoice([]option{{defaultDevice, "System default"}}, func(v string) {
 		g.save(func(s *settings.Settings) bool { return set(&s.Speakers, v) })
 	})
@@ -107,7 +115,10 @@ func (g *globalSection) content() fyne.CanvasObject {
 	return page(note, rows(
 		heading("Permissions"),
 		[]fyne.CanvasObject{formLabel("Screen look"), container.NewVBox(g.screenLook.Select, lookHelp)},
-		[]fyne.CanvasObject{formLabel("Browser tool"), g.browser},
+		[]fyne.CanvasObject{formLabel("Browser tool"), container.NewVBox(g.browser, g.browserLocal, helpText(
+			"Off, the browser opens public web pages only: a page on this computer (127.0.0.1, localhost) or "+
+				"the local network (a router, a printer, 192.168.x.x, a cloud metadata address) is refused."))},
+		[]fyne.CanvasObject{formLabel("Keys"), g.keys},
 		heading("Pets"),
 		[]fyne.CanvasObject{formLabel("Start at login"), g.startup},
 		[]fyne.CanvasObject{formLabel("Hidden pets"), container.NewVBox(container.NewHBox(g.showPets),
@@ -127,6 +138,7 @@ func (g *globalSection) refresh(st settings.Settings) {
 	defer func() { g.filling = false }()
 	g.screenLook.SetValue(st.ScreenLook)
 	g.browser.SetChecked(st.BrowserTool)
+	g.browserLocal.SetChecked(st.BrowserLocal)
 	g.startup.SetChecked(st.StartAtLogin)
 	g.logLevel.SetValue(st.LogLevel)
 	g.speakers.SetValue(st.Speakers)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ type audioFields struct {
 	speechModel      *widget.Entry
 	speechRate       *slider
 	speechVolume     *slider
+	speechCmd        speechCommandFields
 	speechTest       *widget.Button
 	speechResult     *widget.Label
 	voiceMode        *choice
@@ -57,7 +59,7 @@ type audioFields struct {
 
 var (
 	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
-		{"none", "None (bubble only)"}}
+		{"command", "Command (a local program: Piper, espeak-ng, …)"}, {"none", "None (bubble only)"}}
 	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
 		{"hands_free", "Hands-free"}}
 	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"command", "Command"}}
@@ -120,6 +122,7 @@ func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Pres
 		func(v float64) { e.edit(func(p *settings.Preset) { p.Speech.Rate = round2(v) }) })
 	f.speechVolume = newSlider(0, 1, 0.05, 1, func(v float64) string { return fmt.Sprintf("%.0f%%", v*100) },
 		func(v float64) { e.edit(func(p *settings.Preset) { p.Speech.Volume = round2(v) }) })
+	f.speechCmd = e.newSpeechCommandFields()
 	f.speechTest = widget.NewButtonWithIcon("Speak a sample", theme.MediaPlayIcon(), e.speakSample)
 	f.speechResult = widget.NewLabel("")
 	f.speechResult.Wrapping = fyne.TextWrapWord
@@ -176,6 +179,8 @@ func (f *presetFields) fillAudio(p settings.Preset) {
 	f.speechModel.SetText(p.Speech.Model)
 	f.speechRate.set(p.Speech.Rate)
 	f.speechVolume.set(p.Speech.Volume)
+	f.speechCmd.line.SetText(p.Speech.Command)
+	f.speechCmd.rate.SetText(strconv.Itoa(p.Speech.CommandRate))
 	f.voiceMode.SetValue(p.Voice.Mode)
 	f.voiceEngine.SetValue(p.Voice.Engine)
 	f.voiceDevice.SetValue(p.Voice.Device)
@@ -202,6 +207,9 @@ func (e *presetEditor) speechTab() fyne.CanvasObject {
 		e.row("speech.key", "Key", f.speechKey),
 		e.row("speech.model", "Model", f.speechModel),
 		e.row("speech.rate", "Rate", f.speechRate.object()),
+		e.row("speech.command", "Command", container.NewBorder(nil, nil, nil, f.speechCmd.test, f.speechCmd.line),
+			f.speechCmd.help, f.speechCmd.result),
+		e.row("speech.command_rate", "Raw PCM rate", f.speechCmd.rate),
 		e.row("speech.volume", "Volume", f.speechVolume.object()),
 	))
 }
@@ -337,15 +345,24 @@ func (e *presetEditor) startMeter() {
 		d, err := e.w.b.AudioDevices()
 		return func() { e.showDevices(d.Inputs, err) }
 	})
+	e.runMeter()
+}
+
+// runMeter runs the level meter on the microphone as edited.
+func (e *presetEditor) runMeter() {
+	e.stopMeter()
+	if e.id == "" || e.w.win == nil {
+		return
+	}
 	ctx, cancel := context.WithCancel(e.w.ctx)
 	e.f.meterCancel = cancel
 	p := e.candidate()
 	m := e.f.voiceMeter
 	m.SetNote("Listening…")
 	th := e.f.voiceThreshold
-	e.w.jobs.Add(1)
+	// The meter runs until the tab or the window closes: not one of the
+	// window's jobs, which end by themselves (w.jobs), but stopped by ctx.
 	go func() {
-		defer e.w.jobs.Done()
 		err := e.w.b.MeterVoice(ctx, p, func(r voice.Reading) {
 			fyne.Do(func() {
 				if ctx.Err() == nil {
@@ -379,7 +396,7 @@ func (e *presetEditor) stopMeter() {
 // restartMeter follows a change of microphone while the meter runs.
 func (e *presetEditor) restartMeter() {
 	if e.f.meterCancel != nil && !e.loading {
-		e.startMeter()
+		e.runMeter()
 	}
 }
 
@@ -398,11 +415,8 @@ func (e *presetEditor) showDevices(inputs []voice.Device, err error) {
 	if cur != "" && !slices.ContainsFunc(inputs, func(d voice.Device) bool { return d.Name == cur }) {
 		opts = append(opts, option{cur, cur + " (missing: the default is used)"})
 	}
-	was := e.loading
-	e.loading = true
-	e.f.voiceDevice.SetOptions(opts)
+	e.f.voiceDevice.SetOptions(opts) // quiet: the choice tells no one
 	e.f.voiceDevice.SetValue(cur)
-	e.loading = was
 	if err != nil {
 		e.f.voiceMeter.SetNote("No audio devices: " + err.Error())
 	}

@@ -26,6 +26,7 @@ func (h *settingsHarness) shoot(tab int, name string) string {
 	h.t.Helper()
 	h.sw.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
 	h.sw.tabs.SelectIndex(tab)
+	h.sw.jobs.Wait() // what the tab lists when it shows
 	relayout(h.sw.win.Content())
 	img := h.sw.win.Canvas().Capture()
 	dir := h.t.TempDir()
@@ -61,7 +62,11 @@ func TestAudioTabsShowTheirEngineFieldsOnly(t *testing.T) {
 		gone  []string
 	}{
 		{func() { pickLabel(f.speechEngine, "System voice") }, speech, "settings-speech-system.png",
-			[]string{"speech.voice", "speech.rate", "speech.volume"}, []string{"speech.base_url", "speech.key", "speech.model"}},
+			[]string{"speech.voice", "speech.rate", "speech.volume"}, []string{"speech.base_url", "speech.key", "speech.model",
+				"speech.command", "speech.command_rate"}},
+		{func() { pickLabel(f.speechEngine, "Command (a local program: Piper, espeak-ng, …)") }, speech, "settings-speech-command.png",
+			[]string{"speech.command", "speech.command_rate", "speech.volume"},
+			[]string{"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate"}},
 		{func() { pickLabel(f.speechEngine, "OpenAI-compatible server") }, speech, "settings-speech-openai.png",
 			[]string{"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate", "speech.volume"}, nil},
 		{func() { pickLabel(f.speechEngine, "None (bubble only)") }, speech, "settings-speech-none.png",
@@ -73,6 +78,7 @@ func TestAudioTabsShowTheirEngineFieldsOnly(t *testing.T) {
 	}
 	for _, c := range cases {
 		c.pick()
+		h.sw.jobs.Wait() // the engine's voices, listed
 		for _, fl := range c.shown {
 			if !h.shown(fl) {
 				t.Errorf("%s: %s is hidden", c.shot, fl)
@@ -130,10 +136,12 @@ func TestVoiceTabMetersTheMicrophone(t *testing.T) {
 	if got := f.voiceMeter.Text(); got != "-30 dBFS · voice from -52 dBFS" {
 		t.Fatalf("meter says %q", got)
 	}
+	h.sw.jobs.Wait() // the device list
 	pickLabel(f.voiceDevice, "USB Headset")
 	if dev := <-b.meterCh; dev != "USB Headset" {
 		t.Fatalf("metered %q after picking the headset", dev)
 	}
+	h.sw.jobs.Wait()
 	if len(f.voiceDevice.Select.Options) != 3 {
 		t.Fatalf("microphones offered %v", f.voiceDevice.Select.Options)
 	}

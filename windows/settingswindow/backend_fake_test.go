@@ -5,11 +5,13 @@ import (
 	"sync"
 	"testing"
 
+	"yui/app/localserver"
 	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
+	"yui/tools/memory"
 	"yui/transport"
 	"yui/windows"
 )
@@ -94,8 +96,12 @@ type fakeBackend struct {
 	shown   int
 	watches map[int]func()
 	next    int
-	metered []string    // the devices metered
-	meterCh chan string // when set, gets each device metered
+	servers []localserver.Server // what FindServers finds
+	scans   int
+	demos   int
+	facts   map[string]*memory.Store // the Memory page's stores, kept in memory
+	metered []string                 // the devices metered
+	meterCh chan string              // when set, gets each device metered
 }
 
 func newFakeBackend(t testing.TB) *fakeBackend {
@@ -104,6 +110,7 @@ func newFakeBackend(t testing.TB) *fakeBackend {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(st.Close)
 	return &fakeBackend{store: st, conns: map[string]*fakeConn{}, watches: map[int]func(){}}
 }
 
@@ -179,13 +186,20 @@ func (b *fakeBackend) AudioDevices() (voice.Devices, error) {
 }
 
 func (b *fakeBackend) MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error {
-	fn(voice.Reading{Level: -30, Floor: -60, Threshold: -52})
 	b.mu.Lock()
-	b.metered = append(b.metered, p.Voice.Device)
 	ch := b.meterCh
 	b.mu.Unlock()
+	if ch != nil { // a test that reads the meter; others leave the widget alone
+		fn(voice.Reading{Level: -30, Floor: -60, Threshold: -52})
+	}
+	b.mu.Lock()
+	b.metered = append(b.metered, p.Voice.Device)
+	b.mu.Unlock()
 	if ch != nil {
-		ch <- p.Voice.Device
+		select {
+		case ch <- p.Voice.Device:
+		case <-ctx.Done():
+		}
 	}
 	<-ctx.Done()
 	return nil
@@ -197,12 +211,51 @@ func (b *fakeBackend) ShowPets() {
 	b.shown++
 }
 
+func (b *fakeBackend) Memory(id string) *memory.Store {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.facts == nil {
+		b.facts = map[string]*memory.Store{}
+	}
+	if b.facts[id] == nil {
+		b.facts[id] = memory.Open(nil, nil, nil)
+	}
+	return b.facts[id]
+}
+
 func (b *fakeBackend) LogDir() string { return "/tmp/yui-logs" }
 
 func (b *fakeBackend) OpenLogFolder() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.opened++
+	return nil
+}
+
+func (b *fakeBackend) FindServers(context.Context) []localserver.Server {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.scans++
+	return b.servers
+}
+
+func (b *fakeBackend) FoundServers() []localserver.Server {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.servers
+}
+
+func (b *fakeBackend) UseServer(id string, s localserver.Server) {
+	b.store.UpdatePreset(id, func(p *settings.Preset) error {
+		p.ChatBaseURL, p.Model = s.URL, s.Model
+		return nil
+	})
+}
+
+func (b *fakeBackend) TryDemo() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.demos++
 	return nil
 }
 

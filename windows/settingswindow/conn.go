@@ -57,7 +57,7 @@ func (s *connSection) content() fyne.CanvasObject {
 	state := container.NewHBox(container.NewCenter(dot), s.state)
 	help := helpText("Reconnect dials again at once: the way out after a rejected key (the backend closed with 4401) " +
 		"or a long wait between retries. Reset conversation starts a new conversation under the same chat id; " +
-		"the backend keeps its long-term memory.")
+		"the backend keeps its long-term memory, and the facts on the Memory page stay.")
 	return page(rows(
 		heading("Connection"),
 		[]fyne.CanvasObject{formLabel("State"), container.NewVBox(state, s.detail)},

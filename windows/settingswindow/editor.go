@@ -31,7 +31,11 @@ type presetEditor struct {
 	// fieldErrs is the last validation, by JSON name.
 	fieldErrs map[string]string
 	loading   bool // widgets being filled from code
-	probeGen  int  // drops results of a probe for an older draft
+	// touched is set once the user changed a field of the preset shown:
+	// until then a preset nothing was set up in (a first start) shows no
+	// red field, only what Save would need once they start.
+	touched  bool
+	probeGen int // drops results of a probe for an older draft
 
 	errLabels  map[string]*widget.Label
 	fieldNames map[string]string
@@ -70,36 +74,13 @@ func (e *presetEditor) bar() fyne.CanvasObject {
 		container.NewBorder(nil, nil, nil, buttons, e.status))
 }
 
-// editable is the part of a preset the editor changes: everything but
-// the id, chat_id, positions, relation and unknown fields, which others
-// own (the pet window saves positions, the rate_relation tool the score).
-func editable(p settings.Preset) settings.Preset {
-	var q settings.Preset
-	applyEdits(&q, p)
-	return q
-}
+// editable is the part of a preset the editor changes: the user's
+// configuration (settings.Preset.Config), without the id, chat_id, what
+// the app learns (positions, relation) and unknown fields.
+func editable(p settings.Preset) settings.Preset { return p.Config() }
 
-// applyEdits copies the fields the editor changes from draft to p.
-func applyEdits(p *settings.Preset, draft settings.Preset) {
-	p.Name = draft.Name
-	p.Enabled = draft.Enabled
-	p.Character = draft.Character
-	p.ChatAPI = draft.ChatAPI
-	p.ChatBaseURL = draft.ChatBaseURL
-	p.Key = draft.Key
-	p.Model = draft.Model
-	p.ReasoningEffort = draft.ReasoningEffort
-	p.Card = draft.Card
-	p.ContextWindow = draft.ContextWindow
-	p.Speech = draft.Speech
-	p.Voice = draft.Voice
-	p.ScreenOnTurn = draft.ScreenOnTurn
-	p.Greeting = draft.Greeting
-	p.Poke = draft.Poke
-	p.Gravity = draft.Gravity
-	p.Gaze = draft.Gaze
-	p.CheckInMinutes = draft.CheckInMinutes
-}
+// applyEdits copies the user's configuration from draft to p.
+func applyEdits(p *settings.Preset, draft settings.Preset) { *p = p.WithConfig(draft) }
 
 func sameEdits(a, b settings.Preset) bool { return reflect.DeepEqual(editable(a), editable(b)) }
 
@@ -137,10 +118,13 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.loading = true
 	e.f.fill(p, e.w.characters(p.Character))
 	e.loading = false
+	e.touched = false
 	e.status.SetText("")
 	e.revalidate()
 	e.f.voicesFor = ""
-	e.loadVoices()
+	if e.w.tabs != nil && e.w.tabs.Selected() != nil && e.w.tabs.Selected().Text == "Speech" {
+		e.loadVoices()
+	}
 	e.restartMeter()
 }
 
@@ -177,6 +161,7 @@ func (e *presetEditor) edit(fn func(p *settings.Preset)) {
 		return
 	}
 	fn(&e.draft)
+	e.touched = true
 	e.revalidate()
 }
 
@@ -186,6 +171,7 @@ func (e *presetEditor) editInt(field, text string, set func(p *settings.Preset, 
 	if e.loading || e.id == "" {
 		return
 	}
+	e.touched = true
 	n, err := parseInt(text)
 	if err != nil {
 		e.parseErrs[field] = err.Error()
@@ -201,6 +187,7 @@ func (e *presetEditor) editFloat(field, text string, set func(p *settings.Preset
 	if e.loading || e.id == "" {
 		return
 	}
+	e.touched = true
 	x, err := parseFloat(text)
 	if err != nil {
 		e.parseErrs[field] = err.Error()
@@ -230,6 +217,9 @@ func (e *presetEditor) revalidate() {
 	}
 	var other []string
 	for f, reason := range e.fieldErrs {
+		if !e.touched {
+			break // nothing red before the user touches the preset
+		}
 		if _, ok := e.errLabels[f]; !ok {
 			other = append(other, f+" "+reason)
 		}
@@ -252,7 +242,7 @@ func (e *presetEditor) revalidate() {
 // "Base URL must start with ws:// or wss:// for push".
 func (e *presetEditor) reasonText(f string) string {
 	r, ok := e.fieldErrs[f]
-	if !ok {
+	if !ok || !e.touched {
 		return ""
 	}
 	return e.fieldNames[f] + " " + r
@@ -272,6 +262,9 @@ func (e *presetEditor) updateBar() {
 		e.save.Disable()
 		e.revert.Disable()
 		return
+	case len(e.fieldErrs) > 0 && !e.touched:
+		e.save.Disable()
+		e.status.SetText("")
 	case len(e.fieldErrs) > 0:
 		e.save.Disable()
 		var names []string
@@ -388,24 +381,28 @@ func (e *presetEditor) showProbe(res windows.Probe) {
 }
 
 // speakSample speaks a sentence with the speech settings as edited.
-func (e *presetEditor) speakSample() {
+func (e *presetEditor) speakSample() { e.speakSampleWith(e.f.speechTest, e.f.speechResult) }
+
+// speakSampleWith is speakSample from button, saying how it went in result
+// (the voice row's, or the command row's).
+func (e *presetEditor) speakSampleWith(button *widget.Button, result *widget.Label) {
 	if e.id == "" {
 		return
 	}
 	p := e.candidate()
 	id := e.id
-	e.f.speechTest.Disable()
-	e.f.speechResult.Importance = widget.MediumImportance
-	e.f.speechResult.SetText("Speaking…")
-	e.f.speechResult.Show()
+	button.Disable()
+	result.Importance = widget.MediumImportance
+	result.SetText("Speaking…")
+	result.Show()
 	e.w.run(speakTimeout, func(ctx context.Context) func() {
 		err := e.w.b.SpeakSample(ctx, p)
 		return func() {
-			e.f.speechTest.Enable()
+			button.Enable()
 			if id != e.id {
 				return
 			}
-			setResult(e.f.speechResult, "Spoke the sample sentence.", err)
+			setResult(result, "Spoke the sample sentence.", err)
 		}
 	})
 }

@@ -16,7 +16,12 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 	e, f := h.ed(), h.f()
 	before := h.stored()
 
-	// The default preset talks Chat Completions with no model: refused at once.
+	// The default preset talks Chat Completions with no model: nothing is
+	// red until the user touches it (a first start), then it is refused.
+	if got := e.fieldError("model"); got != "" || e.status.Text != "" {
+		t.Fatalf("an untouched preset shows %q, status %q", got, e.status.Text)
+	}
+	retype(f.name, "Yui")
 	if got := e.fieldError("model"); !strings.Contains(got, "Model is needed for chat_completions") {
 		t.Fatalf("model reason = %q", got)
 	}
@@ -48,6 +53,8 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 		}, "model", "Model is needed for responses"},
 		{"context window not a number", func() { retype(f.contextWindow, "lots") }, "context_window", "Context window must be a whole number"},
 		{"negative check-in", func() { retype(f.checkIn, "-5") }, "check_in_minutes", "must be between 0 (off)"},
+		{"command engine without a command", func() { pickLabel(f.speechEngine, "Command (a local program: Piper, espeak-ng, …)") }, "speech.command", "is empty"},
+		{"command rate", func() { retype(f.speechCmd.rate, "22") }, "speech.command_rate", "must be 0 (the command writes a WAV) or 8000 to 192000"},
 		{"voice threshold", func() {
 			pickLabel(f.voiceMode, "Hands-free")
 			pickLabel(f.voiceEngine, "Command")
@@ -142,6 +149,8 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	test.Type(f.speechModel, "tts-1")
 	f.speechRate.SetValue(1.5)
 	f.speechVolume.SetValue(0.5)
+	test.Type(f.speechCmd.line, "piper --model en_US-lessac-medium.onnx --output-raw")
+	retype(f.speechCmd.rate, "22050")
 	pickLabel(f.voiceMode, "Hands-free")
 	pickLabel(f.voiceEngine, "Command")
 	test.Type(f.voiceCommand, "whisper-cli")
@@ -155,8 +164,9 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 		ChatBaseURL: "https://api.example.com/v1", Model: "gpt-x", ReasoningEffort: "high",
 		Card: "A calm spirit.", ContextWindow: 128000, ScreenOnTurn: "always", Greeting: true, Poke: false, Gravity: false,
 		CheckInMinutes: 30,
-		Speech:         settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5, Volume: 0.5},
-		Voice:          settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}
+		Speech: settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5, Volume: 0.5,
+			Command: "piper --model en_US-lessac-medium.onnx --output-raw", CommandRate: 22050},
+		Voice: settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}
 	if !sameEdits(p, want) {
 		t.Fatalf("stored\n%+v\nwant\n%+v", editable(p), editable(want))
 	}

@@ -81,7 +81,7 @@ func (e *presetEditor) buildFields() {
 	f.card = widget.NewMultiLineEntry()
 	f.card.Wrapping = fyne.TextWrapWord
 	f.card.SetMinRowsVisible(5)
-	f.card.SetPlaceHolder("Who the character is and how it talks (sent as the system prompt)")
+	f.card.SetPlaceHolder("Who the character is and how it talks, sent as the system prompt. Empty: the character's own card")
 	f.card.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Card = s }) }
 
 	f.chatAPI = pick(chatAPIOptions, func(p *settings.Preset, v string) { p.ChatAPI = v })
@@ -279,7 +279,7 @@ func KeyWarningText(fields []string) string {
 // folders under <config dir>/characters, plus current when it is neither
 // (a pack folder that went away still shows what the preset holds).
 func (w *SettingsWindow) characters(current string) []string {
-	out := []string{character.DefaultID}
+	out := character.BuiltinIDs()
 	entries, err := os.ReadDir(character.Dir(w.b.Store().Dir(), ""))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		w.log.Warn("settings_characters", "err", err)
@@ -292,7 +292,8 @@ func (w *SettingsWindow) characters(current string) []string {
 	if current != "" && !slices.Contains(out, current) {
 		out = append(out, current)
 	}
-	slices.Sort(out[1:])
+	n := len(character.BuiltinIDs())
+	slices.Sort(out[n:])
 	return out
 }
 

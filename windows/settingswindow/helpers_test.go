@@ -52,6 +52,7 @@ func newFakeBackendWithFile(t *testing.T, file string) *fakeBackend {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(st.Close)
 	return &fakeBackend{store: st, conns: map[string]*fakeConn{}, watches: map[int]func(){}}
 }
 

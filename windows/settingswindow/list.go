@@ -73,7 +73,12 @@ func newPresetList(w *SettingsWindow) *presetList {
 func (l *presetList) content() fyne.CanvasObject {
 	buttons := container.NewGridWithColumns(2, l.add, l.dup, l.on, l.del)
 	bottom := container.NewVBox(buttons, l.activate, l.refusedBox)
-	title := widget.NewLabelWithStyle("Presets", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	// The welcome page's local servers, from the title row (the list and
+	// its buttons keep their places).
+	find := widget.NewButtonWithIcon("Find local servers", theme.SearchIcon(), l.w.findServers)
+	find.Importance = widget.LowImportance
+	title := container.NewBorder(nil, nil, nil, find,
+		widget.NewLabelWithStyle("Presets", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	return container.NewPadded(container.NewBorder(title, bottom, nil, nil, l.list))
 }
 
@@ -151,10 +156,18 @@ func (l *presetList) find(id string) (*settings.Preset, int) {
 }
 
 func (l *presetList) addPreset() {
-	p, err := l.w.b.Store().AddPreset(fmt.Sprintf("Preset %d", len(l.presets)+1))
+	store := l.w.b.Store()
+	// A new pet looks unlike the others: the character no other preset uses.
+	unused := l.w.unusedCharacter(store.Get())
+	p, err := store.AddPreset(fmt.Sprintf("Preset %d", len(l.presets)+1))
 	if err != nil {
 		l.w.showError(fmt.Errorf("add a preset: %w", err))
 		return
+	}
+	if id := unused; id != "" && id != p.Character {
+		if err := store.UpdatePreset(p.ID, func(q *settings.Preset) error { q.Character = id; return nil }); err != nil {
+			l.w.showError(fmt.Errorf("give the new preset a character: %w", err))
+		}
 	}
 	l.w.selectPreset(p.ID)
 }

@@ -55,8 +55,12 @@ type SettingsWindow struct {
 	ed      *presetEditor
 	conn    *connSection
 	session *sessionSection
+	memory  *memorySection
 	global  *globalSection
+	gallery *gallery
 	tabs    *container.AppTabs
+	welcome *welcomePage      // settings_welcome.go
+	main    fyne.CanvasObject // the presets and tabs, what the welcome page leaves for
 
 	// jobs counts the backend calls running (probe, speech and voice
 	// tests), so that tests can wait for their results.
@@ -82,6 +86,8 @@ func (w *SettingsWindow) Show(presetID string) {
 	}
 	if w.win == nil {
 		w.open(st)
+	} else {
+		w.showMain() // off the welcome page
 	}
 	w.selectPreset(presetID)
 	w.win.Show()
@@ -95,7 +101,11 @@ func (w *SettingsWindow) ShowApp() {
 	if w.win == nil {
 		w.Show("")
 	}
-	w.tabs.SelectIndex(len(w.tabs.Items) - 1)
+	for i, it := range w.tabs.Items {
+		if it.Text == "App" {
+			w.tabs.SelectIndex(i)
+		}
+	}
 	w.win.Show()
 }
 
@@ -113,7 +123,9 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.ed = newPresetEditor(w)
 	w.conn = newConnSection(w)
 	w.session = newSessionSection(w)
+	w.memory = newMemorySection(w)
 	w.global = newGlobalSection(w)
+	w.gallery = newGallery(w)
 
 	w.tabs = container.NewAppTabs(
 		container.NewTabItem("Preset", w.ed.presetTab()),
@@ -122,27 +134,47 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
 		container.NewTabItem("App", w.global.content()),
+		// Memory and Characters come last so that the tabs before them
+		// keep their places.
+		container.NewTabItem("Memory", w.memory.content()),
+		container.NewTabItem(charactersTab, w.gallery.content()),
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
-		// The level meter listens only while the Voice tab shows.
+		// The level meter listens only while the Voice tab shows; the
+		// voices and the speakers are listed when their tab first shows
+		// (listing runs a program or asks the audio system).
 		if t.Text == "Voice" {
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
 		}
+		if t.Text == charactersTab {
+			w.gallery.refresh() // packs are read when the tab is shown
+		}
+		switch t.Text {
+		case "Speech":
+			w.ed.loadVoices()
+		case "App":
+			w.global.loadSpeakers()
+		}
 	}
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
 	split := container.NewHSplit(w.list.content(), right)
 	split.Offset = 0.24
+	w.main = split
+	w.welcome = newWelcomePage(w)
+	if found := w.b.FoundServers(); len(found) > 0 {
+		w.welcome.showFound(found)
+	}
 	w.win.SetContent(split)
 	w.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
 	w.win.SetOnClosed(w.closed)
 	w.win.SetCloseIntercept(w.closeRequested)
+	w.win.SetOnDropped(w.gallery.dropped)
 
 	w.list.refresh(st)
 	w.global.refresh(st)
-	w.global.loadSpeakers()
 	store := w.b.Store()
 	w.unsub = append(w.unsub,
 		store.Subscribe(func(c settings.Change) { fyne.Do(func() { w.storeChanged(c) }) }),
@@ -177,7 +209,11 @@ func (w *SettingsWindow) closed() {
 	}
 	w.unsub = nil
 	w.conn.detach()
+	w.memory.detach()
 	w.cancel()
+	if w.gallery.anim != nil {
+		w.gallery.anim.Stop()
+	}
 	w.win = nil
 	w.selected = ""
 }
@@ -217,6 +253,7 @@ func (w *SettingsWindow) setSelected(id string) {
 	}
 	w.ed.load(p)
 	w.conn.attach(id)
+	w.memory.attach(id, p)
 }
 
 // storeChanged follows a saved change made here or anywhere else.

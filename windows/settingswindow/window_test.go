@@ -193,6 +193,14 @@ func TestSettingsGlobalSection(t *testing.T) {
 	if st.ScreenLook != settings.ScreenLookAllowed || !st.BrowserTool || st.LogLevel != "debug" {
 		t.Fatalf("stored %q %v %q", st.ScreenLook, st.BrowserTool, st.LogLevel)
 	}
+	// Public web only until the user ticks the local-network switch.
+	if g.browserLocal.Checked || st.BrowserLocal {
+		t.Fatal("the browser may open local pages by default")
+	}
+	test.Tap(g.browserLocal)
+	if !h.b.store.Get().BrowserLocal {
+		t.Fatal("the local-network switch did not save")
+	}
 	// Changed elsewhere (the pet's permission prompt): shown.
 	if err := h.b.store.Update(func(s *settings.Settings) error { s.ScreenLook = settings.ScreenLookRefused; return nil }); err != nil {
 		t.Fatal(err)
@@ -202,6 +210,9 @@ func TestSettingsGlobalSection(t *testing.T) {
 	}
 	if g.logDir.Text != h.b.LogDir() {
 		t.Fatalf("log dir %q", g.logDir.Text)
+	}
+	if g.keys.Text != h.b.store.KeysNote() || !strings.Contains(g.keys.Text, "settings.json") {
+		t.Fatalf("keys note %q", g.keys.Text)
 	}
 	test.Tap(g.openLogs)
 	if h.b.opened != 1 {

@@ -22,7 +22,7 @@ func StateColor(s transport.ConnState) color.Color {
 	switch s {
 	case transport.StateReady:
 		return ColReady
-	case transport.StateIdle, transport.StateConnecting, transport.StateReconnecting:
+	case transport.StateIdle, transport.StateConnecting, transport.StateReconnecting, transport.StateRateLimited:
 		return ColWaiting
 	}
 	return ColFailed

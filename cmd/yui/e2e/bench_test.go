@@ -60,10 +60,35 @@ func writePerfResult(b testing.TB, name string, v any) {
 	}
 }
 
+// ctxSwitches is a process's context switches so far, voluntary and not,
+// summed over its threads: each is a wake-up of a thread.
+func ctxSwitches(pid int) (int64, error) {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	if err != nil || len(tasks) == 0 {
+		return 0, fmt.Errorf("no threads of %d: %v", pid, err)
+	}
+	var n int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "voluntary_ctxt_switches:") || strings.HasPrefix(line, "nonvoluntary_ctxt_switches:") {
+				v, _ := strconv.ParseInt(strings.TrimSpace(line[strings.IndexByte(line, ':')+1:]), 10, 64)
+				n += v
+			}
+		}
+	}
+	return n, nil
+}
+
 // idleUsage is one process's figures in idle.json.
 type idleUsage struct {
 	RSSBytes   int64   `json:"rss_bytes"`
 	CPUPercent float64 `json:"cpu_percent"`
+	// CtxSwitches is context switches per second over the window.
+	CtxSwitches float64 `json:"ctx_switches_per_s"`
 }
 
 // idleReport is idle.json, as perfreport reads it.
@@ -99,6 +124,7 @@ func BenchmarkIdlePetVsBareWindow(b *testing.B) {
 		res := measureIdle(b, dir, settle, window)
 		bare, one, three := res[0], res[1], res[2]
 		pct := func(c time.Duration) float64 { return 100 * c.Seconds() / window.Seconds() }
+		cs := func(u usage) float64 { return float64(u.ctxsw) / window.Seconds() }
 		b.ReportMetric(mebi(bare.rss), "bare-MiB")
 		b.ReportMetric(mebi(one.rss), "pet-MiB")
 		b.ReportMetric(mebi(three.rss), "3pets-MiB")
@@ -107,25 +133,29 @@ func BenchmarkIdlePetVsBareWindow(b *testing.B) {
 		b.ReportMetric(pct(three.cpu), "3pets-cpu%")
 		b.ReportMetric(float64(one.rss)/float64(bare.rss), "rss-ratio")
 		b.ReportMetric(one.cpu.Seconds()/max(bare.cpu.Seconds(), 0.01), "cpu-ratio")
+		b.ReportMetric(cs(bare), "bare-cs/s")
+		b.ReportMetric(cs(one), "pet-cs/s")
+		b.ReportMetric(cs(three), "3pets-cs/s")
 		b.Logf("over %s: bare window %.1f MiB, %.2f%% CPU; 1 pet %.1f MiB, %.2f%% CPU (RSS %.2fx, goal ≤ 1.25x; CPU %.2fx, goal ≤ 1.5x); 3 pets %.1f MiB, %.2f%% CPU",
 			window, mebi(bare.rss), pct(bare.cpu), mebi(one.rss), pct(one.cpu),
 			float64(one.rss)/float64(bare.rss), one.cpu.Seconds()/max(bare.cpu.Seconds(), 0.01),
 			mebi(three.rss), pct(three.cpu))
 		writePerfResult(b, "idle.json", idleReport{
 			WindowSeconds: window.Seconds(),
-			Bare:          idleUsage{bare.rss, pct(bare.cpu)},
-			OnePet:        idleUsage{one.rss, pct(one.cpu)},
-			ThreePets:     idleUsage{three.rss, pct(three.cpu)},
+			Bare:          idleUsage{bare.rss, pct(bare.cpu), cs(bare)},
+			OnePet:        idleUsage{one.rss, pct(one.cpu), cs(one)},
+			ThreePets:     idleUsage{three.rss, pct(three.cpu), cs(three)},
 		})
 	}
 }
 
 func mebi(b int64) float64 { return float64(b) / (1 << 20) }
 
-// usage is a process's mean RSS and CPU time over a window.
+// usage is a process's mean RSS, CPU time and context switches over a window.
 type usage struct {
-	rss int64
-	cpu time.Duration
+	rss   int64
+	cpu   time.Duration
+	ctxsw int64
 }
 
 // cleanXvfbFiles removes the lock file and socket startXvfb's cleanup
@@ -186,31 +216,34 @@ func measureIdle(b *testing.B, dir string, settle, window time.Duration) [3]usag
 		}
 	}
 	procs := []*proc{bare, pet, pets}
-	read := func() (rss [3]int64, cpu [3]time.Duration) {
+	read := func() (rss [3]int64, cpu [3]time.Duration, cs [3]int64) {
 		for k, p := range procs {
 			var err error
 			rss[k], cpu[k], err = procUsage(p.cmd.Process.Pid)
+			if err == nil {
+				cs[k], err = ctxSwitches(p.cmd.Process.Pid)
+			}
 			if err != nil {
 				b.Fatalf("read usage of %s: %v\n%s", filepath.Base(p.cmd.Path), err, tail(p.output(), 2000))
 			}
 		}
-		return rss, cpu
+		return rss, cpu, cs
 	}
-	_, cpu0 := read()
+	_, cpu0, cs0 := read()
 	var sum [3]int64
 	n := int64(0)
 	for end := time.Now().Add(window); time.Now().Before(end); {
 		time.Sleep(min(time.Second, time.Until(end)))
-		rss, _ := read()
+		rss, _, _ := read()
 		for k := range sum {
 			sum[k] += rss[k]
 		}
 		n++
 	}
-	_, cpu1 := read()
+	_, cpu1, cs1 := read()
 	var out [3]usage
 	for k := range out {
-		out[k] = usage{rss: sum[k] / n, cpu: cpu1[k] - cpu0[k]}
+		out[k] = usage{rss: sum[k] / n, cpu: cpu1[k] - cpu0[k], ctxsw: cs1[k] - cs0[k]}
 	}
 	return out
 }

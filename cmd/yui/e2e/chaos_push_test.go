@@ -234,8 +234,9 @@ func TestChaosSoakPush(t *testing.T) {
 	checkGrowth(t, before, after)
 
 	// The settings are as written but for the new key; the delegation
-	// history holds every item the simulator reported.
-	st := checkSettingsKept(t, cfg, wrote, map[string]any{"key": "k2"})
+	// history (in the preset's state file) holds every item the simulator
+	// reported.
+	checkSettingsKept(t, cfg, wrote, map[string]any{"key": "k2"})
 	var want []string
 	for id, tr := range did {
 		_ = id
@@ -243,8 +244,7 @@ func TestChaosSoakPush(t *testing.T) {
 			want = append(want, fmt.Sprintf("d-%d-%d", tr.seed, tr.seq))
 		}
 	}
-	hist, _ := st["delegation_history"].(map[string]any)
-	items, _ := hist["p-soak0001"].([]any)
+	items, _ := readState(t, cfg, "p-soak0001")["delegation_history"].([]any)
 	var got []string
 	for _, it := range items {
 		m, _ := it.(map[string]any)

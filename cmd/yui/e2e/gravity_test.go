@@ -27,11 +27,12 @@ const gravityScenario = `{"steps": [
 
 // dragPet drags the pet by its body so that its feet end at (x, feet), as
 // a person would: press, a few moves, release.
-func dragPet(t *testing.T, d *display, petID string, x, feet int) {
+func dragPet(t *testing.T, a *app, petID string, x, feet int) {
 	t.Helper()
+	d := a.d
 	pet := d.frame(t, petID)
-	px, pf := petFeet(pet)
-	grab := image.Pt(px, pet.Min.Y+150+128)
+	px, pf := a.petFeet(pet)
+	grab := image.Pt(px, pf-128)
 	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(grab.X), fmt.Sprint(grab.Y))
 	d.run(t, "xdotool", "mousedown", "1")
 	const steps = 6
@@ -74,22 +75,33 @@ func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
 	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
 	a.waitRecord(30*time.Second, "ws_ready", nil)
 	petID := d.windowID(t, "Yui")
-	d.waitShot(t, "gravity-start", 10*time.Second, drawnCheck(d.frame(t, petID)))
+	before := d.waitShot(t, "gravity-start", 10*time.Second, drawnCheck(d.frame(t, petID)))
 
 	// Dropped with its feet 30 px above Notes' top edge: it falls onto it.
 	nr := d.frame(t, notesID)
-	dragPet(t, d, petID, (nr.Min.X+nr.Max.X)/2, nr.Min.Y-30)
+	dragPet(t, a, petID, (nr.Min.X+nr.Max.X)/2, nr.Min.Y-30)
 	a.waitRecord(10*time.Second, "pet_window_moved", nil)
 	var pet image.Rectangle
 	waitFor(t, 10*time.Second, "the pet sitting on Notes", func() bool {
 		pet = d.frame(t, petID)
-		_, feet := petFeet(pet)
+		_, feet := a.petFeet(pet)
 		return feet == d.frame(t, notesID).Min.Y
 	})
-	if x, _ := petFeet(pet); x < nr.Min.X || x > nr.Max.X {
+	if x, _ := a.petFeet(pet); x < nr.Min.X || x > nr.Max.X {
 		t.Fatalf("the pet's centre x %d is not over Notes (%v)", x, nr)
 	}
-	d.waitShot(t, "gravity-sitting", 10*time.Second, drawnCheck(pet))
+	sitting := d.waitShot(t, "gravity-sitting", 10*time.Second, drawnCheck(pet))
+	// The pill and the name tag sit above the pet's head, never over the
+	// window it sits on: Notes' text area under the pet looks as it did
+	// before the pet came.
+	under := image.Rect(pet.Min.X, nr.Min.Y+25, pet.Max.X, nr.Min.Y+90).Intersect(nr)
+	for y := under.Min.Y; y < under.Max.Y; y++ {
+		for x := under.Min.X; x < under.Max.X; x++ {
+			if before.At(x, y) != sitting.At(x, y) {
+				t.Fatalf("the sitting pet draws over Notes at %d,%d", x, y)
+			}
+		}
+	}
 	a.ask("where are you?")
 	body := s.toolResult(t, "c-body-1")
 	if !strings.Contains(body, `"perch":{"kind":"window_top"`) || !strings.Contains(body, `"title":"Notes"`) {
@@ -102,15 +114,15 @@ func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
 	// Notes moves: the pet follows it, as sit_on_window's does.
 	d.run(t, "xdotool", "windowmove", notesID, "700", "420")
 	waitFor(t, 10*time.Second, "the pet following Notes", func() bool {
-		_, feet := petFeet(d.frame(t, petID))
+		_, feet := a.petFeet(d.frame(t, petID))
 		return feet == d.frame(t, notesID).Min.Y
 	})
 
 	// Dropped in mid-air, far from Notes: it falls to the work area's bottom.
 	a.waitRecord(10*time.Second, "push.turn_end", nil) // the turn ends right after the look
-	dragPet(t, d, petID, 250, 200)
+	dragPet(t, a, petID, 250, 200)
 	waitFor(t, 10*time.Second, "the pet on the bottom of the work area", func() bool {
-		_, feet := petFeet(d.frame(t, petID))
+		_, feet := a.petFeet(d.frame(t, petID))
 		return feet == 800
 	})
 	d.waitShot(t, "gravity-floor", 10*time.Second, drawnCheck(d.frame(t, petID)))

@@ -36,10 +36,14 @@ func binDir(t testing.TB) string {
 	return d
 }
 
-// display is one Xvfb server.
+// display is one X server: an Xvfb, or the XWayland of a compositor
+// (startMutter).
 type display struct {
 	name string
 	cmd  *exec.Cmd
+	// extra is more environment for the programs run on it: the
+	// Xauthority and session bus of a compositor's session.
+	extra []string
 }
 
 // startXvfb starts Xvfb on a free display number with a plain background
@@ -109,7 +113,9 @@ func (d *display) paintRoot(t testing.TB, w, h int) {
 	_ = cmd.Run() // it exits non-zero after setting the background
 }
 
-func (d *display) env() []string { return append(os.Environ(), "DISPLAY="+d.name) }
+func (d *display) env() []string {
+	return append(append(os.Environ(), "DISPLAY="+d.name), d.extra...)
+}
 
 // run runs a command on the display and returns its output.
 func (d *display) run(t testing.TB, name string, args ...string) string {

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"debug/elf"
 	"debug/pe"
 	"encoding/binary"
 	"errors"
@@ -66,6 +67,7 @@ func TestLinuxPackage(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(prefix, "bin", "yui")); err != nil || fi.Mode().Perm()&0o111 == 0 {
 		t.Fatalf("no executable usr/.../bin/yui in the archive: %v", err)
 	}
+	checkStrippedELF(t, filepath.Join(prefix, "bin", "yui"))
 
 	// `sudo make install`, into a DESTDIR.
 	dest := t.TempDir()
@@ -235,6 +237,10 @@ func TestWindowsExeIcon(t *testing.T) {
 	if oh, ok := f.OptionalHeader.(*pe.OptionalHeader64); !ok || oh.Subsystem != pe.IMAGE_SUBSYSTEM_WINDOWS_GUI {
 		t.Fatalf("%s is not a 64-bit Windows GUI program", exe)
 	}
+	// Linked stripped (fyne package --release: -s -w): no COFF symbols, no DWARF.
+	if len(f.Symbols) > 0 || f.Section(".debug_info") != nil || f.Section(".zdebug_info") != nil {
+		t.Fatalf("%s is not stripped: %d symbols, DWARF %v", exe, len(f.Symbols), f.Section(".debug_info") != nil)
+	}
 	res, err := readResources(f)
 	if err != nil {
 		t.Fatalf("%s: %v: no icon", exe, err)
@@ -395,4 +401,20 @@ func sameImage(got, want image.Image) error {
 		}
 	}
 	return nil
+}
+
+// checkStrippedELF fails unless the program at path was linked stripped
+// (-s -w): no symbol table and no DWARF.
+func checkStrippedELF(t *testing.T, path string) {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, name := range []string{".symtab", ".debug_info", ".zdebug_info"} {
+		if f.Section(name) != nil {
+			t.Fatalf("%s is not stripped: it has %s", path, name)
+		}
+	}
 }

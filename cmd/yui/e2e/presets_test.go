@@ -45,6 +45,21 @@ func writeSettings(t testing.TB, dir string, presets ...preset) {
 	}
 }
 
+// readState reads the state file of preset id (what the app learned
+// about it: positions, relation, delegation history) as the app saved it.
+func readState(t testing.TB, dir, id string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "state", id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // readSettings reads the settings file as the app saved it.
 func readSettings(t testing.TB, dir string) map[string]any {
 	t.Helper()

@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -115,5 +117,51 @@ func TestDemoSpeaksIntoAudioOut(t *testing.T) {
 		if r < 0.005 {
 			t.Fatalf("sentence %q at %.2f s is silent in the file (RMS %.4f)", s, at[i], r)
 		}
+	}
+}
+
+// TestSpeechCommandEngine runs yui with speech.engine "command" and
+// speech.command "espeak-ng --stdout" (the README's example) against the
+// echo simulator, with --audio-out: the reply is spoken through the
+// command, and the file holds audible speech.
+func TestSpeechCommandEngine(t *testing.T) {
+	if _, err := exec.LookPath("sox"); err != nil {
+		t.Fatal("sox is missing: .ci/deps.sh test installs it")
+	}
+	d := startXvfb(t, 1280, 800)
+	s := startSim(t, freePort(t), "sim-key", "echo")
+	cfg := t.TempDir()
+	writeSettings(t, cfg, preset{ID: "p-1", Name: "Yui", Enabled: true, ChatAPI: "push", ChatBaseURL: s.url, Key: "sim-key", ChatID: "yui-0000abcd"})
+	st := readSettings(t, cfg)
+	st["presets"].([]any)[0].(map[string]any)["speech"] = map[string]any{
+		"engine": "command", "command": "espeak-ng --stdout", "rate": 1, "volume": 1}
+	data, _ := json.Marshal(st)
+	if err := os.WriteFile(filepath.Join(cfg, "settings.json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wav := filepath.Join(artifacts(t), "command.wav")
+	a := startYuiIn(t, d, cfg, "", "--audio-out", wav, "--verbose")
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	a.waitRecord(10*time.Second, "speech_engine", map[string]string{"engine": "command (espeak-ng)"})
+	a.talk("hello from the command voice")
+	turn := a.waitRecord(20*time.Second, "turn", map[string]string{"spoke_text": "false"})
+	id := turn.str("turn_id")
+	done := a.waitRecord(60*time.Second, "speech_done", map[string]string{"turn_id": id})
+	t.Logf("speech_done: %v", done)
+	a.proc.stop()
+	a.waitRecord(10*time.Second, "audio_out_written", nil)
+	for _, r := range a.log() {
+		if r.str("msg") == "speech_failed" || r.str("outcome") == "failed" {
+			t.Fatalf("speech failed: %v", r)
+		}
+	}
+	all := soxStat(t, wav)
+	secs, rms := all["Length"], all["RMS     amplitude"]
+	if rms == 0 {
+		rms = all["RMS amplitude"]
+	}
+	t.Logf("command.wav: %.2f s, RMS %.4f", secs, rms)
+	if secs < 1 || rms < 0.01 {
+		t.Fatalf("command.wav lasts %.2f s at RMS %.4f: no speech", secs, rms)
 	}
 }

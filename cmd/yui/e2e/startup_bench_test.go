@@ -32,24 +32,33 @@ func BenchmarkStartupToWSReady(b *testing.B) {
 	s := startSim(b, freePort(b), "startup-key", "echo")
 	env := append(d.env(), "YUI_KEY=", "HOME="+nullAudioHome(b))
 	for i := 0; i < b.N; i++ {
-		var ms []float64
+		var ms, gaps []float64
 		for r := range runs {
 			cfg := b.TempDir()
 			writeSettings(b, cfg, preset{ID: fmt.Sprintf("p-57a2%04d", r), Name: "Yui", Enabled: true, ChatAPI: "push",
 				ChatBaseURL: s.url, Key: "startup-key", ChatID: fmt.Sprintf("yui-57a2%04d", r)})
 			t0 := time.Now()
 			p := start(b, env, filepath.Join(dir, "yui"), "--config-dir", cfg)
-			var ready record
-			waitFor(b, 60*time.Second, "ws_ready", func() bool {
-				var ok bool
-				ready, ok = findRecord(readLog(b, cfg), "ws_ready", nil)
-				return ok
+			var ready, shown record
+			waitFor(b, 60*time.Second, "ws_ready and pet_window_shown", func() bool {
+				recs := readLog(b, cfg)
+				var ok1, ok2 bool
+				ready, ok1 = findRecord(recs, "ws_ready", nil)
+				shown, ok2 = findRecord(recs, "pet_window_shown", nil)
+				return ok1 && ok2
 			})
 			at, err := time.Parse(time.RFC3339Nano, ready.str("time"))
 			if err != nil {
 				b.Fatalf("ws_ready record time %q: %v", ready.str("time"), err)
 			}
+			shownAt, err := time.Parse(time.RFC3339Nano, shown.str("time"))
+			if err != nil {
+				b.Fatalf("pet_window_shown record time %q: %v", shown.str("time"), err)
+			}
 			ms = append(ms, float64(at.Sub(t0).Microseconds())/1000)
+			// How long after the window showed the connection was ready
+			// (negative: ready first).
+			gaps = append(gaps, float64(at.Sub(shownAt).Microseconds())/1000)
 			p.stop()
 		}
 		sorted := slices.Sorted(slices.Values(ms))
@@ -59,7 +68,9 @@ func BenchmarkStartupToWSReady(b *testing.B) {
 		}
 		b.ReportMetric(median, "ms-to-ws_ready")
 		b.ReportMetric(sorted[len(sorted)-1], "ms-worst")
-		b.Logf("start-up to ws_ready over %d runs: median %.0f ms, runs %v ms", runs, median, ms)
-		writePerfResult(b, "startup.json", map[string][]float64{"runs_ms": ms})
+		g := slices.Sorted(slices.Values(gaps))
+		b.ReportMetric(g[len(g)/2], "ms-ready-after-shown")
+		b.Logf("start-up to ws_ready over %d runs: median %.0f ms, runs %v ms; ws_ready after pet_window_shown: %v ms", runs, median, ms, gaps)
+		writePerfResult(b, "startup.json", map[string][]float64{"runs_ms": ms, "ready_after_shown_ms": gaps})
 	}
 }

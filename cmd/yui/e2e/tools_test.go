@@ -66,8 +66,24 @@ func (d *display) frame(t testing.TB, id string) image.Rectangle {
 }
 
 // petFeet is the bottom edge of the character: the pet window is laid
-// out as 150 units of bubble area above a 192x256 character.
-func petFeet(win image.Rectangle) (x, y int) { return win.Min.X + win.Dx()/2, win.Min.Y + 150 + 256 }
+// out as 150 units of bubble area above a 192x256 character, less the
+// rise of its content at the top of a monitor that the app last logged.
+func (a *app) petFeet(win image.Rectangle) (x, y int) {
+	return win.Min.X + win.Dx()/2, win.Min.Y + 150 + 256 - a.rise()
+}
+
+// rise is the pet window content's rise the app last logged
+// (pet_window_rise), 0 when none.
+func (a *app) rise() int {
+	rise := 0
+	for _, r := range a.log() {
+		if r.str("msg") == "pet_window_rise" {
+			v, _ := r["by"].(float64)
+			rise = int(v)
+		}
+	}
+	return rise
+}
 
 // toolScenario is a yui-sim scenario: on the first turn it asks the pet
 // to sit on Notes, then for its perch targets, then for the screen, each
@@ -152,10 +168,10 @@ func TestToolsSitOnWindow(t *testing.T) {
 	nr := d.frame(t, notesID)
 	waitFor(t, 10*time.Second, "the pet's feet on Notes' top edge", func() bool {
 		pet = d.frame(t, petID)
-		_, feet := petFeet(pet)
+		_, feet := a.petFeet(pet)
 		return feet == nr.Min.Y
 	})
-	x, _ := petFeet(pet)
+	x, _ := a.petFeet(pet)
 	t.Logf("pet %v (feet at x %d), Notes' frame %v", pet, x, nr)
 	if x < nr.Min.X || x > nr.Max.X {
 		t.Fatalf("the pet's centre x %d is not over Notes (%v)", x, nr)
@@ -188,7 +204,7 @@ func TestToolsSitOnWindow(t *testing.T) {
 	// composer, whose include-screen toggle (screen_on_turn "toggle", the
 	// default) is the second button, 64,482 into the window.
 	a.shortcutComposer()
-	d.run(t, "xdotool", "mousemove", "--window", petID, "64", "482", "click", "1")
+	d.run(t, "xdotool", "mousemove", "--window", petID, "64", fmt.Sprint(482-a.rise()), "click", "1")
 	a.waitRecord(10*time.Second, "pet_screen_toggle", map[string]string{"on": "true"})
 	d.screenshot(t, "screen-toggle-on")
 	a.shortcutComposer() // the entry takes the keys again
@@ -217,7 +233,7 @@ func TestToolsSitOnWindow(t *testing.T) {
 	// Notes moves: the pet follows it.
 	d.run(t, "xdotool", "windowmove", notesID, "760", "450")
 	waitFor(t, 10*time.Second, "the pet following Notes", func() bool {
-		_, feet := petFeet(d.frame(t, petID))
+		_, feet := a.petFeet(d.frame(t, petID))
 		return feet == d.frame(t, notesID).Min.Y
 	})
 	d.screenshot(t, "followed")
@@ -228,7 +244,7 @@ func TestToolsSitOnWindow(t *testing.T) {
 	t.Cleanup(func() { t.Logf("pet at the end: %v", last) })
 	waitFor(t, 10*time.Second, "the pet on the screen bottom", func() bool {
 		last = d.frame(t, petID)
-		_, feet := petFeet(last)
+		_, feet := a.petFeet(last)
 		return feet == 800
 	})
 	d.screenshot(t, "fallen")
@@ -243,13 +259,13 @@ func TestToolsSitOnWindow(t *testing.T) {
 		t.Fatalf("second sit_on_window = %q", res)
 	}
 	waitFor(t, 10*time.Second, "the pet sitting on the new Notes", func() bool {
-		_, feet := petFeet(d.frame(t, petID))
+		_, feet := a.petFeet(d.frame(t, petID))
 		return feet == d.frame(t, notesID).Min.Y
 	})
 
 	// The composer's attach button opens a file dialog for an image (while
 	// the pet sits on Notes: on the screen bottom the composer is below it).
-	d.run(t, "xdotool", "mousemove", "--window", petID, "28", "482", "click", "1")
+	d.run(t, "xdotool", "mousemove", "--window", petID, "28", fmt.Sprint(482-a.rise()), "click", "1")
 	dlg := d.windowID(t, "Yui — attach an image")
 	d.waitShot(t, "attach-dialog", 10*time.Second, paintedCheck(d.frame(t, dlg)))
 	d.run(t, "xdotool", "windowactivate", "--sync", dlg, "key", "alt+F4")
@@ -259,7 +275,8 @@ func TestToolsSitOnWindow(t *testing.T) {
 	})
 
 	pet = d.frame(t, petID)
-	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(pet.Min.X+180), fmt.Sprint(pet.Min.Y+150+128))
+	_, pf := a.petFeet(pet)
+	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(pet.Min.X+180), fmt.Sprint(pf-128))
 	d.run(t, "xdotool", "mousedown", "1")
 	for range 6 {
 		d.run(t, "xdotool", "mousemove_relative", "--sync", "--", "-80", "-10")
@@ -270,7 +287,7 @@ func TestToolsSitOnWindow(t *testing.T) {
 	var dropped image.Rectangle
 	waitFor(t, 10*time.Second, "the dropped pet on the screen bottom", func() bool {
 		dropped = d.frame(t, petID)
-		_, feet := petFeet(dropped)
+		_, feet := a.petFeet(dropped)
 		return feet == 800
 	})
 	if dropped.Min.X == pet.Min.X {
@@ -312,6 +329,7 @@ func TestToolsBrowserReadsAPage(t *testing.T) {
 	writeSettings(t, cfg, preset{ID: "p-1", Name: "Yui", Enabled: true, ChatAPI: "push", ChatBaseURL: s.url, Key: "sim-key", ChatID: "yui-0000abcd"})
 	st := readSettings(t, cfg)
 	st["browser_tool"] = true
+	st["browser_local"] = true // the page is on loopback: the App tab's switch allows it
 	data, _ := json.Marshal(st)
 	if err := os.WriteFile(filepath.Join(cfg, "settings.json"), data, 0o600); err != nil {
 		t.Fatal(err)

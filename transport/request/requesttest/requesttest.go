@@ -103,6 +103,9 @@ func (w *Writer) Raw(s string) {
 	w.f.Flush()
 }
 
+// Header is the answer's header, to set before Error or the first event.
+func (w *Writer) Header() http.Header { return w.w.Header() }
+
 // Error answers with an HTTP error status and body.
 func (w *Writer) Error(status int, body string) {
 	w.w.Header().Set("Content-Type", "application/json")

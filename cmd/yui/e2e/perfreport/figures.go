@@ -120,8 +120,18 @@ var microGoals = []microGoal{
 // most these multiples of a bare Fyne window's RSS and idle CPU, and its
 // RSS grows by less than rssGrowthGoal over 10,000 turns.
 const (
-	rssRatioGoal  = 1.25
-	cpuRatioGoal  = 1.5
+	rssRatioGoal = 1.25
+	cpuRatioGoal = 1.5
+	// Three pets in one process, against the same bare window.
+	rss3RatioGoal = 1.2
+	cpu3RatioGoal = 2.0
+	// extraPetGoal is what each pet past the first may add, in MiB.
+	extraPetGoal = 6
+	// csRatioGoal bounds an idle pet's wake-ups against the bare window's.
+	csRatioGoal = 2.0
+	// readyGapGoal is how long after the window shows the connection may
+	// be ready, in ms.
+	readyGapGoal  = 50
 	rssGrowthGoal = 5 // MB (10^6 bytes)
 	// cpuFloor keeps a ratio finite when the bare window used no CPU
 	// the clock could see (0.01 s over a 40 s window).
@@ -132,7 +142,7 @@ const (
 func Figures(r Results) []Figure {
 	var out []Figure
 	out = append(out, idleFigures(r.Idle)...)
-	out = append(out, startupFigure(r.Startup))
+	out = append(out, startupFigure(r.Startup), readyGapFigure(r.Startup))
 	out = append(out, turnFigures(r.Turns)...)
 	for _, g := range microGoals {
 		out = append(out, microFigure(r.Bench, g))
@@ -155,8 +165,11 @@ func idleFigures(in Input[Idle]) []Figure {
 	fs := []Figure{
 		{Name: "idle RSS, 1 pet", What: "Idle resident set: 1 pet ÷ bare Fyne window (BenchmarkIdlePetVsBareWindow)", Unit: "x", Goal: rssRatioGoal},
 		{Name: "idle CPU, 1 pet", What: "Idle CPU: 1 pet ÷ bare Fyne window (BenchmarkIdlePetVsBareWindow)", Unit: "x", Goal: cpuRatioGoal},
-		{Name: "idle RSS, 3 pets", What: "Idle resident set: 3 pets in one process ÷ bare Fyne window", Unit: "x"},
-		{Name: "idle CPU, 3 pets", What: "Idle CPU: 3 pets in one process ÷ bare Fyne window", Unit: "x"},
+		{Name: "idle RSS, 3 pets", What: "Idle resident set: 3 pets in one process ÷ bare Fyne window", Unit: "x", Goal: rss3RatioGoal},
+		{Name: "idle CPU, 3 pets", What: "Idle CPU: 3 pets in one process ÷ bare Fyne window", Unit: "x", Goal: cpu3RatioGoal},
+		{Name: "RSS per extra pet", What: "Resident set each pet past the first adds: (3 pets − 1 pet) ÷ 2", Unit: "MiB", Goal: extraPetGoal},
+		{Name: "idle wake-ups, 1 pet", What: "Idle context switches per second: 1 pet ÷ bare Fyne window (/proc/<pid>/task/*/status)", Unit: "x", Goal: csRatioGoal},
+		{Name: "idle wake-ups, 3 pets", What: "Idle context switches per second: 3 pets ÷ bare Fyne window", Unit: "x"},
 	}
 	i := in.Value
 	if i == nil {
@@ -170,6 +183,15 @@ func idleFigures(in Input[Idle]) []Figure {
 	fs[1].Measured = max(i.OnePet.CPUPercent, cpuFloor) / bareCPU
 	fs[2].Measured = float64(i.ThreePets.RSSBytes) / float64(i.Bare.RSSBytes)
 	fs[3].Measured = max(i.ThreePets.CPUPercent, cpuFloor) / bareCPU
+	fs[4].Measured = mib(i.ThreePets.RSSBytes-i.OnePet.RSSBytes) / 2
+	if i.Bare.CtxSwitches > 0 {
+		fs[5].Measured = i.OnePet.CtxSwitches / i.Bare.CtxSwitches
+		fs[5].Text = fmt.Sprintf("%sx (%s vs %s a second)", num(math.Round(fs[5].Measured*100)/100), num(i.OnePet.CtxSwitches), num(i.Bare.CtxSwitches))
+		fs[6].Measured = i.ThreePets.CtxSwitches / i.Bare.CtxSwitches
+		fs[6].Text = fmt.Sprintf("%sx (%s a second)", num(math.Round(fs[6].Measured*100)/100), num(i.ThreePets.CtxSwitches))
+	} else {
+		fs[5].Missing, fs[6].Missing = "not in this run's idle.json", "not in this run's idle.json"
+	}
 	for k := range fs {
 		fs[k].Measured = math.Round(fs[k].Measured*100) / 100
 	}
@@ -184,6 +206,20 @@ func startupFigure(in Input[Startup]) Figure {
 	}
 	f.Measured = in.Value.Median()
 	f.Text = fmt.Sprintf("%s ms (median of %d)", num(f.Measured), len(in.Value.RunsMS))
+	return f
+}
+
+func readyGapFigure(in Input[Startup]) Figure {
+	f := Figure{Name: "ws_ready after window", What: "Ready first: `ws_ready` after `pet_window_shown`, median (BenchmarkStartupToWSReady; negative: ready before the window)", Unit: "ms", Goal: readyGapGoal}
+	switch {
+	case in.Value == nil:
+		f.Missing = in.Status()
+	case len(in.Value.ReadyAfterShownMS) == 0:
+		f.Missing = "not in this run's startup.json"
+	default:
+		f.Measured = median(in.Value.ReadyAfterShownMS)
+		f.Text = fmt.Sprintf("%s ms (median of %d)", num(f.Measured), len(in.Value.ReadyAfterShownMS))
+	}
 	return f
 }
 

@@ -151,7 +151,21 @@ func plotIdle(path string, i *Idle) error {
 	if err != nil {
 		return err
 	}
-	return writePNG(path, vg.Points(720), vg.Points(320), false, pr, pc)
+	if i.Bare.CtxSwitches <= 0 { // a file from before wake-ups were measured
+		return writePNG(path, vg.Points(720), vg.Points(320), false, pr, pc)
+	}
+	var cs []float64
+	for _, u := range us {
+		cs = append(cs, u.CtxSwitches)
+	}
+	csGoal := csRatioGoal * cs[0]
+	pw, err := barPlot("Idle wake-ups"+window, "context switches a second", names, cs, idleColours(cs[1] <= csGoal),
+		func(v float64) string { return num(v) },
+		csGoal, 1, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(csRatioGoal)))
+	if err != nil {
+		return err
+	}
+	return writePNG(path, vg.Points(1080), vg.Points(320), false, pr, pc, pw)
 }
 
 // idleColours: the bare window grey, the pets blue, the 1-pet bar red when

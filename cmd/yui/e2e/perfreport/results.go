@@ -23,6 +23,9 @@ const (
 type Usage struct {
 	RSSBytes   int64   `json:"rss_bytes"`
 	CPUPercent float64 `json:"cpu_percent"`
+	// CtxSwitches is context switches per second; 0 in a file written
+	// before they were measured.
+	CtxSwitches float64 `json:"ctx_switches_per_s"`
 }
 
 // Idle is BenchmarkIdlePetVsBareWindow's idle.json: three processes side
@@ -46,6 +49,8 @@ func (i *Idle) validate() error {
 			return fmt.Errorf("%s.rss_bytes %d is not positive", u.name, u.u.RSSBytes)
 		case u.u.CPUPercent < 0:
 			return fmt.Errorf("%s.cpu_percent %g is negative", u.name, u.u.CPUPercent)
+		case u.u.CtxSwitches < 0:
+			return fmt.Errorf("%s.ctx_switches_per_s %g is negative", u.name, u.u.CtxSwitches)
 		}
 	}
 	return nil
@@ -55,6 +60,9 @@ func (i *Idle) validate() error {
 // to the first ws_ready record, one entry per run.
 type Startup struct {
 	RunsMS []float64 `json:"runs_ms"`
+	// ReadyAfterShownMS is, per run, how long after pet_window_shown the
+	// first ws_ready came (negative: before); absent in older files.
+	ReadyAfterShownMS []float64 `json:"ready_after_shown_ms"`
 }
 
 func (s *Startup) validate() error {
@@ -70,8 +78,11 @@ func (s *Startup) validate() error {
 }
 
 // Median is the middle run (the mean of the middle two for an even count).
-func (s *Startup) Median() float64 {
-	v := append([]float64(nil), s.RunsMS...)
+func (s *Startup) Median() float64 { return median(s.RunsMS) }
+
+// median is the middle value of v (the mean of the middle two for an even count).
+func median(in []float64) float64 {
+	v := append([]float64(nil), in...)
 	sort.Float64s(v)
 	if len(v)%2 == 1 {
 		return v[len(v)/2]

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"yui/app/settings"
+	"yui/tools/memory"
+	"yui/transport"
+)
+
+// Long-term memory (tools/memory): one fact store per preset, shared by
+// its pet's connections and the settings window's Memory page, so that
+// an edit on the page reaches the next request.
+
+// factsFile keeps a preset's facts beside its conversation memory:
+// <config dir>/memory/<preset id>.facts.json, written atomically, mode 0600.
+type factsFile struct {
+	dir, id string
+}
+
+func (f factsFile) path() string { return filepath.Join(f.dir, "memory", f.id+".facts.json") }
+
+func (f factsFile) Load() ([]byte, error) { return os.ReadFile(f.path()) }
+
+func (f factsFile) Save(data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(f.path()), 0o700); err != nil {
+		return fmt.Errorf("facts %s: %w", f.id, err)
+	}
+	if err := settings.WriteFileAtomic(f.path(), data, 0o600); err != nil {
+		return fmt.Errorf("facts %s: %w", f.id, err)
+	}
+	return nil
+}
+
+func (f factsFile) KeepAside() (string, error) {
+	kept := fmt.Sprintf("%s.corrupt-%d", f.path(), time.Now().Unix())
+	return kept, os.Rename(f.path(), kept)
+}
+
+// factStores opens each preset's store once. The zero value is ready.
+type factStores struct {
+	mu sync.Mutex
+	m  map[string]*memory.Store
+}
+
+// facts is preset id's fact store, opened on first use; the demo pet's
+// is kept for the run only.
+func (y *yui) facts(id string) *memory.Store {
+	y.factStores.mu.Lock()
+	defer y.factStores.mu.Unlock()
+	if s, ok := y.factStores.m[id]; ok {
+		return s
+	}
+	if y.factStores.m == nil {
+		y.factStores.m = map[string]*memory.Store{}
+	}
+	var files memory.Files
+	if !y.cfg.Demo && y.configDir != "" {
+		files = factsFile{dir: y.configDir, id: id}
+	}
+	s := memory.Open(files, nil, y.log.With("preset", id, "component", "memory"))
+	y.factStores.m[id] = s
+	return s
+}
+
+// dropFacts forgets a deleted preset's store and removes its file.
+func (y *yui) dropFacts(id string) {
+	y.factStores.mu.Lock()
+	delete(y.factStores.m, id)
+	y.factStores.mu.Unlock()
+	if y.configDir == "" {
+		return
+	}
+	if err := os.Remove(factsFile{dir: y.configDir, id: id}.path()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		y.log.Warn("preset_forget", "preset", id, "err", err.Error())
+	}
+}
+
+// remembers reports whether the session's connection is a request
+// transport, which declares remember and forget; push keeps its own memory.
+func (s *session) remembers() bool { return s.cfg().ChatAPI != settings.ChatAPIPush }
+
+// memoryTools fills the remember and forget handlers of a request
+// transport's toolset.
+func (s *session) memoryTools() (remember, forget transport.ToolHandler) {
+	st := s.y.facts(s.cfg().ID)
+	return memory.RememberTool(st).Handler, memory.ForgetTool(st).Handler
+}
+
+// recall is the request transports' Options.Recall: the preset's facts
+// after the card. Push ignores it.
+func (s *session) recall() func(int, func(string) int) string {
+	if !s.remembers() {
+		return nil
+	}
+	return s.y.facts(s.cfg().ID).Prompt
+}
+
+// Memory is preset id's fact store, for the settings window's Memory page.
+func (y *yui) Memory(id string) *memory.Store { return y.facts(id) }

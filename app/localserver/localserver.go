@@ -1,0 +1,269 @@
+// Package localserver finds the model servers running on this machine:
+// Ollama, LM Studio, llama.cpp, vLLM, Jan, KoboldCpp, text-generation-webui
+// and GPT4All all serve the OpenAI API on a known loopback port. Scan asks
+// every port at once with GET /v1/models (loopback only, a short timeout),
+// names each server by what else it answers, and picks its first chat
+// model, leaving out embedding models, which cannot hold a conversation.
+//
+// It never imports Fyne: the app runs it on first start, from the settings
+// window's "Find local servers" button, and again on the reconnect
+// schedule while a first start found nothing.
+package localserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"yui/transport/request"
+)
+
+// Kind names a server program.
+type Kind string
+
+// The servers Scan knows.
+const (
+	Ollama    Kind = "Ollama"
+	LMStudio  Kind = "LM Studio"
+	LlamaCpp  Kind = "llama.cpp"
+	VLLM      Kind = "vLLM"
+	Jan       Kind = "Jan"
+	KoboldCpp Kind = "KoboldCpp"
+	TextGen   Kind = "text-generation-webui"
+	GPT4All   Kind = "GPT4All"
+)
+
+// Port is a loopback port a server listens on by default, with one line
+// on how to start it there (the welcome page lists them).
+type Port struct {
+	Port  int
+	Kind  Kind
+	Start string
+}
+
+// KnownPorts returns the usual ports, in the order a first start prefers
+// them.
+func KnownPorts() []Port {
+	return []Port{
+		{11434, Ollama, "install from ollama.com, then `ollama pull qwen3:4b` (it serves on its own)"},
+		{1234, LMStudio, "LM Studio → Developer → Start server, with a model loaded (or `lms server start`)"},
+		{8080, LlamaCpp, "`llama-server -m model.gguf --port 8080`"},
+		{8000, VLLM, "`vllm serve Qwen/Qwen3-4B`"},
+		{1337, Jan, "Jan → Settings → Local API Server → Start server"},
+		{5001, KoboldCpp, "`koboldcpp --model model.gguf` (serves on 5001)"},
+		{5000, TextGen, "`python server.py --api` (its OpenAI API is on 5000)"},
+		{4891, GPT4All, "GPT4All → Settings → Enable Local API Server"},
+	}
+}
+
+// Server is a server that answered.
+type Server struct {
+	// URL is its OpenAI base URL, http://127.0.0.1:PORT/v1.
+	URL  string
+	Port int
+	Kind Kind
+	// Models are its chat models, embedding models left out.
+	Models []string
+	// Model is the first chat model; "" when it has none.
+	Model string
+}
+
+// Label is how the pill and the settings window name it: "Ollama ·
+// qwen3:8b", or "Ollama · no chat model".
+func (s Server) Label() string {
+	if s.Model == "" {
+		return string(s.Kind) + " · no chat model"
+	}
+	return string(s.Kind) + " · " + s.Model
+}
+
+// Options tune Scan. The zero value asks KnownPorts on 127.0.0.1.
+type Options struct {
+	// Ports to ask; nil is KnownPorts (tests give their own).
+	Ports []Port
+	// Host is the loopback address; "" is 127.0.0.1. Anything else than a
+	// loopback address is refused: a scan never leaves the machine.
+	Host string
+	// Timeout bounds each request; 0 is DefaultTimeout.
+	Timeout time.Duration
+	// Client makes the requests; nil is a client of its own.
+	Client *http.Client
+	Logger *slog.Logger
+	// Repeat marks a scan that runs again on a schedule: its
+	// server_scan record is debug unless something was found.
+	Repeat bool
+}
+
+// DefaultTimeout is short: a server on loopback answers in milliseconds,
+// and a first start waits for the scan.
+const DefaultTimeout = 800 * time.Millisecond
+
+// Scan asks every port at once and returns the servers that answered, in
+// the order of the ports. It logs server_scan and one server_found each.
+func Scan(ctx context.Context, o Options) []Server {
+	ports := o.Ports
+	if ports == nil {
+		ports = KnownPorts()
+	}
+	host := o.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if !loopback(host) {
+		log.Warn("server_scan", "err", fmt.Sprintf("%s is not a loopback address", host))
+		return nil
+	}
+	c := o.client()
+	found := make([]*Server, len(ports))
+	var wg sync.WaitGroup
+	for i, p := range ports {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			found[i] = ask(ctx, c, host, p)
+		}()
+	}
+	wg.Wait()
+	var out []Server
+	tried := make([]int, 0, len(ports))
+	urls := []string{}
+	for i, p := range ports {
+		tried = append(tried, p.Port)
+		if found[i] != nil {
+			out = append(out, *found[i])
+			urls = append(urls, found[i].URL)
+		}
+	}
+	level := slog.LevelInfo
+	if o.Repeat && len(out) == 0 {
+		level = slog.LevelDebug
+	}
+	log.Log(ctx, level, "server_scan", "ports", tried, "found", len(out), "urls", urls)
+	for _, s := range out {
+		log.Info("server_found", "url", s.URL, "kind", string(s.Kind), "model", s.Model, "models", len(s.Models))
+	}
+	return out
+}
+
+// FirstWithModel is the first server with a chat model; false when none
+// has one.
+func FirstWithModel(servers []Server) (Server, bool) {
+	for _, s := range servers {
+		if s.Model != "" {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
+
+func (o Options) client() *http.Client {
+	if o.Client != nil {
+		return o.Client
+	}
+	t := o.Timeout
+	if t <= 0 {
+		t = DefaultTimeout
+	}
+	// No proxy: a proxy from the environment would see loopback requests
+	// as its own, and a scan must not leave the machine.
+	tr := &http.Transport{Proxy: nil, DisableKeepAlives: true}
+	return &http.Client{Timeout: t, Transport: tr}
+}
+
+// ask is one port: its model list, then who it is.
+func ask(ctx context.Context, c *http.Client, host string, p Port) *Server {
+	root := "http://" + joinHost(host, p.Port)
+	list, ok := getModels(ctx, c, root+"/v1/models")
+	if !ok {
+		return nil
+	}
+	id := identify(ctx, c, root)
+	kind := id.kind
+	if kind == "" {
+		kind = list.kind()
+	}
+	if kind == "" {
+		kind = p.Kind // nothing else told: the port's usual owner
+	}
+	s := &Server{URL: root + "/v1", Port: p.Port, Kind: kind}
+	for _, m := range list.Data {
+		if m.embedding() || id.embeddings[m.ID] || request.IsEmbeddingModel(m.ID) {
+			continue
+		}
+		s.Models = append(s.Models, m.ID)
+	}
+	if len(s.Models) > 0 {
+		s.Model = s.Models[0]
+	}
+	return s
+}
+
+func joinHost(host string, port int) string {
+	if len(host) > 0 && host[0] != '[' && containsColon(host) {
+		host = "[" + host + "]"
+	}
+	return host + ":" + strconv.Itoa(port)
+}
+
+func containsColon(s string) bool {
+	for i := range len(s) {
+		if s[i] == ':' {
+			return true
+		}
+	}
+	return false
+}
+
+// NoModelHint is what fixes a server that lists no chat model: the
+// command for Ollama, what to do in the others.
+func NoModelHint(k Kind) string {
+	switch k {
+	case Ollama:
+		return "run: ollama pull qwen3:4b"
+	case LMStudio:
+		return "load a model in LM Studio (or run: lms load qwen3-4b)"
+	case "":
+		return "load a chat model in the server"
+	}
+	return "load a chat model in " + string(k)
+}
+
+// Describe names the server at a loopback base URL (http://127.0.0.1:11434/v1)
+// by what it answers, or by its port when nothing tells; "" for a URL
+// that is not on this machine or a port nobody is known for.
+func Describe(ctx context.Context, base string, timeout time.Duration) Kind {
+	host, port, ok := hostPort(base)
+	if !ok || !loopback(host) {
+		return ""
+	}
+	c := Options{Timeout: timeout}.client()
+	if k := identify(ctx, c, "http://"+joinHost(host, port)).kind; k != "" {
+		return k
+	}
+	for _, p := range KnownPorts() {
+		if p.Port == port {
+			return p.Kind
+		}
+	}
+	return ""
+}
+
+func hostPort(base string) (string, int, bool) {
+	req, err := http.NewRequest(http.MethodGet, base, nil)
+	if err != nil || req.URL.Scheme != "http" {
+		return "", 0, false
+	}
+	port, err := strconv.Atoi(req.URL.Port())
+	if err != nil {
+		return "", 0, false
+	}
+	return req.URL.Hostname(), port, true
+}

@@ -1,0 +1,65 @@
+package app
+
+import (
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"yui/app/settings"
+	"yui/transport/clock"
+)
+
+// TestDragEndDoesNotWaitForTheDisk: the pet window saves its position at a
+// drag's end on the UI goroutine. With a store whose disk hangs, the save
+// returns at once, again and again; the hung write belongs to the store's
+// timer, and the position reaches the state file once the disk answers.
+func TestDragEndDoesNotWaitForTheDisk(t *testing.T) {
+	clk := clock.NewFake(time.Unix(1700000000, 0))
+	hang := make(chan struct{})
+	writing := make(chan struct{}, 8)
+	var slow bool
+	write := func(path string, data []byte, perm os.FileMode) error {
+		if slow {
+			writing <- struct{}{}
+			<-hang
+		}
+		return settings.WriteFileAtomic(path, data, perm)
+	}
+	store, _, err := settings.Open(t.TempDir(), settings.Options{Clock: clk, WriteFile: write})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := store.Get().Presets[0].ID
+	slow = true // Open's own save is done; the store's writes hang from now on
+	pos := storePositions{store: store, id: id, log: slog.New(slog.DiscardHandler)}
+
+	pos.SavePosition("1920x1080+0+0", 10, 20)
+	fired := make(chan struct{})
+	go func() { clk.Advance(settings.StateDelay); close(fired) }()
+	<-writing // the store's timer writes, and the disk hangs
+
+	ui := make(chan struct{})
+	go func() { // the UI goroutine: more drags end while the disk hangs
+		for i := range 5 {
+			pos.SavePosition("1920x1080+0+0", 100+i, 200)
+		}
+		close(ui)
+	}()
+	select {
+	case <-ui:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a drag's end waited for the hung write")
+	}
+	if x, y, ok := pos.LoadPosition("1920x1080+0+0"); !ok || x != 104 || y != 200 {
+		t.Errorf("position = %d,%d,%v", x, y, ok)
+	}
+	close(hang)
+	<-fired
+	store.Close()
+	data, err := os.ReadFile(store.Dir() + "/state/" + id + ".json")
+	if err != nil || !strings.Contains(string(data), `"x": 104`) {
+		t.Errorf("state file after the disk answered: %v\n%s", err, data)
+	}
+}

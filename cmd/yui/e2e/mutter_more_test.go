@@ -1,0 +1,461 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/shape"
+	"github.com/jezek/xgb/xproto"
+)
+
+// shapeRects counts the rectangles of window id's bounding shape.
+func (d *display) shapeRects(t *testing.T, id string) int {
+	t.Helper()
+	conn, err := xgb.NewConnDisplay(d.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := shape.Init(conn); err != nil {
+		t.Fatalf("no SHAPE extension: %v", err)
+	}
+	w, _ := strconv.ParseUint(id, 10, 32)
+	r, err := shape.GetRectangles(conn, xproto.Window(w), shape.SkBounding).Reply()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(r.RectanglesLen)
+}
+
+// xprop32 reads a CARDINAL list property of window id; nil when unset.
+func (d *display) xprop32(t *testing.T, id, name string) []int {
+	t.Helper()
+	out := d.run(t, "xprop", "-id", id, name)
+	_, vals, ok := strings.Cut(out, " = ")
+	if !ok {
+		return nil
+	}
+	var v []int
+	for _, f := range strings.Split(strings.TrimSpace(vals), ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil
+		}
+		v = append(v, n)
+	}
+	return v
+}
+
+// clientRect is window id's own rectangle on the root window, without
+// the window manager's frame.
+func (d *display) clientRect(t *testing.T, id string) image.Rectangle {
+	t.Helper()
+	v := map[string]int{}
+	for _, l := range strings.Split(d.run(t, "xwininfo", "-id", id), "\n") {
+		if k, s, ok := strings.Cut(strings.TrimSpace(l), ":"); ok {
+			v[k], _ = strconv.Atoi(strings.TrimSpace(s))
+		}
+	}
+	x, y := v["Absolute upper-left X"], v["Absolute upper-left Y"]
+	return image.Rect(x, y, x+v["Width"], y+v["Height"])
+}
+
+// visibleFrame is what a person sees of window id, computed apart from the
+// app: its rectangle, less the client-drawn shadow of _GTK_FRAME_EXTENTS,
+// plus the window manager's _NET_FRAME_EXTENTS (left, right, top, bottom).
+func visibleFrame(t *testing.T, d *display, id string) image.Rectangle {
+	t.Helper()
+	r := d.clientRect(t, id)
+	if g := d.xprop32(t, id, "_GTK_FRAME_EXTENTS"); len(g) == 4 {
+		r = image.Rect(r.Min.X+g[0], r.Min.Y+g[2], r.Max.X-g[1], r.Max.Y-g[3])
+	}
+	if n := d.xprop32(t, id, "_NET_FRAME_EXTENTS"); len(n) == 4 {
+		r = image.Rect(r.Min.X-n[0], r.Min.Y-n[2], r.Max.X+n[1], r.Max.Y+n[3])
+	}
+	return r
+}
+
+// csdWindow maps a window as a GTK app with client-side decorations does:
+// no window manager frame (_MOTIF_WM_HINTS), a shadow of the given
+// extents drawn inside it (_GTK_FRAME_EXTENTS: left, right, top, bottom).
+// It lives until the test ends.
+func (d *display) csdWindow(t *testing.T, r image.Rectangle, title string, ext [4]uint32) string {
+	t.Helper()
+	conn, err := xgb.NewConnDisplay(d.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	atom := func(name string) xproto.Atom {
+		a, err := xproto.InternAtom(conn, false, uint16(len(name)), name).Reply()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Atom
+	}
+	u32 := func(vs ...uint32) []byte {
+		b := make([]byte, 4*len(vs))
+		for i, v := range vs {
+			xgb.Put32(b[4*i:], v)
+		}
+		return b
+	}
+	s := xproto.Setup(conn).DefaultScreen(conn)
+	id, err := xproto.NewWindowId(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xproto.CreateWindowChecked(conn, s.RootDepth, id, s.Root, int16(r.Min.X), int16(r.Min.Y), uint16(r.Dx()), uint16(r.Dy()),
+		0, xproto.WindowClassInputOutput, s.RootVisual, xproto.CwBackPixel, []uint32{0xd0d8e0}).Check(); err != nil {
+		t.Fatal(err)
+	}
+	set := func(prop string, typ xproto.Atom, format byte, data []byte) {
+		n := uint32(len(data))
+		if format == 32 {
+			n /= 4
+		}
+		if err := xproto.ChangePropertyChecked(conn, xproto.PropModeReplace, id, atom(prop), typ, format, n, data).Check(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("_NET_WM_NAME", atom("UTF8_STRING"), 8, []byte(title))
+	set("WM_NAME", xproto.AtomString, 8, []byte(title))
+	set("WM_CLASS", xproto.AtomString, 8, []byte(title+"\x00"+title+"\x00"))
+	// USPosition: the window manager keeps the position asked for.
+	hints := make([]byte, 18*4)
+	xgb.Put32(hints, 1|2) // USPosition | USSize
+	set("WM_NORMAL_HINTS", atom("WM_SIZE_HINTS"), 32, hints)
+	set("_MOTIF_WM_HINTS", atom("_MOTIF_WM_HINTS"), 32, u32(2, 0, 0, 0, 0))
+	set("_GTK_FRAME_EXTENTS", xproto.AtomCardinal, 32, u32(ext[0], ext[1], ext[2], ext[3]))
+	if err := xproto.MapWindowChecked(conn, id).Check(); err != nil {
+		t.Fatal(err)
+	}
+	return strconv.FormatUint(uint64(id), 10)
+}
+
+// decorationsScenario sits on the CSD window, lists the perch targets,
+// then sits on the framed one, one turn each.
+const decorationsScenario = `{"steps": [
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-sit-csd", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "CsdTest"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "tool_call", "id": "c-targets", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "perch_targets"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-sit-framed", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "Xmessage"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 600000}
+]}`
+
+// mutterDecorations: the pet sits on the visible top edge of a window
+// with client-side decorations (its shadow taken off) and of one the
+// compositor frames (its title bar added), within 2 px; perch_targets
+// gives the same edge.
+func mutterDecorations(t *testing.T, m *mutter) {
+	d := m.display
+	csd := d.csdWindow(t, image.Rect(400, 560, 1000, 900), "CsdTest", [4]uint32{26, 26, 23, 29})
+	d.windowID(t, "CsdTest")
+	start(t, d.env(), "xmessage", "-title", "Framed", "-geometry", "420x160+1200+500", "framed by the compositor")
+	framed := d.windowID(t, "Framed")
+	scen := filepath.Join(t.TempDir(), "decorations.json")
+	if err := os.WriteFile(scen, []byte(decorationsScenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startSim(t, freePort(t), "sim-key", scen)
+	cfg := t.TempDir()
+	mutterSettings(t, cfg, s, nil)
+	a := startYuiIn(t, d, cfg, "")
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	petID := d.windowID(t, "Yui")
+
+	a.talk("sit on the window")
+	if res := s.toolResult(t, "c-sit-csd"); !strings.HasPrefix(res, "ok: sitting on ") {
+		t.Fatalf("sit_on_window CsdTest = %q", res)
+	}
+	vis := visibleFrame(t, d, csd)
+	if x := d.clientRect(t, csd); vis.Min.Y != x.Min.Y+23 {
+		t.Fatalf("the CSD window's visible frame %v, its X window %v", vis, x)
+	}
+	var feet int
+	if !waitForOr(10*time.Second, func() bool {
+		_, feet = a.petFeet(d.frame(t, petID))
+		return abs(feet-vis.Min.Y) <= 2
+	}) {
+		d.windowShot(t, petID, "on-csd")
+		t.Fatalf("the pet's feet at %d (window %v), the CSD window's visible top edge at %d (%v, X window %v)",
+			feet, d.frame(t, petID), vis.Min.Y, vis, d.clientRect(t, csd))
+	}
+	d.windowShot(t, petID, "on-csd")
+	targets := s.toolResult(t, "c-targets")
+	if want := fmt.Sprintf(`"title":"CsdTest","monitor":0,"x":%d,"y":%d,"width":%d`, vis.Min.X, vis.Min.Y, vis.Dx()); !strings.Contains(targets, want) {
+		t.Fatalf("perch_targets lacks %s: %s", want, targets)
+	}
+	a.waitRecord(20*time.Second, "push.turn_end", nil)
+
+	// The pet moved: the composer opens where it is now.
+	opened := a.count("pet_composer_open", nil)
+	d.pointTo(t, characterCentre(d.frame(t, petID)))
+	d.run(t, "xdotool", "click", "--repeat", "2", "--delay", "80", "1")
+	waitFor(t, 10*time.Second, "the composer to open", func() bool { return a.count("pet_composer_open", nil) > opened })
+	d.waitFocus(t, petID)
+	d.run(t, "xdotool", "type", "--delay", "30", "and on the other one")
+	d.run(t, "xdotool", "key", "Return")
+	if res := s.toolResult(t, "c-sit-framed"); !strings.HasPrefix(res, "ok: sitting on ") {
+		t.Fatalf("sit_on_window Xmessage = %q", res)
+	}
+	vis = visibleFrame(t, d, framed)
+	if ext := d.xprop32(t, framed, "_NET_FRAME_EXTENTS"); len(ext) != 4 || ext[2] == 0 {
+		t.Logf("the compositor set no title bar extents on xmessage: %v", ext)
+	}
+	if !waitForOr(10*time.Second, func() bool {
+		_, feet = a.petFeet(d.frame(t, petID))
+		return abs(feet-vis.Min.Y) <= 2
+	}) {
+		t.Fatalf("the pet's feet at %d (window %v), the framed window's visible top edge at %d (%v, X window %v)",
+			feet, d.frame(t, petID), vis.Min.Y, vis, d.clientRect(t, framed))
+	}
+	d.windowShot(t, petID, "on-framed")
+}
+
+// mutterMonitorGone: a position saved where no monitor is now (a monitor
+// unplugged) brings the pet onto a monitor that exists; dragged from
+// there onto the second monitor and restarted, it comes back there.
+func mutterMonitorGone(t *testing.T, m *mutter) {
+	d := m.display
+	s := startSim(t, freePort(t), "sim-key", "echo")
+	cfg := t.TempDir()
+	mutterSettings(t, cfg, s, map[string]any{mutterLayout: map[string]any{"x": 3600, "y": 200}})
+	a := startYuiIn(t, d, cfg, "")
+	win := a.petRect()
+	if !characterIn(win, image.Rect(0, 0, 1920, 1080)) {
+		t.Fatalf("the pet stands at %v, not on the primary monitor", win)
+	}
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	petID := d.windowID(t, "Yui")
+	// A synthetic drag under load sometimes ends after its first steps
+	// (on Xvfb too): it is tried again until the drop is on monitor 1.
+	var moved record
+	for try := 0; ; try++ {
+		n := a.count("pet_window_moved", nil)
+		a.dragPetTo(t, petID, 2500, 600)
+		waitFor(t, 10*time.Second, "the drop", func() bool { return a.count("pet_window_moved", nil) > n })
+		for _, r := range a.log() {
+			if r.str("msg") == "pet_window_moved" {
+				moved = r
+			}
+		}
+		r := image.Rect(int(moved.num("x")), int(moved.num("y")), int(moved.num("x"))+win.Dx(), int(moved.num("y"))+win.Dy())
+		if characterIn(r, mutterRight) {
+			break
+		}
+		if try == 2 {
+			t.Fatalf("dragged to %v, not onto monitor 1", r)
+		}
+	}
+	a.proc.stop()
+	a.waitRecord(10*time.Second, "app_quit", nil)
+	b := startYuiIn(t, d, cfg, "")
+	waitFor(t, 30*time.Second, "the second run's pet", func() bool { return b.count("pet_window_shown", nil) == 2 })
+	var again record
+	for _, r := range b.log() {
+		if r.str("msg") == "pet_window_shown" {
+			again = r
+		}
+	}
+	if again.num("x") != moved.num("x") || again.num("y") != moved.num("y") {
+		t.Fatalf("restarted at %v,%v, dragged to %v,%v", again["x"], again["y"], moved["x"], moved["y"])
+	}
+}
+
+// trayWatcher is a StatusNotifierWatcher, as a desktop's panel runs one:
+// it records the items that register.
+type trayWatcher struct {
+	items chan [2]string // sender, path
+}
+
+func (w *trayWatcher) RegisterStatusNotifierItem(sender dbus.Sender, service string) *dbus.Error {
+	w.items <- [2]string{string(sender), service}
+	return nil
+}
+
+func (w *trayWatcher) RegisterStatusNotifierHost(string) *dbus.Error { return nil }
+
+// mutterTray: without a watcher the log says there is no tray; with one
+// the tray registers, and its menu's Do not disturb item works.
+func mutterTray(t *testing.T, m *mutter) {
+	d := m.display
+	s := startSim(t, freePort(t), "sim-key", "echo")
+	a := startYuiIn(t, d, t.TempDir(), "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
+	a.waitRecord(30*time.Second, "tray_unavailable", map[string]string{"reason": "no StatusNotifierWatcher on the session bus"})
+	a.proc.stop()
+
+	conn, err := dbus.Connect(m.bus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	w := &trayWatcher{items: make(chan [2]string, 4)}
+	if err := conn.Export(w, "/StatusNotifierWatcher", "org.kde.StatusNotifierWatcher"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := conn.RequestName("org.kde.StatusNotifierWatcher", dbus.NameFlagDoNotQueue); err != nil || r != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own the watcher name: %v %v", r, err)
+	}
+	defer conn.ReleaseName("org.kde.StatusNotifierWatcher")
+
+	b := startYuiIn(t, d, t.TempDir(), "sim-key", "--chat-api", "push", "--chat-base-url", s.url)
+	b.waitRecord(30*time.Second, "tray_ready", nil)
+	var item [2]string
+	select {
+	case item = <-w.items:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the tray did not register with the watcher")
+	}
+	t.Logf("tray item %v", item)
+	menu := conn.Object(item[0], "/StatusNotifierMenu")
+	var rev uint32
+	var layout []any
+	if err := menu.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&rev, &layout); err != nil {
+		t.Fatalf("the tray menu's layout: %v", err)
+	}
+	id, ok := findMenuItem(layout, "Do not disturb")
+	if !ok {
+		t.Fatalf("no Do not disturb in the tray menu: %v", layout)
+	}
+	if err := menu.Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(0)).Err; err != nil {
+		t.Fatalf("click Do not disturb: %v", err)
+	}
+	b.waitRecord(10*time.Second, "do_not_disturb", map[string]string{"on": "true", "manual": "true"})
+	waitFor(t, 10*time.Second, "the pet hidden", func() bool { return !d.visible("Yui") })
+}
+
+// findMenuItem walks a dbusmenu layout (id, properties, children) for the
+// item labelled label.
+func findMenuItem(node []any, label string) (int32, bool) {
+	if len(node) != 3 {
+		return 0, false
+	}
+	id, _ := node[0].(int32)
+	if props, ok := node[1].(map[string]dbus.Variant); ok {
+		if l, ok := props["label"].Value().(string); ok && strings.ReplaceAll(l, "_", "") == label {
+			return id, true
+		}
+	}
+	kids, _ := node[2].([]dbus.Variant)
+	for _, k := range kids {
+		if sub, ok := k.Value().([]any); ok {
+			if id, ok := findMenuItem(sub, label); ok {
+				return id, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// topScenario: the first turn sits the pet on the xmessage near the top
+// of monitor 0 and speaks; the second (a poke) speaks again.
+const topScenario = `{"steps": [
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-sit-high", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "Xmessage"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "The view from up here is lovely: I can see every window on this screen, the clock in the corner, and the little dock at the bottom, and my bubble has no room left above my head up here."}]}},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "I followed your window all the way to the other screen and I am still sitting on its top edge, right under the top of this smaller monitor, with my words below me."}]}},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+  {"wait": "turn", "timeout_ms": 600000}
+]}`
+
+// bubbleBelow reports whether a window screenshot of the pet shows its
+// speech bubble under the character (feet: window rows), below the pill
+// where the closed composer would be, and none above the head.
+func bubbleBelow(img image.Image, feet int) bool {
+	b := img.Bounds()
+	light := 0
+	for y := b.Min.Y; y < feet-256+60; y++ { // the bubble's room and the top of the character's frame
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if (r+g+bl)/3>>8 > 235 {
+				light++
+			}
+		}
+	}
+	return light < 300 && bubbleShown(img, image.Rect(b.Min.X, feet+50, b.Max.X, b.Max.Y))
+}
+
+// mutterTopOfScreen: a pet sitting on a window near the top of a monitor
+// keeps its character where it sits (the window's empty top does not push
+// it down into the window), its bubble shows below it, and it follows the
+// window onto the other monitor the same way.
+func mutterTopOfScreen(t *testing.T, m *mutter) {
+	d := m.display
+	// Its top edge 10 px under the character's height: no room for a
+	// long line's bubble above.
+	start(t, d.env(), "xmessage", "-title", "High", "-geometry", "420x100+300+266", "a window near the top")
+	high := d.windowID(t, "High")
+	scen := filepath.Join(t.TempDir(), "top.json")
+	if err := os.WriteFile(scen, []byte(topScenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startSim(t, freePort(t), "sim-key", scen)
+	cfg := t.TempDir()
+	mutterSettings(t, cfg, s, nil)
+	a := startYuiIn(t, d, cfg, "")
+	a.waitRecord(30*time.Second, "ws_ready", nil)
+	petID := d.windowID(t, "Yui")
+
+	// on checks that the character's feet are on High's visible top edge,
+	// the character whole on monitor mon, and the bubble under it.
+	on := func(mon image.Rectangle, name string) {
+		t.Helper()
+		var top, feet int
+		var pet image.Rectangle
+		if !waitForOr(10*time.Second, func() bool {
+			top = visibleFrame(t, d, high).Min.Y
+			pet = d.frame(t, petID)
+			_, feet = a.petFeet(pet)
+			return abs(feet-top) <= 2
+		}) {
+			t.Fatalf("%s: the character's feet at %d (window %v), High's top edge at %d", name, feet, pet, top)
+		}
+		if feet-256 < mon.Min.Y || pet.Min.Y < mon.Min.Y {
+			t.Fatalf("%s: the character (feet at %d) or the window %v is above monitor %v", name, feet, pet, mon)
+		}
+		n := 0
+		waitFor(t, 15*time.Second, name+": the bubble under the character", func() bool {
+			n++
+			return bubbleBelow(d.windowShot(t, petID, fmt.Sprintf("%s-%d", name, n)), feet-pet.Min.Y)
+		})
+	}
+	a.talk("sit up there")
+	if res := s.toolResult(t, "c-sit-high"); !strings.HasPrefix(res, "ok: sitting on ") {
+		t.Fatalf("sit_on_window = %q", res)
+	}
+	d.run(t, "xdotool", "key", "Escape") // the composer closes: the bubble has its place
+	on(image.Rect(0, 0, 1920, 1080), "top-monitor0")
+
+	// High moves to monitor 1, as high up: the pet follows it there.
+	d.run(t, "xdotool", "windowmove", high, "2300", "266")
+	waitFor(t, 10*time.Second, "High on monitor 1", func() bool { return d.clientRect(t, high).Min.X >= 1920 })
+	pet := d.frame(t, petID)
+	px, pf := a.petFeet(pet)
+	d.pointTo(t, image.Pt(px, pf-128))
+	d.run(t, "xdotool", "click", "1") // a poke: the second turn speaks
+	a.waitRecord(10*time.Second, "pet_poke", nil)
+	waitFor(t, 20*time.Second, "the poke's reply", func() bool {
+		return a.count("speech", map[string]string{"kind": "reply"}) >= 2
+	})
+	on(mutterRight, "top-monitor1")
+}

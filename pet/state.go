@@ -1,0 +1,91 @@
+package pet
+
+// The Controller's state, grouped by concern; all of it is under
+// Controller.mu (see the package doc).
+
+import (
+	"time"
+
+	"yui/transport"
+	"yui/transport/clock"
+	"yui/transport/outbox"
+)
+
+// turnBook is what the controller knows of the turns in flight.
+type turnBook struct {
+	// running holds the turns the client sent that have not ended, with
+	// their trigger (which says where a failure's text shows).
+	running map[string]transport.Trigger
+	// stopped holds turns a user action stopped; their frames already in
+	// flight are dropped until their turn end.
+	stopped *idSet
+	// sending counts Sends that have not returned; sent holds the turns
+	// registered since. A frame of a turn the client sent that names no
+	// registered turn while a Send is under way belongs to that Send: it
+	// waits in early, in arrival order, until the turn is registered, so
+	// the turn starts running (thinking, filler) before its render or
+	// turn end plays, however fast the backend answers.
+	sending int
+	sent    *idSet
+	early   []transport.Event
+}
+
+// motionState is what the motion and the bubble follow.
+type motionState struct {
+	thinking  bool
+	speaking  bool
+	cueMotion string     // motion a cue asked for; "" for the base motion
+	motionTmr clock.Slot // a cue motion that plays once ends
+	bubbleTmr clock.Slot // the bubble clears after its hold
+}
+
+// toolSegment is the pill's tool segment.
+type toolSegment struct {
+	turn    string
+	running bool
+	tmr     clock.Slot // a done or failed tool segment clears
+}
+
+// reasoningState is the reasoning text's turn and whether it streams.
+type reasoningState struct {
+	turn      string
+	streaming bool
+}
+
+// connStatus is what the pill's connection text counts down to.
+type connStatus struct {
+	retryAt   time.Time
+	tmr       clock.Slot // the reconnect countdown ticks
+	takenOver bool       // the last close was 4409: another client has the chat
+}
+
+// idleTurns are the turns the pet starts by itself.
+type idleTurns struct {
+	greetPending bool          // the greeting waits for the first ready
+	every        time.Duration // a check-in after this long without a turn; 0 is off
+	tmr          clock.Slot
+}
+
+// publisher hands the view's snapshots to OnChange, in order, outside mu.
+type publisher struct {
+	onChange     func(View)
+	lastHead     viewHead // the last snapshot queued, to skip unchanged ones
+	listsChanged bool     // the delegation lists changed since that snapshot
+	hold         int      // > 0 while flow is held: unlockFlow publishes
+	views        *outbox.Outbox[View]
+}
+
+// hooks are what the controller asks the app (Options.Place, Screenshot,
+// Mouth); nil ones are left out.
+type hooks struct {
+	place func() string
+	shot  func(transport.Trigger) *transport.Screenshot
+	mouth func() (float64, bool)
+}
+
+// timers are the controller's single-purpose timers.
+type timers struct {
+	deleg clock.Slot // the next done delegation expires
+	audio clock.Slot // the no-audio notice clears
+	pat   clock.Slot // a pat's reaction ends
+}

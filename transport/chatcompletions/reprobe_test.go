@@ -1,0 +1,134 @@
+package chatcompletions_test
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"yui/transport"
+	"yui/transport/chatcompletions"
+	"yui/transport/clock"
+	rt "yui/transport/request/requesttest"
+)
+
+// nextState waits for the next state event other than connecting.
+func nextState(t *testing.T, tr transport.Transport) transport.StateEvent {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case ev := <-tr.Events():
+			if s, ok := ev.(*transport.StateEvent); ok && s.State != transport.StateConnecting {
+				return *s
+			}
+		case <-deadline:
+			t.Fatalf("no state; state %v", tr.State())
+		}
+	}
+}
+
+// waitArmed waits until the fake clock has had n timers armed: the
+// transport's sleep before its next probe.
+func waitArmed(t *testing.T, clk *clock.Fake, n int) {
+	t.Helper()
+	if !clk.WaitArmed(n, 5*time.Second) {
+		t.Fatalf("%d timers armed, want %d", clk.Armed(), n)
+	}
+}
+
+// A server started after Yui: the probe runs again on the reconnect
+// schedule (1 s, 2 s, …), the offline state says when, and the transport
+// becomes ready by itself once the server answers.
+func TestProbeAgainUntilTheServerIsUp(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary,
+		Probe: true, Clock: clk,
+		Server: func(context.Context) transport.ServerInfo {
+			return transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.Start()
+	s := nextState(t, tr)
+	if s.State != transport.StateOffline || s.RetryIn != time.Second || !s.RetryAt.Equal(clk.Now().Add(time.Second)) {
+		t.Fatalf("first probe: %+v", s)
+	}
+	waitArmed(t, clk, 1)
+	clk.Advance(time.Second)
+	if s := nextState(t, tr); s.State != transport.StateOffline || s.RetryIn != 2*time.Second {
+		t.Fatalf("second probe: %+v", s)
+	}
+
+	// The server comes up, first with no model pulled: the hint, and the
+	// schedule goes on; then with an embedding model and a chat model.
+	var models atomic.Value
+	models.Store(`{"object":"list","data":[]}`)
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("the port was taken meanwhile: %v", err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, models.Load().(string))
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	waitArmed(t, clk, 2)
+	clk.Advance(2 * time.Second)
+	s = nextState(t, tr)
+	var nm *transport.NoModelError
+	if s.State != transport.StateOffline || !asNoModel(s.Err, &nm) || !strings.Contains(s.Err.Error(), "ollama pull qwen3:4b") || s.RetryIn != 4*time.Second {
+		t.Fatalf("no model: %+v", s)
+	}
+	models.Store(`{"object":"list","data":[{"id":"nomic-embed-text:latest"},{"id":"qwen3:8b"}]}`)
+	waitArmed(t, clk, 3)
+	clk.Advance(4 * time.Second)
+	s = nextState(t, tr)
+	if s.State != transport.StateReady || s.Server != "Ollama" || s.Model != "qwen3:8b" || s.AutoModel != "qwen3:8b" {
+		t.Fatalf("ready: %+v", s)
+	}
+}
+
+func asNoModel(err error, nm **transport.NoModelError) bool {
+	e, ok := err.(*transport.NoModelError)
+	*nm = e
+	return ok
+}
+
+// Reconnect on a transport that probes asks the server again now rather
+// than claiming ready: the pill stays truthful while the server is down.
+func TestReconnectProbesNow(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary, Probe: true, Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.Start()
+	if s := nextState(t, tr); s.State != transport.StateOffline {
+		t.Fatalf("first probe: %+v", s)
+	}
+	waitArmed(t, clk, 1)
+	tr.Reconnect() // no clock advance: the probe runs at once
+	if s := nextState(t, tr); s.State != transport.StateOffline || s.RetryIn != 2*time.Second {
+		t.Fatalf("after Reconnect: %+v", s)
+	}
+}
