@@ -355,15 +355,16 @@ const notepadScenario = `{"steps": [
 // for a window the X window manager decorates, Wine keeps the rectangle
 // of the Windows caption and borders the manager's frame stands in for,
 // so the edge lies a few pixels off the X frame's top (seen: 3 above).
-func feetOn(t *testing.T, d *display, petID, id, what string) {
+func feetOn(t *testing.T, a *app, petID, id, what string) {
 	t.Helper()
+	d := a.d
 	var pet, win image.Rectangle
 	if !waitForOr(20*time.Second, func() bool {
 		pet, win = d.frame(t, petID), d.frame(t, id)
-		x, feet := petFeet(pet)
+		x, feet := a.petFeet(pet)
 		return feet >= win.Min.Y-frameSlack && feet <= win.Min.Y+frameSlack && x >= win.Min.X && x <= win.Max.X
 	}) {
-		t.Fatalf("timed out waiting for %s: the pet at %v (feet %d), the window at %v", what, pet, pet.Min.Y+150+256, win)
+		t.Fatalf("timed out waiting for %s: the pet at %v, the window at %v", what, pet, win)
 	}
 }
 
@@ -400,7 +401,7 @@ func TestWineSitsOnNotepad(t *testing.T) {
 	// body_action sit_on_window "notepad": the process name.
 	sit := s.toolResult(t, "c-sit")
 	t.Logf("sit_on_window notepad: %s", sit)
-	feetOn(t, d, petID, noteID, "the pet sitting on Notepad")
+	feetOn(t, a, petID, noteID, "the pet sitting on Notepad")
 	body := s.toolResult(t, "c-body-1")
 	if !strings.Contains(body, `"perch":{"kind":"window_top"`) || !strings.Contains(body, `Notepad`) {
 		t.Fatalf("look body on Notepad = %s", body)
@@ -409,7 +410,7 @@ func TestWineSitsOnNotepad(t *testing.T) {
 
 	// Notepad moves: the pet follows it.
 	d.run(t, "xdotool", "windowmove", "--sync", noteID, "640", "360")
-	feetOn(t, d, petID, noteID, "the pet following Notepad")
+	feetOn(t, a, petID, noteID, "the pet following Notepad")
 	d.screenshot(t, "wine-followed-notepad")
 
 	// Picked up and dropped in the air above Notepad, it falls back onto
@@ -417,9 +418,9 @@ func TestWineSitsOnNotepad(t *testing.T) {
 	a.waitRecord(20*time.Second, "push.turn_end", nil)
 	moves := a.count("pet_window_moved", nil)
 	nr := d.frame(t, noteID)
-	dragPet(t, d, petID, nr.Min.X+120, nr.Min.Y-150)
+	dragPet(t, a, petID, nr.Min.X+120, nr.Min.Y-150)
 	waitFor(t, 10*time.Second, "the drag", func() bool { return a.count("pet_window_moved", nil) > moves })
-	feetOn(t, d, petID, noteID, "the pet fallen onto Notepad")
+	feetOn(t, a, petID, noteID, "the pet fallen onto Notepad")
 	wineType(t, a, d.frame(t, petID), petID, "and now?") // the composer is still open
 	if body := s.toolResult(t, "c-body-2"); !strings.Contains(body, `"perch":{"kind":"window_top"`) {
 		t.Fatalf("look body after the fall onto Notepad = %s", body)
