@@ -1,7 +1,7 @@
 # make run   — build and start Yui (installs the build packages when missing)
-# make test  — go vet, go test -race, the fuzzers briefly, the packages, and the end-to-end tests under Xvfb and under mutter
+# make test  — go vet, go test -race, the fuzzers briefly, the packages, and the end-to-end tests under Xvfb, under mutter and (the Windows build) under Wine
 # make bench — every benchmark, then docs/performance.md and its plots from that run
-# make package — the Linux archive (dist/Yui.tar.xz) and bin/yui.exe for Windows, with fyne package
+# make package — the Linux archive (dist/Yui.tar.xz), bin/yui.exe for Windows (fyne package) and its installer (dist/Yui-setup.exe, NSIS)
 # make soak  — the long chaos run (100 mid-turn kills, restarts, a refused key, failing model servers); its counts come last
 
 GO ?= go
@@ -13,8 +13,9 @@ DIST := dist
 FYNE_VERSION := v1.7.4
 FYNE := $(BIN)/tools/fyne-$(FYNE_VERSION)/fyne
 LINUX_PKG := $(DIST)/Yui.tar.xz
+WIN_SETUP := $(DIST)/Yui-setup.exe
 
-.PHONY: run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter package package-linux package-windows
+.PHONY: run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter e2e-wine package package-linux package-windows package-installer
 
 deps:
 	@.ci/deps.sh build
@@ -41,17 +42,23 @@ fuzz: deps
 	@.ci/fuzz.sh
 
 e2e: test-deps build package-linux
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 30m -skip '^TestMutter' ./cmd/yui/e2e/
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 30m -skip '^(TestMutter|TestWine)' ./cmd/yui/e2e/
 
 # The same binaries under GNOME's compositor (mutter --headless, XWayland,
 # two virtual monitors of different sizes): one compositor for the group.
 e2e-mutter: test-deps build
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m -run '^TestMutter' ./cmd/yui/e2e/
 
+# The Windows build under Wine, on the very bin/yui.exe, bin/yui-sim.exe and
+# dist/Yui-setup.exe of package-windows and package-installer (the Linux
+# yui-sim is the backend). The tests make one Wine prefix for the run.
+e2e-wine: test-deps build package-installer
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_WINE_SETUP=$(CURDIR)/$(WIN_SETUP) $(GO) test -count=1 -tags e2e -timeout 15m -run '^TestWine' ./cmd/yui/e2e/
+
 $(FYNE):
 	GOBIN=$(CURDIR)/$(dir $@) $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_VERSION)
 
-package: package-linux package-windows
+package: package-linux package-windows package-installer
 
 # fyne package reads FyneApp.toml in the main package's folder and raises
 # its Build on every run: it gets a copy there, so the one at the top stays
@@ -92,9 +99,19 @@ package-windows: package-deps | $(FYNE)
 		$(CURDIR)/$(FYNE) package --os windows --release --executable yui.exe --icon $(CURDIR)/assets/icon.png \
 		&& mkdir -p $(CURDIR)/$(BIN) && mv Yui.exe $(CURDIR)/$(BIN)/yui.exe; \
 		s=$$?; cd $(CURDIR) && $(FYNE_UNSTAGE); exit $$s
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o $(BIN)/yui-sim.exe ./cmd/yui-sim
 	YUI_WINDOWS_EXE=$(CURDIR)/$(BIN)/yui.exe $(GO) test -count=1 -tags e2e -run '^TestWindowsExeIcon$$' ./cmd/yui/e2e/
 
-test: vet unit fuzz package-windows e2e e2e-mutter
+# The installer (assets/windows/installer.nsi) around bin/yui.exe, with the
+# icon as an .ico for the installer and uninstaller themselves.
+WIN_VERSION = $(shell sed -n 's/^ *Version *= *"\(.*\)"/\1/p' FyneApp.toml)
+package-installer: package-windows
+	mkdir -p $(DIST) $(BIN)/nsis
+	convert assets/icon.png -define icon:auto-resize=256,48,32,16 $(BIN)/nsis/yui.ico
+	makensis -V2 -DVERSION=$(WIN_VERSION) -DEXE=$(CURDIR)/$(BIN)/yui.exe -DICON=$(CURDIR)/$(BIN)/nsis/yui.ico \
+		-DOUTFILE=$(CURDIR)/$(WIN_SETUP) assets/windows/installer.nsi
+
+test: vet unit fuzz package-windows e2e e2e-mutter e2e-wine
 
 # The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
 SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Yui needs when they are missing:
 # "build" for the cgo libraries (GL, X11, ALSA), "package" adds xz-utils (the
-# Linux archive) and mingw-w64 (the Windows cross-build), "test" adds those
-# and Xvfb, xdotool, espeak-ng, sox, ImageMagick, openbox (the window manager
+# Linux archive), mingw-w64 (the Windows cross-build), nsis and ImageMagick
+# (the Windows installer and its icon), "test" adds those and wine (the
+# Windows build's end-to-end tests, 64-bit only: no i386 architecture),
+# Xvfb, xdotool, espeak-ng, sox, ImageMagick, openbox (the window manager
 # the body tool test runs under), chromium (the browser tool's test),
 # pocketsphinx (with its US English model, the voice e2e test's
 # speech-to-text command), desktop-file-validate (the package test), and
@@ -14,8 +16,8 @@ set -euo pipefail
 want=(gcc pkg-config libgl1-mesa-dev xorg-dev libx11-dev libxrandr-dev libxcursor-dev
       libxinerama-dev libxi-dev libxxf86vm-dev libasound2-dev)
 case "${1:-build}" in
-  package) want+=(xz-utils gcc-mingw-w64-x86-64) ;;
-  test) want+=(xz-utils gcc-mingw-w64-x86-64 xvfb xauth xdotool espeak-ng sox imagemagick x11-utils
+  package) want+=(xz-utils gcc-mingw-w64-x86-64 nsis imagemagick) ;;
+  test) want+=(xz-utils gcc-mingw-w64-x86-64 nsis wine wine64 xvfb xauth xdotool espeak-ng sox imagemagick x11-utils
                openbox chromium pocketsphinx pocketsphinx-en-us desktop-file-utils
                mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon) ;;
 esac

@@ -5,6 +5,11 @@ import (
 	"time"
 )
 
+// SpeechFailedNotice is the pill's note when a sentence could not be
+// heard (the speech engine failed): it shows in the bubble only, as the
+// speech_failed log line says once.
+const SpeechFailedNotice = "speech failed: shown in the bubble only"
+
 // AudioNoticeHold is how long the pill's audio notice shows.
 const AudioNoticeHold = 15 * time.Second
 

@@ -202,6 +202,9 @@ func New(opts Options) *Controller {
 		OnSpeech:     c.onSpeech,
 		OnThinking:   c.onThinking,
 		ReportFailed: c.t.ReportPlaybackFailed,
+		OnSpeechFailed: func(string) {
+			c.update(func() { c.showAudioNoticeLocked(SpeechFailedNotice) })
+		},
 	})
 	c.view.Emotion = initialEmotion(c.pack)
 	c.view.Motion = "idle"
@@ -210,16 +213,21 @@ func New(opts Options) *Controller {
 	c.idle.greetPending = opts.Greeting
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
-		c.view.Pill.Audio = opts.AudioNotice
-		c.tmr.audio.Arm(c.clock, AudioNoticeHold, func(gen int) {
-			c.update(func() {
-				if c.tmr.audio.Current(gen) {
-					c.view.Pill.Audio = ""
-				}
-			})
-		})
+		c.showAudioNoticeLocked(opts.AudioNotice)
 	}
 	return c
+}
+
+// showAudioNoticeLocked shows text in the status pill for AudioNoticeHold.
+func (c *Controller) showAudioNoticeLocked(text string) {
+	c.view.Pill.Audio = text
+	c.tmr.audio.Arm(c.clock, AudioNoticeHold, func(gen int) {
+		c.update(func() {
+			if c.tmr.audio.Current(gen) {
+				c.view.Pill.Audio = ""
+			}
+		})
+	})
 }
 
 // initialEmotion is "neutral" when the pack has it, else its first emotion.

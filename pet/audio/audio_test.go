@@ -451,3 +451,12 @@ func TestMarksSayWhereEachStreamStartsInTheTee(t *testing.T) {
 		t.Fatalf("marks %v, want %v", marks, want)
 	}
 }
+
+// An engine that gives nothing at all is told apart from a bad format.
+func TestDecodeEmptyStream(t *testing.T) {
+	s := NewStream()
+	defer s.Close(nil)
+	if err := Decode(bytes.NewReader(nil), Format{}, s); !errors.Is(err, ErrNoAudio) {
+		t.Fatalf("Decode of an empty stream = %v, want ErrNoAudio", err)
+	}
+}

@@ -15,6 +15,9 @@ type Format struct {
 	Channels int // interleaved; mixed down to mono
 }
 
+// ErrNoAudio is Decode's error for a stream that ended before its first byte.
+var ErrNoAudio = errors.New("audio: the speech engine gave no audio")
+
 // maxWAVHeader bounds the chunks read before a WAV's data: a stream that
 // sends megabytes of metadata is not audio.
 const maxWAVHeader = 1 << 16
@@ -27,7 +30,13 @@ const maxWAVHeader = 1 << 16
 func Decode(r io.Reader, raw Format, s *Stream) error {
 	br := bufio.NewReaderSize(r, 4096)
 	f := raw
-	if magic, err := br.Peek(4); err == nil && bytes.Equal(magic, []byte("RIFF")) {
+	magic, err := br.Peek(4)
+	if len(magic) == 0 && errors.Is(err, io.EOF) {
+		// A synthesiser that exits without a byte (SAPI with no voice,
+		// Wine's PowerShell stub) says nothing a format could explain.
+		return ErrNoAudio
+	}
+	if err == nil && bytes.Equal(magic, []byte("RIFF")) {
 		wf, err := readWAVHeader(br)
 		if err != nil {
 			return err

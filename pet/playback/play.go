@@ -161,6 +161,7 @@ func (q *Queue) failed(it *item, err error) {
 	if msg := err.Error(); msg != q.lastFail {
 		q.lastFail = msg
 		q.log.Warn("speech_failed", "turn_id", it.turn, "err", msg)
+		q.emitSpeechFailed(textcut.Cut(textcut.Fold(msg), maxReason))
 	}
 	if it.kind != kindReply {
 		return

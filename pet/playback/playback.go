@@ -64,6 +64,11 @@ type Options struct {
 	// ReportFailed is called with the id of a turn the client sent whose
 	// playback record was saved as failed (push sends a playback frame).
 	ReportFailed func(turnID string)
+	// OnSpeechFailed reports that a sentence could not be heard and shows
+	// in the bubble only, with the reason: as often as speech_failed is
+	// logged (a failure that repeats the last one is not reported again
+	// until a sentence plays).
+	OnSpeechFailed func(reason string)
 }
 
 // kind tells reply speech from the lines the client adds on its own; only
@@ -224,6 +229,12 @@ func (q *Queue) emitSpeech(turn, text string) {
 func (q *Queue) emitThinking(on bool) {
 	if f := q.opts.OnThinking; f != nil {
 		q.out.Put(func() { f(on) })
+	}
+}
+
+func (q *Queue) emitSpeechFailed(reason string) {
+	if f := q.opts.OnSpeechFailed; f != nil {
+		q.out.Put(func() { f(reason) })
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -806,7 +807,9 @@ func TestSynthesisIsAbandonedWhenItsSentenceIsDroppedOrHasPlayed(t *testing.T) {
 func TestNoAudioDeviceLogsOneLineAndCarriesOnWithBubblePacing(t *testing.T) {
 	var buf bytes.Buffer
 	eng := &failingEngine{play: map[string]bool{"One.": true, "Two.": true, "Three.": true}}
-	h := newHarness(t, Options{Engine: eng, Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
+	var reported atomic.Int32
+	h := newHarness(t, Options{Engine: eng, Logger: slog.New(slog.NewJSONHandler(&buf, nil)),
+		OnSpeechFailed: func(string) { reported.Add(1) }})
 	eng.none = speech.NewNone(h.clock)
 	eng.clock = h.clock
 	h.q.Render(renderFrame("t1", seg("", "One. Two.")))
@@ -820,5 +823,9 @@ func TestNoAudioDeviceLogsOneLineAndCarriesOnWithBubblePacing(t *testing.T) {
 	h.expect("end", "idle", "failed t2")
 	if n := strings.Count(buf.String(), "speech_failed"); n != 1 {
 		t.Fatalf("%d speech_failed lines, want 1:\n%s", n, buf.String())
+	}
+	// The pill is told once too (the outbox delivers it before "failed t2").
+	if n := reported.Load(); n != 1 {
+		t.Fatalf("OnSpeechFailed called %d times, want 1", n)
 	}
 }

@@ -28,6 +28,7 @@ var (
 	procGetLastInputInfo    = user32.NewProc("GetLastInputInfo")
 	procGetTickCount        = kernel32.NewProc("GetTickCount")
 	procGetWindowLongPtr    = user32.NewProc("GetWindowLongPtrW")
+	procGetWindowRect       = user32.NewProc("GetWindowRect")
 )
 
 const (
@@ -191,10 +192,10 @@ func describe(h windows.HWND) (Window, bool) {
 		return Window{}, false
 	}
 	win := Window{ID: ID(h), Title: windowText(h)}
-	var r windows.Rect
-	if windows.DwmGetWindowAttribute(h, windows.DWMWA_EXTENDED_FRAME_BOUNDS, unsafe.Pointer(&r), uint32(unsafe.Sizeof(r))) == nil {
-		win.Frame = rect(r)
-	}
+	var dwm, wr windows.Rect
+	err := windows.DwmGetWindowAttribute(h, windows.DWMWA_EXTENDED_FRAME_BOUNDS, unsafe.Pointer(&dwm), uint32(unsafe.Sizeof(dwm)))
+	procGetWindowRect.Call(uintptr(h), uintptr(unsafe.Pointer(&wr)))
+	win.Frame = frameOf(rect(dwm), err, rect(wr))
 	var cloaked uint32
 	_ = windows.DwmGetWindowAttribute(h, windows.DWMWA_CLOAKED, unsafe.Pointer(&cloaked), uint32(unsafe.Sizeof(cloaked)))
 	iconic, _, _ := procIsIconic.Call(uintptr(h))

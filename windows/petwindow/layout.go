@@ -79,9 +79,9 @@ func (w *PetWindow) render(v pet.View) {
 	w.draw.hasPending = false
 	w.draw.pending = pet.View{}
 	wasRunning := w.view.Running
-	if old := w.view.Pill; old.ConnState != v.Pill.ConnState || old.Tool != v.Pill.Tool || old.Voice != v.Pill.Voice || connWords(old.Conn) != connWords(v.Pill.Conn) {
+	if old := w.view.Pill; old.ConnState != v.Pill.ConnState || old.Tool != v.Pill.Tool || old.Voice != v.Pill.Voice || connWords(old.Conn) != connWords(v.Pill.Conn) || old.Audio != v.Pill.Audio {
 		w.log.Info("pet_pill", "name", w.opts.Name, "conn", v.Pill.Conn, "state", v.Pill.ConnState.String(),
-			"tool", v.Pill.Tool, "voice", v.Pill.Voice)
+			"tool", v.Pill.Tool, "voice", v.Pill.Voice, "audio", v.Pill.Audio)
 	}
 	w.view = v
 	g := w.geo

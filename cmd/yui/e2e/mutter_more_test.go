@@ -14,28 +14,8 @@ import (
 
 	"github.com/godbus/dbus/v5"
 	"github.com/jezek/xgb"
-	"github.com/jezek/xgb/shape"
 	"github.com/jezek/xgb/xproto"
 )
-
-// shapeRects counts the rectangles of window id's bounding shape.
-func (d *display) shapeRects(t *testing.T, id string) int {
-	t.Helper()
-	conn, err := xgb.NewConnDisplay(d.name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := shape.Init(conn); err != nil {
-		t.Fatalf("no SHAPE extension: %v", err)
-	}
-	w, _ := strconv.ParseUint(id, 10, 32)
-	r, err := shape.GetRectangles(conn, xproto.Window(w), shape.SkBounding).Reply()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return int(r.RectanglesLen)
-}
 
 // xprop32 reads a CARDINAL list property of window id; nil when unset.
 func (d *display) xprop32(t *testing.T, id, name string) []int {

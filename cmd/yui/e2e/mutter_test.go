@@ -275,7 +275,7 @@ func mutterPet(t *testing.T, m *mutter) {
 	if !strings.Contains(state, "_NET_WM_STATE_ABOVE") || !strings.Contains(state, "_NET_WM_STATE_SKIP_TASKBAR") {
 		t.Fatalf("the pet's _NET_WM_STATE: %s", state)
 	}
-	if n := d.shapeRects(t, petID); n < 2 {
+	if n := len(d.shapeRects(t, petID)); n < 2 {
 		t.Fatalf("the pet window's bounding shape has %d rectangles: not shaped", n)
 	}
 	if !characterIn(d.frame(t, petID), image.Rect(0, 0, 1920, 1080)) {

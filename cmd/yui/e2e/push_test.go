@@ -42,7 +42,12 @@ func startYuiIn(t testing.TB, d *display, cfg, key string, args ...string) *app 
 		env = append(env, "YUI_KEY="+key)
 	}
 	args = append([]string{"--config-dir", cfg}, args...)
-	p := start(t, env, filepath.Join(binDir(t), "yui"), args...)
+	return watchApp(t, d, cfg, start(t, env, filepath.Join(binDir(t), "yui"), args...))
+}
+
+// watchApp is a started yui (or yui.exe) on config folder cfg: its log is
+// read from there, and written into the test's output when it fails.
+func watchApp(t testing.TB, d *display, cfg string, p *proc) *app {
 	a := &app{t: t, d: d, cfg: cfg, proc: p, logs: newLogReader(cfg)}
 	t.Cleanup(func() {
 		if t.Failed() {
