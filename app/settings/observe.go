@@ -13,8 +13,8 @@ type Change struct {
 	// order of New (removed ones last). A moved pet (positions) is no
 	// change: no window shows positions, and a drag must not wake them all.
 	Presets []string
-	// Global is true when a global setting changed (active preset,
-	// permissions, log level, delegation history).
+	// Global is true when a setting outside the presets changed (active
+	// preset, permissions, start at login, speakers, log level, ...).
 	Global bool
 }
 
@@ -33,9 +33,12 @@ func newChange(old, next Settings) Change {
 			c.Presets = append(c.Presets, p.ID)
 		}
 	}
-	c.Global = old.ActivePreset != next.ActivePreset || old.ScreenLook != next.ScreenLook ||
-		old.BrowserTool != next.BrowserTool || old.BrowserLocal != next.BrowserLocal || old.LogLevel != next.LogLevel ||
-		!reflect.DeepEqual(old.DelegationHistory, next.DelegationHistory)
+	// Anything outside the presets is global: the active preset, the
+	// permissions, start at login, the speakers, the log level, the
+	// delegation history and fields this version does not know.
+	og, ng := old, next
+	og.Presets, ng.Presets = nil, nil
+	c.Global = !reflect.DeepEqual(og, ng)
 	return c
 }
 

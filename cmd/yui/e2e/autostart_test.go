@@ -56,5 +56,5 @@ func TestAutostartSwitch(t *testing.T) {
 // Where the App tab and the start-at-login switch are in the settings window.
 const (
 	appTabX, tabY      = 656, 21
-	startupX, startupY = 396, 320
+	startupX, startupY = 396, 452
 )

@@ -25,7 +25,7 @@ const (
 	reqDropBefore = "drop_before" // the connection closes before any answer
 	reqDropMid    = "drop_mid"    // one sentence streams, then the connection closes
 	req500        = "500"         // 500 with an OpenAI-shaped error body
-	req429        = "429"         // 429 with Retry-After and an error body
+	req429        = "429"         // 429 with a Retry-After too long to wait, and an error body
 	reqHang       = "hang"        // the stream opens and nothing more comes
 )
 
@@ -106,7 +106,9 @@ func (s *chaosModelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		errorBody(http.StatusInternalServerError, "chaos: internal error", "server_error")
 		return
 	case req429:
-		w.Header().Set("Retry-After", "1")
+		// Longer than the 30 s the client waits out (TestRateLimitIsWaitedOut
+		// covers that): this 429 fails the turn with the server's line.
+		w.Header().Set("Retry-After", "120")
 		errorBody(http.StatusTooManyRequests, "chaos: rate limit reached", "rate_limit_exceeded")
 		return
 	}

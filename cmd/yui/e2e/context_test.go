@@ -24,7 +24,9 @@ type countingServer struct {
 	mu      sync.Mutex
 	reqs    []countedRequest
 	refused int
-	got     chan struct{}
+	// summaries counts long-term memory's summary requests, kept out of reqs.
+	summaries int
+	got       chan struct{}
 }
 
 type countedRequest struct {
@@ -34,6 +36,10 @@ type countedRequest struct {
 }
 
 const serverContext = 4096
+
+// memorySummaryPrefix starts the newest message of long-term memory's
+// summary request (transport/request/recall.go).
+const memorySummaryPrefix = "The conversation that left the context ("
 
 func (s *countingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/v1/chat/completions" {
@@ -52,6 +58,18 @@ func (s *countingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	last := ""
 	if n := len(body.Messages); n > 0 {
 		last, _ = body.Messages[n-1].Content.(string)
+	}
+	if strings.HasPrefix(last, memorySummaryPrefix) {
+		// Long-term memory's summary of dropped turns (a request aside,
+		// at most once per 20 dropped turns): counted apart, answered
+		// with nothing to remember.
+		s.mu.Lock()
+		s.summaries++
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n")
+		fmt.Fprint(w, "data: [DONE]\n\n")
+		return
 	}
 	s.mu.Lock()
 	s.reqs = append(s.reqs, countedRequest{raw: string(raw), tokens: tokens, last: last})
@@ -172,6 +190,12 @@ func TestLongConversationKeepsUnderWindowAndSurvivesRestart(t *testing.T) {
 		t.Error("the 300th request still carries the first turn: nothing was dropped")
 	}
 	t.Logf("largest request: %d tokens as the server counts", maxTokens)
+	srv.mu.Lock()
+	if srv.summaries == 0 {
+		t.Error("300 turns dropped many from the context, and no summary request for long-term memory came")
+	}
+	t.Logf("%d memory summary requests", srv.summaries)
+	srv.mu.Unlock()
 	// The memory is saved as each turn ends, not only at quit: stop
 	// waits for the process to end, however its shutdown goes.
 	a.proc.stop()

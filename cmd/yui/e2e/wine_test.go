@@ -85,6 +85,7 @@ func wineTalk(t *testing.T, a *app, petID, text string) {
 	t.Helper()
 	win := a.d.frame(t, petID)
 	c := characterCentre(win)
+	c.Y -= a.rise() // the content rises at the top of a monitor
 	opened := a.count("pet_composer_open", nil)
 	a.d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(c.X), fmt.Sprint(c.Y))
 	waitFor(t, 30*time.Second, "the composer to open", func() bool {
@@ -101,7 +102,7 @@ func wineType(t *testing.T, a *app, win image.Rectangle, petID, text string) {
 	t.Helper()
 	want := a.d.topLevel(t, petID)
 	waitFor(t, 20*time.Second, "the keyboard focus in the composer", func() bool {
-		click(t, a.d, win.Min.X+composerEntry.X, win.Min.Y+composerEntry.Y)
+		click(t, a.d, win.Min.X+composerEntry.X, win.Min.Y+composerEntry.Y-a.rise())
 		return waitForOr(2*time.Second, func() bool {
 			return a.d.topLevel(t, strings.TrimSpace(a.d.run(t, "xdotool", "getwindowfocus"))) == want
 		})
@@ -233,7 +234,7 @@ func TestWinePetWindow(t *testing.T) {
 	a.waitRecord(30*time.Second, "speech", map[string]string{"text": "Let me think about that for a long while."})
 	// The composer's send button is the stop button while a turn runs.
 	d.screenshot(t, "wine-running")
-	click(t, d, win.Min.X+composerButton.X, win.Min.Y+composerButton.Y)
+	click(t, d, win.Min.X+composerButton.X, win.Min.Y+composerButton.Y-a.rise())
 	a.waitRecord(10*time.Second, "pet_composer_stop", nil)
 	waitFor(t, 20*time.Second, "the stop frame at the simulator", func() bool { return len(s.frames("stop")) >= 1 })
 	third, _ := s.frames("turn")[2]["turn_id"].(string)
@@ -313,8 +314,11 @@ func TestWineSettingsMessagesAndPosition(t *testing.T) {
 	if mx, _ := moved["x"].(float64); int(mx) > win.Min.X-100 {
 		t.Fatalf("the drag moved the pet from %v to %v,%v", win.Min, moved["x"], moved["y"])
 	}
-	waitFor(t, 10*time.Second, "the position in settings.json", func() bool {
-		return strings.Contains(fmt.Sprint(readSettings(t, cfg)["presets"]), fmt.Sprintf("x:%v", moved["x"]))
+	waitFor(t, 10*time.Second, "the position in the preset's state file", func() bool {
+		if _, err := os.Stat(filepath.Join(cfg, "state", p.ID+".json")); err != nil {
+			return false
+		}
+		return strings.Contains(fmt.Sprint(readState(t, cfg, p.ID)["positions"]), fmt.Sprintf("x:%v", moved["x"]))
 	})
 	a.proc.stop()
 	w.stopAll()
