@@ -33,14 +33,27 @@ func dragPet(t *testing.T, a *app, petID string, x, feet int) {
 	pet := d.frame(t, petID)
 	px, pf := a.petFeet(pet)
 	grab := image.Pt(px, pf-128)
-	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(grab.X), fmt.Sprint(grab.Y))
+	d.drag(t, grab, grab.Add(image.Pt(x-px, feet-pf)))
+}
+
+// drag presses the first button at from, moves the pointer to to in steps
+// of at most dragStep pixels, as a hand would, and releases it. Each step
+// reaches the X server before the next (--sync).
+func (d *display) drag(t *testing.T, from, to image.Point) {
+	t.Helper()
+	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(from.X), fmt.Sprint(from.Y))
 	d.run(t, "xdotool", "mousedown", "1")
-	const steps = 6
+	dist := max(abs(to.X-from.X), abs(to.Y-from.Y))
+	steps := max(1, (dist+dragStep-1)/dragStep)
 	for i := 1; i <= steps; i++ {
-		d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(grab.X+(x-px)*i/steps), fmt.Sprint(grab.Y+(feet-pf)*i/steps))
+		d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(from.X+(to.X-from.X)*i/steps), fmt.Sprint(from.Y+(to.Y-from.Y)*i/steps))
 	}
 	d.run(t, "xdotool", "mouseup", "1")
 }
+
+// dragStep is the longest pointer step of a drag: long jumps can outrun a
+// window that follows the pointer, as no hand does.
+const dragStep = 15
 
 // ask sends text from the composer the shortcut opens.
 func (a *app) ask(text string) {

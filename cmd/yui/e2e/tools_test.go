@@ -276,12 +276,8 @@ func TestToolsSitOnWindow(t *testing.T) {
 
 	pet = d.frame(t, petID)
 	_, pf := a.petFeet(pet)
-	d.run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(pet.Min.X+180), fmt.Sprint(pf-128))
-	d.run(t, "xdotool", "mousedown", "1")
-	for range 6 {
-		d.run(t, "xdotool", "mousemove_relative", "--sync", "--", "-80", "-10")
-	}
-	d.run(t, "xdotool", "mouseup", "1")
+	from := image.Pt(pet.Min.X+180, pf-128)
+	d.drag(t, from, from.Add(image.Pt(-480, -60)))
 	a.waitRecord(10*time.Second, "pet_window_moved", nil)
 	// Dropped beside Notes, the pet falls to the screen bottom.
 	var dropped image.Rectangle
