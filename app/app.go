@@ -197,9 +197,12 @@ func Run(cfg Config) error {
 	inst.serve(func() { fyne.Do(y.bringForward) })
 
 	// Start-up decoded the packs at full size and scaled them: give the
-	// garbage back to the OS now rather than over the next minutes.
-	debug.FreeOSMemory()
-	tuneGC()
+	// garbage back to the OS now rather than over the next minutes, off
+	// the UI goroutine, whose loop starts next.
+	go func() {
+		debug.FreeOSMemory()
+		tuneGC()
+	}()
 	y.showStartNotices(notice)
 	switch {
 	case welcome:

@@ -135,11 +135,10 @@ func (s *session) cfg() settings.Preset { return *s.preset.Load() }
 
 func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
 
-// show shows the window and, now that it knows the size it draws the
-// character at, keeps only images of that size: the pack's full-size
-// (2x) images can go.
-func (s *session) show() {
-	s.win.Show()
+// scalePack keeps, now that the window shows and knows the size it draws
+// the character at, only images of that size: the pack's full-size (2x)
+// images can go. Pets showing the same character share them (packs.go).
+func (s *session) scalePack() {
 	w, h := s.win.CharacterPixels()
 	s.pack, s.packKey = s.y.packs.scaled(s.pack, w, h)
 	s.win.SetPack(s.pack)

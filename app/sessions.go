@@ -31,13 +31,15 @@ func (y *yui) startSession(p settings.Preset, index int) (*session, error) {
 	y.mu.Lock()
 	y.sessions[p.ID] = s
 	y.mu.Unlock()
-	// Ready first: the connection opens while the window is still being
-	// shown (what the backend sends meanwhile waits in the window's view).
+	// Ready first: the connection opens as soon as the window shows,
+	// before the character is scaled to it (what the backend sends
+	// meanwhile waits in the window's view).
+	s.win.Show()
 	if err := s.connect(); err != nil {
 		y.stopSession(p.ID)
 		return nil, err
 	}
-	s.show()
+	s.scalePack()
 	y.connsChanged()
 	return s, nil
 }
