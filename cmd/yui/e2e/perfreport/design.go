@@ -26,7 +26,8 @@ the frame changes, so:
 - **Three pets share** Fyne's one loop, the process's X connection, and the decoded, scaled images
   of a character (one copy however many pets show it, while any does); the pet's controller keeps
   only the pack's outline, not its full-size images.
-- **Ready first:** the connection opens before the window is shown, so ` + "`ws_ready`" + ` waits neither for
-  the window nor for the character's scaling.
+- **Ready first:** the connection opens as soon as the window shows, before the character is
+  scaled to it, and the start-up's memory release runs off the UI goroutine: ` + "`ws_ready`" + ` waits neither
+  for the scaling nor for the speech engine's check.
 
 `
