@@ -23,7 +23,7 @@ const (
 
 // startProbeLocked starts probeLoop. e.mu is held.
 func (e *Engine) startProbeLocked() {
-	e.probing = true
+	e.probe.running = true
 	e.wg.Add(1)
 	go func() { defer e.wg.Done(); e.probeLoop() }()
 }
@@ -32,12 +32,12 @@ func (e *Engine) startProbeLocked() {
 // now (a running loop wakes, else one starts). e.mu is held.
 func (e *Engine) reprobeLocked() {
 	e.setStateLocked(transport.StateEvent{State: transport.StateConnecting})
-	if !e.probing {
+	if !e.probe.running {
 		e.startProbeLocked()
 		return
 	}
 	select {
-	case e.probeNow <- struct{}{}:
+	case e.probe.now <- struct{}{}:
 	default:
 	}
 }
@@ -59,20 +59,20 @@ func (e *Engine) probeLoop() {
 		e.mu.Lock()
 		st := e.state.State
 		if e.closed || (st != transport.StateConnecting && st != transport.StateOffline) {
-			e.probing = false // under the lock: a Reconnect now starts a new loop
+			e.probe.running = false // under the lock: a Reconnect now starts a new loop
 			e.mu.Unlock()
 			return // a turn got an answer first
 		}
 		e.setStateLocked(next)
 		if !again {
-			e.probing = false
+			e.probe.running = false
 		}
 		if next.State == transport.StateReady {
 			m := e.opts.Model
 			if m == "" {
 				m = e.model
 			}
-			e.log.Info("probe_ready", "model", m, "server", e.server.Name)
+			e.log.Info("probe_ready", "model", m, "server", e.probe.server.Name)
 		}
 		e.mu.Unlock()
 		if !again || !e.sleep(delay) {
@@ -90,7 +90,7 @@ func (e *Engine) sleep(d time.Duration) bool {
 	select {
 	case <-done:
 		return true
-	case <-e.probeNow:
+	case <-e.probe.now:
 		t.Stop()
 		return true
 	case <-e.ctx.Done():
@@ -133,14 +133,14 @@ func (e *Engine) serverInfo(ctx context.Context) transport.ServerInfo {
 		return transport.ServerInfo{}
 	}
 	e.mu.Lock()
-	info, asked := e.server, e.serverAsked
+	info, asked := e.probe.server, e.probe.asked
 	e.mu.Unlock()
 	if asked {
 		return info
 	}
 	info = e.opts.Server(ctx)
 	e.mu.Lock()
-	e.server, e.serverAsked = info, true
+	e.probe.server, e.probe.asked = info, true
 	e.mu.Unlock()
 	return info
 }

@@ -200,20 +200,26 @@ type Engine struct {
 	// opened: the server's chat template writes the <think>.
 	thinkImplied atomic.Bool
 
-	mu          sync.Mutex
-	state       transport.StateEvent
-	vocab       transport.Vocabulary
-	exprSchema  *toolcall.Schema // compiled generate_express schema, nil when it failed
-	exprRaw     json.RawMessage
-	model       string               // picked from the server's list when opts.Model is ""
-	server      transport.ServerInfo // what Options.Server told (reprobe.go)
-	serverAsked bool
-	probing     bool          // probeLoop runs (reprobe.go)
-	probeNow    chan struct{} // wakes probeLoop's wait
-	nextID      int64
-	queue       []*turn
-	cur         *turn
-	closed      bool
+	mu         sync.Mutex
+	state      transport.StateEvent
+	vocab      transport.Vocabulary
+	exprSchema *toolcall.Schema // compiled generate_express schema, nil when it failed
+	exprRaw    json.RawMessage
+	model      string // picked from the server's list when opts.Model is ""
+	probe      probeState
+	nextID     int64
+	queue      []*turn
+	cur        *turn
+	closed     bool
+}
+
+// probeState is the server probe's part of the engine (reprobe.go),
+// guarded by Engine.mu but for now, which wakes the probe loop.
+type probeState struct {
+	server  transport.ServerInfo // what Options.Server told
+	asked   bool                 // Options.Server was asked
+	running bool                 // probeLoop runs
+	now     chan struct{}        // wakes probeLoop's wait
 }
 
 // turn is one outstanding turn.
@@ -263,15 +269,15 @@ func New(d Dialect, opts transport.Options) (*Engine, error) {
 		// instead, and a long reply may stream for minutes. The engine
 		// owns its connection pool so that Close leaves no idle
 		// connection (and its goroutines) behind.
-		client:   &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
-		runner:   runner,
-		ctx:      ctx,
-		cancel:   cancel,
-		wake:     make(chan struct{}, 1),
-		probeNow: make(chan struct{}, 1),
-		out:      transport.NewEventQueue(),
-		nextID:   clk.Now().UnixMilli(),
-		budget:   newBudgeter(opts.ContextWindow),
+		client: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		runner: runner,
+		ctx:    ctx,
+		cancel: cancel,
+		wake:   make(chan struct{}, 1),
+		probe:  probeState{now: make(chan struct{}, 1)},
+		out:    transport.NewEventQueue(),
+		nextID: clk.Now().UnixMilli(),
+		budget: newBudgeter(opts.ContextWindow),
 	}
 	e.loadMemory()
 	e.setVocabulary(opts.Vocabulary)
@@ -416,8 +422,8 @@ func (e *Engine) setStateLocked(s transport.StateEvent) {
 	if s.State == transport.StateReady && e.opts.Model == "" {
 		s.AutoModel = e.model
 	}
-	if s.State == transport.StateReady && e.server.Name != "" {
-		s.Server, s.Model = e.server.Name, e.opts.Model
+	if s.State == transport.StateReady && e.probe.server.Name != "" {
+		s.Server, s.Model = e.probe.server.Name, e.opts.Model
 		if s.Model == "" {
 			s.Model = e.model
 		}

@@ -181,10 +181,12 @@ func TestServerStartedAfterYui(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			quietPorts(t)
 			d := startXvfb(t, 1280, 800)
-			a := startYui(t, d, "")
+			a := startYui(t, d, "", "--stats-every", "1s")
 			a.waitRecord(20*time.Second, "welcome_shown", nil)
 			a.waitRecord(10*time.Second, "pet_pill", map[string]string{"state": "offline"})
-			time.Sleep(5 * time.Second) // the user starts the server a little later
+			// The user starts the server a little later: 5 s on the app's
+			// own clock (its runtime_stats ticks), offline all along.
+			a.waitTicks(5)
 			fake := &localServer{kind: c.kind, list: []string{c.model}}
 			serveOn(t, c.port, fake)
 			a.waitRecord(60*time.Second, "probe_ready", map[string]string{"model": c.model, "server": c.name})
