@@ -31,13 +31,19 @@ func (y *yui) startSession(p settings.Preset, index int) (*session, error) {
 	y.mu.Lock()
 	y.sessions[p.ID] = s
 	y.mu.Unlock()
-	// Ready first: the connection opens as soon as the window shows,
+	// Ready first: the connection opens while the window is built, and
 	// before the character is scaled to it (what the backend sends
-	// meanwhile waits in the window's view).
-	s.win.Show()
+	// meanwhile waits in the window's view, drawn with its first frame).
 	if err := s.connect(); err != nil {
 		y.stopSession(p.ID)
 		return nil, err
+	}
+	s.win.Show()
+	// Do-not-disturb depends on the monitor the window landed on: the
+	// connection counted the window, not yet placed, as hidden by any
+	// fullscreen window.
+	if c := s.ctl(); c != nil {
+		c.SetQuiet(y.quiet.Hides(s.win.BodyState().Rect))
 	}
 	s.scalePack()
 	y.connsChanged()

@@ -2,9 +2,7 @@ package petwindow
 
 import (
 	"image"
-	"slices"
 	"time"
-	"yui/windows/widgets"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -17,32 +15,28 @@ import (
 // drag (move the window).
 type body struct {
 	widget.BaseWidget
-	// images holds one canvas.Image per frame image the window may show
-	// soon (the motion playing and the idle motion), so each frame's
-	// texture is uploaded once and a frame change only flips visibility.
-	// Frames of other motions are dropped (keep), with their decoded
-	// pixels and textures.
-	images  map[image.Image]*canvas.Image
-	order   []fyne.CanvasObject
-	current *canvas.Image
-	frame   image.Image // the pack image current shows
-	// crops places the canvas image of a packed frame, which holds only
-	// the frame's drawn pixels: its rectangle in the frame, and the
-	// frame's size, in pixels.
-	crops map[*canvas.Image]frameCrop
+	// pic is the one canvas image the body draws. Each pet window has its
+	// own GL context, and a texture per frame in every window cost a pet
+	// about a megabyte (docs/performance.md): a frame change sets pic's
+	// pixels and refreshes it instead, and the driver swaps the texture at
+	// the repaint the frame change costs anyway (a copy of the crop, tens
+	// of kilobytes).
+	pic *canvas.Image
+	// held are the pixels of the frames that may show soon (the motion
+	// playing, the idle motion, the stills shown since the pack was set),
+	// so a frame change decodes nothing. A packed frame's pixels are
+	// shared by every pet showing it (packedImage.pixels); held frames
+	// are let go by keep and reset.
+	held  map[image.Image]image.Image
+	frame image.Image // the pack image pic shows
+	// crop places pic when it holds a packed frame, which has only the
+	// frame's drawn pixels: their rectangle in the frame, and the frame's
+	// size, in pixels. Zero for a whole image.
+	crop frameCrop
 	// opaque is set when the frame showing is composited over the
 	// backdrop colour already (a ScaledPack image): nothing needs to be
 	// drawn under it.
 	opaque bool
-	// free releases what the driver keeps for a canvas image no longer
-	// shown: the pet window's canvas Refresh, after which the driver
-	// frees the image's texture at the next frame (and does not upload it
-	// again, as it is no longer drawn). Without it the driver keeps the
-	// texture and the image's pixels until a minute after their last use,
-	// so a pet whose emotion changes on every turn holds a minute of
-	// decoded frames: hundreds of MB after a burst of turns, most of
-	// which the process never gives back. nil frees nothing (tests).
-	free func(fyne.CanvasObject)
 
 	onTap       func()
 	onDoubleTap func()
@@ -70,89 +64,86 @@ type frameCrop struct {
 }
 
 func newBody() *body {
-	c := &body{images: make(map[image.Image]*canvas.Image), crops: make(map[*canvas.Image]frameCrop)}
+	pic := canvas.NewImageFromImage(nil)
+	pic.FillMode = canvas.ImageFillStretch
+	pic.Hidden = true
+	c := &body{pic: pic, held: make(map[image.Image]image.Image)}
 	c.ExtendBaseWidget(c)
 	return c
 }
 
 // show makes img the visible frame. It reports whether the frame changed.
 func (c *body) show(img image.Image) bool {
-	if img == nil {
+	if img == nil || img == c.frame {
 		return false
 	}
-	ci := c.image(img)
-	if ci == nil || ci == c.current {
+	px := c.hold(img)
+	if px == nil {
 		return false
 	}
-	// Hide repaints the canvas without dropping any texture; Refresh would
-	// make the driver upload the frame again.
-	prev := c.current
-	ci.Hidden = false
-	c.current, c.frame = ci, img
-	_, c.opaque = img.(*packedImage)
-	if prev != nil {
-		prev.Hide()
-	} else {
-		c.Refresh()
+	p, packed := img.(*packedImage)
+	c.frame, c.opaque = img, packed
+	c.crop = frameCrop{}
+	// A packed frame is drawn at its own pixel size: no filtering needed.
+	c.pic.ScaleMode = canvas.ImageScaleSmooth
+	if packed {
+		c.crop = frameCrop{crop: p.crop, size: p.rect.Size()}
+		c.pic.ScaleMode = canvas.ImageScalePixels
 	}
+	c.pic.Image = px
+	c.pic.Hidden = false
+	c.place(c.Size())
+	// Refresh makes the driver drop pic's texture and upload the new
+	// pixels at the next repaint.
+	c.pic.Refresh()
 	return true
 }
 
-// image returns the canvas image of img, decoding a packed image.
-func (c *body) image(img image.Image) *canvas.Image {
-	if ci, ok := c.images[img]; ok {
-		return ci
+// hold returns the pixels of img, holding them until keep or reset lets
+// them go: a packed image's decoded crop, shared with the other pets, or
+// img itself.
+func (c *body) hold(img image.Image) image.Image {
+	if px, ok := c.held[img]; ok {
+		return px
 	}
-	var ci *canvas.Image
+	var px image.Image = img
 	if p, ok := img.(*packedImage); ok {
-		// Composited over the backdrop and cropped to the drawn pixels:
-		// the driver shades fewer pixels, and nothing under them.
-		d := p.decodeCrop(widgets.ColBackdrop)
+		d := p.pixels()
 		if d == nil {
 			return nil
 		}
-		ci = canvas.NewImageFromImage(d)
-		// The frame is drawn at its own pixel size: no filtering needed.
-		ci.ScaleMode = canvas.ImageScalePixels
-		c.crops[ci] = frameCrop{crop: p.crop, size: p.rect.Size()}
-	} else {
-		ci = canvas.NewImageFromImage(img)
-		ci.ScaleMode = canvas.ImageScaleSmooth
+		px = d
 	}
-	ci.FillMode = canvas.ImageFillStretch
-	ci.Hidden = true
-	c.place(ci, c.Size())
-	c.images[img] = ci
-	c.order = append(c.order, ci)
-	return ci
+	c.held[img] = px
+	return px
 }
 
-// place lays a frame's canvas image out in a body of the given size.
-func (c *body) place(ci *canvas.Image, size fyne.Size) {
-	fc, ok := c.crops[ci]
-	if !ok || fc.size.X <= 0 || fc.size.Y <= 0 {
-		ci.Move(fyne.NewPos(0, 0))
-		ci.Resize(size)
+// place lays pic out in a body of the given size.
+func (c *body) place(size fyne.Size) {
+	fc := c.crop
+	if fc.size.X <= 0 || fc.size.Y <= 0 {
+		c.pic.Move(fyne.NewPos(0, 0))
+		c.pic.Resize(size)
 		return
 	}
 	sx, sy := size.Width/float32(fc.size.X), size.Height/float32(fc.size.Y)
-	ci.Move(fyne.NewPos(float32(fc.crop.Min.X)*sx, float32(fc.crop.Min.Y)*sy))
-	ci.Resize(fyne.NewSize(float32(fc.crop.Dx())*sx, float32(fc.crop.Dy())*sy))
+	c.pic.Move(fyne.NewPos(float32(fc.crop.Min.X)*sx, float32(fc.crop.Min.Y)*sy))
+	c.pic.Resize(fyne.NewSize(float32(fc.crop.Dx())*sx, float32(fc.crop.Dy())*sy))
 }
 
-// shownStills returns the images of stills that have a canvas image now:
-// the emotions shown since the pack was set, which keep then keeps.
+// shownStills returns the images of stills the body holds now: the
+// emotions shown since the pack was set, which keep then keeps.
 func (c *body) shownStills(stills map[string]image.Image) []image.Image {
 	var out []image.Image
 	for _, img := range stills {
-		if _, ok := c.images[img]; ok {
+		if _, ok := c.held[img]; ok {
 			out = append(out, img)
 		}
 	}
 	return out
 }
 
-// keep drops the canvas images of every frame not in imgs (and not
+// keep lets go of the pixels of every frame not in imgs (and not
 // showing), so only the frames that may play soon hold pixels.
 func (c *body) keep(imgs ...[]image.Image) {
 	want := make(map[image.Image]bool)
@@ -161,33 +152,18 @@ func (c *body) keep(imgs ...[]image.Image) {
 			want[img] = true
 		}
 	}
-	var dropped []fyne.CanvasObject
-	for img, ci := range c.images {
-		if want[img] || ci == c.current {
-			continue
+	for img := range c.held {
+		if !want[img] && img != c.frame {
+			c.letGo(img)
 		}
-		delete(c.images, img)
-		delete(c.crops, ci)
-		c.order = slices.DeleteFunc(c.order, func(o fyne.CanvasObject) bool { return o == ci })
-		dropped = append(dropped, ci)
-	}
-	if len(dropped) > 0 {
-		c.Refresh()
-		c.release(dropped)
 	}
 }
 
-// release lets go of canvas images the body no longer holds: their
-// pixels at once (the driver's caches keep the object itself for a
-// minute), and their textures through free.
-func (c *body) release(objs []fyne.CanvasObject) {
-	for _, o := range objs {
-		if ci, ok := o.(*canvas.Image); ok {
-			ci.Image = nil
-		}
-		if c.free != nil {
-			c.free(o)
-		}
+// letGo stops holding img's pixels.
+func (c *body) letGo(img image.Image) {
+	delete(c.held, img)
+	if p, ok := img.(*packedImage); ok {
+		p.drop()
 	}
 }
 
@@ -209,15 +185,15 @@ func (c *body) TappedSecondary(e *fyne.PointEvent) {
 	}
 }
 
-// reset drops every frame image, so the next show starts afresh.
+// reset lets go of every frame, so the next show starts afresh.
 func (c *body) reset() {
-	c.release(c.order)
-	c.images = make(map[image.Image]*canvas.Image)
-	c.crops = make(map[*canvas.Image]frameCrop)
-	c.order = nil
-	c.current, c.frame = nil, nil
-	c.opaque = false
-	c.Refresh()
+	for img := range c.held {
+		c.letGo(img)
+	}
+	c.frame, c.crop, c.opaque = nil, frameCrop{}, false
+	c.pic.Image = nil
+	c.pic.Hidden = true
+	c.pic.Refresh()
 }
 
 // MouseDown notes where a drag may start: the drag then follows the
@@ -256,20 +232,21 @@ func (c *body) DragEnd() {
 // Cursor is the hand pointer: the pet can be grabbed.
 func (c *body) Cursor() desktop.Cursor { return desktop.PointerCursor }
 
-func (c *body) CreateRenderer() fyne.WidgetRenderer { return &bodyRenderer{c: c} }
-
-type bodyRenderer struct{ c *body }
-
-func (r *bodyRenderer) Layout(size fyne.Size) {
-	for _, o := range r.c.order {
-		r.c.place(o.(*canvas.Image), size)
-	}
+func (c *body) CreateRenderer() fyne.WidgetRenderer {
+	return &bodyRenderer{c: c, objs: []fyne.CanvasObject{c.pic}}
 }
+
+type bodyRenderer struct {
+	c    *body
+	objs []fyne.CanvasObject
+}
+
+func (r *bodyRenderer) Layout(size fyne.Size) { r.c.place(size) }
 
 func (r *bodyRenderer) MinSize() fyne.Size { return fyne.NewSize(1, 1) }
 
 func (r *bodyRenderer) Refresh() { r.Layout(r.c.Size()) }
 
-func (r *bodyRenderer) Objects() []fyne.CanvasObject { return r.c.order }
+func (r *bodyRenderer) Objects() []fyne.CanvasObject { return r.objs }
 
 func (r *bodyRenderer) Destroy() {}

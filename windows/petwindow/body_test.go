@@ -1,7 +1,10 @@
 package petwindow
 
 import (
+	"bytes"
 	"image"
+	"image/color"
+	"image/png"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -9,69 +12,107 @@ import (
 	"fyne.io/fyne/v2/test"
 )
 
-// Frames the body drops are handed to free, so the driver lets go of their
-// textures and pixels at once rather than a minute after their last use
-// (the 10,000-turn benchmark found a pet changing emotion on every turn
-// holding hundreds of MB that way). Frames it keeps, and the one showing,
-// are not freed.
-func TestBodyFreesDroppedFrames(t *testing.T) {
+// packedFrame returns a 4x4 packed frame of one colour, as ScaledPack
+// makes them.
+func packedFrame(t *testing.T, c color.Color) *packedImage {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	for y := range 4 {
+		for x := range 4 {
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return &packedImage{data: buf.Bytes(), rect: img.Rect, crop: img.Rect}
+}
+
+// The body draws one canvas image, whatever it shows: each pet window has
+// its own GL context, and a texture per frame per window cost a pet about
+// a megabyte. A frame change swaps that image's pixels.
+func TestBodyDrawsOneImage(t *testing.T) {
 	test.NewTempApp(t)
 	c := newBody()
-	freed := map[fyne.CanvasObject]int{}
-	c.free = func(o fyne.CanvasObject) { freed[o]++ }
-	frame := func() image.Image { return image.NewRGBA(image.Rect(0, 0, 4, 4)) }
-	idle := []image.Image{frame(), frame()}
-	happy := []image.Image{frame(), frame(), frame()}
-	sad := []image.Image{frame(), frame(), frame()}
+	c.Resize(fyne.NewSize(8, 8))
+	r := test.TempWidgetRenderer(t, c)
+	a, b := packedFrame(t, color.White), packedFrame(t, color.Black)
+	if !c.show(a) || !c.show(b) {
+		t.Fatal("show reported no change for a new frame")
+	}
+	if c.show(b) {
+		t.Error("show reported a change for the frame showing")
+	}
+	objs := r.Objects()
+	if len(objs) != 1 {
+		t.Fatalf("the body draws %d objects, want 1", len(objs))
+	}
+	pic := objs[0].(*canvas.Image)
+	if pic.Hidden || pic.Image != b.shared {
+		t.Error("the body's image does not show the frame's pixels")
+	}
+	if pic.ScaleMode != canvas.ImageScalePixels {
+		t.Error("a packed frame is scaled by the driver")
+	}
+}
 
-	for _, img := range append(append([]image.Image{}, idle...), happy...) {
-		c.show(img)
-	}
-	showing := c.images[happy[2]]
-	kept := map[fyne.CanvasObject]bool{showing: true}
-	for _, img := range idle {
-		kept[c.images[img]] = true
-	}
-	var happyImgs []fyne.CanvasObject
-	for _, img := range happy[:2] {
-		happyImgs = append(happyImgs, c.images[img])
-	}
-	// The emotion changes: the happy frames go, but the one showing.
-	c.keep(sad, idle)
-	for _, o := range happyImgs {
-		if freed[o] != 1 {
-			t.Errorf("a dropped frame was freed %d times, want once", freed[o])
-		}
-		if o.(*canvas.Image).Image != nil {
-			t.Error("a dropped frame still holds its pixels")
-		}
-	}
-	for o := range kept {
-		if freed[o] != 0 || o.(*canvas.Image).Image == nil {
-			t.Error("a frame kept (idle, or the one showing) was freed")
-		}
-	}
-	if len(c.images) != 3 || len(c.order) != 3 {
-		t.Fatalf("the body holds %d images (%d objects), want the idle pair and the frame showing", len(c.images), len(c.order))
-	}
-
-	// Many emotion changes later the body still holds only what it needs,
-	// and everything else went to free.
-	for i := range 100 {
-		set := []image.Image{frame(), frame()}
-		for _, img := range set {
+// Pets of one character share its decoded frames: two bodies showing the
+// same packed frame hold one copy of its pixels, and the pixels go when
+// the last body lets the frame go.
+func TestBodiesShareDecodedFrames(t *testing.T) {
+	test.NewTempApp(t)
+	one, two := newBody(), newBody()
+	idle := []image.Image{packedFrame(t, color.White), packedFrame(t, color.Gray{Y: 128})}
+	happy := packedFrame(t, color.RGBA{R: 255, A: 255})
+	for _, c := range []*body{one, two} {
+		for _, img := range idle {
 			c.show(img)
 		}
-		c.keep(set, idle)
-		if len(c.images) > 4 {
-			t.Fatalf("change %d: the body holds %d images", i, len(c.images))
+		c.show(happy)
+	}
+	if one.held[happy] != two.held[happy] || one.held[happy] == nil {
+		t.Fatal("two bodies showing one frame hold two copies of its pixels")
+	}
+	if happy.users != 2 {
+		t.Fatalf("the frame has %d users, want 2", happy.users)
+	}
+	// One pet goes back to idle and lets the happy frame go; the other
+	// still shows it.
+	one.show(idle[0])
+	one.keep(idle)
+	if _, ok := one.held[happy]; ok || happy.shared == nil || happy.users != 1 {
+		t.Fatalf("after one body let go: held %v, users %d", ok, happy.users)
+	}
+	two.show(idle[0])
+	two.keep(idle)
+	if happy.shared != nil || happy.users != 0 {
+		t.Errorf("no body holds the frame, yet its pixels are kept (users %d)", happy.users)
+	}
+	for _, img := range idle {
+		if p := img.(*packedImage); p.shared == nil || p.users != 2 {
+			t.Errorf("an idle frame kept by both bodies has %d users", p.users)
 		}
 	}
-	if n := len(freed); n < 200 {
-		t.Errorf("%d frames freed over 100 changes of two frames each", n)
+	// Many emotion changes later each body holds only what it needs.
+	for i := range 100 {
+		set := []image.Image{packedFrame(t, color.RGBA{G: uint8(i), A: 255}), packedFrame(t, color.RGBA{B: uint8(i), A: 255})}
+		for _, img := range set {
+			one.show(img)
+		}
+		one.keep(set, idle)
+		if len(one.held) > 4 {
+			t.Fatalf("change %d: the body holds %d frames", i, len(one.held))
+		}
 	}
-	c.reset()
-	if len(c.images) != 0 || len(c.order) != 0 {
-		t.Fatalf("reset left %d images", len(c.images))
+	one.reset()
+	two.reset()
+	if len(one.held) != 0 || len(two.held) != 0 {
+		t.Fatal("reset left frames held")
+	}
+	for _, img := range idle {
+		if p := img.(*packedImage); p.shared != nil || p.users != 0 {
+			t.Errorf("after both resets an idle frame has %d users", p.users)
+		}
 	}
 }

@@ -96,7 +96,7 @@ const maxIdleFPS = 2
 // showBackdrop draws the backdrop under the character only when the frame
 // is not composited over it already.
 func (w *PetWindow) showBackdrop() {
-	widgets.SetShown(w.backdrop, w.char.current != nil && !w.char.opaque)
+	widgets.SetShown(w.backdrop, w.char.frame != nil && !w.char.opaque)
 }
 
 // showFrame shows frame i of the motion playing (the animator's tick),

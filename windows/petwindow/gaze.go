@@ -17,13 +17,19 @@ const gazePoll = 150 * time.Millisecond
 // startGaze starts following the pointer with the eyes (PetOptions.Gaze)
 // until the window is disposed. The pointer is read off the UI goroutine
 // (an X QueryPointer is a round trip to the server) and handed to the UI
-// with fyne.Do.
+// with fyne.Do. It runs once the native shim is bound (attachNative):
+// before, the X11 shim has no connection and each pet would poll the
+// pointer on its own instead of sharing the connection's one poller.
 func (w *PetWindow) startGaze() {
-	if !w.opts.Gaze {
+	if w.gazeStop == nil || w.closed.Load() {
 		return
 	}
-	w.gazeStop = make(chan struct{})
-	deliver := func(p image.Point, ok bool) { fyne.Do(func() { w.followPointer(p, ok) }) }
+	var still pointerThrottle // the poller's goroutine only
+	deliver := func(p image.Point, ok bool) {
+		if still.pass(p, ok) {
+			fyne.Do(func() { w.followPointer(p, ok) })
+		}
+	}
 	var stop func()
 	if pw, ok := w.native.(native.PointerWatcher); ok {
 		stop, ok = pw.WatchPointer(gazePoll, deliver)
@@ -38,6 +44,32 @@ func (w *PetWindow) startGaze() {
 		<-end
 		stop()
 	}(w.gazeStop)
+}
+
+// stillEvery is how many polls of a pointer that has not moved go by
+// before the UI hears of it again: the eyes have nothing new to follow,
+// and the look-around (lookaround.go) needs only a tick now and then.
+const stillEvery = 3
+
+// pointerThrottle passes a pointer reading on to the UI when the pointer
+// moved, or its reading failed or came back, and otherwise every
+// stillEvery-th reading: each reading passed on wakes the UI goroutine,
+// for every pet, several times a second.
+type pointerThrottle struct {
+	last    image.Point
+	lastOK  bool
+	seen    bool
+	skipped int
+}
+
+// pass reports whether the reading p, ok goes to the UI.
+func (t *pointerThrottle) pass(p image.Point, ok bool) bool {
+	if t.seen && p == t.last && ok == t.lastOK && t.skipped < stillEvery-1 {
+		t.skipped++
+		return false
+	}
+	t.seen, t.last, t.lastOK, t.skipped = true, p, ok, 0
+	return true
 }
 
 // pollPointer reads the pointer through n every period on a goroutine of

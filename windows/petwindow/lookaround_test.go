@@ -1,6 +1,7 @@
 package petwindow
 
 import (
+	"image"
 	"testing"
 	"time"
 
@@ -31,5 +32,33 @@ func TestLookAroundGlancesLeftThenRight(t *testing.T) {
 	l.reset(t0.Add(time.Minute), pause)
 	if got := l.at(t0.Add(time.Minute+time.Second), pause); got != "" {
 		t.Fatalf("after a reset: %q", got)
+	}
+}
+
+// A pointer that moves is passed on at once; one that stays is passed on
+// every stillEvery-th reading, for the look-around; a failed reading, and
+// the first good one after it, are passed on.
+func TestPointerThrottle(t *testing.T) {
+	a, b := image.Pt(10, 10), image.Pt(11, 10)
+	steps := []struct {
+		p    image.Point
+		ok   bool
+		want bool
+	}{
+		{a, true, true},   // the first reading
+		{a, true, false},  // still
+		{a, true, false},  // still
+		{a, true, true},   // the third: a tick for the look-around
+		{a, true, false},  // still
+		{b, true, true},   // moved
+		{b, false, true},  // the reading failed
+		{b, false, false}, // still failing
+		{b, true, true},   // back
+	}
+	var th pointerThrottle
+	for i, s := range steps {
+		if got := th.pass(s.p, s.ok); got != s.want {
+			t.Errorf("reading %d (%v, %v): passed %v, want %v", i, s.p, s.ok, got, s.want)
+		}
 	}
 }

@@ -255,6 +255,9 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 		native: native.New(log, opts.X),
 		shim:   shimState{scale: 1},
 	}
+	// The splash window started the driver; no window of the process
+	// needs a depth buffer.
+	native.LeanFramebuffers()
 	w.anim = newAnimator(w.prepareFrame, w.showFrame)
 	w.win.SetTitle(opts.Name)
 	w.build()
@@ -262,7 +265,10 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 	w.win.SetFixedSize(true)
 	w.win.SetCloseIntercept(w.Hide)
 	w.applyView(pet.View{})
-	w.startGaze()
+	if opts.Gaze {
+		// The eyes follow the pointer once the shim is bound (startGaze).
+		w.gazeStop = make(chan struct{})
+	}
 	return w, nil
 }
 
@@ -273,7 +279,6 @@ func (w *PetWindow) build() {
 	g := w.geo
 	w.backdrop = canvas.NewRectangle(widgets.ColBackdrop)
 	w.char = newBody()
-	w.char.free = w.win.Canvas().Refresh
 	w.char.onTap = w.poke
 	w.char.onDoubleTap = w.OpenComposer
 	w.char.onSecondary = w.showMenu
@@ -405,6 +410,7 @@ func (w *PetWindow) attachNative(tries int) {
 		w.log.Warn("pet_window_native", "name", w.opts.Name, "err", err.Error())
 	}
 	w.place()
+	w.startGaze()
 	if err := w.native.WatchMonitors(func() { fyne.Do(w.monitorsChanged) }); err != nil {
 		w.log.Debug("pet_window_monitors", "name", w.opts.Name, "err", err.Error())
 	}

@@ -12,6 +12,7 @@ import (
 	xdraw "golang.org/x/image/draw"
 
 	"yui/pet/character"
+	"yui/windows/widgets"
 )
 
 // ScaledPack returns a copy of p made for drawing at w×h pixels (the size
@@ -127,6 +128,12 @@ type packedImage struct {
 
 	once sync.Once
 	img  *image.RGBA // decoded by At only
+
+	// shared is the crop composited over the backdrop, as the pet window
+	// draws it, while any window holds it (pixels, drop).
+	mu     sync.Mutex
+	shared *image.RGBA
+	users  int
 }
 
 var _ image.Image = (*packedImage)(nil)
@@ -155,6 +162,38 @@ func (p *packedImage) decode() *image.RGBA {
 	r := image.NewRGBA(p.rect)
 	draw.Draw(r, p.crop, img, img.Bounds().Min, draw.Src)
 	return r
+}
+
+// pixels returns the crop composited over the pet window's backdrop
+// colour, decoding it when no window holds it yet. Pets of one character
+// at one size show the same scaled pack (the app shares it), so a frame is
+// decoded once however many pets show it. Each pixels call is matched by a
+// drop; the last drop lets the pixels go. nil when the image does not
+// decode.
+func (p *packedImage) pixels() *image.RGBA {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.users == 0 {
+		p.shared = p.decodeCrop(widgets.ColBackdrop)
+		if p.shared == nil {
+			return nil
+		}
+	}
+	p.users++
+	return p.shared
+}
+
+// drop lets go of pixels a window held.
+func (p *packedImage) drop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.users == 0 {
+		return
+	}
+	p.users--
+	if p.users == 0 {
+		p.shared = nil
+	}
 }
 
 // decodeCrop returns the crop's pixels composited over the opaque bg, in

@@ -184,10 +184,13 @@ func (d *display) topLevel(t testing.TB, id string) string {
 // that holds window id.
 func (d *display) waitFocus(t testing.TB, id string) {
 	t.Helper()
-	want := d.topLevel(t, id)
-	waitFor(t, 5*time.Second, "the keyboard focus in window "+id, func() bool {
-		return d.topLevel(t, strings.TrimSpace(d.run(t, "xdotool", "getwindowfocus"))) == want
-	})
+	waitFor(t, 5*time.Second, "the keyboard focus in window "+id, func() bool { return d.hasFocus(t, id) })
+}
+
+// hasFocus reports whether the keyboard focus is in top-level window id.
+func (d *display) hasFocus(t testing.TB, id string) bool {
+	t.Helper()
+	return d.topLevel(t, strings.TrimSpace(d.run(t, "xdotool", "getwindowfocus"))) == d.topLevel(t, id)
 }
 
 // windowUnderPointer is the id of the top-level window under the pointer.

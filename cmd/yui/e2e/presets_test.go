@@ -25,6 +25,9 @@ type preset struct {
 	Model       string `json:"model,omitempty"`
 	ChatID      string `json:"chat_id"`
 	Character   string `json:"character"`
+	// Positions is the pet's saved position per monitor layout (a
+	// version-1 file's field, which the app moves to the state file).
+	Positions map[string]any `json:"positions,omitempty"`
 }
 
 // writeSettings writes a settings file with these presets, the first active.

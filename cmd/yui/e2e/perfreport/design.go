@@ -23,11 +23,42 @@ the frame changes, so:
 - **The shape is not resent** when the silhouette did not change (the bounding shape is compared with
   the last one sent, and the input shape covers every frame of the motion playing), and a frame's
   shape goes a display frame ahead of its image, so the X server's Expose lands in the same repaint.
+- **One pointer poller, and quiet when the pointer is:** the eyes follow the pointer from the X
+  connection's one poller, started once the window's shim is bound (started earlier, each pet
+  polled on its own: three pollers for three pets, each reading a round trip to the X server and a
+  wake-up of the UI goroutine per pet). A reading reaches the UI when the pointer moved, and
+  otherwise every third one, for the occasional glance around. Measured side by side, three pets
+  went from 1.76x to 1.44x the bare window's CPU with this.
 - **Three pets share** Fyne's one loop, the process's X connection, and the decoded, scaled images
   of a character (one copy however many pets show it, while any does); the pet's controller keeps
   only the pack's outline, not its full-size images.
-- **Ready first:** the connection opens as soon as the window shows, before the character is
-  scaled to it, and the start-up's memory release runs off the UI goroutine: ` + "`ws_ready`" + ` waits neither
-  for the scaling nor for the speech engine's check.
+- **Ready first:** the connection opens before the window is created and shown, and before the
+  character is scaled to it; the start-up's memory release runs off the UI goroutine. ` + "`ws_ready`" + `
+  waits neither for the window, nor for the scaling, nor for the speech engine's check, and what the
+  backend sends first waits in the pet's view until the window draws it. Do-not-disturb is applied
+  once the window knows its monitor.
+
+### Where an idle pet's memory goes
+
+Fyne gives every window its own GL context. Under a software GL (Mesa's llvmpipe, as under Xvfb)
+a window costs its process several MiB before it draws anything: the context with its compiled
+shaders, its back buffer, and the shared-memory image it is shown through. The row of three bare
+windows above measures that floor in the same run; each pet past the first costs it and what the
+pet draws on top. Measured side by side under one Xvfb, each pet past the first went from 10.4 to
+8.0 MiB with three changes to what a pet window holds:
+
+- **One texture, not one a frame.** The body draws its frames through one canvas image whose
+  pixels change with the frame (` + "`windows/petwindow/body.go`" + `); the driver swaps the texture at the
+  repaint the frame change costs anyway. A texture for each idle frame in each window's own
+  context cost a pet about a megabyte; idle CPU did not move.
+- **Decoded frames shared.** The frames that may show soon (the motion playing, the idle motion,
+  the stills shown) are decoded once per process and shared by every pet showing the character
+  at that size (` + "`packedImage.pixels`" + `, counted, let go when the last pet drops them).
+- **No depth or stencil buffer.** Fyne's painter uses neither, but GLFW asks for both by default:
+  a buffer the size of the window in every window, cleared at every repaint
+  (` + "`native.LeanFramebuffers`" + `).
+
+What is left past the floor is the pet's own drawing (its current frame, its text) and the
+controller; the fixed part of one process (fonts, the binary, the audio context) is paid once.
 
 `

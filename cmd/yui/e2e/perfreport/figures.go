@@ -170,6 +170,7 @@ func idleFigures(in Input[Idle]) []Figure {
 		{Name: "RSS per extra pet", What: "Resident set each pet past the first adds: (3 pets − 1 pet) ÷ 2", Unit: "MiB", Goal: extraPetGoal},
 		{Name: "idle wake-ups, 1 pet", What: "Idle context switches per second: 1 pet ÷ bare Fyne window (/proc/<pid>/task/*/status)", Unit: "x", Goal: csRatioGoal},
 		{Name: "idle wake-ups, 3 pets", What: "Idle context switches per second: 3 pets ÷ bare Fyne window", Unit: "x"},
+		{Name: "RSS per extra bare window", What: "Resident set each bare Fyne window past the first adds: (3 bare windows in one process − 1) ÷ 2, the floor under a pet's", Unit: "MiB"},
 	}
 	i := in.Value
 	if i == nil {
@@ -191,6 +192,11 @@ func idleFigures(in Input[Idle]) []Figure {
 		fs[6].Text = fmt.Sprintf("%sx (%s a second)", num(math.Round(fs[6].Measured*100)/100), num(i.ThreePets.CtxSwitches))
 	} else {
 		fs[5].Missing, fs[6].Missing = "not in this run's idle.json", "not in this run's idle.json"
+	}
+	if i.ThreeBare != nil {
+		fs[7].Measured = mib(i.ThreeBare.RSSBytes-i.Bare.RSSBytes) / 2
+	} else {
+		fs[7].Missing = "not in this run's idle.json"
 	}
 	for k := range fs {
 		fs[k].Measured = math.Round(fs[k].Measured*100) / 100

@@ -35,6 +35,9 @@ type Idle struct {
 	Bare          *Usage  `json:"bare_window"`
 	OnePet        *Usage  `json:"one_pet"`
 	ThreePets     *Usage  `json:"three_pets"`
+	// ThreeBare is three bare windows in one process; absent in older
+	// files.
+	ThreeBare *Usage `json:"three_bare_windows,omitempty"`
 }
 
 func (i *Idle) validate() error {
@@ -52,6 +55,9 @@ func (i *Idle) validate() error {
 		case u.u.CtxSwitches < 0:
 			return fmt.Errorf("%s.ctx_switches_per_s %g is negative", u.name, u.u.CtxSwitches)
 		}
+	}
+	if i.ThreeBare != nil && i.ThreeBare.RSSBytes <= 0 {
+		return fmt.Errorf("three_bare_windows.rss_bytes %d is not positive", i.ThreeBare.RSSBytes)
 	}
 	return nil
 }
