@@ -138,10 +138,23 @@ func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
 // scalePack keeps, now that the window shows and knows the size it draws
 // the character at, only images of that size: the pack's full-size (2x)
 // images can go. Pets showing the same character share them (packs.go).
+// Scaling decodes and encodes every image: it runs off the UI goroutine,
+// which stays free for the user's first clicks, and the window draws the
+// full-size images meanwhile. UI thread.
 func (s *session) scalePack() {
 	w, h := s.win.CharacterPixels()
-	s.pack, s.packKey = s.y.packs.scaled(s.pack, w, h)
-	s.win.SetPack(s.pack)
+	full := s.pack
+	go func() {
+		scaled, key := s.y.packs.scaled(full, w, h)
+		fyne.Do(func() {
+			if s.y.session(s.cfg().ID) != s { // closed meanwhile
+				s.y.packs.release(key)
+				return
+			}
+			s.pack, s.packKey = scaled, key
+			s.win.SetPack(scaled)
+		})
+	}()
 }
 
 // connect starts a new connection, replacing (and closing, off the

@@ -31,19 +31,15 @@ func (y *yui) startSession(p settings.Preset, index int) (*session, error) {
 	y.mu.Lock()
 	y.sessions[p.ID] = s
 	y.mu.Unlock()
-	// Ready first: the connection opens while the window is built, and
-	// before the character is scaled to it (what the backend sends
-	// meanwhile waits in the window's view, drawn with its first frame).
+	// Ready first: the connection opens as soon as the window shows,
+	// while the character is scaled to it off the UI goroutine (what the
+	// backend sends meanwhile waits in the window's view). Opened before
+	// the window, ws_ready would announce a pet that does not take clicks
+	// yet, and do-not-disturb would not know its monitor.
+	s.win.Show()
 	if err := s.connect(); err != nil {
 		y.stopSession(p.ID)
 		return nil, err
-	}
-	s.win.Show()
-	// Do-not-disturb depends on the monitor the window landed on: the
-	// connection counted the window, not yet placed, as hidden by any
-	// fullscreen window.
-	if c := s.ctl(); c != nil {
-		c.SetQuiet(y.quiet.Hides(s.win.BodyState().Rect))
 	}
 	s.scalePack()
 	y.connsChanged()

@@ -32,11 +32,12 @@ the frame changes, so:
 - **Three pets share** Fyne's one loop, the process's X connection, and the decoded, scaled images
   of a character (one copy however many pets show it, while any does); the pet's controller keeps
   only the pack's outline, not its full-size images.
-- **Ready first:** the connection opens before the window is created and shown, and before the
-  character is scaled to it; the start-up's memory release runs off the UI goroutine. ` + "`ws_ready`" + `
-  waits neither for the window, nor for the scaling, nor for the speech engine's check, and what the
-  backend sends first waits in the pet's view until the window draws it. Do-not-disturb is applied
-  once the window knows its monitor.
+- **Ready first:** the connection opens as soon as the window shows, and the character is scaled to
+  the window off the UI goroutine, as is the start-up's memory release: ` + "`ws_ready`" + ` waits neither for
+  the scaling nor for the speech engine's check, and the UI goroutine is free for the first clicks.
+  Opened before the window, the connection was ready 76 ms before it showed, but ` + "`ws_ready`" + ` then
+  announced a pet that did not take clicks yet (the UI loop had not started), and do-not-disturb did
+  not know the pet's monitor.
 
 ### Where an idle pet's memory goes
 

@@ -131,8 +131,9 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 				gaps = append(gaps, num(v))
 			}
 			p("Ready first: `ws_ready` came %s ms after `pet_window_shown` (median; negative is before the\n", num(median(s.ReadyAfterShownMS)))
-			p("window showed); runs: %s ms. The connection opens while the window is built, and what the\n", strings.Join(gaps, ", "))
-			p("backend sends before the window shows waits in the pet's view, drawn with the first frame.\n\n")
+			p("window showed); runs: %s ms. The connection opens as soon as the window shows, while the\n", strings.Join(gaps, ", "))
+			p("character is scaled to it off the UI goroutine; what the backend sends before the window draws\n")
+			p("waits in the pet's view, drawn with the first frame.\n\n")
 		}
 	} else {
 		p("Not measured: %s (BenchmarkStartupToWSReady writes it).\n\n", r.Startup.Status())
