@@ -2,6 +2,7 @@ package chatcompletions_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -45,12 +46,7 @@ func waitArmed(t *testing.T, clk *clock.Fake, n int) {
 // schedule (1 s, 2 s, …), the offline state says when, and the transport
 // becomes ready by itself once the server answers.
 func TestProbeAgainUntilTheServerIsUp(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := closedAddr(t)
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary,
 		Probe: true, Clock: clk,
@@ -76,7 +72,7 @@ func TestProbeAgainUntilTheServerIsUp(t *testing.T) {
 	// schedule goes on; then with an embedding model and a chat model.
 	var models atomic.Value
 	models.Store(`{"object":"list","data":[]}`)
-	ln, err = net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Skipf("the port was taken meanwhile: %v", err)
 	}
@@ -89,7 +85,7 @@ func TestProbeAgainUntilTheServerIsUp(t *testing.T) {
 	clk.Advance(2 * time.Second)
 	s = nextState(t, tr)
 	var nm *transport.NoModelError
-	if s.State != transport.StateOffline || !asNoModel(s.Err, &nm) || !strings.Contains(s.Err.Error(), "ollama pull qwen3:4b") || s.RetryIn != 4*time.Second {
+	if s.State != transport.StateOffline || !errors.As(s.Err, &nm) || !strings.Contains(s.Err.Error(), "ollama pull qwen3:4b") || s.RetryIn != 4*time.Second {
 		t.Fatalf("no model: %+v", s)
 	}
 	models.Store(`{"object":"list","data":[{"id":"nomic-embed-text:latest"},{"id":"qwen3:8b"}]}`)
@@ -101,21 +97,23 @@ func TestProbeAgainUntilTheServerIsUp(t *testing.T) {
 	}
 }
 
-func asNoModel(err error, nm **transport.NoModelError) bool {
-	e, ok := err.(*transport.NoModelError)
-	*nm = e
-	return ok
-}
-
-// Reconnect on a transport that probes asks the server again now rather
-// than claiming ready: the pill stays truthful while the server is down.
-func TestReconnectProbesNow(t *testing.T) {
+// closedAddr is a loopback address where nothing listens (yet): a server
+// the test starts later.
+func closedAddr(t *testing.T) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	return addr
+}
+
+// Reconnect on a transport that probes asks the server again now rather
+// than claiming ready: the pill stays truthful while the server is down.
+func TestReconnectProbesNow(t *testing.T) {
+	addr := closedAddr(t)
 	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary, Probe: true, Clock: clk})
 	if err != nil {
