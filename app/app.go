@@ -286,11 +286,23 @@ func (y *yui) runUntilQuit(ctx context.Context, stop context.CancelFunc) {
 	go func() {
 		select {
 		case <-ctx.Done(): // SIGINT or SIGTERM
+			// Fyne stops its own loop on these signals; closing the
+			// windows from here as well races with that stop and can
+			// call into a GLFW already terminated. So only mark the
+			// quit, and Run returns through Fyne's handler.
 			y.log.Info("app_signal")
-			fyne.Do(y.quit)
+			y.markQuit()
 		case <-running:
 		}
 	}()
+	// Fyne starts watching for signals only in Run: one that came
+	// during start-up quits here, on the UI goroutine, once the loop runs.
+	y.app.Lifecycle().SetOnStarted(func() {
+		if ctx.Err() != nil {
+			y.markQuit()
+			y.app.Quit()
+		}
+	})
 	y.app.Run()
 
 	close(running)
@@ -392,11 +404,20 @@ func (y *yui) bringForward() {
 
 // quit closes every window and stops the app; Run then shuts down.
 func (y *yui) quit() {
+	if y.markQuit() {
+		y.app.Quit()
+	}
+}
+
+// markQuit records the quit once; it says whether this call was the first.
+func (y *yui) markQuit() bool {
+	first := false
 	y.quitOnce.Do(func() {
+		first = true
 		y.log.Info("app_quit_requested")
 		y.quitting.Store(true)
-		y.app.Quit()
 	})
+	return first
 }
 
 // closeSessions closes every session.
