@@ -304,6 +304,7 @@ func (y *yui) runUntilQuit(ctx context.Context, stop context.CancelFunc) {
 		}
 	})
 	y.app.Run()
+	y.stopTray() // after a signal, or if Run ended any other way
 
 	close(running)
 	<-statsDone
@@ -387,6 +388,7 @@ type yui struct {
 	quitOnce sync.Once
 
 	wins        windowSet // the settings and message windows (UI thread only)
+	tray        *sysTray  // nil without a tray
 	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
 
 	factStores factStores // each preset's remembered facts (facts.go)
@@ -405,7 +407,15 @@ func (y *yui) bringForward() {
 // quit closes every window and stops the app; Run then shuts down.
 func (y *yui) quit() {
 	if y.markQuit() {
+		y.stopTray() // while Fyne's loop still runs, which on Windows takes the icon away
 		y.app.Quit()
+	}
+}
+
+// stopTray takes the tray's icon away, where there is one.
+func (y *yui) stopTray() {
+	if y.tray != nil {
+		y.tray.Stop()
 	}
 }
 

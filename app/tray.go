@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"yui/assets"
 	"yui/windows/petwindow"
 )
 
@@ -20,17 +21,17 @@ import (
 // AppIndicator extension) the tray is set up all the same and registers
 // when a watcher comes. Either way the log says so once, and the shortcut
 // and the settings window bring hidden pets back. The menu follows the
-// running presets.
+// running presets. The tray is sysTray, not Fyne's (systray.go says why).
 func (y *yui) setupTray() {
-	d, ok := y.app.(desktop.App)
-	if !ok {
-		return
+	if _, ok := y.app.(desktop.App); !ok {
+		return // a test's app: no desktop, no tray
 	}
 	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
 		y.log.Info("tray_unavailable", "reason", "no D-Bus session bus")
 		return
 	}
-	set := func() { d.SetSystemTrayMenu(y.trayMenu()) }
+	y.tray = startTray("Yui", assets.Icon)
+	set := func() { y.tray.SetMenu(y.trayMenu()) }
 	set()
 	y.trayRefresh = set
 	y.WatchConns(func() { fyne.Do(set) })

@@ -319,6 +319,43 @@ func mutterTray(t *testing.T, m *mutter) {
 	}
 	b.waitRecord(10*time.Second, "do_not_disturb", map[string]string{"on": "true", "manual": "true"})
 	waitFor(t, 10*time.Second, "the pet hidden", func() bool { return !d.visible("Yui") })
+	// The tray is the tray library's own, not Fyne's, which also made a
+	// hidden window with a GL context of its own (app/systray.go).
+	if out, _ := d.command("xdotool", "search", "--name", "^SystrayMonitor$").Output(); strings.TrimSpace(string(out)) != "" {
+		t.Errorf("a hidden SystrayMonitor window is there: %s", out)
+	}
+	// The menu follows the state: Do not disturb is checked now.
+	if err := menu.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&rev, &layout); err != nil {
+		t.Fatalf("the tray menu's layout: %v", err)
+	}
+	if st := menuItemProp(layout, "Do not disturb", "toggle-state"); st != int32(1) {
+		t.Errorf("Do not disturb's toggle-state after the click = %v, want 1", st)
+	}
+}
+
+// menuItemProp is the property prop of the item labelled label in a
+// dbusmenu layout, nil if absent.
+func menuItemProp(node []any, label, prop string) any {
+	if len(node) != 3 {
+		return nil
+	}
+	if props, ok := node[1].(map[string]dbus.Variant); ok {
+		if l, ok := props["label"].Value().(string); ok && strings.ReplaceAll(l, "_", "") == label {
+			if v, ok := props[prop]; ok {
+				return v.Value()
+			}
+			return nil
+		}
+	}
+	kids, _ := node[2].([]dbus.Variant)
+	for _, k := range kids {
+		if sub, ok := k.Value().([]any); ok {
+			if v := menuItemProp(sub, label, prop); v != nil {
+				return v
+			}
+		}
+	}
+	return nil
 }
 
 // findMenuItem walks a dbusmenu layout (id, properties, children) for the
