@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -73,13 +76,24 @@ type summaryServer struct {
 	mu        sync.Mutex
 	summaries int
 	fail      bool
+	newest    []int // each summary's newest dropped turn, by the number its user message carries
 }
+
+// hobbyNumber finds the turn numbers of the test's user messages.
+var hobbyNumber = regexp.MustCompile(`My hobby number (\d+) is`)
 
 func (s *summaryServer) handle(w *rt.Writer, r *http.Request, n int) {
 	raw := s.srv.Requests()[n].Raw
 	if strings.Contains(string(raw), `"content":"You keep the long-term memory`) {
+		newest := -1
+		for _, m := range hobbyNumber.FindAllStringSubmatch(string(raw), -1) {
+			if k, err := strconv.Atoi(m[1]); err == nil {
+				newest = max(newest, k)
+			}
+		}
 		s.mu.Lock()
 		s.summaries++
+		s.newest = append(s.newest, newest)
 		fail := s.fail
 		s.mu.Unlock()
 		if fail {
@@ -134,7 +148,7 @@ func TestSummaryOfDroppedTurnsKeepsAtMostThreeFacts(t *testing.T) {
 		}
 	}
 	sendUntil(1)
-	first := turns
+
 	e.waitLog(t, `"msg":"memory_summary"`)
 	mu.Lock()
 	if len(kept) != request.SummaryFacts {
@@ -165,8 +179,14 @@ func TestSummaryOfDroppedTurnsKeepsAtMostThreeFacts(t *testing.T) {
 	ss.fail = true
 	ss.mu.Unlock()
 	sendUntil(2)
-	if turns-first < request.SummaryEvery {
-		t.Fatalf("a second summary %d turns after the first", turns-first)
+	// The turns leave the requests oldest first, so the newest a summary
+	// covers tells how many had left by then. (The turn the test was on
+	// when it saw a summary does not: the summary runs beside the turns.)
+	ss.mu.Lock()
+	newest := slices.Clone(ss.newest)
+	ss.mu.Unlock()
+	if len(newest) < 2 || newest[0] < 0 || newest[1]-newest[0] < request.SummaryEvery {
+		t.Fatalf("the summaries' newest dropped turns %v: want the second %d or more turns after the first", newest, request.SummaryEvery)
 	}
 	e.waitLog(t, `"msg":"memory_summary_failed"`)
 	sendUntil(2)

@@ -17,7 +17,7 @@ func fullMessageWindow(b *testing.B) (*MessageWindow, *transcript.Log) {
 	b.Helper()
 	be := newFakeBackend(b)
 	id := firstPreset(b, be)
-	c := be.run(id)
+	c := be.Run(id)
 	log := c.Transcript()
 	for i := range transcript.DefaultMax / 2 {
 		log.Add(transcript.Entry{Kind: transcript.KindUser, Trigger: "user message", Text: "question " + strings.Repeat("word ", i%25)})

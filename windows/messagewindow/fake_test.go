@@ -13,26 +13,11 @@ import (
 	"yui/windows/widgets"
 )
 
-// stopRunning makes preset id not running and tells the watchers, as the
-// app does when a preset stops.
-func (b *fakeBackend) stopRunning(id string) {
-	b.mu.Lock()
-	delete(b.conns, id)
-	var fns []func()
-	for _, fn := range b.watches {
-		fns = append(fns, fn)
-	}
-	b.mu.Unlock()
-	for _, fn := range fns {
-		fn()
-	}
-}
-
 // firstPreset is the id of the store's first preset (a fresh store has
 // the default one).
 func firstPreset(t testing.TB, b *fakeBackend) string {
 	t.Helper()
-	ps := b.store.Get().Presets
+	ps := b.Settings.Get().Presets
 	if len(ps) == 0 {
 		t.Fatal("the store has no preset")
 	}
@@ -42,7 +27,7 @@ func firstPreset(t testing.TB, b *fakeBackend) string {
 // editPreset changes preset id in the store, failing the test on error.
 func editPreset(t testing.TB, b *fakeBackend, id string, fn func(*settings.Preset)) {
 	t.Helper()
-	if err := b.store.UpdatePreset(id, func(p *settings.Preset) error { fn(p); return nil }); err != nil {
+	if err := b.Settings.UpdatePreset(id, func(p *settings.Preset) error { fn(p); return nil }); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -24,7 +24,7 @@ func TestMessageWindowScreenshot(t *testing.T) {
 	b := newFakeBackend(t)
 	id := firstPreset(t, b)
 	editPreset(t, b, id, func(p *settings.Preset) { p.ContextWindow = 8192; p.Relation = 64 })
-	c := b.run(id)
+	c := b.Run(id)
 	log := c.Transcript()
 	at := time.Date(2026, 11, 30, 21, 4, 0, 0, time.Local)
 	log.Add(transcript.Entry{Kind: transcript.KindUser, Time: at, Trigger: "greeting"})
@@ -47,7 +47,7 @@ func TestMessageWindowScreenshot(t *testing.T) {
 
 	v := c.View()
 	v.Usage = &transport.Usage{InputTokens: 1180, OutputTokens: 54, TotalTokens: 1234}
-	c.publish(v)
+	c.Publish(v)
 
 	w, _, _ := openMessages(t, b)
 	w.win.Resize(fyne.NewSize(messagesWidth, messagesHeight))

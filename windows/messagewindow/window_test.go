@@ -15,6 +15,7 @@ import (
 	"yui/pet/transcript"
 	"yui/transport"
 	"yui/windows"
+	"yui/windows/internal/fakeapp"
 	"yui/windows/widgets"
 )
 
@@ -54,7 +55,7 @@ func hasText(texts []string, want string) bool { return slices.Contains(texts, w
 func TestMessageWindowRendersEveryKind(t *testing.T) {
 	b := newFakeBackend(t)
 	id := firstPreset(t, b)
-	c := b.run(id)
+	c := b.Run(id)
 	log := c.Transcript()
 	typed := log.Add(transcript.Entry{Kind: transcript.KindUser, Trigger: "user message", Text: "hello there"})
 	var triggered []transcript.Entry
@@ -141,7 +142,7 @@ func TestMessageWindowRendersEveryKind(t *testing.T) {
 
 func TestMessageWindowReasoningStreamsThenCollapses(t *testing.T) {
 	b := newFakeBackend(t)
-	c := b.run(firstPreset(t, b))
+	c := b.Run(firstPreset(t, b))
 	w, _, _ := openMessages(t, b)
 	log := c.Transcript()
 	first := "Let me think about what the user wants here."
@@ -182,7 +183,7 @@ func TestMessageWindowReasoningStreamsThenCollapses(t *testing.T) {
 
 func TestMessageWindowGrowRedrawsOnlyThatRow(t *testing.T) {
 	b := newFakeBackend(t)
-	c := b.run(firstPreset(t, b))
+	c := b.Run(firstPreset(t, b))
 	log := c.Transcript()
 	for i := range 4 {
 		log.Add(transcript.Entry{Kind: transcript.KindUser, Trigger: "user message", Text: strings.Repeat("word ", i+1)})
@@ -237,7 +238,7 @@ func TestMessageWindowGrowRedrawsOnlyThatRow(t *testing.T) {
 
 func TestMessageWindowFollowsTheNewestAtTheBottom(t *testing.T) {
 	b := newFakeBackend(t)
-	c := b.run(firstPreset(t, b))
+	c := b.Run(firstPreset(t, b))
 	log := c.Transcript()
 	for range 40 {
 		log.Add(transcript.Entry{Kind: transcript.KindUser, Trigger: "user message", Text: "a line of the history"})
@@ -268,33 +269,33 @@ func TestMessageWindowFollowsTheNewestAtTheBottom(t *testing.T) {
 
 func TestMessageWindowComposerSendsAndStops(t *testing.T) {
 	b := newFakeBackend(t)
-	c := b.run(firstPreset(t, b))
+	c := b.Run(firstPreset(t, b))
 	w, _, logs := openMessages(t, b)
 	m := w.composer
 	test.Type(m.entry, "hello")
 	m.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if !slices.Equal(c.sent, []string{"hello"}) || m.entry.Text != "" {
-		t.Fatalf("Enter sent %q, entry %q", c.sent, m.entry.Text)
+	if !slices.Equal(c.Sent, []string{"hello"}) || m.entry.Text != "" {
+		t.Fatalf("Enter sent %q, entry %q", c.Sent, m.entry.Text)
 	}
 	test.Type(m.entry, "  ")
 	test.Tap(m.button)
-	if len(c.sent) != 1 {
-		t.Errorf("a blank line was sent: %q", c.sent)
+	if len(c.Sent) != 1 {
+		t.Errorf("a blank line was sent: %q", c.Sent)
 	}
 	m.entry.SetText("")
 
 	v := c.View()
 	v.Running = true
-	c.publish(v)
+	c.Publish(v)
 	if m.button.Icon.Name() != theme.MediaStopIcon().Name() || !m.entry.Disabled() {
 		t.Fatalf("while running: button %s, entry disabled %v", m.button.Icon.Name(), m.entry.Disabled())
 	}
 	test.Tap(m.button)
-	if c.stops != 1 {
-		t.Errorf("Stop tapped: %d stops", c.stops)
+	if c.Stops != 1 {
+		t.Errorf("Stop tapped: %d stops", c.Stops)
 	}
 	v.Running, v.ErrorLine = false, "The request failed."
-	c.publish(v)
+	c.Publish(v)
 	if m.button.Icon.Name() != theme.MailSendIcon().Name() || m.entry.Disabled() {
 		t.Errorf("after the turn: button %s, entry disabled %v", m.button.Icon.Name(), m.entry.Disabled())
 	}
@@ -302,7 +303,7 @@ func TestMessageWindowComposerSendsAndStops(t *testing.T) {
 		t.Errorf("error line %q shown %v", m.errLine.Text, m.errLine.Visible())
 	}
 	v.ErrorLine = ""
-	c.publish(v)
+	c.Publish(v)
 	if m.errLine.Visible() {
 		t.Errorf("an empty error line is shown")
 	}
@@ -335,7 +336,7 @@ func TestMessageWindowReattachesWhenTheConnChanges(t *testing.T) {
 	id := firstPreset(t, b)
 	w, _, _ := openMessages(t, b)
 
-	c1 := b.run(id)
+	c1 := b.Run(id)
 	if w.conn != windows.Conn(c1) || w.connText.Text != "ready" || w.composer.entry.Disabled() {
 		t.Fatalf("did not attach to the started preset: conn text %q", w.connText.Text)
 	}
@@ -344,13 +345,11 @@ func TestMessageWindowReattachesWhenTheConnChanges(t *testing.T) {
 		t.Fatalf("%d rows after one entry", len(w.conv.rows))
 	}
 
-	c2 := newFakeConn()
+	c2 := fakeapp.NewConn()
 	c2.Transcript().Add(transcript.Entry{Kind: transcript.KindUser, Trigger: "poke"})
 	c2.Transcript().Add(transcript.Entry{Kind: transcript.KindReply, Text: "Hey!"})
-	b.mu.Lock()
-	b.conns[id] = c2
-	b.mu.Unlock()
-	b.stopRunning("other") // any start or stop tells the watchers
+	b.Replace(id, c2)
+	b.StopRunning("other") // any start or stop tells the watchers
 	if w.conn != windows.Conn(c2) || len(w.conv.rows) != 2 {
 		t.Fatalf("after the restart: %d rows, attached to the new conn %v", len(w.conv.rows), w.conn == windows.Conn(c2))
 	}
@@ -358,18 +357,18 @@ func TestMessageWindowReattachesWhenTheConnChanges(t *testing.T) {
 	c1.Transcript().Add(transcript.Entry{Kind: transcript.KindError, Text: "old"})
 	v := c1.View()
 	v.Pill.Conn = "reconnecting in 4 s"
-	c1.publish(v)
+	c1.Publish(v)
 	if len(w.conv.rows) != 2 || w.connText.Text != "ready" {
 		t.Errorf("the old connection still reaches the window: %d rows, %q", len(w.conv.rows), w.connText.Text)
 	}
 	v = c2.View()
 	v.Pill.Conn, v.Pill.ConnState = "key rejected", transport.StateKeyRejected
-	c2.publish(v)
+	c2.Publish(v)
 	if w.connText.Text != "key rejected" || w.dot.FillColor != widgets.ColFailed {
 		t.Errorf("conn %q dot %v", w.connText.Text, w.dot.FillColor)
 	}
 
-	b.stopRunning(id)
+	b.StopRunning(id)
 	if w.conn != nil || w.connText.Text != notRunning || !w.composer.entry.Disabled() {
 		t.Errorf("after the stop: conn text %q, composer disabled %v", w.connText.Text, w.composer.entry.Disabled())
 	}
@@ -398,14 +397,14 @@ func TestMessageWindowUsageReadout(t *testing.T) {
 	b := newFakeBackend(t)
 	id := firstPreset(t, b)
 	editPreset(t, b, id, func(p *settings.Preset) { p.ContextWindow = 8192 })
-	c := b.run(id)
+	c := b.Run(id)
 	w, _, _ := openMessages(t, b)
 	if w.usage.Text != "—" {
 		t.Errorf("before any usage: %q", w.usage.Text)
 	}
 	v := c.View()
 	v.Usage = &transport.Usage{InputTokens: 1200, OutputTokens: 34, TotalTokens: 1234}
-	c.publish(v)
+	c.Publish(v)
 	if w.usage.Text != "1,234 / 8,192 tokens" {
 		t.Errorf("usage %q", w.usage.Text)
 	}
@@ -430,12 +429,12 @@ func TestMessageWindowRelationMeter(t *testing.T) {
 
 	b := newFakeBackend(t)
 	id := firstPreset(t, b)
-	b.run(id)
+	b.Run(id)
 	w, _, _ := openMessages(t, b)
 	if got := w.meter.label(); got != "neutral 50" {
 		t.Errorf("a new preset's meter reads %q", got)
 	}
-	if _, err := b.store.Relation(id).AddScore(30); err != nil {
+	if _, err := b.Settings.Relation(id).AddScore(30); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.meter.label(); got != "close 80" {
@@ -458,7 +457,7 @@ func TestMessageWindowRelationMeter(t *testing.T) {
 
 func TestMessageWindowShowRaisesAndCloseLetsGo(t *testing.T) {
 	b := newFakeBackend(t)
-	c := b.run(firstPreset(t, b))
+	c := b.Run(firstPreset(t, b))
 	w, _, logs := openMessages(t, b)
 	first := w.win
 	w.Show()
@@ -469,11 +468,9 @@ func TestMessageWindowShowRaisesAndCloseLetsGo(t *testing.T) {
 	if w.win != nil {
 		t.Fatal("Close left the window")
 	}
-	c.publish(pet.View{Running: true}) // no longer watched: no crash
+	c.Publish(pet.View{Running: true}) // no longer watched: no crash
 	c.Transcript().Add(transcript.Entry{Kind: transcript.KindReply, Text: "late"})
-	c.mu.Lock()
-	watchers := len(c.watchers)
-	c.mu.Unlock()
+	watchers := c.Watchers()
 	if watchers != 0 {
 		t.Errorf("%d view watchers left after Close", watchers)
 	}
@@ -485,7 +482,7 @@ func TestMessageWindowShowRaisesAndCloseLetsGo(t *testing.T) {
 
 func TestMessageWindowRunawayTextStaysBounded(t *testing.T) {
 	b := newFakeBackend(t)
-	c := b.run(firstPreset(t, b))
+	c := b.Run(firstPreset(t, b))
 	huge := strings.Repeat("lorem ipsum dolor sit amet ", 20000) // 540,000 characters
 	e := c.Transcript().Add(transcript.Entry{Kind: transcript.KindReply, Text: huge})
 	w, _, _ := openMessages(t, b)
@@ -525,20 +522,18 @@ func TestMessageRowWrapCacheMatchesAFreshWrap(t *testing.T) {
 
 func TestMessageWindowClosesWhenItsPresetIsDeleted(t *testing.T) {
 	b := newFakeBackend(t)
-	if _, err := b.store.AddPreset("Mika"); err != nil {
+	if _, err := b.Settings.AddPreset("Mika"); err != nil {
 		t.Fatal(err)
 	}
-	c := b.run(firstPreset(t, b))
+	c := b.Run(firstPreset(t, b))
 	w, id, _ := openMessages(t, b)
-	if err := b.store.DeletePreset(id); err != nil {
+	if err := b.Settings.DeletePreset(id); err != nil {
 		t.Fatal(err)
 	}
 	if w.win != nil {
 		t.Fatal("the window of a deleted preset stays open")
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.watchers) != 0 {
-		t.Errorf("%d view watchers left", len(c.watchers))
+	if n := c.Watchers(); n != 0 {
+		t.Errorf("%d view watchers left", n)
 	}
 }

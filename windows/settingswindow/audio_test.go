@@ -126,11 +126,11 @@ func TestVoicePickerListsAndSearches(t *testing.T) {
 // picking another microphone meters that one; leaving the tab stops it.
 func TestVoiceTabMetersTheMicrophone(t *testing.T) {
 	b := newFakeBackend(t)
-	b.meterCh = make(chan string, 4)
+	b.MeterCh = make(chan string, 4)
 	h := openSettings(t, b, "")
 	f := h.f()
 	h.sw.tabs.SelectIndex(4)
-	if dev := <-b.meterCh; dev != "" {
+	if dev := <-b.MeterCh; dev != "" {
 		t.Fatalf("metered %q, want the default device", dev)
 	}
 	if got := f.voiceMeter.Text(); got != "-30 dBFS · voice from -52 dBFS" {
@@ -138,7 +138,7 @@ func TestVoiceTabMetersTheMicrophone(t *testing.T) {
 	}
 	h.sw.jobs.Wait() // the device list
 	pickLabel(f.voiceDevice, "USB Headset")
-	if dev := <-b.meterCh; dev != "USB Headset" {
+	if dev := <-b.MeterCh; dev != "USB Headset" {
 		t.Fatalf("metered %q after picking the headset", dev)
 	}
 	h.sw.jobs.Wait()

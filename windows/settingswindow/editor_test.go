@@ -203,7 +203,7 @@ func TestSettingsClearTextKeyWarning(t *testing.T) {
 func TestSettingsProbeFillsModels(t *testing.T) {
 	h := openSettings(t, nil, "")
 	f := h.f()
-	h.b.probe = windows.Probe{OK: true, Text: "connected: 2 models", Models: []string{"llama3", "qwen2"}}
+	h.b.ProbeResult = windows.Probe{OK: true, Text: "connected: 2 models", Models: []string{"llama3", "qwen2"}}
 	retype(f.baseURL, "http://127.0.0.1:9999/v1")
 	test.Tap(f.testConn)
 	h.sw.jobs.Wait()
@@ -213,11 +213,11 @@ func TestSettingsProbeFillsModels(t *testing.T) {
 	if !slices.Equal(f.models, []string{"llama3", "qwen2"}) {
 		t.Fatalf("model options = %v", f.models)
 	}
-	if len(h.b.probed) != 1 || h.b.probed[0].ChatBaseURL != "http://127.0.0.1:9999/v1" {
-		t.Fatalf("probed %v, want the edited preset", h.b.probed)
+	if len(h.b.Probed) != 1 || h.b.Probed[0].ChatBaseURL != "http://127.0.0.1:9999/v1" {
+		t.Fatalf("probed %v, want the edited preset", h.b.Probed)
 	}
 
-	h.b.probe = windows.Probe{Text: "key rejected"}
+	h.b.ProbeResult = windows.Probe{Text: "key rejected"}
 	test.Tap(f.refreshModels)
 	h.sw.jobs.Wait()
 	if f.probeText.Text != "key rejected" {
@@ -231,8 +231,8 @@ func TestSettingsProbeFillsModels(t *testing.T) {
 	retype(f.baseURL, "nope")
 	test.Tap(f.testConn)
 	h.sw.jobs.Wait()
-	if len(h.b.probed) != 2 || !strings.HasPrefix(f.probeText.Text, "Fix the base URL first") {
-		t.Fatalf("probed %d times, text %q", len(h.b.probed), f.probeText.Text)
+	if len(h.b.Probed) != 2 || !strings.HasPrefix(f.probeText.Text, "Fix the base URL first") {
+		t.Fatalf("probed %d times, text %q", len(h.b.Probed), f.probeText.Text)
 	}
 }
 
@@ -242,13 +242,13 @@ func TestSettingsSpeechAndVoiceTests(t *testing.T) {
 	test.Type(f.speechVoice, "en-gb")
 	test.Tap(f.speechTest)
 	h.sw.jobs.Wait()
-	if len(h.b.spoken) != 1 || h.b.spoken[0].Speech.Voice != "en-gb" {
-		t.Fatalf("spoken %v, want the edited speech settings", h.b.spoken)
+	if len(h.b.Spoken) != 1 || h.b.Spoken[0].Speech.Voice != "en-gb" {
+		t.Fatalf("spoken %v, want the edited speech settings", h.b.Spoken)
 	}
 	if f.speechResult.Text != "Spoke the sample sentence." {
 		t.Fatalf("speech result = %q", f.speechResult.Text)
 	}
-	h.b.voice = "hello there"
+	h.b.HeardVoice = "hello there"
 	test.Tap(f.voiceTest)
 	h.sw.jobs.Wait()
 	if f.voiceResult.Text != "Heard: hello there" {
@@ -262,7 +262,7 @@ func TestSettingsLiveRefreshFromStore(t *testing.T) {
 	id := h.sw.selected
 
 	// Saved elsewhere with no edits here: the editor follows.
-	if err := h.b.store.UpdatePreset(id, func(p *settings.Preset) error { p.Name = "Renamed"; p.Relation = 70; return nil }); err != nil {
+	if err := h.b.Settings.UpdatePreset(id, func(p *settings.Preset) error { p.Name = "Renamed"; p.Relation = 70; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if f.name.Text != "Renamed" || f.relation.Value != 70 {
@@ -274,7 +274,7 @@ func TestSettingsLiveRefreshFromStore(t *testing.T) {
 
 	// A relation change while the user edits: theirs stays, no note.
 	retype(f.name, "Mine")
-	if err := h.b.store.UpdatePreset(id, func(p *settings.Preset) error { p.Relation = 72; return nil }); err != nil {
+	if err := h.b.Settings.UpdatePreset(id, func(p *settings.Preset) error { p.Relation = 72; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if f.name.Text != "Mine" || e.elsewhere.Visible() || f.relation.Value != 72 {
@@ -282,7 +282,7 @@ func TestSettingsLiveRefreshFromStore(t *testing.T) {
 	}
 
 	// An edited field changed elsewhere: theirs stays, with the note.
-	if err := h.b.store.UpdatePreset(id, func(p *settings.Preset) error { p.Card = "from elsewhere"; return nil }); err != nil {
+	if err := h.b.Settings.UpdatePreset(id, func(p *settings.Preset) error { p.Card = "from elsewhere"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if f.name.Text != "Mine" || !e.elsewhere.Visible() {

@@ -61,7 +61,7 @@ func TestGalleryImportAssignDelete(t *testing.T) {
 	if !strings.Contains(g.status.Text, "Not imported") || !strings.Contains(h.overlayText(), "no images") {
 		t.Fatalf("status %q, dialog %q", g.status.Text, h.overlayText())
 	}
-	if _, err := os.Stat(character.Dir(h.b.store.Dir(), "")); err == nil {
+	if _, err := os.Stat(character.Dir(h.b.Settings.Dir(), "")); err == nil {
 		t.Fatal("a refused set made the characters folder")
 	}
 
@@ -100,7 +100,7 @@ func TestGalleryImportAssignDelete(t *testing.T) {
 	g.assign(character.DefaultID)
 
 	// A new preset gets the pack no other preset uses.
-	test := h.b.store
+	test := h.b.Settings
 	if err := test.UpdatePreset(h.sw.selected, func(p *settings.Preset) error { p.Character = character.DefaultID; return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestGalleryImportAssignDelete(t *testing.T) {
 	g.confirmDelete(galleryPack{id: "kuro", name: "Kuro", kind: "imported"})
 	tapOverlay(t, h, "Yes")
 	h.sw.jobs.Wait()
-	if _, err := os.Stat(character.Dir(h.b.store.Dir(), "kuro")); !os.IsNotExist(err) {
+	if _, err := os.Stat(character.Dir(h.b.Settings.Dir(), "kuro")); !os.IsNotExist(err) {
 		t.Fatalf("the pack is still there: %v", err)
 	}
 	if len(g.list.Objects) != 2 {

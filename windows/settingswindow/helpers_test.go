@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"yui/app/settings"
+	"yui/windows/internal/fakeapp"
 	"yui/windows/widgets"
 )
 
@@ -53,7 +54,7 @@ func newFakeBackendWithFile(t *testing.T, file string) *fakeBackend {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	return &fakeBackend{store: st, conns: map[string]*fakeConn{}, watches: map[int]func(){}}
+	return fakeapp.NewBackendOn(st)
 }
 
 func (h *settingsHarness) ed() *presetEditor { return h.sw.ed }
@@ -62,7 +63,7 @@ func (h *settingsHarness) f() *presetFields  { return &h.sw.ed.f }
 // stored is the selected preset as the store holds it.
 func (h *settingsHarness) stored() settings.Preset {
 	h.t.Helper()
-	p, ok := h.b.store.Preset(h.sw.selected)
+	p, ok := h.b.Settings.Preset(h.sw.selected)
 	if !ok {
 		h.t.Fatalf("preset %s not in the store", h.sw.selected)
 	}

@@ -35,7 +35,7 @@ func (h *settingsHarness) waitFacts(n int) {
 
 func TestMemoryPageListsEditsAndForgets(t *testing.T) {
 	b := newFakeBackend(t)
-	id := b.store.Get().ActivePreset
+	id := b.Settings.Get().ActivePreset
 	st := b.Memory(id)
 	for _, f := range []string{"Has a cat named Miso", "Studies chemistry", "Exam on Friday"} {
 		if _, _, err := st.Remember(f, memory.AboutUser); err != nil {

@@ -52,7 +52,7 @@ func TestSettingsSessionFromStoreAndExpansion(t *testing.T) {
 	if !s.empty.Visible() {
 		t.Fatal("no empty note with no history")
 	}
-	if err := h.b.store.Update(func(st *settings.Settings) error {
+	if err := h.b.Settings.Update(func(st *settings.Settings) error {
 		st.DelegationHistory[id] = sampleHistory
 		return nil
 	}); err != nil {
@@ -74,7 +74,7 @@ func TestSettingsSessionFromStoreAndExpansion(t *testing.T) {
 	}
 	// A refresh keeps it open.
 	more := append(slices.Clone(sampleHistory), transport.Delegation{ID: "d-6", Title: "Newest", StartedAt: 9_500, EndedAt: 9_900, State: "done", Status: "ok"})
-	if err := h.b.store.Update(func(st *settings.Settings) error {
+	if err := h.b.Settings.Update(func(st *settings.Settings) error {
 		st.DelegationHistory[id] = more
 		return nil
 	}); err != nil {
@@ -103,11 +103,11 @@ func TestSettingsConnectionMirrorsPreset(t *testing.T) {
 	if c.state.Text != "not running" || !c.reconnect.Disabled() || !c.reset.Disabled() {
 		t.Fatalf("state %q, buttons %v %v", c.state.Text, c.reconnect.Disabled(), c.reset.Disabled())
 	}
-	conn := h.b.run(h.sw.selected)
+	conn := h.b.Run(h.sw.selected)
 	if c.state.Text != "ready" || c.reconnect.Disabled() {
 		t.Fatalf("after start: state %q", c.state.Text)
 	}
-	conn.publish(pet.View{Pill: pet.Pill{Conn: "key rejected", ConnState: transport.StateKeyRejected},
+	conn.Publish(pet.View{Pill: pet.Pill{Conn: "key rejected", ConnState: transport.StateKeyRejected},
 		History: sampleHistory[:2]})
 	if c.state.Text != "key rejected" || c.dot.FillColor != widgets.ColFailed {
 		t.Fatalf("state %q colour %v", c.state.Text, c.dot.FillColor)
@@ -116,35 +116,33 @@ func TestSettingsConnectionMirrorsPreset(t *testing.T) {
 		t.Fatalf("session rows from the view %v", got)
 	}
 	test.Tap(c.reconnect)
-	if conn.reconnects != 1 {
-		t.Fatalf("reconnects %d", conn.reconnects)
+	if conn.Reconnects != 1 {
+		t.Fatalf("reconnects %d", conn.Reconnects)
 	}
 	test.Tap(c.reset)
 	test.Tap(h.overlayButton("Cancel"))
-	if conn.resets != 0 {
+	if conn.Resets != 0 {
 		t.Fatal("reset without confirmation")
 	}
 	test.Tap(c.reset)
 	test.Tap(h.overlayButton("Reset"))
-	if conn.resets != 1 {
-		t.Fatalf("resets %d", conn.resets)
+	if conn.Resets != 1 {
+		t.Fatalf("resets %d", conn.Resets)
 	}
 
 	// Another preset selected: the first one's views no longer land.
-	p, err := h.b.store.AddPreset("Second")
+	p, err := h.b.Settings.AddPreset("Second")
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.sw.selectPreset(p.ID)
-	conn.publish(pet.View{Pill: pet.Pill{Conn: "ready", ConnState: transport.StateReady}})
+	conn.Publish(pet.View{Pill: pet.Pill{Conn: "ready", ConnState: transport.StateReady}})
 	if c.state.Text != "not running" {
 		t.Fatalf("state %q for a preset that is not running", c.state.Text)
 	}
 	// Closing stops the watch.
 	h.sw.Close()
-	conn.mu.Lock()
-	n := len(conn.watchers)
-	conn.mu.Unlock()
+	n := conn.Watchers()
 	if n != 0 {
 		t.Fatalf("%d watchers left after Close", n)
 	}

@@ -23,9 +23,9 @@ func TestSettingsScreenshots(t *testing.T) {
 		t.Skip("set YUI_UPDATE_DOCS=1 to write docs/screenshots")
 	}
 	b := newFakeBackend(t)
-	st := b.store.Get()
+	st := b.Settings.Get()
 	id := st.ActivePreset
-	if err := b.store.UpdatePreset(id, func(p *settings.Preset) error {
+	if err := b.Settings.UpdatePreset(id, func(p *settings.Preset) error {
 		p.Name = "Yui"
 		p.ChatAPI = settings.ChatAPIPush
 		p.ChatBaseURL = "ws://192.168.1.40:8646/yui"
@@ -40,10 +40,10 @@ func TestSettingsScreenshots(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.store.AddPreset("Local Ollama"); err != nil {
+	if _, err := b.Settings.AddPreset("Local Ollama"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.store.AddPreset("Research helper"); err != nil {
+	if _, err := b.Settings.AddPreset("Research helper"); err != nil {
 		t.Fatal(err)
 	}
 	base := time.Date(2026, 11, 30, 14, 0, 0, 0, time.Local).UnixMilli()
@@ -58,9 +58,9 @@ func TestSettingsScreenshots(t *testing.T) {
 		{ID: "d-4", Title: "Fetch the nightly build report", StartedAt: base + 40*min, EndedAt: base + 41*min, State: "done", Status: "error",
 			Summary: "The build server did not answer (connection refused)."},
 	}
-	conn := b.run(id)
+	conn := b.Run(id)
 	h := openSettings(t, b, id)
-	conn.publish(pet.View{Pill: pet.Pill{Conn: "ready", ConnState: transport.StateReady}, History: history})
+	conn.Publish(pet.View{Pill: pet.Pill{Conn: "ready", ConnState: transport.StateReady}, History: history})
 	h.f().setModels(nil)
 	h.f().probeText.Importance = 0
 	h.ed().showProbe(windows.Probe{OK: true, Text: "connected"})

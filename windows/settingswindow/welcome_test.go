@@ -18,7 +18,7 @@ import (
 // saved only once the service answered; the demo starts in place.
 func TestWelcomePage(t *testing.T) {
 	b := newFakeBackend(t)
-	b.servers = []localserver.Server{
+	b.Servers = []localserver.Server{
 		{URL: "http://127.0.0.1:11434/v1", Port: 11434, Kind: localserver.Ollama},
 		{URL: "http://127.0.0.1:1234/v1", Port: 1234, Kind: localserver.LMStudio, Models: []string{"qwen3-4b"}, Model: "qwen3-4b"},
 	}
@@ -35,8 +35,8 @@ func TestWelcomePage(t *testing.T) {
 	}
 	test.Tap(p.find)
 	h.sw.jobs.Wait()
-	if b.scans != 1 || !strings.Contains(p.findState.Text, "Found 2 servers") {
-		t.Fatalf("scans %d, state %q", b.scans, p.findState.Text)
+	if b.Scans != 1 || !strings.Contains(p.findState.Text, "Found 2 servers") {
+		t.Fatalf("scans %d, state %q", b.Scans, p.findState.Text)
 	}
 	if !hasLabel(p.found, "run: ollama pull qwen3:4b") {
 		t.Error("no pull hint for Ollama without a model")
@@ -56,26 +56,26 @@ func TestWelcomePage(t *testing.T) {
 		t.Fatalf("no key: %q", p.cloudState.Text)
 	}
 	test.Type(p.cloudKey, "sk-test")
-	b.probe = windows.Probe{Text: "key rejected"}
+	b.ProbeResult = windows.Probe{Text: "key rejected"}
 	test.Tap(p.cloudTest)
 	h.sw.jobs.Wait()
 	if p.cloudState.Text != "key rejected" || h.stored().Key != "" {
 		t.Fatalf("refused key: state %q, stored key %q", p.cloudState.Text, h.stored().Key)
 	}
-	b.probe = windows.Probe{OK: true, Text: "connected: 2 models"}
+	b.ProbeResult = windows.Probe{OK: true, Text: "connected: 2 models"}
 	test.Tap(p.cloudTest)
 	h.sw.jobs.Wait()
 	got := h.stored()
 	if got.ChatBaseURL != "https://api.deepseek.com/v1" || got.Key != "sk-test" || got.Model != "deepseek-chat" || got.ChatAPI != settings.ChatAPIChatCompletions {
 		t.Fatalf("saved %s %s %s", got.ChatAPI, got.ChatBaseURL, got.Model)
 	}
-	if probed := b.probed[len(b.probed)-1]; probed.Key != "sk-test" {
+	if probed := b.Probed[len(b.Probed)-1]; probed.Key != "sk-test" {
 		t.Errorf("the probe did not carry the pasted key")
 	}
 
 	test.Tap(p.demo)
-	if b.demos != 1 || !p.demo.Disabled() {
-		t.Errorf("demo started %d times", b.demos)
+	if b.Demos != 1 || !p.demo.Disabled() {
+		t.Errorf("demo started %d times", b.Demos)
 	}
 	if !strings.Contains(h.log.String(), `"page":"welcome"`) {
 		t.Errorf("log: %s", h.log.String())

@@ -11,7 +11,7 @@ import (
 
 func TestSettingsOpensOnActivePresetAndLogs(t *testing.T) {
 	h := openSettings(t, nil, "")
-	st := h.b.store.Get()
+	st := h.b.Settings.Get()
 	if h.sw.selected != st.ActivePreset {
 		t.Fatalf("selected %s, active %s", h.sw.selected, st.ActivePreset)
 	}
@@ -30,7 +30,7 @@ func TestSettingsOpensOnActivePresetAndLogs(t *testing.T) {
 	}
 
 	// Show again raises it on the preset asked for; Close and Show reopen.
-	p, err := h.b.store.AddPreset("Second")
+	p, err := h.b.Settings.AddPreset("Second")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestSettingsOpensOnActivePresetAndLogs(t *testing.T) {
 		t.Fatal("window kept after Close")
 	}
 	// A change while closed reaches nobody, and reopening shows it.
-	if err := h.b.store.UpdatePreset(p.ID, func(q *settings.Preset) error { q.Name = "Later"; return nil }); err != nil {
+	if err := h.b.Settings.UpdatePreset(p.ID, func(q *settings.Preset) error { q.Name = "Later"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	h.sw.Show(p.ID)
@@ -58,14 +58,14 @@ func TestSettingsAddDuplicateDelete(t *testing.T) {
 	first := h.sw.selected
 
 	test.Tap(l.add)
-	st := h.b.store.Get()
+	st := h.b.Settings.Get()
 	if len(st.Presets) != 2 || h.sw.selected != st.Presets[1].ID || h.f().name.Text != "Preset 2" {
 		t.Fatalf("after Add: %d presets, selected %s, editor %q", len(st.Presets), h.sw.selected, h.f().name.Text)
 	}
 
 	h.sw.selectPreset(first)
 	test.Tap(l.dup)
-	st = h.b.store.Get()
+	st = h.b.Settings.Get()
 	dup := st.Presets[2]
 	if len(st.Presets) != 3 || dup.Name != "Yui copy" || h.sw.selected != dup.ID {
 		t.Fatalf("after Duplicate: %+v selected %s", st.Presets, h.sw.selected)
@@ -80,12 +80,12 @@ func TestSettingsAddDuplicateDelete(t *testing.T) {
 		t.Fatalf("dialog says %q", h.overlayText())
 	}
 	test.Tap(h.overlayButton("Keep it"))
-	if n := len(h.b.store.Get().Presets); n != 3 {
+	if n := len(h.b.Settings.Get().Presets); n != 3 {
 		t.Fatalf("%d presets after Keep it", n)
 	}
 	test.Tap(l.del)
 	test.Tap(h.overlayButton("Delete"))
-	st = h.b.store.Get()
+	st = h.b.Settings.Get()
 	if len(st.Presets) != 2 {
 		t.Fatalf("%d presets after Delete", len(st.Presets))
 	}
@@ -99,14 +99,14 @@ func TestSettingsAddDuplicateDelete(t *testing.T) {
 	// The last preset stays, and the user is told why.
 	test.Tap(l.del)
 	test.Tap(h.overlayButton("Delete"))
-	if n := len(h.b.store.Get().Presets); n != 1 {
+	if n := len(h.b.Settings.Get().Presets); n != 1 {
 		t.Fatalf("%d presets", n)
 	}
 	test.Tap(l.del)
 	if !strings.Contains(h.overlayText(), "only preset") {
 		t.Fatalf("no reason shown: %q", h.overlayText())
 	}
-	if h.overlayButton("OK") == nil || len(h.b.store.Get().Presets) != 1 {
+	if h.overlayButton("OK") == nil || len(h.b.Settings.Get().Presets) != 1 {
 		t.Fatal("the last preset went")
 	}
 }
@@ -115,7 +115,7 @@ func TestSettingsEnableAndMakeActive(t *testing.T) {
 	h := openSettings(t, nil, "")
 	l := h.sw.list
 	first := h.sw.selected
-	p, err := h.b.store.AddPreset("Second")
+	p, err := h.b.Settings.AddPreset("Second")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestSettingsEnableAndMakeActive(t *testing.T) {
 		t.Fatalf("activate button %q", l.activate.Text)
 	}
 	test.Tap(l.activate)
-	if got := h.b.store.Get().ActivePreset; got != p.ID {
+	if got := h.b.Settings.Get().ActivePreset; got != p.ID {
 		t.Fatalf("active %s, want %s", got, p.ID)
 	}
 	if !l.activate.Disabled() || !strings.HasPrefix(l.detail(l.presets[1]), "active") {
@@ -132,17 +132,17 @@ func TestSettingsEnableAndMakeActive(t *testing.T) {
 	}
 
 	test.Tap(l.on)
-	if q, _ := h.b.store.Preset(p.ID); q.Enabled {
+	if q, _ := h.b.Settings.Preset(p.ID); q.Enabled {
 		t.Fatal("Disable did not save")
 	}
 	if l.on.Text != "Enable" || !strings.Contains(l.detail(l.presets[1]), "off") || h.f().enabled.Checked {
 		t.Fatalf("button %q, detail %q, editor enabled %v", l.on.Text, l.detail(l.presets[1]), h.f().enabled.Checked)
 	}
 	test.Tap(l.on)
-	if q, _ := h.b.store.Preset(p.ID); !q.Enabled {
+	if q, _ := h.b.Settings.Preset(p.ID); !q.Enabled {
 		t.Fatal("Enable did not save")
 	}
-	if q, _ := h.b.store.Preset(first); !q.Enabled {
+	if q, _ := h.b.Settings.Preset(first); !q.Enabled {
 		t.Fatal("the other preset changed")
 	}
 }
@@ -150,7 +150,7 @@ func TestSettingsEnableAndMakeActive(t *testing.T) {
 func TestSettingsUnsavedEditsAskBeforeSwitching(t *testing.T) {
 	h := openSettings(t, nil, "")
 	first := h.sw.selected
-	p, err := h.b.store.AddPreset("Second")
+	p, err := h.b.Settings.AddPreset("Second")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestSettingsGlobalSection(t *testing.T) {
 	pickLabel(g.screenLook, "Allowed")
 	test.Tap(g.browser)
 	pickLabel(g.logLevel, "Debug")
-	st := h.b.store.Get()
+	st := h.b.Settings.Get()
 	if st.ScreenLook != settings.ScreenLookAllowed || !st.BrowserTool || st.LogLevel != "debug" {
 		t.Fatalf("stored %q %v %q", st.ScreenLook, st.BrowserTool, st.LogLevel)
 	}
@@ -198,11 +198,11 @@ func TestSettingsGlobalSection(t *testing.T) {
 		t.Fatal("the browser may open local pages by default")
 	}
 	test.Tap(g.browserLocal)
-	if !h.b.store.Get().BrowserLocal {
+	if !h.b.Settings.Get().BrowserLocal {
 		t.Fatal("the local-network switch did not save")
 	}
 	// Changed elsewhere (the pet's permission prompt): shown.
-	if err := h.b.store.Update(func(s *settings.Settings) error { s.ScreenLook = settings.ScreenLookRefused; return nil }); err != nil {
+	if err := h.b.Settings.Update(func(s *settings.Settings) error { s.ScreenLook = settings.ScreenLookRefused; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if g.screenLook.Select.Selected != "Refused" {
@@ -211,16 +211,16 @@ func TestSettingsGlobalSection(t *testing.T) {
 	if g.logDir.Text != h.b.LogDir() {
 		t.Fatalf("log dir %q", g.logDir.Text)
 	}
-	if g.keys.Text != h.b.store.KeysNote() || !strings.Contains(g.keys.Text, "settings.json") {
+	if g.keys.Text != h.b.Settings.KeysNote() || !strings.Contains(g.keys.Text, "settings.json") {
 		t.Fatalf("keys note %q", g.keys.Text)
 	}
 	test.Tap(g.openLogs)
-	if h.b.opened != 1 {
-		t.Fatalf("opened %d", h.b.opened)
+	if h.b.Opened != 1 {
+		t.Fatalf("opened %d", h.b.Opened)
 	}
 	test.Tap(g.showPets)
-	if h.b.shown != 1 {
-		t.Fatalf("Show every pet reached the app %d times", h.b.shown)
+	if h.b.Shown != 1 {
+		t.Fatalf("Show every pet reached the app %d times", h.b.Shown)
 	}
 }
 
@@ -242,7 +242,7 @@ func TestSettingsCloseAsksAboutUnsavedEdits(t *testing.T) {
 	if h.sw.win != nil {
 		t.Fatal("the window stayed open")
 	}
-	if st := h.b.store.Get(); st.Presets[0].Name != "Yui" {
+	if st := h.b.Settings.Get(); st.Presets[0].Name != "Yui" {
 		t.Fatalf("stored name %q", st.Presets[0].Name)
 	}
 }
