@@ -41,8 +41,8 @@ type body struct {
 	onTap       func()
 	onDoubleTap func()
 	onSecondary func(fyne.Position)
-	onPress     func()
-	onHold      func() // a press held on the head and let go without a drag (pat.go)
+	onPress     func(at fyne.Position) // where in the window the press was
+	onHold      func()                 // a press held on the head and let go without a drag (pat.go)
 	press       holdState
 	onDrag      func()
 	onDragEnd   func()
@@ -205,7 +205,7 @@ func (c *body) MouseDown(e *desktop.MouseEvent) {
 	}
 	c.press.down(e.Position, c.Size(), time.Now())
 	if c.onPress != nil {
-		c.onPress()
+		c.onPress(e.AbsolutePosition)
 	}
 }
 

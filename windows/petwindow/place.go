@@ -2,6 +2,9 @@ package petwindow
 
 import (
 	"image"
+
+	"fyne.io/fyne/v2"
+
 	"yui/pet/character"
 )
 
@@ -96,16 +99,18 @@ type dragState struct {
 }
 
 // pressed records the pointer and window positions a drag starts from.
-func (w *PetWindow) pressed() {
-	ptr, err := w.native.Pointer()
+// The pointer's is where the press was, at in the window, not where the
+// pointer is now: when the UI goroutine is busy, the press is handled
+// after the pointer moved on, and the pet would slip under it (a quick
+// drag dropped it part of the way).
+func (w *PetWindow) pressed(at fyne.Position) {
+	p, err := w.native.Position()
 	if err != nil {
 		return
 	}
-	w.drag.from = ptr
-	if p, err := w.native.Position(); err == nil {
-		w.pos = p.Sub(image.Pt(0, w.top.rise))
-	}
+	w.pos = p.Sub(image.Pt(0, w.top.rise))
 	w.drag.win = w.pos
+	w.drag.from = p.Add(w.px(at.X, at.Y))
 }
 
 // dragged moves the window with the pointer. It works in root

@@ -231,11 +231,7 @@ func mutterMonitorGone(t *testing.T, m *mutter) {
 		n := a.count("pet_window_moved", nil)
 		a.dragPetTo(t, petID, 2500, 600)
 		waitFor(t, 10*time.Second, "the drop", func() bool { return a.count("pet_window_moved", nil) > n })
-		for _, r := range a.log() {
-			if r.str("msg") == "pet_window_moved" {
-				moved = r
-			}
-		}
+		moved = a.lastMoved()
 		r := image.Rect(int(moved.num("x")), int(moved.num("y")), int(moved.num("x"))+win.Dx(), int(moved.num("y"))+win.Dy())
 		if characterIn(r, mutterRight) {
 			break
