@@ -103,16 +103,21 @@ func equalInts(a, b []int) bool {
 // roundedRects approximates a rounded rectangle with corner radius r by
 // horizontal strips: one per pixel row inside the corners, one for the body.
 func roundedRects(r image.Rectangle, radius int) []image.Rectangle {
+	return appendRounded(nil, r, radius)
+}
+
+// appendRounded is roundedRects appending to out: a shape computed a few
+// times a second reuses its buffer.
+func appendRounded(out []image.Rectangle, r image.Rectangle, radius int) []image.Rectangle {
 	if r.Empty() {
-		return nil
+		return out
 	}
 	if max := min(r.Dx(), r.Dy()) / 2; radius > max {
 		radius = max
 	}
 	if radius <= 0 {
-		return []image.Rectangle{r}
+		return append(out, r)
 	}
-	out := make([]image.Rectangle, 0, 2*radius+1)
 	inset := func(row int) int { // row 0 is the outermost
 		dy := float64(radius) - float64(row) - 0.5
 		return radius - int(math.Round(math.Sqrt(float64(radius*radius)-dy*dy)))

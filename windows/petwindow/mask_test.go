@@ -3,6 +3,7 @@ package petwindow
 import (
 	"image"
 	"image/color"
+	"slices"
 	"testing"
 )
 
@@ -64,6 +65,25 @@ func TestRoundedRectsInside(t *testing.T) {
 	}
 	if rs[0].Min.X <= r.Min.X || rs[len(rs)-1].Min.X <= r.Min.X {
 		t.Fatalf("corners not rounded: %v", rs)
+	}
+}
+
+// A breathing pet works its shape out a few times a second: appended to
+// a buffer with room, the rounded parts cost no allocation.
+func TestAppendRoundedReusesItsBuffer(t *testing.T) {
+	pill, tag := image.Rect(10, 10, 110, 40), image.Rect(0, 50, 80, 70)
+	buf := make([]image.Rectangle, 0, 64)
+	got := appendRounded(appendRounded(buf, pill, 8), tag, 10)
+	if want := append(roundedRects(pill, 8), roundedRects(tag, 10)...); !slices.Equal(got, want) {
+		t.Fatalf("appended %v, want %v", got, want)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		buf = appendRounded(appendRounded(buf[:0], pill, 8), tag, 10)
+	}); n != 0 {
+		t.Errorf("%v allocations a shape, want none", n)
+	}
+	if got := appendRounded(buf[:1], image.Rectangle{}, 8); len(got) != 1 {
+		t.Errorf("an empty rectangle appended %v", got[1:])
 	}
 }
 

@@ -1,9 +1,9 @@
 package petwindow
 
 import (
-	"fmt"
 	"image"
 	"slices"
+
 	"yui/windows/widgets"
 )
 
@@ -17,7 +17,17 @@ func (w *PetWindow) updateShape() { w.setShape(w.char.frame) }
 type sentShape struct {
 	bounds   []image.Rectangle // bounding shape
 	parts    []image.Rectangle // parts besides the character in the input shape
-	inputKey string            // motion and body of the input shape
+	inputKey inputKey          // motion and body of the input shape
+	// spare and partsBuf are reused by the next setShape: a breathing pet
+	// works its shape out with each frame, a few times a second, and
+	// sends it only when it changed.
+	spare, partsBuf []image.Rectangle
+}
+
+// inputKey is what the input shape was made for besides the parts.
+type inputKey struct {
+	anim string          // the motion playing (PetWindow.draw.animKey)
+	body image.Rectangle // where the character is drawn
 }
 
 // setShape sets the window shape with frame as the character's image.
@@ -29,16 +39,17 @@ func (w *PetWindow) setShape(frame image.Image) {
 		return
 	}
 	body := w.bodyRect().Sub(image.Pt(0, w.top.rise)) // window pixels: the content rises (toproom.go)
-	parts := w.partRects()
-	rs := slices.Clone(parts)
+	parts := w.appendPartRects(w.draw.sent.partsBuf[:0])
+	w.draw.sent.partsBuf = parts
+	rs := append(w.draw.sent.spare[:0], parts...)
 	if frame != nil {
 		for _, r := range w.draw.masks.get(frame, body.Dx(), body.Dy()) {
 			rs = append(rs, r.Add(body.Min))
 		}
 	}
-	inputKey := fmt.Sprintf("%s|%v", w.draw.animKey, body)
+	key := inputKey{w.draw.animKey, body}
 	var input []image.Rectangle
-	if w.draw.sent.bounds == nil || inputKey != w.draw.sent.inputKey || !slices.Equal(parts, w.draw.sent.parts) {
+	if w.draw.sent.bounds == nil || key != w.draw.sent.inputKey || !slices.Equal(parts, w.draw.sent.parts) {
 		input = slices.Clone(parts)
 		seen := make(map[image.Image]bool)
 		for _, f := range append(slices.Clone(w.draw.frames), frame) {
@@ -50,47 +61,50 @@ func (w *PetWindow) setShape(frame image.Image) {
 				input = append(input, r.Add(body.Min))
 			}
 		}
-		w.draw.sent.inputKey, w.draw.sent.parts = inputKey, parts
+		w.draw.sent.inputKey, w.draw.sent.parts = key, slices.Clone(parts)
 	} else if slices.Equal(rs, w.draw.sent.bounds) {
+		w.draw.sent.spare = rs
 		return
 	}
-	w.draw.sent.bounds = rs
+	// The shape sent before becomes the next one's buffer: the native
+	// shims copy what they are given.
+	w.draw.sent.spare, w.draw.sent.bounds = w.draw.sent.bounds, rs
 	if err := w.native.SetShape(rs, input); err != nil {
 		w.log.Warn("pet_window_shape", "name", w.opts.Name, "err", err.Error())
 		return
 	}
 }
 
-// partRects are the window-pixel rectangles of the parts showing besides
-// the character.
-func (w *PetWindow) partRects() []image.Rectangle {
-	var rs []image.Rectangle
+// appendPartRects appends to rs the window-pixel rectangles of the parts
+// showing besides the character.
+func (w *PetWindow) appendPartRects(rs []image.Rectangle) []image.Rectangle {
+	start := len(rs)
 	if w.bubble.Visible() {
 		p, s := w.bubble.Position(), w.bubble.Size()
 		bs := bubbleBody(s)
 		if w.bubble.Below { // tail on top, pointing up (toproom.go)
-			rs = append(rs, roundedRects(w.rect(p.X, p.Y+tailH, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))...)
+			rs = appendRounded(rs, w.rect(p.X, p.Y+tailH, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))
 			rs = append(rs, upTriangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y, tailW, tailH+1))...)
 		} else {
-			rs = append(rs, roundedRects(w.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))...)
+			rs = appendRounded(rs, w.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))
 			rs = append(rs, triangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y+bs.Height-1, tailW, tailH+1))...)
 		}
 	}
 	for _, t := range []*widgets.Tag{w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.comp.errLine} {
 		if t.Visible() {
 			p, s := t.Position(), t.Size()
-			rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))...)
+			rs = appendRounded(rs, w.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))
 		}
 	}
 	if w.status.eye.Visible() {
 		p, s := w.status.eye.Position(), w.status.eye.Size()
-		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))...)
+		rs = appendRounded(rs, w.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))
 	}
 	if w.comp.state.open {
 		p, s := w.comp.bg.Position(), w.comp.bg.Size()
-		rs = append(rs, roundedRects(w.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.shim.scale))...)
+		rs = appendRounded(rs, w.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.shim.scale))
 	}
-	for i := range rs { // the parts rise with the content; the menu is above it
+	for i := start; i < len(rs); i++ { // the parts rise with the content; the menu is above it
 		rs[i] = rs[i].Sub(image.Pt(0, w.top.rise))
 	}
 	if !w.menuRect.Empty() {
