@@ -86,7 +86,14 @@ func addBars(p *plot.Plot, values []float64, colours []color.Color, width vg.Len
 
 // barPlot is a bar per value over nominal x labels, each bar labelled
 // with its value, and a dashed goal line over the bar at goalAt.
-func barPlot(title, yLabel string, names []string, values []float64, colours []color.Color, format func(float64) string, goal float64, goalAt int, goalLabel string) (*plot.Plot, error) {
+// barGoal is a goal drawn as a dashed line over bar at.
+type barGoal struct {
+	at    int
+	value float64
+	label string
+}
+
+func barPlot(title, yLabel string, names []string, values []float64, colours []color.Color, format func(float64) string, goals ...barGoal) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = yLabel
@@ -94,20 +101,25 @@ func barPlot(title, yLabel string, names []string, values []float64, colours []c
 		return nil, err
 	}
 	p.NominalX(names...)
-	top := goal
+	top := 0.0
 	for _, v := range values {
 		top = max(top, v)
 	}
-	p.Y.Min, p.Y.Max = 0, top*1.2
-	line, err := plotter.NewLine(plotter.XYs{{X: float64(goalAt) - 0.45, Y: goal}, {X: float64(goalAt) + 0.45, Y: goal}})
-	if err != nil {
-		return nil, err
+	for _, g := range goals {
+		top = max(top, g.value)
 	}
-	line.Color = goalColour
-	line.Width = vg.Points(2)
-	line.Dashes = dashes
-	p.Add(line)
-	p.Legend.Add(goalLabel, line)
+	p.Y.Min, p.Y.Max = 0, top*(1.1+0.1*float64(len(goals))) // room for the legend's lines
+	for _, g := range goals {
+		line, err := plotter.NewLine(plotter.XYs{{X: float64(g.at) - 0.45, Y: g.value}, {X: float64(g.at) + 0.45, Y: g.value}})
+		if err != nil {
+			return nil, err
+		}
+		line.Color = goalColour
+		line.Width = vg.Points(2)
+		line.Dashes = dashes
+		p.Add(line)
+		p.Legend.Add(g.label, line)
+	}
 	p.Legend.Top = true
 	var xys plotter.XYs
 	var texts []string
@@ -128,7 +140,7 @@ func barPlot(title, yLabel string, names []string, values []float64, colours []c
 }
 
 // plotIdle draws idle RSS and CPU of the bare window, 1 pet and 3 pets,
-// with the 1-pet goals as dashed lines.
+// with the goals of 1 pet and of 3 pets as dashed lines.
 func plotIdle(path string, i *Idle) error {
 	names := []string{"bare window", "1 pet", "3 pets"}
 	us := []*Usage{i.Bare, i.OnePet, i.ThreePets}
@@ -138,16 +150,20 @@ func plotIdle(path string, i *Idle) error {
 		cpu = append(cpu, u.CPUPercent)
 	}
 	window := fmt.Sprintf(" (over %ss)", num(i.WindowSeconds))
-	rssGoal, cpuGoal := rssRatioGoal*rss[0], cpuRatioGoal*max(cpu[0], cpuFloor)
-	pr, err := barPlot("Idle resident set"+window, "RSS (MiB)", names, rss, idleColours(rss[1] <= rssGoal),
+	cpuBare := max(cpu[0], cpuFloor)
+	rssGoal, rss3Goal := rssRatioGoal*rss[0], rss3RatioGoal*rss[0]
+	cpuGoal, cpu3Goal := cpuRatioGoal*cpuBare, cpu3RatioGoal*cpuBare
+	pr, err := barPlot("Idle resident set"+window, "RSS (MiB)", names, rss, idleColours(rss[1] <= rssGoal, rss[2] <= rss3Goal),
 		func(v float64) string { return num(v) + " MiB" },
-		rssGoal, 1, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(rssRatioGoal)))
+		barGoal{1, rssGoal, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(rssRatioGoal))},
+		barGoal{2, rss3Goal, fmt.Sprintf("goal for 3 pets: ≤ %sx bare", num(rss3RatioGoal))})
 	if err != nil {
 		return err
 	}
-	pc, err := barPlot("Idle CPU"+window, "CPU (% of one core)", names, cpu, idleColours(max(cpu[1], cpuFloor) <= cpuGoal),
+	pc, err := barPlot("Idle CPU"+window, "CPU (% of one core)", names, cpu, idleColours(max(cpu[1], cpuFloor) <= cpuGoal, cpu[2] <= cpu3Goal),
 		func(v float64) string { return num(v) + "%" },
-		cpuGoal, 1, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(cpuRatioGoal)))
+		barGoal{1, cpuGoal, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(cpuRatioGoal))},
+		barGoal{2, cpu3Goal, fmt.Sprintf("goal for 3 pets: ≤ %sx bare", num(cpu3RatioGoal))})
 	if err != nil {
 		return err
 	}
@@ -159,23 +175,25 @@ func plotIdle(path string, i *Idle) error {
 		cs = append(cs, u.CtxSwitches)
 	}
 	csGoal := csRatioGoal * cs[0]
-	pw, err := barPlot("Idle wake-ups"+window, "context switches a second", names, cs, idleColours(cs[1] <= csGoal),
+	pw, err := barPlot("Idle wake-ups"+window, "context switches a second", names, cs, idleColours(cs[1] <= csGoal, true),
 		func(v float64) string { return num(v) },
-		csGoal, 1, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(csRatioGoal)))
+		barGoal{1, csGoal, fmt.Sprintf("goal for 1 pet: ≤ %sx bare", num(csRatioGoal))})
 	if err != nil {
 		return err
 	}
 	return writePNG(path, vg.Points(1080), vg.Points(320), false, pr, pc, pw)
 }
 
-// idleColours: the bare window grey, the pets blue, the 1-pet bar red when
+// idleColours: the bare window grey, the pets blue, a pets' bar red when
 // it misses its goal.
-func idleColours(onePetPasses bool) []color.Color {
-	one := color.Color(barColour)
-	if !onePetPasses {
-		one = failColour
+func idleColours(onePetPasses, threePetsPass bool) []color.Color {
+	bar := func(pass bool) color.Color {
+		if pass {
+			return barColour
+		}
+		return failColour
 	}
-	return []color.Color{bareColour, one, barColour}
+	return []color.Color{bareColour, bar(onePetPasses), bar(threePetsPass)}
 }
 
 // plotTurns draws RSS, goroutines and open files over the turns, with the
