@@ -144,10 +144,14 @@ func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
 func (s *session) scalePack() {
 	w, h := s.win.CharacterPixels()
 	full := s.pack
+	s.y.closing.Add(1) // shutdown waits for it
 	go func() {
+		defer s.y.closing.Done()
 		scaled, key := s.y.packs.scaled(full, w, h)
 		fyne.Do(func() {
-			if s.y.session(s.cfg().ID) != s { // closed meanwhile
+			// Closed meanwhile, or the app is quitting: once Fyne's loop
+			// ended, fyne.Do runs here and the window must not be touched.
+			if s.y.quitting.Load() || s.y.session(s.cfg().ID) != s {
 				s.y.packs.release(key)
 				return
 			}

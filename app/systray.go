@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	_ "image/png" // the icon is a PNG
+	_ "image/png"
+	"log/slog" // the icon is a PNG
 	"runtime"
 	"sync"
 
@@ -32,12 +33,14 @@ type sysTray struct {
 }
 
 // startTray shows the icon with the title; the menu comes with SetMenu.
-func startTray(title string, icon []byte) *sysTray {
+// An icon that does not convert is logged (tray_icon) and the tray shows
+// without it.
+func startTray(title string, icon []byte, log *slog.Logger) *sysTray {
 	start, end := systray.RunWithExternalLoop(func() {
 		if img, err := trayIcon(icon); err == nil {
 			systray.SetIcon(img)
 		} else {
-			fyne.LogError("tray icon", err)
+			log.Warn("tray_icon", "err", err.Error())
 		}
 		systray.SetTitle(title)
 		systray.SetTooltip(title)

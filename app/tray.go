@@ -30,7 +30,7 @@ func (y *yui) setupTray() {
 		y.log.Info("tray_unavailable", "reason", "no D-Bus session bus")
 		return
 	}
-	y.tray = startTray("Yui", assets.Icon)
+	y.tray = startTray("Yui", assets.Icon, y.log)
 	set := func() { y.tray.SetMenu(y.trayMenu()) }
 	set()
 	y.trayRefresh = set

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -557,12 +556,7 @@ func TestErrorText(t *testing.T) {
 }
 
 func TestConnectionFailureGoesOffline(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := closedAddr(t)
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary, Clock: clock.NewFake(epoch)})
 	if err != nil {
 		t.Fatal(err)
@@ -786,12 +780,7 @@ func TestProbeAtStart(t *testing.T) {
 	if s := probe(t, serve(401)); s.State != transport.StateKeyRejected {
 		t.Errorf("key refused: %v", s.State)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := closedAddr(t)
 	if s := probe(t, "http://"+addr+"/v1"); s.State != transport.StateOffline || s.Err == nil {
 		t.Errorf("server down: %+v", s)
 	}

@@ -159,6 +159,15 @@ func (c *body) keep(imgs ...[]image.Image) {
 	}
 }
 
+// letGoAll stops holding every frame's pixels, leaving the canvas image
+// alone: a closed window's frames shared with other pets go with the
+// last of those.
+func (c *body) letGoAll() {
+	for img := range c.held {
+		c.letGo(img)
+	}
+}
+
 // letGo stops holding img's pixels.
 func (c *body) letGo(img image.Image) {
 	delete(c.held, img)
@@ -187,9 +196,7 @@ func (c *body) TappedSecondary(e *fyne.PointEvent) {
 
 // reset lets go of every frame, so the next show starts afresh.
 func (c *body) reset() {
-	for img := range c.held {
-		c.letGo(img)
-	}
+	c.letGoAll()
 	c.frame, c.crop, c.opaque = nil, frameCrop{}, false
 	c.pic.Image = nil
 	c.pic.Hidden = true

@@ -105,6 +105,17 @@ func TestBodiesShareDecodedFrames(t *testing.T) {
 			t.Fatalf("change %d: the body holds %d frames", i, len(one.held))
 		}
 	}
+	// A closed pet (Dispose) lets go of all it held; the pet still
+	// running keeps the frames it shares.
+	one.letGoAll()
+	if len(one.held) != 0 {
+		t.Fatalf("a closed body holds %d frames", len(one.held))
+	}
+	for _, img := range idle {
+		if p := img.(*packedImage); p.shared == nil || p.users != 1 {
+			t.Errorf("after one body closed, an idle frame the other holds has %d users", p.users)
+		}
+	}
 	one.reset()
 	two.reset()
 	if len(one.held) != 0 || len(two.held) != 0 {

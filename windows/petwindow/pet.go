@@ -509,6 +509,8 @@ func (w *PetWindow) Dispose() {
 		fyne.Do(func() {
 			w.anim.stop()
 			w.stopMove()
+			// Frames shared with pets still running are theirs alone now.
+			w.char.letGoAll()
 			for _, t := range []*time.Timer{w.note.timer, w.comp.state.idle} {
 				if t != nil {
 					t.Stop()

@@ -231,7 +231,7 @@ func mutterMonitorGone(t *testing.T, m *mutter) {
 		n := a.count("pet_window_moved", nil)
 		a.dragPetTo(t, petID, 2500, 600)
 		waitFor(t, 10*time.Second, "the drop", func() bool { return a.count("pet_window_moved", nil) > n })
-		moved = a.lastMoved()
+		moved = a.last("pet_window_moved")
 		r := image.Rect(int(moved.num("x")), int(moved.num("y")), int(moved.num("x"))+win.Dx(), int(moved.num("y"))+win.Dy())
 		if characterIn(r, mutterRight) {
 			break
@@ -244,12 +244,7 @@ func mutterMonitorGone(t *testing.T, m *mutter) {
 	a.waitRecord(10*time.Second, "app_quit", nil)
 	b := startYuiIn(t, d, cfg, "")
 	waitFor(t, 30*time.Second, "the second run's pet", func() bool { return b.count("pet_window_shown", nil) == 2 })
-	var again record
-	for _, r := range b.log() {
-		if r.str("msg") == "pet_window_shown" {
-			again = r
-		}
-	}
+	again := b.last("pet_window_shown")
 	if again.num("x") != moved.num("x") || again.num("y") != moved.num("y") {
 		t.Fatalf("restarted at %v,%v, dragged to %v,%v", again["x"], again["y"], moved["x"], moved["y"])
 	}

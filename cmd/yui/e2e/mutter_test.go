@@ -414,17 +414,6 @@ func (a *app) dragPetTo(t *testing.T, petID string, x, feet int) {
 	d.run(t, "xdotool", "mouseup", "1")
 }
 
-// lastMoved is the newest pet_window_moved record.
-func (a *app) lastMoved() record {
-	var moved record
-	for _, r := range a.log() {
-		if r.str("msg") == "pet_window_moved" {
-			moved = r
-		}
-	}
-	return moved
-}
-
 // pointTo moves the pointer to p and waits until the X server has it
 // there (xdotool's --sync waits for a motion event XWayland may not send).
 func (d *display) pointTo(t *testing.T, p image.Point) {

@@ -89,6 +89,17 @@ func (a *app) count(msg string, fields map[string]string) int {
 	return countRecords(a.log(), msg, fields)
 }
 
+// last is the newest record msg; an empty record when there is none.
+func (a *app) last(msg string) record {
+	var found record
+	for _, r := range a.log() {
+		if r.str("msg") == msg {
+			found = r
+		}
+	}
+	return found
+}
+
 // petRect is the pet window's rectangle on the screen, from its log record.
 func (a *app) petRect() image.Rectangle {
 	r := a.waitRecord(30*time.Second, "pet_window_shown", nil)
