@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/tools/memory"
 	"yui/transport"
 )

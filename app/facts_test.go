@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/tools/memory"
 )
 

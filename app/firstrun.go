@@ -8,9 +8,9 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"yui/app/localserver"
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/transport"
+	"yui/transport/localserver"
 )
 
 // First start: with no settings file, Yui looks for a model server on this

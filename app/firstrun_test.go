@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"yui/app/localserver"
-	"yui/app/settings"
+	"yui/pet/settings"
+	"yui/transport/localserver"
 )
 
 func firstRunApp(t *testing.T, ports ...int) (*yui, *bytes.Buffer) {

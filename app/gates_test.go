@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/tools/body"
 	"yui/tools/desktop"
 	"yui/tools/look"
 	"yui/transport"
 	"yui/transport/clock"
 	"yui/transport/push"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 // askCounter is the app's screen permission with the pet's prompt
@@ -77,7 +77,7 @@ func TestABackendCannotPassThePermissionGates(t *testing.T) {
 	set := s.newToolset()
 	defer set.Close()
 
-	srv, err := pushtest.Start(pushtest.Options{Key: "k-gates"})
+	srv, err := pushsim.Start(pushsim.Options{Key: "k-gates"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 )
 
 // One Yui runs per config directory: two would write the same settings

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 )
 
 // memoryFile keeps the conversation a preset's request transport holds

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/pet/speech"
 	"yui/pet/voice"
 	"yui/transport"

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"yui/app/applog"
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/transport"
 )
 

@@ -10,9 +10,9 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/character"
+	"yui/pet/settings"
 	"yui/pet/transcript"
 	"yui/tools/body"
 	"yui/tools/desktop"

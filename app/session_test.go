@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"testing"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/tools/address"
 	"yui/transport"
 )

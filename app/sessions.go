@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/tools/address"
 	"yui/transport"
 	"yui/windows"

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"sync"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/pet/transcript"
 	"yui/tools/relation"
 	"yui/transport"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 	"yui/windows/petwindow"
 )
 
@@ -74,9 +74,9 @@ func (y *yui) openSource(ctx context.Context) (presetSource, error) {
 // startDemoSource starts the demo's simulator, which ctx stops, and its
 // source: for --demo, and for "Try the demo" on the welcome page.
 func (y *yui) startDemoSource(ctx context.Context) (*demoSource, error) {
-	sim, err := pushtest.StartSim(ctx, pushtest.SimOptions{
+	sim, err := pushsim.StartSim(ctx, pushsim.SimOptions{
 		Addr:   "127.0.0.1:0",
-		Script: pushtest.Demo(pushtest.DefaultDemo()),
+		Script: pushsim.Demo(pushsim.DefaultDemo()),
 		Logger: y.log.With("component", "sim"),
 	})
 	if err != nil {
@@ -133,7 +133,7 @@ func (u userSource) stores(p settings.Preset) presetStores {
 // settings stay untouched.
 type demoSource struct {
 	preset settings.Preset
-	sim    *pushtest.Server
+	sim    *pushsim.Server
 
 	mu   sync.Mutex
 	look string // the screen-look answer, kept for the run

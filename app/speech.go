@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/audio"
+	"yui/pet/settings"
 	"yui/pet/speech"
 	"yui/pet/voice"
 	"yui/transport/clock"

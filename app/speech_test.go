@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"yui/app/settings"
 	"yui/pet"
 	"yui/pet/audio"
 	"yui/pet/character"
+	"yui/pet/settings"
 	"yui/pet/speech"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/tools/relation"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/transport/clock"
 )
 

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/tools/body"
 	"yui/tools/browser"
 	"yui/tools/desktop"

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"time"
 
-	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/settings"
 	"yui/pet/voice"
 	"yui/transport/clock"
 )

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/pet/voice"
 )
 

@@ -19,7 +19,7 @@ import (
 	"yui/transport"
 	"yui/transport/clock"
 	"yui/transport/push"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 const audioWait = 10 * time.Second
@@ -245,7 +245,7 @@ func TestEngineErrorSavesFailedAndSendsPlayback(t *testing.T) {
 		http.Error(w, `{"error":{"message":"voice not found"}}`, http.StatusBadRequest)
 	}))
 	defer tts.Close()
-	srv, err := pushtest.Start(pushtest.Options{Key: "k"})
+	srv, err := pushsim.Start(pushsim.Options{Key: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

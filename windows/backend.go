@@ -18,14 +18,14 @@ package windows
 import (
 	"context"
 
-	"yui/app/localserver"
-	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/settings"
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
 	"yui/tools/memory"
 	"yui/transport"
+	"yui/transport/localserver"
 )
 
 // Conn is one running preset as the message and settings windows see it:

@@ -13,8 +13,8 @@ import (
 	"fmt"
 	"io"
 
-	"yui/app/settings"
 	"yui/pet/character/shimeji"
+	"yui/pet/settings"
 )
 
 const usage = `usage: yui pack import DIR [--id ID] [--set NAME] [--config-dir DIR]

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 // startSim starts the demo backend on loopback, broken one way or not.
-func startSim(t *testing.T, b pushtest.Breakage) string {
+func startSim(t *testing.T, b pushsim.Breakage) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	srv, err := pushtest.StartSim(ctx, pushtest.SimOptions{Addr: "127.0.0.1:0", Key: "k", Break: b,
-		Script: pushtest.Demo(pushtest.DemoOptions{Break: b})})
+	srv, err := pushsim.StartSim(ctx, pushsim.SimOptions{Addr: "127.0.0.1:0", Key: "k", Break: b,
+		Script: pushsim.Demo(pushsim.DemoOptions{Break: b})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func check(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestCheckPassesExitZero(t *testing.T) {
-	url := startSim(t, pushtest.BreakNone)
+	url := startSim(t, pushsim.BreakNone)
 	code, out, errOut := check(t, "--url", url, "--key", "k", "--only", "ready, key.reject", "--ready-wait", "10s")
 	if code != exitPass {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
@@ -48,7 +48,7 @@ func TestCheckPassesExitZero(t *testing.T) {
 }
 
 func TestCheckFailExitOneJSON(t *testing.T) {
-	url := startSim(t, pushtest.BreakWrongKeyCode)
+	url := startSim(t, pushsim.BreakWrongKeyCode)
 	code, out, _ := check(t, "--url", url, "--key", "k", "--only", "key.reject", "--json")
 	if code != exitFail {
 		t.Fatalf("exit %d, want %d\n%s", code, exitFail, out)
@@ -84,10 +84,10 @@ func TestCheckUsageErrors(t *testing.T) {
 }
 
 func TestParseBreak(t *testing.T) {
-	if b, err := parseBreak(""); err != nil || b != pushtest.BreakNone {
+	if b, err := parseBreak(""); err != nil || b != pushsim.BreakNone {
 		t.Errorf("empty: %v %v", b, err)
 	}
-	if b, err := parseBreak("ignore_stop"); err != nil || b != pushtest.BreakIgnoreStop {
+	if b, err := parseBreak("ignore_stop"); err != nil || b != pushsim.BreakIgnoreStop {
 		t.Errorf("ignore_stop: %v %v", b, err)
 	}
 	if _, err := parseBreak("nope"); err == nil || !strings.Contains(err.Error(), "ignore_stop") {

@@ -14,10 +14,10 @@
 // any key is accepted. --chaos SEED answers every turn like echo, but,
 // reproducibly from the seed, drops the socket mid-turn or sends garbage,
 // oversize or dribbled frames first, and logs what it did to each turn
-// (sim_chaos records; package yui/transport/pushtest, Chaos). mint:N
+// (sim_chaos records; package yui/transport/pushsim, Chaos). mint:N
 // starts N silent turns of its own on each connection, for benchmarks.
 // The scenario file format is documented in package
-// yui/transport/pushtest (ParseScenario). Logs go to stderr; SIGINT or
+// yui/transport/pushsim (ParseScenario). Logs go to stderr; SIGINT or
 // SIGTERM stops it.
 package main
 
@@ -37,7 +37,7 @@ import (
 	"sync"
 	"syscall"
 
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 func main() {
@@ -61,7 +61,7 @@ func run(args []string) error {
 		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
-	addr := fs.String("addr", pushtest.DefaultSimAddr, "loopback `address` to listen on")
+	addr := fs.String("addr", pushsim.DefaultSimAddr, "loopback `address` to listen on")
 	key := fs.String("key", "", "chat API `key` the client must send (default $YUI_SIM_KEY; empty accepts any)")
 	script := fs.String("script", "demo", "script: demo, echo, mint:N, or a scenario `file`")
 	chaosSeed := fs.Uint64("chaos", 0, "answer like echo but, reproducibly from this `seed`, kill sockets mid-turn and send garbage, oversize and dribbled frames (0: off)")
@@ -88,20 +88,20 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := pushtest.NamedScript(*script)
+	s, err := pushsim.NamedScript(*script)
 	if err != nil {
 		return err
 	}
 	if *chaosSeed != 0 {
-		s = pushtest.Chaos(pushtest.DefaultChaos(*chaosSeed))
+		s = pushsim.Chaos(pushsim.DefaultChaos(*chaosSeed))
 	}
-	if b != pushtest.BreakNone && (*script == "demo" || *script == "") {
-		o := pushtest.DefaultDemo()
+	if b != pushsim.BreakNone && (*script == "demo" || *script == "") {
+		o := pushsim.DefaultDemo()
 		o.Break = b
-		s = pushtest.Demo(o)
+		s = pushsim.Demo(o)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	var onFrame func(pushtest.Frame)
+	var onFrame func(pushsim.Frame)
 	if *record != "" {
 		f, err := os.OpenFile(*record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
@@ -113,7 +113,7 @@ func run(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := pushtest.StartSim(ctx, pushtest.SimOptions{
+	srv, err := pushsim.StartSim(ctx, pushsim.SimOptions{
 		Addr: *addr, Key: k, Script: s, MaxTurnBytes: *maxTurn, Logger: log, OnFrame: onFrame, Break: b,
 	})
 	if err != nil {
@@ -125,12 +125,12 @@ func run(args []string) error {
 	return srv.Close()
 }
 
-// parseBreak reads a --break value: "" or one of pushtest.Breakages.
-func parseBreak(name string) (pushtest.Breakage, error) {
+// parseBreak reads a --break value: "" or one of pushsim.Breakages.
+func parseBreak(name string) (pushsim.Breakage, error) {
 	if name == "" {
-		return pushtest.BreakNone, nil
+		return pushsim.BreakNone, nil
 	}
-	for _, b := range pushtest.Breakages() {
+	for _, b := range pushsim.Breakages() {
 		if string(b) == name {
 			return b, nil
 		}
@@ -139,8 +139,8 @@ func parseBreak(name string) (pushtest.Breakage, error) {
 }
 
 func breakNames() string {
-	names := make([]string, 0, len(pushtest.Breakages()))
-	for _, b := range pushtest.Breakages() {
+	names := make([]string, 0, len(pushsim.Breakages()))
+	for _, b := range pushsim.Breakages() {
 		names = append(names, string(b))
 	}
 	return strings.Join(names, ", ")
@@ -164,9 +164,9 @@ func checkLoopback(addr string) error {
 
 // recorder writes each frame as one JSON line. A hello's key is replaced,
 // so a record file can be shared.
-func recorder(w io.Writer) func(pushtest.Frame) {
+func recorder(w io.Writer) func(pushsim.Frame) {
 	var mu sync.Mutex
-	return func(f pushtest.Frame) {
+	return func(f pushsim.Frame) {
 		raw := f.Raw
 		if f.Type == "hello" {
 			var m map[string]json.RawMessage

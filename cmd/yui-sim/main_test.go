@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 func TestCheckLoopback(t *testing.T) {
@@ -31,9 +31,9 @@ func TestCheckLoopback(t *testing.T) {
 func TestRecorderRedactsHelloKey(t *testing.T) {
 	var buf bytes.Buffer
 	rec := recorder(&buf)
-	rec(pushtest.Frame{Type: "hello", Raw: []byte(`{"type":"hello","key":"sk-secret","chat_id":"yui-1"}`)})
-	rec(pushtest.Frame{Type: "turn", Raw: []byte(`{"type":"turn","turn_id":"1","text":"hi"}`)})
-	rec(pushtest.Frame{Type: "", Raw: []byte("not json")})
+	rec(pushsim.Frame{Type: "hello", Raw: []byte(`{"type":"hello","key":"sk-secret","chat_id":"yui-1"}`)})
+	rec(pushsim.Frame{Type: "turn", Raw: []byte(`{"type":"turn","turn_id":"1","text":"hi"}`)})
+	rec(pushsim.Frame{Type: "", Raw: []byte("not json")})
 	out := buf.String()
 	if strings.Contains(out, "sk-secret") {
 		t.Fatalf("key recorded: %s", out)

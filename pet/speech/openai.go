@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"yui/pet/audio"
+	"yui/transport/apierror"
 	"yui/transport/redact"
-	"yui/transport/request"
 )
 
 // OpenAI is the "openai" engine's synth: POST {base}/audio/speech with
@@ -98,7 +98,7 @@ func (o *OpenAI) Open(ctx context.Context, text string) (io.ReadCloser, audio.Fo
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
-		return nil, audio.Format{}, errors.New("POST /audio/speech: " + request.FormatStatus(resp.StatusCode, request.ServerError(msg).Text))
+		return nil, audio.Format{}, errors.New("POST /audio/speech: " + apierror.FormatStatus(resp.StatusCode, apierror.ServerError(msg).Text))
 	}
 	return resp.Body, OpenAIPCM, nil
 }

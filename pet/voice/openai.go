@@ -12,8 +12,8 @@ import (
 	"net/textproto"
 	"strings"
 
+	"yui/transport/apierror"
 	"yui/transport/redact"
-	"yui/transport/request"
 	"yui/transport/textcut"
 )
 
@@ -83,8 +83,8 @@ func (o *OpenAI) Transcribe(ctx context.Context, wav []byte) (string, error) {
 		return "", fmt.Errorf("transcription response: %w", err)
 	}
 	if resp.StatusCode/100 != 2 {
-		text := request.ServerError(data).Text
-		return "", errors.New("transcription server: " + request.FormatStatus(resp.StatusCode, text))
+		text := apierror.ServerError(data).Text
+		return "", errors.New("transcription server: " + apierror.FormatStatus(resp.StatusCode, text))
 	}
 	var v struct {
 		Text *string `json:"text"`

@@ -12,7 +12,7 @@ import (
 	"image"
 	"strconv"
 
-	"yui/tools/desktop/xconn"
+	"yui/tools/xconn"
 )
 
 // ErrUnsupported is returned by Open on a platform without a desktop layer

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"yui/tools/desktop/xconn"
+	"yui/tools/xconn"
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/screensaver"
@@ -19,7 +19,7 @@ import (
 )
 
 // x11 is the desktop layer over the process's one X connection
-// (tools/desktop/xconn), reading the EWMH properties the window manager
+// (tools/xconn), reading the EWMH properties the window manager
 // keeps on the root window and on each client.
 type x11 struct {
 	log   *slog.Logger

@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"yui/transport"
+	"yui/transport/apierror"
 	"yui/transport/request"
 )
 
@@ -256,14 +257,14 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 	}
 	if name == "error" {
 		// An error event some proxies send in place of a chunk.
-		return request.ServerError(data)
+		return apierror.ServerError(data)
 	}
 	var c chunk
 	if err := json.Unmarshal(data, &c); err != nil {
 		return fmt.Errorf("%w: %v", request.ErrMalformed, err)
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
-		return request.ServerError(data)
+		return apierror.ServerError(data)
 	}
 	for _, ch := range c.Choices {
 		if ch.Index != 0 {

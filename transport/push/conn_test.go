@@ -9,7 +9,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clock"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 func TestWebSocketURL(t *testing.T) {
@@ -119,7 +119,7 @@ func TestHelloNilVocabularyEncodesEmpty(t *testing.T) {
 // Other frames follow the backend's ready: before it, nothing but hello
 // goes out, and a turn ends as a network failure.
 func TestFramesOnlyAfterReady(t *testing.T) {
-	h := newHarness(t, setup{server: pushtest.Options{NoReady: true}, noWait: true})
+	h := newHarness(t, setup{server: pushsim.Options{NoReady: true}, noWait: true})
 	h.conn = h.nextConn()
 	h.waitState(transport.StateConnecting)
 	id := h.c.Send(transport.Turn{Trigger: transport.TriggerPoke, Text: "hi"})
@@ -152,7 +152,7 @@ func TestFramesOnlyAfterReady(t *testing.T) {
 }
 
 func TestHelloWaitClosesAndReconnects(t *testing.T) {
-	h := newHarness(t, setup{server: pushtest.Options{NoReady: true}, noWait: true})
+	h := newHarness(t, setup{server: pushsim.Options{NoReady: true}, noWait: true})
 	first := h.nextConn()
 	// The hello timer is the only one pending.
 	h.advance(1, HelloWait-time.Millisecond)
@@ -180,7 +180,7 @@ func TestReconnectBackoff(t *testing.T) {
 	// Every socket closes before ready: each attempt fails, the delay doubles
 	// up to the cap.
 	h := newHarness(t, setup{
-		server: pushtest.Options{NoReady: true, OnConn: func(c *pushtest.Conn) { c.CloseWith(1011, "down") }},
+		server: pushsim.Options{NoReady: true, OnConn: func(c *pushsim.Conn) { c.CloseWith(1011, "down") }},
 		noWait: true,
 	})
 	want := []time.Duration{1, 2, 4, 8, 16, 30, 30}
@@ -203,7 +203,7 @@ func TestReconnectDelayResetsAfterReady(t *testing.T) {
 	// A socket that got ready and then closed retries after the first delay,
 	// however often it happens.
 	h := newHarness(t, setup{
-		server: pushtest.Options{OnConn: func(c *pushtest.Conn) { c.CloseWith(1001, "restart") }},
+		server: pushsim.Options{OnConn: func(c *pushsim.Conn) { c.CloseWith(1001, "restart") }},
 		noWait: true,
 	})
 	for range 4 {
@@ -215,7 +215,7 @@ func TestReconnectDelayResetsAfterReady(t *testing.T) {
 }
 
 func TestKeyRejected(t *testing.T) {
-	h := newHarness(t, setup{server: pushtest.Options{Key: "other"}, noWait: true})
+	h := newHarness(t, setup{server: pushsim.Options{Key: "other"}, noWait: true})
 	st := h.waitState(transport.StateKeyRejected)
 	mustEqual(t, st.CloseCode, 4401)
 	mustEqual(t, h.c.State().State, transport.StateKeyRejected)
@@ -333,7 +333,7 @@ func TestCloseStopsEverything(t *testing.T) {
 }
 
 func TestCloseWhileReconnecting(t *testing.T) {
-	h := newHarness(t, setup{server: pushtest.Options{NoReady: true, OnConn: func(c *pushtest.Conn) { c.CloseWith(1011, "") }}, noWait: true})
+	h := newHarness(t, setup{server: pushsim.Options{NoReady: true, OnConn: func(c *pushsim.Conn) { c.CloseWith(1011, "") }}, noWait: true})
 	h.waitState(transport.StateReconnecting)
 	h.c.Close()
 	mustEqual(t, h.clk.Pending(), 0)
@@ -359,7 +359,7 @@ func TestCloseWhileDialing(t *testing.T) {
 }
 
 func TestKeyNeverLogged(t *testing.T) {
-	h := newHarness(t, setup{server: pushtest.Options{MaxTurnBytes: 1 << 20}})
+	h := newHarness(t, setup{server: pushsim.Options{MaxTurnBytes: 1 << 20}})
 	id := h.sendTurn("key test")
 	h.send(render(id, "hi"))
 	h.send(map[string]any{"type": "error", "turn_id": id, "message": "bad key " + testKey[:4]})

@@ -10,7 +10,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clock"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 // A barge-in stops a turn without a stop frame; the stop button pressed
@@ -260,7 +260,7 @@ func TestWebSocketURLKeepsEscapedBasePath(t *testing.T) {
 // A vocabulary set before Start goes out in the first hello, and no
 // vocabulary frame follows ready.
 func TestSetVocabularyBeforeStart(t *testing.T) {
-	srv, err := pushtest.Start(pushtest.Options{})
+	srv, err := pushsim.Start(pushsim.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 func TestVocabularyFrame(t *testing.T) {
@@ -330,7 +330,7 @@ func TestReadyMaxTurnBytes(t *testing.T) {
 		{`{"type":"ready","max_turn_bytes":-1e99}`, 0},
 		{`{"type":"ready"}`, 0},
 	} {
-		h := newHarness(t, setup{server: pushtest.Options{NoReady: true}, noWait: true})
+		h := newHarness(t, setup{server: pushsim.Options{NoReady: true}, noWait: true})
 		h.conn = h.nextConn()
 		h.conn.SendRaw([]byte(tc.raw))
 		h.waitState(transport.StateReady)
@@ -346,7 +346,7 @@ func TestReadyMaxTurnBytes(t *testing.T) {
 }
 
 func TestFrameBeforeReadyDropped(t *testing.T) {
-	h := newHarness(t, setup{server: pushtest.Options{NoReady: true}, noWait: true})
+	h := newHarness(t, setup{server: pushsim.Options{NoReady: true}, noWait: true})
 	h.conn = h.nextConn()
 	h.send(render("b-1", "early"))
 	h.logs.waitFor(t, "frame_malformed", "type", "render", "reason", "frame before ready")
@@ -521,7 +521,7 @@ func TestToolResultTooLarge(t *testing.T) {
 		return transport.ToolResult{Text: strings.Repeat("x", TextFrameLimit)}
 	}
 	h := newHarness(t, setup{
-		server: pushtest.Options{MaxTurnBytes: 4 * TextFrameLimit}, // text-only results keep the text cap
+		server: pushsim.Options{MaxTurnBytes: 4 * TextFrameLimit}, // text-only results keep the text cap
 		opts:   func(o *transport.Options) { o.Tools = []transport.Tool{testTool("browser", time.Minute, huge)} },
 	})
 	h.send(call("c-1", "b-1", "browser", map[string]any{"action": "read"}))
@@ -552,7 +552,7 @@ func TestToolResultImages(t *testing.T) {
 	tools := []transport.Tool{testTool("look", 2*time.Second, shot)}
 
 	// Fits max_turn_bytes as is.
-	h := newHarness(t, setup{server: pushtest.Options{MaxTurnBytes: 1 << 20}, opts: func(o *transport.Options) { o.Tools = tools; o.FitImages = fit }})
+	h := newHarness(t, setup{server: pushsim.Options{MaxTurnBytes: 1 << 20}, opts: func(o *transport.Options) { o.Tools = tools; o.FitImages = fit }})
 	h.send(call("c-1", "b-1", "look", map[string]any{"action": "read"}))
 	r, _ := h.toolResult()
 	mustEqual(t, r.Result, "screenshot")
@@ -560,7 +560,7 @@ func TestToolResultImages(t *testing.T) {
 	mustEqual(t, len(r.Images[0]), len("data:image/png;base64,")+4000)
 
 	// Over max_turn_bytes: fitted into the remaining room.
-	h2 := newHarness(t, setup{server: pushtest.Options{MaxTurnBytes: 2000}, opts: func(o *transport.Options) { o.Tools = tools; o.FitImages = fit }})
+	h2 := newHarness(t, setup{server: pushsim.Options{MaxTurnBytes: 2000}, opts: func(o *transport.Options) { o.Tools = tools; o.FitImages = fit }})
 	h2.send(call("c-2", "b-1", "look", map[string]any{"action": "read"}))
 	r, n := h2.toolResult()
 	mustEqual(t, r.Images, []string{"data:image/jpeg;base64,SMALL"})
@@ -584,7 +584,7 @@ func TestToolResultImages(t *testing.T) {
 	mustEqual(t, r, toolResult{Type: "tool_result", ID: "c-3", TurnID: "b-1", Result: "error: result too large"})
 
 	// No fitter and too big: too large.
-	h4 := newHarness(t, setup{server: pushtest.Options{MaxTurnBytes: 2000}, opts: func(o *transport.Options) { o.Tools = tools }})
+	h4 := newHarness(t, setup{server: pushsim.Options{MaxTurnBytes: 2000}, opts: func(o *transport.Options) { o.Tools = tools }})
 	h4.send(call("c-4", "b-1", "look", map[string]any{"action": "read"}))
 	r, _ = h4.toolResult()
 	mustEqual(t, r.Result, "error: result too large")

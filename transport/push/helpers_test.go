@@ -12,7 +12,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clock"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 // wait bounds every real-time wait in these tests.
@@ -115,26 +115,26 @@ func (s *logSink) waitFor(t *testing.T, msg string, kv ...any) record {
 	}
 }
 
-// harness is a client connected to a pushtest server on a fake clock.
+// harness is a client connected to a pushsim server on a fake clock.
 type harness struct {
 	t    *testing.T
-	srv  *pushtest.Server
+	srv  *pushsim.Server
 	clk  *clock.Fake
 	c    *Client
 	logs *logSink
-	conn *pushtest.Conn
+	conn *pushsim.Conn
 	ctx  context.Context
 }
 
 type setup struct {
-	server pushtest.Options
+	server pushsim.Options
 	opts   func(*transport.Options)
 	noWait bool // do not wait for ready
 }
 
 func newHarness(t *testing.T, s setup) *harness {
 	t.Helper()
-	srv, err := pushtest.Start(s.server)
+	srv, err := pushsim.Start(s.server)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func newHarness(t *testing.T, s setup) *harness {
 	return h
 }
 
-func (h *harness) nextConn() *pushtest.Conn {
+func (h *harness) nextConn() *pushsim.Conn {
 	h.t.Helper()
 	select {
 	case cn := <-h.srv.Conns():
@@ -257,7 +257,7 @@ func (h *harness) sentinel() []transport.Event {
 }
 
 // nextFrame returns the next frame the client sent of type typ.
-func (h *harness) nextFrame(typ string) pushtest.Frame {
+func (h *harness) nextFrame(typ string) pushsim.Frame {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(h.ctx, wait)
 	defer cancel()
@@ -268,7 +268,7 @@ func (h *harness) nextFrame(typ string) pushtest.Frame {
 	return f
 }
 
-func decodeMap(t *testing.T, f pushtest.Frame) map[string]any {
+func decodeMap(t *testing.T, f pushsim.Frame) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := f.Decode(&m); err != nil {

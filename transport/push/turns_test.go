@@ -10,7 +10,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clientctx"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 // Turn ids start at the wall clock reading in ms and count up one per turn.
@@ -63,7 +63,7 @@ func TestTurnImages(t *testing.T) {
 	}
 
 	// With max_turn_bytes: screenshot first, then the attachments.
-	h := newHarness(t, setup{server: pushtest.Options{MaxTurnBytes: 1 << 20}})
+	h := newHarness(t, setup{server: pushsim.Options{MaxTurnBytes: 1 << 20}})
 	h.c.Send(turn)
 	var f struct {
 		Images []string `json:"images"`
@@ -95,7 +95,7 @@ func TestTurnImagesFitted(t *testing.T) {
 		return []string{"data:image/jpeg;base64,AAAA", "data:image/jpeg;base64,BBBB"}, true
 	}
 	h := newHarness(t, setup{
-		server: pushtest.Options{MaxTurnBytes: limit},
+		server: pushsim.Options{MaxTurnBytes: limit},
 		opts:   func(o *transport.Options) { o.FitImages = fit },
 	})
 	turn := transport.Turn{Trigger: transport.TriggerUserMessage, Text: "look",
@@ -118,7 +118,7 @@ func TestTurnImagesFitted(t *testing.T) {
 
 	// A fitter that finds nothing fits: the turn goes without images.
 	h2 := newHarness(t, setup{
-		server: pushtest.Options{MaxTurnBytes: limit},
+		server: pushsim.Options{MaxTurnBytes: limit},
 		opts: func(o *transport.Options) {
 			o.FitImages = func([]transport.Image, int) ([]string, bool) { return nil, false }
 		},
@@ -128,7 +128,7 @@ func TestTurnImagesFitted(t *testing.T) {
 		t.Fatal("images sent although nothing fitted")
 	}
 	// No fitter: the images that fit, in order, are kept.
-	h3 := newHarness(t, setup{server: pushtest.Options{MaxTurnBytes: limit}})
+	h3 := newHarness(t, setup{server: pushsim.Options{MaxTurnBytes: limit}})
 	h3.c.Send(turn)
 	h3.nextFrame("turn").Decode(&f)
 	mustEqual(t, f.Images, []string{"data:image/png;base64," + base64.StdEncoding.EncodeToString([]byte("small"))})
@@ -143,11 +143,11 @@ func TestTurnFrameOversizeNeverSent(t *testing.T) {
 	}
 	h.logs.waitFor(t, "frame_oversize", "direction", "out", "type", "turn")
 	// max_turn_bytes raises the turn frame limit.
-	h2 := newHarness(t, setup{server: pushtest.Options{MaxTurnBytes: 2 * TextFrameLimit}})
+	h2 := newHarness(t, setup{server: pushsim.Options{MaxTurnBytes: 2 * TextFrameLimit}})
 	h2.c.Send(transport.Turn{Trigger: transport.TriggerPoke, Text: strings.Repeat("x", TextFrameLimit)})
 	h2.nextFrame("turn")
 	// And lowers it.
-	h3 := newHarness(t, setup{server: pushtest.Options{MaxTurnBytes: 1000}})
+	h3 := newHarness(t, setup{server: pushsim.Options{MaxTurnBytes: 1000}})
 	h3.c.Send(transport.Turn{Trigger: transport.TriggerPoke, Text: strings.Repeat("x", 1000)})
 	h3.logs.waitFor(t, "frame_oversize", "direction", "out", "type", "turn")
 	mustEqual(t, expect[*transport.TurnEndEvent](h3).Outcome, transport.TurnFailed)
@@ -468,7 +468,7 @@ func TestInterruptDuringTurnBuild(t *testing.T) {
 	entered := make(chan struct{})
 	release := make(chan struct{})
 	h = newHarness(t, setup{
-		server: pushtest.Options{MaxTurnBytes: 2000},
+		server: pushsim.Options{MaxTurnBytes: 2000},
 		opts: func(o *transport.Options) {
 			o.FitImages = func([]transport.Image, int) ([]string, bool) {
 				close(entered)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 // Test waits: short, and far apart enough that a loaded machine keeps
@@ -27,15 +27,15 @@ func testToolWaits() map[string]time.Duration {
 	return m
 }
 
-// startFake starts pushtest's demo backend on loopback, broken one way
+// startFake starts pushsim's demo backend on loopback, broken one way
 // (or not at all).
-func startFake(t *testing.T, b pushtest.Breakage) *pushtest.Server {
+func startFake(t *testing.T, b pushsim.Breakage) *pushsim.Server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	srv, err := pushtest.StartSim(ctx, pushtest.SimOptions{
+	srv, err := pushsim.StartSim(ctx, pushsim.SimOptions{
 		Addr: "127.0.0.1:0", Key: "k", Break: b,
-		Script: pushtest.Demo(pushtest.DemoOptions{Pace: testPace, ToolWaits: testToolWaits(), Break: b}),
+		Script: pushsim.Demo(pushsim.DemoOptions{Pace: testPace, ToolWaits: testToolWaits(), Break: b}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func startFake(t *testing.T, b pushtest.Breakage) *pushtest.Server {
 	return srv
 }
 
-func testConfig(srv *pushtest.Server) Config {
+func testConfig(srv *pushsim.Server) Config {
 	return Config{
 		URL:               "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws",
 		Key:               "k",
@@ -72,7 +72,7 @@ func run(t *testing.T, cfg Config) Report {
 
 func TestFakeBackendPassesEveryRule(t *testing.T) {
 	t.Parallel()
-	srv := startFake(t, pushtest.BreakNone)
+	srv := startFake(t, pushsim.BreakNone)
 	rep := run(t, testConfig(srv))
 	if len(rep.Results) != len(rules) {
 		t.Fatalf("%d results for %d rules", len(rep.Results), len(rules))
@@ -90,34 +90,34 @@ func TestFakeBackendPassesEveryRule(t *testing.T) {
 }
 
 // breakRule maps each breakage to the one rule that must catch it.
-var breakRule = map[pushtest.Breakage]string{
-	pushtest.BreakReadyMaxTurnBytes:     "ready",
-	pushtest.BreakWrongKeyCode:          "key.reject",
-	pushtest.BreakFrameNotJSON:          "frame.json",
-	pushtest.BreakErrorWithoutAccepts:   "frame.types",
-	pushtest.BreakRenderShape:           "render.shape",
-	pushtest.BreakVocabDefaults:         "cue.vocabulary",
-	pushtest.BreakRenderAfterTurnEnd:    "turn.order",
-	pushtest.BreakDoubleTurnEnd:         "turn_end.once",
-	pushtest.BreakErrorAfterTurnEnd:     "error.then_turn_end",
-	pushtest.BreakIgnoreStop:            "stop",
-	pushtest.BreakResetKeepsWork:        "reset",
-	pushtest.BreakUndeclaredTool:        "tool_call.declared",
-	pushtest.BreakToolArgs:              "tool_call.schema",
-	pushtest.BreakParallelTools:         "tool_call.one_at_a_time",
-	pushtest.BreakToolNoWait:            "tool_call.wait",
-	pushtest.BreakToolStatusState:       "tool_status",
-	pushtest.BreakDelegationTitle:       "delegations",
-	pushtest.BreakReasoningAfterTurnEnd: "reasoning",
-	pushtest.BreakUsageStrings:          "usage",
-	pushtest.BreakOversizeFrame:         "size.out",
-	pushtest.BreakTurnReadLimit:         "size.in",
-	pushtest.BreakReplaceCode:           "chat.second_connection",
+var breakRule = map[pushsim.Breakage]string{
+	pushsim.BreakReadyMaxTurnBytes:     "ready",
+	pushsim.BreakWrongKeyCode:          "key.reject",
+	pushsim.BreakFrameNotJSON:          "frame.json",
+	pushsim.BreakErrorWithoutAccepts:   "frame.types",
+	pushsim.BreakRenderShape:           "render.shape",
+	pushsim.BreakVocabDefaults:         "cue.vocabulary",
+	pushsim.BreakRenderAfterTurnEnd:    "turn.order",
+	pushsim.BreakDoubleTurnEnd:         "turn_end.once",
+	pushsim.BreakErrorAfterTurnEnd:     "error.then_turn_end",
+	pushsim.BreakIgnoreStop:            "stop",
+	pushsim.BreakResetKeepsWork:        "reset",
+	pushsim.BreakUndeclaredTool:        "tool_call.declared",
+	pushsim.BreakToolArgs:              "tool_call.schema",
+	pushsim.BreakParallelTools:         "tool_call.one_at_a_time",
+	pushsim.BreakToolNoWait:            "tool_call.wait",
+	pushsim.BreakToolStatusState:       "tool_status",
+	pushsim.BreakDelegationTitle:       "delegations",
+	pushsim.BreakReasoningAfterTurnEnd: "reasoning",
+	pushsim.BreakUsageStrings:          "usage",
+	pushsim.BreakOversizeFrame:         "size.out",
+	pushsim.BreakTurnReadLimit:         "size.in",
+	pushsim.BreakReplaceCode:           "chat.second_connection",
 }
 
 func TestEveryRuleHasABreakage(t *testing.T) {
 	caught := map[string]bool{}
-	for _, b := range pushtest.Breakages() {
+	for _, b := range pushsim.Breakages() {
 		id, ok := breakRule[b]
 		if !ok {
 			t.Errorf("breakage %s has no rule", b)
@@ -134,7 +134,7 @@ func TestEveryRuleHasABreakage(t *testing.T) {
 func TestEachBreakageCaughtByItsRuleOnly(t *testing.T) {
 	// The runs mostly wait on the fakes' pacing, so they run all at once
 	// rather than -parallel at a time.
-	breaks := pushtest.Breakages()
+	breaks := pushsim.Breakages()
 	reports := make([]Report, len(breaks))
 	errs := make([]error, len(breaks))
 	var wg sync.WaitGroup
@@ -171,7 +171,7 @@ func TestEachBreakageCaughtByItsRuleOnly(t *testing.T) {
 
 func TestOnlySelectsRules(t *testing.T) {
 	t.Parallel()
-	srv := startFake(t, pushtest.BreakNone)
+	srv := startFake(t, pushsim.BreakNone)
 	cfg := testConfig(srv)
 	cfg.Only = []string{"key.reject", "ready"}
 	rep := run(t, cfg)
@@ -186,7 +186,7 @@ func TestOnlySelectsRules(t *testing.T) {
 
 func TestKeylessRunSkipsWrongKey(t *testing.T) {
 	t.Parallel()
-	srv := startFake(t, pushtest.BreakNone)
+	srv := startFake(t, pushsim.BreakNone)
 	cfg := testConfig(srv)
 	cfg.Key = ""
 	cfg.Only = []string{"key.reject"}
@@ -198,7 +198,7 @@ func TestKeylessRunSkipsWrongKey(t *testing.T) {
 
 func TestUnreachableBackendFails(t *testing.T) {
 	t.Parallel()
-	srv := startFake(t, pushtest.BreakNone)
+	srv := startFake(t, pushsim.BreakNone)
 	cfg := testConfig(srv)
 	srv.Close()
 	cfg.Only = []string{"ready", "frame.json"}

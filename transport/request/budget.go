@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"yui/transport/apierror"
 )
 
 // ImageTokens is the estimate for one image of a request: servers count
@@ -152,7 +153,7 @@ var statedContext = regexp.MustCompile(`(?i)(?:context length|context size|conte
 // Overflow reports whether err is a server saying the request is over
 // its context, and the context size it named (0 when none).
 func Overflow(err error) (bool, int) {
-	var se *StatusError
+	var se *apierror.StatusError
 	if !errors.As(err, &se) {
 		return false, 0
 	}

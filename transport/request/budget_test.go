@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"yui/transport/apierror"
 )
 
 func TestEstimate(t *testing.T) {
@@ -80,7 +81,7 @@ func TestOverflow(t *testing.T) {
 		{`{"error":{"message":"Rate limit reached","code":"rate_limit_exceeded"}}`, 429, false, 0},
 		{`{"error":{"message":"maximum context length is 8192"}}`, 401, false, 0},
 	} {
-		se := ServerError([]byte(c.body))
+		se := apierror.ServerError([]byte(c.body))
 		se.Status, se.HTTP = c.status, true
 		over, stated := Overflow(se)
 		if over != c.over || stated != c.stated {

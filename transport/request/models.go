@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"yui/transport"
+	"yui/transport/modelid"
 )
 
 // Start and the server check: the probe, the model list, and the model
@@ -99,7 +100,7 @@ func ModelIDs(r io.Reader) ([]string, error) {
 
 // FirstModel reads a model list, {"object":"list","data":[{"id":...},...]},
 // up to its first chat model and returns that model's id: embedding
-// models (IsEmbeddingModel, or marked "type":"embeddings") are passed
+// models (modelid.IsEmbedding, or marked "type":"embeddings") are passed
 // over. "" when the list has none or is not in that shape. The rest of
 // the list is not read.
 func FirstModel(r io.Reader) string {
@@ -131,33 +132,13 @@ func FirstModel(r io.Reader) string {
 				return ""
 			}
 			id := strings.TrimSpace(m.ID)
-			if id != "" && !IsEmbeddingModel(id) && !strings.HasPrefix(strings.ToLower(m.Type), "embedding") {
+			if id != "" && !modelid.IsEmbedding(id) && !strings.HasPrefix(strings.ToLower(m.Type), "embedding") {
 				return id
 			}
 		}
 		return ""
 	}
 	return ""
-}
-
-// IsEmbeddingModel says whether a model id names an embedding model,
-// which turns text into vectors and cannot answer a chat: nomic-embed-text,
-// mxbai-embed-large, text-embedding-3-small, bge-m3, all-minilm,
-// snowflake-arctic-embed and the like.
-func IsEmbeddingModel(id string) bool {
-	m := strings.ToLower(id)
-	if i := strings.LastIndexAny(m, "/"); i >= 0 {
-		m = m[i+1:] // an org/ prefix (BAAI/bge-m3)
-	}
-	switch {
-	case strings.Contains(m, "embed"),
-		strings.HasPrefix(m, "bge-"), strings.HasPrefix(m, "bge:"), m == "bge",
-		strings.HasPrefix(m, "all-minilm"), strings.HasPrefix(m, "paraphrase-"),
-		strings.HasPrefix(m, "gte-"), strings.HasPrefix(m, "e5-"), strings.HasPrefix(m, "multilingual-e5"),
-		strings.Contains(m, "rerank"):
-		return true
-	}
-	return false
 }
 
 // pickModel makes model the one the turns send, when none is set and none

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"yui/transport"
+	"yui/transport/apierror"
 )
 
 // MaxRetryAfter is the longest Retry-After a rate-limited request waits
@@ -16,10 +17,10 @@ import (
 const MaxRetryAfter = 30 * time.Second
 
 // rateLimited is a 429 or 503 answer that says when to come back. It reads
-// as its StatusError, so a turn it fails reports the server's line.
+// as its apierror.StatusError, so a turn it fails reports the server's line.
 type rateLimited struct {
 	wait time.Duration
-	se   *StatusError
+	se   *apierror.StatusError
 }
 
 func (r *rateLimited) Error() string { return r.se.Error() }
@@ -27,7 +28,7 @@ func (r *rateLimited) Unwrap() error { return r.se }
 
 // limited wraps se when resp is a 429 or 503 with a Retry-After that can
 // be read; otherwise it answers se.
-func limited(resp *http.Response, now time.Time, se *StatusError) error {
+func limited(resp *http.Response, now time.Time, se *apierror.StatusError) error {
 	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
 		return se
 	}

@@ -138,7 +138,7 @@ type Exchange interface {
 	// Body starts a round and returns its JSON request body.
 	Body(p Params) ([]byte, error)
 	// Event reads one stream event of the round. An error ends the round:
-	// a *StatusError for an error the stream reported, ErrStreamEnd for
+	// a *apierror.StatusError for an error the stream reported, ErrStreamEnd for
 	// the event that ends the stream, ErrMalformed for an event to skip.
 	Event(name string, data []byte, s Sink) error
 	// Finished reports whether the round's reply ended normally.

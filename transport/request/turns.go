@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"yui/transport"
+	"yui/transport/apierror"
 	"yui/transport/clientctx"
 	"yui/transport/textcut"
 )
@@ -117,7 +118,7 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 		stage = "push_turn_end"
 	}
 	end := &transport.TurnEndEvent{TurnID: t.id, OwnTurn: true, Outcome: transport.TurnFailed, Usage: r.usage}
-	var se *StatusError
+	var se *apierror.StatusError
 	var ce *connError
 	switch {
 	case errors.Is(err, errStopped), errors.Is(err, errClosed):
@@ -152,7 +153,7 @@ func (e *Engine) fail(t *turn, ex Exchange, r *reply, err error) {
 	case errors.As(err, &se):
 		se.Text = e.redact(se.Text)
 		e.log.Warn("request_error", "turn_id", t.id, "status", se.Status, "kind", se.Kind, "code", e.redact(se.Code), "err", textcut.Cut(se.Error(), 500))
-		end.ErrorText = ErrorText(se)
+		end.ErrorText = apierror.ErrorText(se)
 	default:
 		e.log.Warn("request_failed", "turn_id", t.id, "err", e.redact(err.Error()))
 	}
@@ -246,7 +247,7 @@ func (e *Engine) post(t *turn, ex Exchange, s Sink, body []byte) error {
 	}
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		se := ServerError(b)
+		se := apierror.ServerError(b)
 		se.Status, se.HTTP = resp.StatusCode, true
 		return limited(resp, e.clk.Now(), se)
 	}
@@ -254,7 +255,7 @@ func (e *Engine) post(t *turn, ex Exchange, s Sink, body []byte) error {
 		// A server that answers a streamed request with one JSON body
 		// either reports an error in it or does not stream at all.
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		if se := ServerError(b); se.Text != "" {
+		if se := apierror.ServerError(b); se.Text != "" {
 			return se
 		}
 		return errNotStream

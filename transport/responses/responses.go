@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"yui/transport"
+	"yui/transport/apierror"
 	"yui/transport/request"
 )
 
@@ -295,9 +296,9 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 	case "response.failed":
 		// Generic failure text (push-transport.md); the server's message
 		// and code go to the log.
-		se := &request.StatusError{}
+		se := &apierror.StatusError{}
 		if r := ev.Response; r != nil && len(r.Error) > 0 && string(r.Error) != "null" {
-			se = request.ServerError(r.Error)
+			se = apierror.ServerError(r.Error)
 		}
 		se.Kind, se.Status = typ, 0
 		return se
@@ -306,19 +307,19 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 		if r := ev.Response; r != nil {
 			detail = string(r.IncompleteDetails)
 		}
-		return &request.StatusError{Kind: typ, Text: detail}
+		return &apierror.StatusError{Kind: typ, Text: detail}
 	case "error":
 		// OpenAI nests message and code in "error"; other servers put
 		// them at the top level of the event. Either way the text shown
 		// is the generic one; the log line has the server's words.
-		se := request.ServerError(data)
+		se := apierror.ServerError(data)
 		se.Kind, se.Status = "error", 0
 		return se
 	default:
 		if ev.Type == "" && len(ev.Error) > 0 && string(ev.Error) != "null" {
 			// An error raised while reading the stream, not an event:
 			// its status, when it has one, is shown.
-			return request.ServerError(data)
+			return apierror.ServerError(data)
 		}
 		// Other events (content_part, annotations, ...) carry nothing
 		// shown.

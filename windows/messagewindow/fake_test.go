@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/windows/widgets"
 )
 

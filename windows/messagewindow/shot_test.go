@@ -9,7 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/pet/transcript"
 	"yui/transport"
 )

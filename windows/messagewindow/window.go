@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/settings"
 	"yui/pet/transcript"
 	"yui/transport"
 	"yui/windows"

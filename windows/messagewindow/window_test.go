@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/settings"
 	"yui/pet/transcript"
 	"yui/transport"
 	"yui/windows"

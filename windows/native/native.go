@@ -2,7 +2,7 @@
 // interface, Window: the X11 SHAPE extension (shape_x11.go), a Windows
 // window region and the RegisterHotKey thread (shape_windows.go,
 // hotkey_windows.go), and a rectangular fallback elsewhere (shape_other.go).
-// The X11 shim runs on the process's one X connection (tools/desktop/xconn),
+// The X11 shim runs on the process's one X connection (tools/xconn),
 // shared with the desktop layer and the other pets.
 package native
 

@@ -6,7 +6,7 @@ import (
 	"image"
 	"log/slog"
 
-	"yui/tools/desktop/xconn"
+	"yui/tools/xconn"
 )
 
 // rectWindow is the fallback shim (macOS, Wayland, mobile): a rectangular

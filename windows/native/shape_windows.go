@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"unsafe"
 
-	"yui/tools/desktop/xconn"
+	"yui/tools/xconn"
 
 	"fyne.io/fyne/v2/driver"
 	"golang.org/x/sys/windows"

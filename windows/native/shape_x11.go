@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"yui/tools/desktop/xconn"
+	"yui/tools/xconn"
 
 	"fyne.io/fyne/v2/driver"
 	"github.com/jezek/xgb"
@@ -19,7 +19,7 @@ import (
 )
 
 // x11Window shapes and moves a pet window through the process's pure-Go X
-// connection (tools/desktop/xconn, shared with the desktop layer and the
+// connection (tools/xconn, shared with the desktop layer and the
 // other pets), next to the one GLFW holds: window ids are global on an X
 // server, so the SHAPE extension and ConfigureWindow requests work from
 // any connection.

@@ -64,7 +64,7 @@ import (
 
 	"yui/pet"
 	"yui/pet/character"
-	"yui/tools/desktop/xconn"
+	"yui/tools/xconn"
 	"yui/transport"
 	"yui/windows/native"
 	"yui/windows/widgets"

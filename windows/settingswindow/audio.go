@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/pet/speech"
 	"yui/pet/voice"
 	"yui/windows/widgets"

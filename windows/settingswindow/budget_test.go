@@ -3,8 +3,8 @@ package settingswindow
 import (
 	"testing"
 
-	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/settings"
 	"yui/transport"
 )
 

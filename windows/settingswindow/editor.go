@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/windows"
 	"yui/windows/widgets"
 )

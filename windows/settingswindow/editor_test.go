@@ -7,7 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/windows"
 )
 

@@ -14,8 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/settings"
 	"yui/pet/character"
+	"yui/pet/settings"
 	"yui/windows/widgets"
 )
 

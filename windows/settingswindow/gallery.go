@@ -16,9 +16,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/settings"
 	"yui/pet/character"
 	"yui/pet/character/shimeji"
+	"yui/pet/settings"
 )
 
 // The Characters tab: every pack (built-in, imported, made by hand) with

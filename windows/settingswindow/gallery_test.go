@@ -14,8 +14,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/storage"
 
-	"yui/app/settings"
 	"yui/pet/character"
+	"yui/pet/settings"
 )
 
 // writeSet writes a one-pose Shimeji set to dir.

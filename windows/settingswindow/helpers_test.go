@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/windows/internal/fakeapp"
 	"yui/windows/widgets"
 )

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 )
 
 // presetList is the left pane: the presets, the buttons that add,

@@ -7,8 +7,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/settings"
 	"yui/transport"
 	"yui/windows/widgets"
 )

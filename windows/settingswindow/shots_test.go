@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/settings"
 	"yui/transport"
 	"yui/windows"
 )

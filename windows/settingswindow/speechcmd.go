@@ -5,7 +5,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 )
 
 // speechCommandFields are the Speech tab's fields of the command engine:

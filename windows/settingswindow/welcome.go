@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/localserver"
-	"yui/app/settings"
+	"yui/pet/settings"
+	"yui/transport/localserver"
 )
 
 // The welcome page: what the settings window shows first when nothing is

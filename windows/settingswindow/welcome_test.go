@@ -8,8 +8,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/app/localserver"
-	"yui/app/settings"
+	"yui/pet/settings"
+	"yui/transport/localserver"
 	"yui/windows"
 )
 

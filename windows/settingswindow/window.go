@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 	"yui/windows"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"yui/app/settings"
+	"yui/pet/settings"
 )
 
 func TestSettingsOpensOnActivePresetAndLogs(t *testing.T) {

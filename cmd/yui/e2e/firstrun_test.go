@@ -77,7 +77,7 @@ func (f *localServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// localPorts are the ports a first start asks (app/localserver).
+// localPorts are the ports a first start asks (transport/localserver).
 var localPorts = []int{11434, 1234, 8080, 8000, 1337, 5001, 5000, 4891}
 
 // serveOn binds h on 127.0.0.1:port, the real port a first start asks.

@@ -9,14 +9,14 @@ import (
 	"sync"
 	"testing"
 
-	"yui/app/localserver"
-	"yui/app/settings"
 	"yui/pet"
+	"yui/pet/settings"
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
 	"yui/tools/memory"
 	"yui/transport"
+	"yui/transport/localserver"
 	"yui/transport/outbox"
 	"yui/windows"
 )

@@ -1,4 +1,4 @@
-package pushtest
+package pushsim
 
 // Breakage makes the fake backend break one backend rule of
 // push-transport.md (or client-context.md, client-tools.md) and keep every

@@ -1,4 +1,4 @@
-package pushtest
+package pushsim
 
 // The demo's tool calls: which declared tool it calls on a turn, and the
 // tool_call frames it sends and waits on.

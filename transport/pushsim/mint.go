@@ -1,4 +1,4 @@
-package pushtest
+package pushsim
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func mintSync(ctx context.Context, c *Conn, turnID string, i int) error {
 		f, err := c.NextOfType(wctx, "tool_result")
 		if err != nil {
 			if wctx.Err() != nil && ctx.Err() == nil {
-				return fmt.Errorf("pushtest: mint: no tool_result for %s within %v", callID, mintToolWait)
+				return fmt.Errorf("pushsim: mint: no tool_result for %s within %v", callID, mintToolWait)
 			}
 			return err
 		}

@@ -18,8 +18,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"yui/transport/request"
+	"yui/transport/modelid"
 )
 
 // Kind names a server program.
@@ -195,7 +194,7 @@ func ask(ctx context.Context, c *http.Client, host string, p Port) *Server {
 	}
 	s := &Server{URL: root + "/v1", Port: p.Port, Kind: kind}
 	for _, m := range list.Data {
-		if m.embedding() || id.embeddings[m.ID] || request.IsEmbeddingModel(m.ID) {
+		if m.embedding() || id.embeddings[m.ID] || modelid.IsEmbedding(m.ID) {
 			continue
 		}
 		s.Models = append(s.Models, m.ID)

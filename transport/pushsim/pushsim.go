@@ -1,7 +1,9 @@
-// Package pushtest is a programmable fake push backend on loopback: tests
-// script it frame by frame and read what the client sent. cmd/yui-sim and
-// `yui --demo` run scripted scenarios on it.
-package pushtest
+// Package pushsim is the push backend simulator, a programmable push
+// backend on loopback. It ships: `yui --demo` runs the demo scenario on it
+// in-process and cmd/yui-sim runs any scenario on it alone. Tests script
+// it frame by frame too and read what the client sent; it imports no
+// testing package, so it adds nothing of the tests to a binary.
+package pushsim
 
 import (
 	"context"
@@ -11,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -76,14 +77,14 @@ func Start(opts Options) (*Server, error) {
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("pushtest: address %q: %w", addr, err)
+		return nil, fmt.Errorf("pushsim: address %q: %w", addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("pushtest: address %q is not a loopback address", addr)
+		return nil, fmt.Errorf("pushsim: address %q is not a loopback address", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("pushtest: listen: %w", err)
+		return nil, fmt.Errorf("pushsim: listen: %w", err)
 	}
 	s := &Server{
 		URL:   "http://" + ln.Addr().String(),
@@ -111,9 +112,17 @@ func Start(opts Options) (*Server, error) {
 // Conns delivers each accepted connection (after hello), in order.
 func (s *Server) Conns() <-chan *Conn { return s.conns }
 
+// Fataler is the part of testing.TB that NextConn needs; taking it as an
+// interface keeps package testing out of the binaries that ship this
+// simulator (yui --demo, yui-sim).
+type Fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // NextConn waits up to limit for the next accepted connection and fails
 // t without one.
-func (s *Server) NextConn(t testing.TB, limit time.Duration) *Conn {
+func (s *Server) NextConn(t Fataler, limit time.Duration) *Conn {
 	t.Helper()
 	select {
 	case c := <-s.conns:
@@ -300,7 +309,7 @@ type Conn struct {
 
 // ErrClosed is returned by Next once the connection has closed and every
 // received frame was read.
-var ErrClosed = errors.New("pushtest: connection closed")
+var ErrClosed = errors.New("pushsim: connection closed")
 
 func (c *Conn) readLoop() {
 	defer close(c.done)
@@ -339,7 +348,7 @@ func (c *Conn) readLoop() {
 func (c *Conn) Send(frame any) error {
 	b, err := json.Marshal(frame)
 	if err != nil {
-		return fmt.Errorf("pushtest: encoding frame: %w", err)
+		return fmt.Errorf("pushsim: encoding frame: %w", err)
 	}
 	return c.SendRaw(b)
 }
@@ -351,7 +360,7 @@ func (c *Conn) SendRaw(data []byte) error {
 	defer c.wmu.Unlock()
 	c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	if err := c.ws.WriteMessage(websocket.TextMessage, data); err != nil {
-		return fmt.Errorf("pushtest: write: %w", err)
+		return fmt.Errorf("pushsim: write: %w", err)
 	}
 	return nil
 }
@@ -362,7 +371,7 @@ func (c *Conn) SendBinary(data []byte) error {
 	defer c.wmu.Unlock()
 	c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	if err := c.ws.WriteMessage(websocket.BinaryMessage, data); err != nil {
-		return fmt.Errorf("pushtest: write: %w", err)
+		return fmt.Errorf("pushsim: write: %w", err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package pushtest
+package pushsim
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package pushtest_test
+package pushsim_test
 
 import (
 	"context"
@@ -7,14 +7,14 @@ import (
 
 	"yui/transport"
 	"yui/transport/push"
-	"yui/transport/pushtest"
+	"yui/transport/pushsim"
 )
 
 // TestEchoWithPushClient plays the echo script to the real push client.
 func TestEchoWithPushClient(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv, err := pushtest.StartSim(ctx, pushtest.SimOptions{Addr: "127.0.0.1:0", Key: "k", Script: pushtest.Echo()})
+	srv, err := pushsim.StartSim(ctx, pushsim.SimOptions{Addr: "127.0.0.1:0", Key: "k", Script: pushsim.Echo()})
 	if err != nil {
 		t.Fatal(err)
 	}

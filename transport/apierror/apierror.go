@@ -1,4 +1,4 @@
-package request
+package apierror
 
 import (
 	"encoding/json"

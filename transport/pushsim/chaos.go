@@ -1,4 +1,4 @@
-package pushtest
+package pushsim
 
 import (
 	"context"
@@ -269,7 +269,7 @@ func (c *Conn) dribble(ctx context.Context, clk clock.Clock, data []byte, half b
 		}
 		nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
 		if _, err := nc.Write(raw[off:min(off+size, len(raw))]); err != nil {
-			return fmt.Errorf("pushtest: dribble: %w", err)
+			return fmt.Errorf("pushsim: dribble: %w", err)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package pushtest
+package pushsim
 
 import (
 	"bytes"
@@ -42,17 +42,17 @@ func NamedScript(name string) (Script, error) {
 	if n, ok := strings.CutPrefix(name, "mint:"); ok {
 		turns, err := strconv.Atoi(n)
 		if err != nil || turns <= 0 {
-			return nil, fmt.Errorf("pushtest: script %q: want mint:N with N a positive number", name)
+			return nil, fmt.Errorf("pushsim: script %q: want mint:N with N a positive number", name)
 		}
 		return Mint(turns), nil
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("pushtest: script %q: %w", name, err)
+		return nil, fmt.Errorf("pushsim: script %q: %w", name, err)
 	}
 	s, err := ParseScenario(data)
 	if err != nil {
-		return nil, fmt.Errorf("pushtest: script %q: %w", name, err)
+		return nil, fmt.Errorf("pushsim: script %q: %w", name, err)
 	}
 	return s, nil
 }
@@ -294,10 +294,10 @@ func ParseScenarioClock(data []byte, clk clock.Clock) (Script, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&sc); err != nil {
-		return nil, fmt.Errorf("pushtest: scenario: %w", err)
+		return nil, fmt.Errorf("pushsim: scenario: %w", err)
 	}
 	if len(sc.Steps) == 0 {
-		return nil, errors.New("pushtest: scenario: no steps")
+		return nil, errors.New("pushsim: scenario: no steps")
 	}
 	hasWait := false
 	for i, st := range sc.Steps {
@@ -306,10 +306,10 @@ func ParseScenarioClock(data []byte, clk clock.Clock) (Script, error) {
 			n++
 			var obj map[string]json.RawMessage
 			if json.Unmarshal(st.Send, &obj) != nil {
-				return nil, fmt.Errorf("pushtest: scenario step %d: send must be a JSON object", i+1)
+				return nil, fmt.Errorf("pushsim: scenario step %d: send must be a JSON object", i+1)
 			}
 			if _, ok := obj["type"]; !ok {
-				return nil, fmt.Errorf("pushtest: scenario step %d: send frame has no type", i+1)
+				return nil, fmt.Errorf("pushsim: scenario step %d: send frame has no type", i+1)
 			}
 		}
 		if st.Wait != "" {
@@ -319,18 +319,18 @@ func ParseScenarioClock(data []byte, clk clock.Clock) (Script, error) {
 		if st.SleepMS != 0 {
 			n++
 			if st.SleepMS < 0 {
-				return nil, fmt.Errorf("pushtest: scenario step %d: negative sleep_ms", i+1)
+				return nil, fmt.Errorf("pushsim: scenario step %d: negative sleep_ms", i+1)
 			}
 		}
 		if st.TimeoutMS < 0 {
-			return nil, fmt.Errorf("pushtest: scenario step %d: negative timeout_ms", i+1)
+			return nil, fmt.Errorf("pushsim: scenario step %d: negative timeout_ms", i+1)
 		}
 		if n != 1 {
-			return nil, fmt.Errorf("pushtest: scenario step %d: want exactly one of send, wait, sleep_ms", i+1)
+			return nil, fmt.Errorf("pushsim: scenario step %d: want exactly one of send, wait, sleep_ms", i+1)
 		}
 	}
 	if sc.Loop && !hasWait {
-		return nil, errors.New("pushtest: scenario: a loop needs a wait step")
+		return nil, errors.New("pushsim: scenario: a loop needs a wait step")
 	}
 	return func(ctx context.Context, c *Conn, log *slog.Logger) error {
 		turnID := ""
@@ -355,7 +355,7 @@ func ParseScenarioClock(data []byte, clk clock.Clock) (Script, error) {
 					timedOut := wctx.Err() != nil && ctx.Err() == nil
 					cancel()
 					if timedOut {
-						return fmt.Errorf("pushtest: scenario step %d: no %s frame within %v", i+1, st.Wait, timeout)
+						return fmt.Errorf("pushsim: scenario step %d: no %s frame within %v", i+1, st.Wait, timeout)
 					}
 					if err != nil {
 						return endErr(err)
