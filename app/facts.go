@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"yui/pet/settings"
-	"yui/tools/memory"
+	"yui/tools/facts"
 	"yui/transport"
 )
 
-// Long-term memory (tools/memory): one fact store per preset, shared by
+// Long-term memory (tools/facts): one fact store per preset, shared by
 // its pet's connections and the settings window's Memory page, so that
 // an edit on the page reaches the next request.
 
@@ -46,25 +46,25 @@ func (f factsFile) KeepAside() (string, error) {
 // factStores opens each preset's store once. The zero value is ready.
 type factStores struct {
 	mu sync.Mutex
-	m  map[string]*memory.Store
+	m  map[string]*facts.Store
 }
 
 // facts is preset id's fact store, opened on first use; the demo pet's
 // is kept for the run only.
-func (y *yui) facts(id string) *memory.Store {
+func (y *yui) facts(id string) *facts.Store {
 	y.factStores.mu.Lock()
 	defer y.factStores.mu.Unlock()
 	if s, ok := y.factStores.m[id]; ok {
 		return s
 	}
 	if y.factStores.m == nil {
-		y.factStores.m = map[string]*memory.Store{}
+		y.factStores.m = map[string]*facts.Store{}
 	}
-	var files memory.Files
+	var files facts.Files
 	if !y.cfg.Demo && y.configDir != "" {
 		files = factsFile{dir: y.configDir, id: id}
 	}
-	s := memory.Open(files, nil, y.log.With("preset", id, "component", "memory"))
+	s := facts.Open(files, nil, y.log.With("preset", id, "component", "memory"))
 	y.factStores.m[id] = s
 	return s
 }
@@ -86,21 +86,21 @@ func (y *yui) dropFacts(id string) {
 // transport, which declares remember and forget; push keeps its own memory.
 func (s *session) remembers() bool { return s.cfg().ChatAPI != settings.ChatAPIPush }
 
-// memoryTools fills the remember and forget handlers of a request
+// factTools fills the remember and forget handlers of a request
 // transport's toolset.
-func (s *session) memoryTools() (remember, forget transport.ToolHandler) {
+func (s *session) factTools() (remember, forget transport.ToolHandler) {
 	st := s.y.facts(s.cfg().ID)
-	return memory.RememberTool(st).Handler, memory.ForgetTool(st).Handler
+	return facts.RememberTool(st).Handler, facts.ForgetTool(st).Handler
 }
 
-// recall is the request transports' Options.Recall: the preset's facts
+// facts is the request transports' Options.Facts: the preset's facts
 // after the card. Push ignores it.
-func (s *session) recall() func(int, func(string) int) string {
+func (s *session) facts() func(int, func(string) int) string {
 	if !s.remembers() {
 		return nil
 	}
 	return s.y.facts(s.cfg().ID).Prompt
 }
 
-// Memory is preset id's fact store, for the settings window's Memory page.
-func (y *yui) Memory(id string) *memory.Store { return y.facts(id) }
+// Facts is preset id's fact store, for the settings window's Facts page.
+func (y *yui) Facts(id string) *facts.Store { return y.facts(id) }

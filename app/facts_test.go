@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"yui/pet/settings"
-	"yui/tools/memory"
+	"yui/tools/facts"
 )
 
 func memorySession(t *testing.T, api string) (*yui, *session) {
@@ -47,13 +47,13 @@ func TestMemoryToolsOnlyOverRequestTransports(t *testing.T) {
 	}{{settings.ChatAPIPush, false}, {settings.ChatAPIChatCompletions, true}, {settings.ChatAPIResponses, true}} {
 		_, s := memorySession(t, c.api)
 		names := toolNames(s)
-		if got := slices.Contains(names, memory.RememberName) && slices.Contains(names, memory.ForgetName); got != c.want {
+		if got := slices.Contains(names, facts.RememberName) && slices.Contains(names, facts.ForgetName); got != c.want {
 			t.Errorf("%s: tools %v", c.api, names)
 		}
-		if slices.Contains(names, memory.RememberName) != slices.Contains(names, memory.ForgetName) {
+		if slices.Contains(names, facts.RememberName) != slices.Contains(names, facts.ForgetName) {
 			t.Errorf("%s: one of remember and forget: %v", c.api, names)
 		}
-		if got := s.recall() != nil; got != c.want {
+		if got := s.facts() != nil; got != c.want {
 			t.Errorf("%s: Recall set %v", c.api, got)
 		}
 	}
@@ -65,15 +65,15 @@ func TestMemoryToolsOnlyOverRequestTransports(t *testing.T) {
 func TestMemoryPageAndToolsShareTheStore(t *testing.T) {
 	y, s := memorySession(t, settings.ChatAPIChatCompletions)
 	id := s.cfg().ID
-	st := y.Memory(id)
-	fid, _, err := st.Remember("Has a cat named Miso", memory.AboutUser)
+	st := y.Facts(id)
+	fid, _, err := st.Remember("Has a cat named Miso", facts.AboutUser)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Edit(fid, "Has two cats", memory.AboutUser); err != nil {
+	if err := st.Edit(fid, "Has two cats", facts.AboutUser); err != nil {
 		t.Fatal(err)
 	}
-	prompt := s.recall()(1000, func(x string) int { return len(x) / 4 })
+	prompt := s.facts()(1000, func(x string) int { return len(x) / 4 })
 	if !strings.Contains(prompt, "Has two cats") || strings.Contains(prompt, "Miso") {
 		t.Fatalf("prompt: %q", prompt)
 	}

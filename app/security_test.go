@@ -29,7 +29,7 @@ func TestHistoryAndMemoryFilesArePrivateAndAtomic(t *testing.T) {
 		path string
 	}{
 		{"history", historyFile{dir: dir, id: "p-1"}.Save, historyFile{dir: dir, id: "p-1"}.path()},
-		{"memory", memoryFile{dir: dir, id: "p-1"}.Save, memoryFile{dir: dir, id: "p-1"}.path()},
+		{"memory", conversationFile{dir: dir, id: "p-1"}.Save, conversationFile{dir: dir, id: "p-1"}.path()},
 	} {
 		if err := f.save([]byte(`{"version":1}`)); err != nil {
 			t.Fatalf("%s: %v", f.name, err)

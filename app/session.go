@@ -243,8 +243,8 @@ func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 		ReasoningEffort: p.ReasoningEffort,
 		Card:            s.card(),
 		ContextWindow:   p.ContextWindow,
-		Memory:          s.stores.memory,
-		Recall:          s.recall(), // long-term memory (facts.go)
+		Conversation:    s.stores.memory,
+		Facts:           s.facts(), // long-term memory (facts.go)
 		Vocabulary:      s.pack.Vocabulary(),
 		Tools:           tools, // the connection's toolset (tools.go)
 

@@ -202,7 +202,7 @@ func (y *yui) apply(c settings.Change) {
 // forget removes the message history and conversation memory of a
 // deleted preset.
 func (y *yui) forget(id string) {
-	for _, path := range []string{historyFile{dir: y.configDir, id: id}.path(), memoryFile{dir: y.configDir, id: id}.path()} {
+	for _, path := range []string{historyFile{dir: y.configDir, id: id}.path(), conversationFile{dir: y.configDir, id: id}.path()} {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			y.log.Warn("preset_forget", "preset", id, "err", err.Error())
 		}
@@ -265,14 +265,14 @@ func (y *yui) connsChanged() { y.conns.Publish(struct{}{}) }
 
 func (y *yui) Store() *settings.Store { return y.store }
 
-func (y *yui) Conn(presetID string) windows.Conn {
+func (y *yui) Session(presetID string) windows.Session {
 	if s := y.session(presetID); s != nil {
 		return s
 	}
 	return nil
 }
 
-func (y *yui) WatchConns(fn func()) func() {
+func (y *yui) WatchSessions(fn func()) func() {
 	return y.conns.Subscribe(func(struct{}) { fn() })
 }
 

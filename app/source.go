@@ -47,7 +47,7 @@ type presetStores struct {
 	positions  petwindow.PositionStore
 	history    transcript.Storage
 	delegation transport.DelegationStore
-	memory     transport.Memory
+	memory     transport.Conversation
 }
 
 // source is the running presetSource; tests that build a yui by hand get
@@ -124,7 +124,7 @@ func (u userSource) stores(p settings.Preset) presetStores {
 		positions:  storePositions{store: y.store, id: p.ID, log: y.log.With("preset", p.ID)},
 		history:    historyFile{dir: y.configDir, id: p.ID},
 		delegation: y.store.DelegationStore(p.ID),
-		memory:     memoryFile{dir: y.configDir, id: p.ID},
+		memory:     conversationFile{dir: y.configDir, id: p.ID},
 	}
 }
 

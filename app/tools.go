@@ -103,7 +103,7 @@ func (s *session) newToolset() *toolset.Set {
 		}).Handle
 	}
 	if s.remembers() { // facts.go
-		h.Remember, h.Forget = s.memoryTools()
+		h.Remember, h.Forget = s.factTools()
 	}
 	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p), Memory: s.remembers(),
 		BrowserOn: s.y.store.Get().BrowserTool, BrowserFound: s.y.browserPath != ""})

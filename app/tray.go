@@ -34,7 +34,7 @@ func (y *yui) setupTray() {
 	set := func() { y.tray.SetMenu(y.trayMenu()) }
 	set()
 	y.trayRefresh = set
-	y.WatchConns(func() { fyne.Do(set) })
+	y.WatchSessions(func() { fyne.Do(set) })
 	go func() { // a D-Bus round trip, bounded: off the UI thread
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -86,14 +86,14 @@ type Options struct {
 	// the reply; 0 (unknown) bounds nothing until a server says its
 	// context is too long.
 	ContextWindow int
-	// Memory keeps the conversation a request transport holds across
+	// Conversation keeps the conversation a request transport holds across
 	// restarts. Nil keeps it for the transport's life only; push ignores it.
-	Memory Memory
-	// Recall is the long-term memory of the request transports: the text
+	Conversation Conversation
+	// Facts is the long-term memory of the request transports: the text
 	// that follows the card in every request's system prompt, its facts
 	// within room tokens as tokens counts them. Nil adds nothing; push
 	// ignores it.
-	Recall func(room int, tokens func(string) int) string
+	Facts func(room int, tokens func(string) int) string
 
 	Vocabulary Vocabulary
 	// Tools are the client-declared tools of this pet window (client-tools.md).
@@ -289,7 +289,7 @@ type DelegationStore interface {
 	SaveDelegations(history []Delegation) error
 }
 
-// Memory keeps the conversation a request transport holds on the client
+// Conversation keeps the conversation a request transport holds on the client
 // (the Chat Completions transcript, the Responses previous_response_id)
 // across restarts. The app keeps one file per preset beside the settings.
 //
@@ -297,9 +297,9 @@ type DelegationStore interface {
 // runs. It calls Save from one goroutine of its own, one call at a time,
 // with the whole state to keep: after a turn was kept in the conversation
 // and after Reset (then with an empty conversation). The data holds no
-// key and no image, and is bounded (request.MaxMemoryBytes); its last
+// key and no image, and is bounded (request.MaxConversationBytes); its last
 // Save returns before the transport's Close does.
-type Memory interface {
+type Conversation interface {
 	// Load returns what Save last saved; an error wrapping fs.ErrNotExist
 	// when nothing was. The transport starts an empty conversation on
 	// any error or on data it cannot read, and logs why.

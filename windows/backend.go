@@ -23,15 +23,15 @@ import (
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
-	"yui/tools/memory"
+	"yui/tools/facts"
 	"yui/transport"
 	"yui/transport/localserver"
 )
 
-// Conn is one running preset as the message and settings windows see it:
+// Session is one running preset as the message and settings windows see it:
 // they mirror it and open no connection of their own. The app implements
 // it; every method is safe from any goroutine.
-type Conn interface {
+type Session interface {
 	// View is the pet's current view (connection state, usage, history).
 	View() pet.View
 	// WatchView calls fn with each new view, from any goroutine (hand it
@@ -65,12 +65,12 @@ type Backend interface {
 	// Store is the settings store: read it, update it, subscribe to it.
 	// An edit saved there applies live (the app subscribes too).
 	Store() *settings.Store
-	// Conn returns the running preset's connection, nil when the preset
+	// Session returns the running preset's connection, nil when the preset
 	// is not running (disabled, or failed to start).
-	Conn(presetID string) Conn
-	// WatchConns calls fn (from any goroutine) whenever a preset starts or
+	Session(presetID string) Session
+	// WatchSessions calls fn (from any goroutine) whenever a preset starts or
 	// stops running, until cancel.
-	WatchConns(fn func()) (cancel func())
+	WatchSessions(fn func()) (cancel func())
 	// Probe tests p's backend as edited (not as saved): dial and hello for
 	// push, GET /models for the request transports. It honours ctx.
 	Probe(ctx context.Context, p settings.Preset) Probe
@@ -92,14 +92,14 @@ type Backend interface {
 	// ShowPets shows every running pet, hidden ones included (the way
 	// back for a pet hidden from its menu where there is no tray).
 	ShowPets()
-	// Memory is preset id's remembered facts (the Memory page), the same
+	// Facts is preset id's remembered facts (the Facts page), the same
 	// store its pet's requests read.
-	Memory(presetID string) *memory.Store
+	Facts(presetID string) *facts.Store
 	// LogDir is the log folder; OpenLogFolder shows it in the file manager.
 	LogDir() string
 	OpenLogFolder() error
 
-	// The welcome page's ways in (settings_welcome.go).
+	// The welcome page's ways in (settingswindow/welcome.go).
 	Welcomer
 }
 

@@ -15,8 +15,8 @@ import (
 	"yui/tools/address"
 	"yui/tools/body"
 	"yui/tools/browser"
+	"yui/tools/facts"
 	"yui/tools/look"
-	"yui/tools/memory"
 	"yui/tools/relation"
 	"yui/transport"
 	"yui/transport/toolcall"
@@ -34,8 +34,8 @@ type Handlers struct {
 	Body     transport.ToolHandler // body_action, main only: (*body.Actor).Handle
 	Look     transport.ToolHandler // look, main only: (*look.Look).Handle
 	Browser  transport.ToolHandler // browser, while switched on and a browser is found: (*browser.Browser).Handle
-	Remember transport.ToolHandler // remember, request transports: memory.RememberTool(store).Handler
-	Forget   transport.ToolHandler // forget, request transports: memory.ForgetTool(store).Handler
+	Remember transport.ToolHandler // remember, request transports: facts.RememberTool(store).Handler
+	Forget   transport.ToolHandler // forget, request transports: facts.ForgetTool(store).Handler
 }
 
 // Options say which tools a pet window declares.
@@ -80,7 +80,7 @@ func Declared(o Options) []string {
 		names = append(names, BrowserName)
 	}
 	if o.Memory {
-		names = append(names, memory.RememberName, memory.ForgetName)
+		names = append(names, facts.RememberName, facts.ForgetName)
 	}
 	return names
 }
@@ -115,10 +115,10 @@ func spec(name string, o Options) transport.Tool {
 		return transport.Tool{Name: name, Description: body.Description, Parameters: json.RawMessage(body.Parameters), Wait: body.Wait}
 	case look.Name:
 		return transport.Tool{Name: name, Description: look.Description, Parameters: json.RawMessage(look.Parameters), Wait: look.Wait}
-	case memory.RememberName:
-		return transport.Tool{Name: name, Description: memory.RememberDescription, Parameters: json.RawMessage(memory.RememberParameters), Wait: memory.Wait}
-	case memory.ForgetName:
-		return transport.Tool{Name: name, Description: memory.ForgetDescription, Parameters: json.RawMessage(memory.ForgetParameters), Wait: memory.Wait}
+	case facts.RememberName:
+		return transport.Tool{Name: name, Description: facts.RememberDescription, Parameters: json.RawMessage(facts.RememberParameters), Wait: facts.Wait}
+	case facts.ForgetName:
+		return transport.Tool{Name: name, Description: facts.ForgetDescription, Parameters: json.RawMessage(facts.ForgetParameters), Wait: facts.Wait}
 	default:
 		return transport.Tool{Name: browser.Name, Description: browser.Description, Parameters: json.RawMessage(browser.Parameters), Wait: browser.Wait}
 	}
@@ -136,9 +136,9 @@ func handlerOf(h Handlers, name string) transport.ToolHandler {
 		return h.Look
 	case BrowserName:
 		return h.Browser
-	case memory.RememberName:
+	case facts.RememberName:
 		return h.Remember
-	case memory.ForgetName:
+	case facts.ForgetName:
 		return h.Forget
 	}
 	return nil

@@ -76,7 +76,7 @@ func imageNotes(notes []string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// snapshot encodes the newest turns within request.MaxMemoryBytes; nil
+// snapshot encodes the newest turns within request.MaxConversationBytes; nil
 // for an empty transcript.
 func snapshot(turns []turnRec) []byte {
 	if len(turns) == 0 {
@@ -86,7 +86,7 @@ func snapshot(turns []turnRec) []byte {
 	size := 2
 	for i := len(turns) - 1; i >= 0; i-- {
 		b := mustJSON(turns[i])
-		if size+len(b)+1 > request.MaxMemoryBytes {
+		if size+len(b)+1 > request.MaxConversationBytes {
 			break
 		}
 		size += len(b) + 1

@@ -50,7 +50,7 @@ func TestTranscriptBounded(t *testing.T) {
 		t.Fatalf("%d turns kept, first %s", len(d.transcript), d.transcript[0].Msgs[0].Content)
 	}
 	snap := d.Snapshot()
-	if len(snap) > request.MaxMemoryBytes {
+	if len(snap) > request.MaxConversationBytes {
 		t.Fatalf("snapshot of %d bytes", len(snap))
 	}
 	d2 := &dialect{}

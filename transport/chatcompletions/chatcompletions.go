@@ -54,7 +54,7 @@ func (d *dialect) Reset() {
 	d.epoch++
 }
 
-// Snapshot is the transcript, newest turns within MaxMemoryBytes.
+// Snapshot is the transcript, newest turns within MaxConversationBytes.
 func (d *dialect) Snapshot() []byte {
 	d.mu.Lock()
 	turns := d.transcript

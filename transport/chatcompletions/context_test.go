@@ -209,11 +209,11 @@ func TestContextOverflowOfTheMinimumFails(t *testing.T) {
 }
 
 func TestMemoryContinuesAfterRestartAndResetClearsIt(t *testing.T) {
-	mem := rt.NewMemory(nil)
+	mem := rt.NewConversation(nil)
 	h := func(w *rt.Writer, r *http.Request, n int) {
 		w.Data(text(fmt.Sprintf("Reply %d.", n)), stop(), "[DONE]")
 	}
-	withMem := func(o *transport.Options) { o.Memory = mem }
+	withMem := func(o *transport.Options) { o.Conversation = mem }
 	e := start(t, h, withMem)
 	e.send(t, transport.Turn{Trigger: transport.TriggerUserMessage, Text: "remember the blue cup",
 		Attachments: []transport.Image{{MIME: "image/png", Data: []byte("CUP")}}})
@@ -246,9 +246,9 @@ func TestMemoryContinuesAfterRestartAndResetClearsIt(t *testing.T) {
 
 func TestUnreadableMemoryStartsEmpty(t *testing.T) {
 	for _, data := range []string{`{`, `{"version":9}`, `{"version":1,"conversations":{"chat_completions":{"state":[{"messages":[{"role":"tool","tool_call_id":"x"}]}]}}}`} {
-		mem := rt.NewMemory([]byte(data))
+		mem := rt.NewConversation([]byte(data))
 		e := start(t, func(w *rt.Writer, r *http.Request, n int) { w.Data(text("Hi."), stop(), "[DONE]") },
-			func(o *transport.Options) { o.Memory = mem })
+			func(o *transport.Options) { o.Conversation = mem })
 		e.send(t, say("hello"))
 		if texts := userTexts(messages(e.srv.Requests()[0])); len(texts) != 1 {
 			t.Errorf("memory %s: request carries %q", data, texts)

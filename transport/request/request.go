@@ -123,7 +123,7 @@ type Dialect interface {
 	// before its "done" (Responses), or only "done" (Chat Completions).
 	RunningStatus() bool
 	// Snapshot is the conversation to keep across a restart (no image,
-	// at most MaxMemoryBytes), nil for none. The engine takes it after a
+	// at most MaxConversationBytes), nil for none. The engine takes it after a
 	// Commit.
 	Snapshot() []byte
 	// Restore continues the conversation a Snapshot saved, before any
@@ -188,12 +188,12 @@ type Engine struct {
 	wg     sync.WaitGroup
 	out    *transport.EventQueue
 
-	budget *budgeter
-	recall recaller // summaries of dropped turns (recall.go)
+	budget    *budgeter
+	summaries summariser // summaries of dropped turns (facts.go)
 
-	// Memory across restarts (memory.go); saver is nil without one.
+	// The conversation across restarts (conversation.go); saver is nil without one.
 	memMu   sync.Mutex
-	memFile memoryFile
+	memFile conversationFile
 	saver   *saver
 
 	// thinkImplied is set once a stream closed a reasoning block it never
@@ -279,7 +279,7 @@ func New(d Dialect, opts transport.Options) (*Engine, error) {
 		nextID: clk.Now().UnixMilli(),
 		budget: newBudgeter(opts.ContextWindow),
 	}
-	e.loadMemory()
+	e.loadConversation()
 	e.setVocabulary(opts.Vocabulary)
 	e.wg.Add(2)
 	go func() { defer e.wg.Done(); e.out.Run() }()
@@ -351,7 +351,7 @@ func (e *Engine) Interrupt(notifyBackend bool) []string {
 // Reset starts a new conversation and clears the saved one.
 func (e *Engine) Reset() {
 	e.d.Reset()
-	e.saveMemory(true)
+	e.saveConversation(true)
 }
 
 // SetVocabulary replaces the vocabulary generate_express offers and checks.

@@ -56,7 +56,7 @@ func (e *Engine) params() Params {
 	return Params{
 		Model:           e.Model(),
 		ReasoningEffort: e.opts.ReasoningEffort,
-		Instructions:    e.instructions(b), // recall.go
+		Instructions:    e.instructions(b), // facts.go
 		Tools:           tools,
 		Budget:          b,
 	}
@@ -104,7 +104,7 @@ func (e *Engine) run(t *turn) {
 	e.commit(ex, true)
 	r.finish()
 	e.end(t, &transport.TurnEndEvent{TurnID: t.id, OwnTurn: true, Outcome: transport.TurnCompleted, Usage: r.usage})
-	e.afterTurn(ex) // recall.go
+	e.afterTurn(ex) // facts.go
 }
 
 // fail ends a turn whose round failed with err.
@@ -178,7 +178,7 @@ func (c *connError) Unwrap() error { return c.err }
 // commit keeps the turn in the conversation and saves it.
 func (e *Engine) commit(ex Exchange, complete bool) {
 	ex.Commit(complete)
-	e.saveMemory(false)
+	e.saveConversation(false)
 }
 
 // round sends one request and streams its reply into r. A server that

@@ -12,9 +12,9 @@ import (
 )
 
 // open starts a Responses transport on base with mem, as a run of the app does.
-func open(t *testing.T, base string, mem transport.Memory) transport.Transport {
+func open(t *testing.T, base string, mem transport.Conversation) transport.Transport {
 	t.Helper()
-	tr, err := responses.New(transport.Options{ChatBaseURL: base, Key: "sk-secret", Model: "gpt-5", Memory: mem, Vocabulary: rt.Vocabulary})
+	tr, err := responses.New(transport.Options{ChatBaseURL: base, Key: "sk-secret", Model: "gpt-5", Conversation: mem, Vocabulary: rt.Vocabulary})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func turn(t *testing.T, tr transport.Transport, text string) {
 
 func TestPreviousResponseIDAcrossRestart(t *testing.T) {
 	srv := rt.Start(t, func(w *rt.Writer, r *http.Request, n int) { say2(w, fmt.Sprintf("resp_%d", n), "Hi.") })
-	mem := rt.NewMemory(nil)
+	mem := rt.NewConversation(nil)
 	a := open(t, srv.URL+"/v1", mem)
 	turn(t, a, "one")
 	a.Close()
@@ -56,7 +56,7 @@ func TestPreviousResponseIDAcrossRestart(t *testing.T) {
 func TestPreviousResponseIDNotSentToAnotherServer(t *testing.T) {
 	h := func(w *rt.Writer, r *http.Request, n int) { say2(w, fmt.Sprintf("resp_%d", n), "Hi.") }
 	one, two := rt.Start(t, h), rt.Start(t, h)
-	mem := rt.NewMemory(nil)
+	mem := rt.NewConversation(nil)
 	a := open(t, one.URL+"/v1", mem)
 	turn(t, a, "one")
 	a.Close()

@@ -9,7 +9,7 @@ import (
 // The app as these tests see it: one fake for the window packages.
 type (
 	fakeBackend = fakeapp.Backend
-	fakeConn    = fakeapp.Conn
+	fakeConn    = fakeapp.Session
 )
 
 func newFakeBackend(t testing.TB) *fakeBackend { return fakeapp.NewBackend(t) }

@@ -1,7 +1,7 @@
 // Package messagewindow is the message window of one preset: its
 // conversation as a scrolling list of rows (user, assistant, reasoning,
 // tools, errors), a composer with image attachments, and the usage meter.
-// It mirrors the preset's connection through windows.Conn and opens none
+// It mirrors the preset's connection through windows.Session and opens none
 // of its own.
 package messagewindow
 
@@ -43,7 +43,7 @@ type MessageWindow struct {
 
 	win    fyne.Window // nil while closed
 	preset settings.Preset
-	conn   windows.Conn // the mirrored connection; nil while not running
+	conn   windows.Session // the mirrored connection; nil while not running
 	view   pet.View
 	// gen counts attachments: a callback of an earlier connection (or
 	// window) that arrives late is dropped.
@@ -96,17 +96,17 @@ func (w *MessageWindow) Show() {
 			w.presetChanged() // a no-op once closed
 		})
 	})
-	w.stopConns = w.backend.WatchConns(func() {
+	w.stopConns = w.backend.WatchSessions(func() {
 		fyne.Do(func() {
 			if w.win == nil {
 				return
 			}
-			if c := w.backend.Conn(w.presetID); c != w.conn {
+			if c := w.backend.Session(w.presetID); c != w.conn {
 				w.attach(c)
 			}
 		})
 	})
-	w.attach(w.backend.Conn(w.presetID))
+	w.attach(w.backend.Session(w.presetID))
 	w.win.Show()
 	if !w.composer.entry.Disabled() {
 		w.win.Canvas().Focus(w.composer.entry)
@@ -168,7 +168,7 @@ func (w *MessageWindow) title() string {
 }
 
 // attach mirrors c (nil: the preset is not running).
-func (w *MessageWindow) attach(c windows.Conn) {
+func (w *MessageWindow) attach(c windows.Session) {
 	w.detach()
 	w.gen++
 	gen := w.gen

@@ -337,7 +337,7 @@ func TestMessageWindowReattachesWhenTheConnChanges(t *testing.T) {
 	w, _, _ := openMessages(t, b)
 
 	c1 := b.Run(id)
-	if w.conn != windows.Conn(c1) || w.connText.Text != "ready" || w.composer.entry.Disabled() {
+	if w.conn != windows.Session(c1) || w.connText.Text != "ready" || w.composer.entry.Disabled() {
 		t.Fatalf("did not attach to the started preset: conn text %q", w.connText.Text)
 	}
 	c1.Transcript().Add(transcript.Entry{Kind: transcript.KindUser, Trigger: "user message", Text: "first"})
@@ -350,8 +350,8 @@ func TestMessageWindowReattachesWhenTheConnChanges(t *testing.T) {
 	c2.Transcript().Add(transcript.Entry{Kind: transcript.KindReply, Text: "Hey!"})
 	b.Replace(id, c2)
 	b.StopRunning("other") // any start or stop tells the watchers
-	if w.conn != windows.Conn(c2) || len(w.conv.rows) != 2 {
-		t.Fatalf("after the restart: %d rows, attached to the new conn %v", len(w.conv.rows), w.conn == windows.Conn(c2))
+	if w.conn != windows.Session(c2) || len(w.conv.rows) != 2 {
+		t.Fatalf("after the restart: %d rows, attached to the new conn %v", len(w.conv.rows), w.conn == windows.Session(c2))
 	}
 	// The old connection is no longer mirrored.
 	c1.Transcript().Add(transcript.Entry{Kind: transcript.KindError, Text: "old"})

@@ -26,7 +26,7 @@ var colNotRunning = color.NRGBA{0x9a, 0xa0, 0xb0, 0xff}
 // status pill shows it, live, and the reconnect and reset buttons.
 type connSection struct {
 	w      *SettingsWindow
-	conn   windows.Conn // nil when the preset is not running
+	conn   windows.Session // nil when the preset is not running
 	cancel func()
 	gen    int // drops views of a connection no longer watched
 
@@ -67,12 +67,12 @@ func (s *connSection) content() fyne.CanvasObject {
 }
 
 // running is the watched connection, nil when the preset is not running.
-func (s *connSection) running() windows.Conn { return s.conn }
+func (s *connSection) running() windows.Session { return s.conn }
 
 // attach watches preset id's connection, if it runs.
 func (s *connSection) attach(id string) {
 	s.detach()
-	s.conn = s.w.b.Conn(id)
+	s.conn = s.w.b.Session(id)
 	if s.conn == nil {
 		s.showNotRunning()
 		s.w.session.show(s.w.b.Store().Get().DelegationHistory[id])

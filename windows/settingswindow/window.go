@@ -1,7 +1,7 @@
 // Package settingswindow is the settings window: the preset list, each
 // preset's editor (connection, character, speech, voice, screen), the
 // running session's readout and delegation history, and the App tab. It
-// sees the app through windows.Backend and windows.Conn and writes through
+// sees the app through windows.Backend and windows.Session and writes through
 // the settings store.
 package settingswindow
 
@@ -54,12 +54,12 @@ type SettingsWindow struct {
 	list    *presetList
 	ed      *presetEditor
 	conn    *connSection
-	session *sessionSection
-	memory  *memorySection
+	session *delegationSection
+	memory  *factsSection
 	global  *globalSection
 	gallery *gallery
 	tabs    *container.AppTabs
-	welcome *welcomePage      // settings_welcome.go
+	welcome *welcomePage      // welcome.go
 	main    fyne.CanvasObject // the presets and tabs, what the welcome page leaves for
 
 	// jobs counts the backend calls running (probe, speech and voice
@@ -123,7 +123,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.ed = newPresetEditor(w)
 	w.conn = newConnSection(w)
 	w.session = newSessionSection(w)
-	w.memory = newMemorySection(w)
+	w.memory = newFactsSection(w)
 	w.global = newGlobalSection(w)
 	w.gallery = newGallery(w)
 
@@ -178,7 +178,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	store := w.b.Store()
 	w.unsub = append(w.unsub,
 		store.Subscribe(func(c settings.Change) { fyne.Do(func() { w.storeChanged(c) }) }),
-		w.b.WatchConns(func() { fyne.Do(w.connsChanged) }),
+		w.b.WatchSessions(func() { fyne.Do(w.connsChanged) }),
 	)
 }
 

@@ -38,7 +38,7 @@ type countedRequest struct {
 const serverContext = 4096
 
 // memorySummaryPrefix starts the newest message of long-term memory's
-// summary request (transport/request/recall.go).
+// summary request (transport/request/facts.go).
 const memorySummaryPrefix = "The conversation that left the context ("
 
 func (s *countingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,6 @@
 // Package fakeapp is the app as the window packages' tests see it: a
 // windows.Backend on a real settings store in a temporary folder, and
-// windows.Conn fakes that record what a window asks of a running preset.
+// windows.Session fakes that record what a window asks of a running preset.
 // One copy for the settings and the message window's tests.
 package fakeapp
 
@@ -14,16 +14,16 @@ import (
 	"yui/pet/speech"
 	"yui/pet/transcript"
 	"yui/pet/voice"
-	"yui/tools/memory"
+	"yui/tools/facts"
 	"yui/transport"
 	"yui/transport/localserver"
 	"yui/transport/outbox"
 	"yui/windows"
 )
 
-// Conn is a running preset: it records what the window asks of it, and
+// Session is a running preset: it records what the window asks of it, and
 // the test publishes views through it.
-type Conn struct {
+type Session struct {
 	Mu       sync.Mutex
 	view     pet.View
 	views    outbox.Fanout[pet.View]
@@ -37,18 +37,18 @@ type Conn struct {
 }
 
 // NewConn is a ready connection with an empty transcript.
-func NewConn() *Conn {
-	return &Conn{log: transcript.Open(transcript.Options{}),
+func NewConn() *Session {
+	return &Session{log: transcript.Open(transcript.Options{}),
 		view: pet.View{Pill: pet.Pill{Conn: "ready", ConnState: transport.StateReady}}}
 }
 
-func (c *Conn) View() pet.View {
+func (c *Session) View() pet.View {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
 	return c.view
 }
 
-func (c *Conn) WatchView(fn func(pet.View)) func() {
+func (c *Session) WatchView(fn func(pet.View)) func() {
 	c.Mu.Lock()
 	c.watchers++
 	c.Mu.Unlock()
@@ -65,24 +65,24 @@ func (c *Conn) WatchView(fn func(pet.View)) func() {
 }
 
 // Publish sets the view and tells the watchers, as the app does.
-func (c *Conn) Publish(v pet.View) {
+func (c *Session) Publish(v pet.View) {
 	c.Mu.Lock()
 	c.view = v
 	c.Mu.Unlock()
 	c.views.Publish(v)
 }
 
-func (c *Conn) Transcript() *transcript.Log { return c.log }
+func (c *Session) Transcript() *transcript.Log { return c.log }
 
-func (c *Conn) SendText(text string, _ []transport.Image) {
+func (c *Session) SendText(text string, _ []transport.Image) {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
 	c.Sent = append(c.Sent, text)
 }
 
-func (c *Conn) Stop()      { c.Mu.Lock(); c.Stops++; c.Mu.Unlock() }
-func (c *Conn) Reconnect() { c.Mu.Lock(); c.Reconnects++; c.Mu.Unlock() }
-func (c *Conn) Reset()     { c.Mu.Lock(); c.Resets++; c.Mu.Unlock() }
+func (c *Session) Stop()      { c.Mu.Lock(); c.Stops++; c.Mu.Unlock() }
+func (c *Session) Reconnect() { c.Mu.Lock(); c.Reconnects++; c.Mu.Unlock() }
+func (c *Session) Reset()     { c.Mu.Lock(); c.Resets++; c.Mu.Unlock() }
 
 // Backend is the app: a real settings store in a temporary folder and
 // fake connections for the presets the test runs.
@@ -90,7 +90,7 @@ type Backend struct {
 	Settings *settings.Store
 
 	Mu          sync.Mutex // guards the fields below
-	conns       map[string]*Conn
+	conns       map[string]*Session
 	ProbeResult windows.Probe           // what Probe answers
 	Probed      []settings.Preset       // what Probe was asked
 	Spoken      []settings.Preset       // what SpeakSample was asked
@@ -101,9 +101,9 @@ type Backend struct {
 	Servers     []localserver.Server    // what FindServers finds
 	Scans       int
 	Demos       int
-	facts       map[string]*memory.Store // the Memory page's stores, kept in memory
-	Metered     []string                 // the devices metered
-	MeterCh     chan string              // when set, gets each device metered
+	facts       map[string]*facts.Store // the Memory page's stores, kept in memory
+	Metered     []string                // the devices metered
+	MeterCh     chan string             // when set, gets each device metered
 }
 
 // NewBackend is a backend on a fresh store, closed when the test ends.
@@ -119,12 +119,12 @@ func NewBackend(t testing.TB) *Backend {
 
 // NewBackendOn is a backend on the store st, which the caller closes.
 func NewBackendOn(st *settings.Store) *Backend {
-	return &Backend{Settings: st, conns: map[string]*Conn{}}
+	return &Backend{Settings: st, conns: map[string]*Session{}}
 }
 
 func (b *Backend) Store() *settings.Store { return b.Settings }
 
-func (b *Backend) Conn(id string) windows.Conn {
+func (b *Backend) Session(id string) windows.Session {
 	b.Mu.Lock()
 	defer b.Mu.Unlock()
 	if c, ok := b.conns[id]; ok {
@@ -135,7 +135,7 @@ func (b *Backend) Conn(id string) windows.Conn {
 
 // Run makes preset id running with a fresh connection and tells the
 // watchers.
-func (b *Backend) Run(id string) *Conn {
+func (b *Backend) Run(id string) *Session {
 	c := NewConn()
 	b.Mu.Lock()
 	b.conns[id] = c
@@ -144,7 +144,7 @@ func (b *Backend) Run(id string) *Conn {
 	return c
 }
 
-func (b *Backend) WatchConns(fn func()) func() {
+func (b *Backend) WatchSessions(fn func()) func() {
 	return b.changes.Subscribe(func(struct{}) { fn() })
 }
 
@@ -205,14 +205,14 @@ func (b *Backend) ShowPets() {
 	b.Shown++
 }
 
-func (b *Backend) Memory(id string) *memory.Store {
+func (b *Backend) Facts(id string) *facts.Store {
 	b.Mu.Lock()
 	defer b.Mu.Unlock()
 	if b.facts == nil {
-		b.facts = map[string]*memory.Store{}
+		b.facts = map[string]*facts.Store{}
 	}
 	if b.facts[id] == nil {
-		b.facts[id] = memory.Open(nil, nil, nil)
+		b.facts[id] = facts.Open(nil, nil, nil)
 	}
 	return b.facts[id]
 }
@@ -255,7 +255,7 @@ func (b *Backend) TryDemo() error {
 
 // Replace makes c preset id's connection without telling the watchers,
 // as when a preset restarts between two of their calls.
-func (b *Backend) Replace(id string, c *Conn) {
+func (b *Backend) Replace(id string, c *Session) {
 	b.Mu.Lock()
 	defer b.Mu.Unlock()
 	b.conns[id] = c
@@ -271,7 +271,7 @@ func (b *Backend) StopRunning(id string) {
 }
 
 // Watchers is how many watch the connection's view.
-func (c *Conn) Watchers() int {
+func (c *Session) Watchers() int {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
 	return c.watchers
@@ -279,5 +279,5 @@ func (c *Conn) Watchers() int {
 
 var (
 	_ windows.Backend = (*Backend)(nil)
-	_ windows.Conn    = (*Conn)(nil)
+	_ windows.Session = (*Session)(nil)
 )

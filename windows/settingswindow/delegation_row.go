@@ -15,10 +15,10 @@ import (
 	"yui/transport"
 )
 
-// historyRow is one delegation of the Session list: its title, state,
+// delegationRow is one delegation of the Session list: its title, state,
 // status and times; a tap on a finished item with a summary opens the
 // summary under the row, another tap closes it.
-type historyRow struct {
+type delegationRow struct {
 	widget.BaseWidget
 	item     transport.Delegation
 	expanded bool
@@ -30,8 +30,8 @@ type historyRow struct {
 	summary *widget.Label
 }
 
-func newHistoryRow(d transport.Delegation, expanded bool, toggled func(id string, open bool)) *historyRow {
-	r := &historyRow{item: d, toggled: toggled}
+func newHistoryRow(d transport.Delegation, expanded bool, toggled func(id string, open bool)) *delegationRow {
+	r := &delegationRow{item: d, toggled: toggled}
 	r.icon = widget.NewIcon(nil)
 	r.title = widget.NewLabelWithStyle(d.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	r.title.Wrapping = fyne.TextWrapWord
@@ -46,11 +46,11 @@ func newHistoryRow(d transport.Delegation, expanded bool, toggled func(id string
 }
 
 // expandable reports whether the row has a summary to open.
-func (r *historyRow) expandable() bool {
+func (r *delegationRow) expandable() bool {
 	return r.item.State != "running" && strings.TrimSpace(r.item.Summary) != ""
 }
 
-func (r *historyRow) setExpanded(open bool) {
+func (r *delegationRow) setExpanded(open bool) {
 	r.expanded = open
 	switch {
 	case !r.expandable():
@@ -69,7 +69,7 @@ func (r *historyRow) setExpanded(open bool) {
 }
 
 // Tapped opens or closes the summary.
-func (r *historyRow) Tapped(*fyne.PointEvent) {
+func (r *delegationRow) Tapped(*fyne.PointEvent) {
 	if !r.expandable() {
 		return
 	}
@@ -79,7 +79,7 @@ func (r *historyRow) Tapped(*fyne.PointEvent) {
 	}
 }
 
-func (r *historyRow) CreateRenderer() fyne.WidgetRenderer {
+func (r *delegationRow) CreateRenderer() fyne.WidgetRenderer {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
 	title := container.NewBorder(nil, nil, r.icon, nil, r.title)

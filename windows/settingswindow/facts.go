@@ -15,22 +15,22 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet/settings"
-	"yui/tools/memory"
+	"yui/tools/facts"
 )
 
 // memoryWait bounds a write of the facts file or an export or import.
 const memoryWait = 20 * time.Second
 
-// memorySection is the Memory page: what the selected preset's character
-// remembers (tools/memory), to read, search, edit, delete, add by hand,
+// factsSection is the Memory page: what the selected preset's character
+// remembers (tools/facts), to read, search, edit, delete, add by hand,
 // export and import, and to forget all at once. Every change writes the
 // facts file off the UI thread and reaches the next request.
-type memorySection struct {
+type factsSection struct {
 	w     *SettingsWindow
-	store *memory.Store // the selected preset's; nil before one is selected
-	stop  func()        // stops watching store
-	all   []memory.Fact
-	shown []memory.Fact
+	store *facts.Store // the selected preset's; nil before one is selected
+	stop  func()       // stops watching store
+	all   []facts.Fact
+	shown []facts.Fact
 
 	search *widget.Entry
 	count  *widget.Label
@@ -39,8 +39,8 @@ type memorySection struct {
 	forget *widget.Button
 }
 
-func newMemorySection(w *SettingsWindow) *memorySection {
-	s := &memorySection{w: w}
+func newFactsSection(w *SettingsWindow) *factsSection {
+	s := &factsSection{w: w}
 	s.search = widget.NewEntry()
 	s.search.SetPlaceHolder("Search what she remembers")
 	s.search.OnChanged = func(string) { s.filter() }
@@ -56,11 +56,11 @@ func newMemorySection(w *SettingsWindow) *memorySection {
 	return s
 }
 
-func (s *memorySection) content() fyne.CanvasObject {
+func (s *factsSection) content() fyne.CanvasObject {
 	help := helpText("Over Chat Completions and the Responses API the character keeps short facts about you with her remember tool " +
 		"and drops them with forget. The newest and most used go into every request after the card, within a tenth of the " +
 		"context window. Reset conversation keeps them; Forget everything clears them. A push backend keeps its own memory.")
-	add := widget.NewButtonWithIcon("Add…", theme.ContentAddIcon(), func() { s.edit(memory.Fact{}) })
+	add := widget.NewButtonWithIcon("Add…", theme.ContentAddIcon(), func() { s.edit(facts.Fact{}) })
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), s.export)
 	imp := widget.NewButtonWithIcon("Import…", theme.FolderOpenIcon(), s.importFile)
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(add, export, imp, s.forget), s.search)
@@ -69,9 +69,9 @@ func (s *memorySection) content() fyne.CanvasObject {
 }
 
 // attach shows preset id's facts and follows their changes.
-func (s *memorySection) attach(id string, p settings.Preset) {
+func (s *factsSection) attach(id string, p settings.Preset) {
 	s.detach()
-	s.store = s.w.b.Memory(id)
+	s.store = s.w.b.Facts(id)
 	if s.store == nil {
 		return
 	}
@@ -92,7 +92,7 @@ func (s *memorySection) attach(id string, p settings.Preset) {
 	s.reload()
 }
 
-func (s *memorySection) detach() {
+func (s *factsSection) detach() {
 	if s.stop != nil {
 		s.stop()
 		s.stop = nil
@@ -100,7 +100,7 @@ func (s *memorySection) detach() {
 	s.store = nil
 }
 
-func (s *memorySection) reload() {
+func (s *factsSection) reload() {
 	if s.store == nil {
 		return
 	}
@@ -109,7 +109,7 @@ func (s *memorySection) reload() {
 }
 
 // filter shows the facts whose text holds every word of the search.
-func (s *memorySection) filter() {
+func (s *factsSection) filter() {
 	words := strings.Fields(strings.ToLower(s.search.Text))
 	s.shown = s.shown[:0]
 	for _, f := range s.all {
@@ -126,9 +126,9 @@ func (s *memorySection) filter() {
 	case len(s.all) == 0:
 		s.count.SetText("Nothing remembered yet.")
 	case len(words) > 0:
-		s.count.SetText(fmt.Sprintf("%d of %d facts match (at most %d are kept)", len(s.shown), len(s.all), memory.MaxFacts))
+		s.count.SetText(fmt.Sprintf("%d of %d facts match (at most %d are kept)", len(s.shown), len(s.all), facts.MaxFacts))
 	default:
-		s.count.SetText(fmt.Sprintf("%d facts (at most %d are kept; past that the least recently used go)", len(s.all), memory.MaxFacts))
+		s.count.SetText(fmt.Sprintf("%d facts (at most %d are kept; past that the least recently used go)", len(s.all), facts.MaxFacts))
 	}
 	s.forget.Disable()
 	if len(s.all) > 0 {
@@ -139,7 +139,7 @@ func (s *memorySection) filter() {
 }
 
 // change runs a store edit off the UI thread; an error is shown.
-func (s *memorySection) change(what string, edit func(st *memory.Store) error) {
+func (s *factsSection) change(what string, edit func(st *facts.Store) error) {
 	st := s.store
 	if st == nil {
 		return
@@ -156,23 +156,23 @@ func (s *memorySection) change(what string, edit func(st *memory.Store) error) {
 }
 
 // edit opens the editor of f; a fact with id 0 is a new one.
-func (s *memorySection) edit(f memory.Fact) {
+func (s *factsSection) edit(f facts.Fact) {
 	text := widget.NewMultiLineEntry()
 	text.Wrapping = fyne.TextWrapWord
 	text.SetText(f.Text)
 	text.SetMinRowsVisible(3)
 	text.Validator = func(v string) error {
 		if n := len([]rune(strings.Join(strings.Fields(v), " "))); n == 0 {
-			return memory.ErrEmpty
-		} else if n > memory.MaxFactLen {
-			return memory.ErrTooLong
+			return facts.ErrEmpty
+		} else if n > facts.MaxFactLen {
+			return facts.ErrTooLong
 		}
 		return nil
 	}
-	about := widget.NewSelect([]string{aboutLabel(memory.AboutUser), aboutLabel(memory.AboutWorld), aboutLabel(memory.AboutUs)}, nil)
+	about := widget.NewSelect([]string{aboutLabel(facts.AboutUser), aboutLabel(facts.AboutWorld), aboutLabel(facts.AboutUs)}, nil)
 	a := f.About
 	if a == "" {
-		a = memory.AboutUser
+		a = facts.AboutUser
 	}
 	about.SetSelected(aboutLabel(a))
 	title, confirm := "Edit fact", "Save"
@@ -188,9 +188,9 @@ func (s *memorySection) edit(f memory.Fact) {
 		}
 		v, ab := text.Text, aboutOf(about.Selected)
 		if f.ID == 0 {
-			s.change("add", func(st *memory.Store) error { _, _, err := st.Remember(v, ab); return err })
+			s.change("add", func(st *facts.Store) error { _, _, err := st.Remember(v, ab); return err })
 		} else {
-			s.change("edit", func(st *memory.Store) error { return st.Edit(f.ID, v, ab) })
+			s.change("edit", func(st *facts.Store) error { return st.Edit(f.ID, v, ab) })
 		}
 	}, s.w.win)
 	d.Resize(fyne.NewSize(560, 280))
@@ -199,11 +199,11 @@ func (s *memorySection) edit(f memory.Fact) {
 	s.w.log.Info("memory_dialog", "dialog", title)
 }
 
-func (s *memorySection) remove(f memory.Fact) {
-	s.change("delete", func(st *memory.Store) error { return st.Forget(f.ID) })
+func (s *factsSection) remove(f facts.Fact) {
+	s.change("delete", func(st *facts.Store) error { return st.Forget(f.ID) })
 }
 
-func (s *memorySection) confirmForgetAll() {
+func (s *factsSection) confirmForgetAll() {
 	if s.store == nil {
 		return
 	}
@@ -211,7 +211,7 @@ func (s *memorySection) confirmForgetAll() {
 		fmt.Sprintf("Forget all %d facts she remembers about you?\nThis cannot be undone; export them first to keep a copy.", len(s.all)),
 		func(ok bool) {
 			if ok {
-				s.change("forget_everything", func(st *memory.Store) error { return st.Clear() })
+				s.change("forget_everything", func(st *facts.Store) error { return st.Clear() })
 			}
 		}, s.w.win)
 	d.SetConfirmText("Forget everything")
@@ -221,7 +221,7 @@ func (s *memorySection) confirmForgetAll() {
 	s.w.log.Info("memory_dialog", "dialog", "Forget everything")
 }
 
-func (s *memorySection) export() {
+func (s *factsSection) export() {
 	st := s.store
 	if st == nil {
 		return
@@ -233,7 +233,7 @@ func (s *memorySection) export() {
 			}
 			return
 		}
-		s.change("export", func(st *memory.Store) error {
+		s.change("export", func(st *facts.Store) error {
 			defer wc.Close()
 			data, err := st.Export()
 			if err == nil {
@@ -247,7 +247,7 @@ func (s *memorySection) export() {
 	d.Show()
 }
 
-func (s *memorySection) importFile() {
+func (s *factsSection) importFile() {
 	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 		if err != nil || rc == nil {
 			if err != nil {
@@ -255,7 +255,7 @@ func (s *memorySection) importFile() {
 			}
 			return
 		}
-		s.change("import", func(st *memory.Store) error {
+		s.change("import", func(st *facts.Store) error {
 			defer rc.Close()
 			data, err := io.ReadAll(io.LimitReader(rc, 8<<20))
 			if err != nil {
@@ -269,36 +269,36 @@ func (s *memorySection) importFile() {
 	d.Show()
 }
 
-func aboutLabel(a memory.About) string {
+func aboutLabel(a facts.About) string {
 	switch a {
-	case memory.AboutWorld:
+	case facts.AboutWorld:
 		return "the world"
-	case memory.AboutUs:
+	case facts.AboutUs:
 		return "the two of you"
 	}
 	return "you"
 }
 
-func aboutOf(label string) memory.About {
-	for _, a := range []memory.About{memory.AboutWorld, memory.AboutUs} {
+func aboutOf(label string) facts.About {
+	for _, a := range []facts.About{facts.AboutWorld, facts.AboutUs} {
 		if aboutLabel(a) == label {
 			return a
 		}
 	}
-	return memory.AboutUser
+	return facts.AboutUser
 }
 
 // factRow is one fact in the list: its text, when it was learnt and last
 // used, and its edit and delete buttons.
 type factRow struct {
 	widget.BaseWidget
-	fact     memory.Fact
+	fact     facts.Fact
 	text     *widget.Label
 	meta     *widget.Label
 	edit     *widget.Button
 	del      *widget.Button
-	onEdit   func(memory.Fact)
-	onDelete func(memory.Fact)
+	onEdit   func(facts.Fact)
+	onDelete func(facts.Fact)
 }
 
 func newFactRow() fyne.CanvasObject {
@@ -312,7 +312,7 @@ func newFactRow() fyne.CanvasObject {
 	return r
 }
 
-func (r *factRow) set(f memory.Fact, edit, del func(memory.Fact)) {
+func (r *factRow) set(f facts.Fact, edit, del func(facts.Fact)) {
 	r.fact, r.onEdit, r.onDelete = f, edit, del
 	r.text.SetText(f.Text)
 	used := "never used yet"

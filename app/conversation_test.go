@@ -8,7 +8,7 @@ import (
 )
 
 func TestMemoryFile(t *testing.T) {
-	m := memoryFile{dir: t.TempDir(), id: "p-1"}
+	m := conversationFile{dir: t.TempDir(), id: "p-1"}
 	if _, err := m.Load(); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("Load before any Save: %v, want fs.ErrNotExist", err)
 	}

@@ -10,11 +10,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"yui/tools/memory"
+	"yui/tools/facts"
 )
 
 // memoryTab selects the Memory tab.
-func (h *settingsHarness) memoryTab() *memorySection {
+func (h *settingsHarness) memoryTab() *factsSection {
 	for i, it := range h.sw.tabs.Items {
 		if it.Text == "Memory" {
 			h.sw.tabs.SelectIndex(i)
@@ -36,9 +36,9 @@ func (h *settingsHarness) waitFacts(n int) {
 func TestMemoryPageListsEditsAndForgets(t *testing.T) {
 	b := newFakeBackend(t)
 	id := b.Settings.Get().ActivePreset
-	st := b.Memory(id)
+	st := b.Facts(id)
 	for _, f := range []string{"Has a cat named Miso", "Studies chemistry", "Exam on Friday"} {
-		if _, _, err := st.Remember(f, memory.AboutUser); err != nil {
+		if _, _, err := st.Remember(f, facts.AboutUser); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,7 +49,7 @@ func TestMemoryPageListsEditsAndForgets(t *testing.T) {
 		t.Fatalf("list length %d", m.list.Length())
 	}
 	// The model remembers something while the page is open: it shows.
-	st.Remember("Likes green tea", memory.AboutUser)
+	st.Remember("Likes green tea", facts.AboutUser)
 	h.waitFacts(4)
 
 	test.Type(m.search, "tea")
@@ -59,7 +59,7 @@ func TestMemoryPageListsEditsAndForgets(t *testing.T) {
 	m.search.SetText("")
 
 	// Edit through the dialog: the store has it at once.
-	var miso memory.Fact
+	var miso facts.Fact
 	for _, f := range m.all {
 		if f.Text == "Has a cat named Miso" {
 			miso = f
@@ -80,7 +80,7 @@ func TestMemoryPageListsEditsAndForgets(t *testing.T) {
 		t.Fatalf("after the edit: %+v", l)
 	}
 	// Add by hand.
-	m.edit(memory.Fact{})
+	m.edit(facts.Fact{})
 	form = h.sw.win.Canvas().Overlays().Top()
 	walk(form, func(o fyne.CanvasObject) {
 		if e, ok := o.(*widget.Entry); ok && e.MultiLine {
@@ -112,7 +112,7 @@ func TestMemoryPageListsEditsAndForgets(t *testing.T) {
 	}
 }
 
-func containsFact(l []memory.Fact, text string) bool {
+func containsFact(l []facts.Fact, text string) bool {
 	for _, f := range l {
 		if f.Text == text {
 			return true

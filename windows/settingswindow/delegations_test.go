@@ -37,7 +37,7 @@ func TestOrderHistory(t *testing.T) {
 	}
 }
 
-func rowIDs(s *sessionSection) []string {
+func rowIDs(s *delegationSection) []string {
 	var out []string
 	for _, r := range s.rows {
 		out = append(out, r.item.ID)
@@ -154,7 +154,7 @@ func TestSessionReusesUnchangedRows(t *testing.T) {
 	test.NewTempApp(t)
 	s := newSessionSection(nil)
 	s.show(sampleHistory)
-	before := map[string]*historyRow{}
+	before := map[string]*delegationRow{}
 	for _, r := range s.rows {
 		before[r.item.ID] = r
 	}

@@ -10,17 +10,17 @@ import (
 	"sync"
 )
 
-// MaxMemoryBytes bounds the memory one transport saves: a dialect keeps
+// MaxConversationBytes bounds the memory one transport saves: a dialect keeps
 // its newest state within it.
-const MaxMemoryBytes = 2 << 20
+const MaxConversationBytes = 2 << 20
 
 // memoryVersion is the version of the saved memory's shape.
 const memoryVersion = 1
 
-// memoryFile is what a transport saves through transport.Memory: one
+// conversationFile is what a transport saves through transport.Conversation: one
 // conversation per request API, so that switching a preset's chat_api
 // and back keeps each. A Reset clears them all.
-type memoryFile struct {
+type conversationFile struct {
 	Version       int                     `json:"version"`
 	Conversations map[string]conversation `json:"conversations"`
 }
@@ -39,14 +39,14 @@ func serverHash(endpoint string) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// loadMemory restores the dialect's conversation from opts.Memory and
+// loadConversation restores the dialect's conversation from opts.Memory and
 // starts the saver. It runs in New, before any turn.
-func (e *Engine) loadMemory() {
-	m := e.opts.Memory
+func (e *Engine) loadConversation() {
+	m := e.opts.Conversation
 	if m == nil {
 		return
 	}
-	e.memFile = memoryFile{Version: memoryVersion, Conversations: map[string]conversation{}}
+	e.memFile = conversationFile{Version: memoryVersion, Conversations: map[string]conversation{}}
 	e.saver = newSaver(m, e.log)
 	data, err := m.Load()
 	switch {
@@ -55,11 +55,11 @@ func (e *Engine) loadMemory() {
 	case err != nil:
 		e.log.Warn("memory_unreadable", "err", err.Error())
 		return
-	case len(data) > 4*MaxMemoryBytes:
+	case len(data) > 4*MaxConversationBytes:
 		e.log.Warn("memory_unreadable", "err", fmt.Sprintf("%d bytes, over the bound", len(data)))
 		return
 	}
-	var f memoryFile
+	var f conversationFile
 	if err := json.Unmarshal(data, &f); err != nil || f.Version != memoryVersion {
 		e.log.Warn("memory_unreadable", "err", fmt.Sprintf("not a version %d memory: %v", memoryVersion, err))
 		return
@@ -79,10 +79,10 @@ func (e *Engine) loadMemory() {
 	e.log.Info("memory_restored", "bytes", len(c.State))
 }
 
-// saveMemory hands the dialect's conversation to the saver; reset clears
+// saveConversation hands the dialect's conversation to the saver; reset clears
 // every saved conversation instead. The snapshot is taken and queued
 // under memMu so that saves go out in the order the state changed.
-func (e *Engine) saveMemory(reset bool) {
+func (e *Engine) saveConversation(reset bool) {
 	if e.saver == nil {
 		return
 	}

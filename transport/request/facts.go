@@ -15,8 +15,8 @@ import (
 )
 
 // Long-term memory (client-tools.md "remember and forget"): the app's
-// Options.Recall gives the text that follows the card in every request,
-// within RecallRoom; and when the context budget leaves old turns out of
+// Options.Facts gives the text that follows the card in every request,
+// within FactsRoom; and when the context budget leaves old turns out of
 // the requests, one short request aside asks the model to keep what
 // mattered in them through remember.
 
@@ -39,10 +39,10 @@ const (
 // SummaryInstructions is the system prompt of a summary request.
 const SummaryInstructions = `You keep the long-term memory of a desktop companion. The conversation below has just left the companion's context. Call the remember tool for at most 3 lasting facts from it that the companion should recall in later conversations: what the user shared about themselves (name, people and pets in their life, likes and dislikes, work or studies, plans and dates that matter) or about your relationship. One short fact per call, in your own words. Do not keep small talk, passing moods or what was on the screen. When nothing lasting was said, call nothing. Reply with no text.`
 
-// RecallRoom is the room in tokens for the remembered facts of a
+// FactsRoom is the room in tokens for the remembered facts of a
 // request's system prompt: a tenth of the context window, 1,000 when it
 // is not known.
-func RecallRoom(window int) int {
+func FactsRoom(window int) int {
 	if window <= 0 {
 		return 1000
 	}
@@ -64,8 +64,8 @@ type Asider interface {
 	Aside(in Input) Exchange
 }
 
-// recaller counts the turns the requests dropped, for the summaries.
-type recaller struct {
+// summariser counts the turns the requests dropped, for the summaries.
+type summariser struct {
 	mu      sync.Mutex
 	seen    bool // the first turn sets the baseline: a restored long conversation is not new drops
 	high    int  // the most turns a request of this conversation left out
@@ -75,7 +75,7 @@ type recaller struct {
 
 // observe records that a request left dropped turns out, and returns how
 // many newly dropped turns a summary should cover now (0 for none).
-func (rc *recaller) observe(dropped int) int {
+func (rc *summariser) observe(dropped int) int {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	switch {
@@ -101,11 +101,11 @@ func (rc *recaller) observe(dropped int) int {
 // remembered facts within their room, the cue paragraph.
 func (e *Engine) instructions(b Budget) string {
 	card := e.opts.Card
-	if e.opts.Recall == nil {
+	if e.opts.Facts == nil {
 		return Instructions(card)
 	}
-	room := RecallRoom(e.budget.effectiveWindow())
-	block := e.opts.Recall(room, func(s string) int {
+	room := FactsRoom(e.budget.effectiveWindow())
+	block := e.opts.Facts(room, func(s string) int {
 		j, err := MarshalBody(s)
 		if err != nil {
 			return len(s)
@@ -132,7 +132,7 @@ func (b *budgeter) effectiveWindow() int {
 // afterTurn starts a summary of the dropped turns when enough more left
 // the requests. It never holds up or fails the turn.
 func (e *Engine) afterTurn(ex Exchange) {
-	if e.opts.Recall == nil || !e.runner.Declared(RememberTool) {
+	if e.opts.Facts == nil || !e.runner.Declared(RememberTool) {
 		return
 	}
 	dt, ok := ex.(DroppedTexter)
@@ -142,7 +142,7 @@ func (e *Engine) afterTurn(ex Exchange) {
 	if _, ok := e.d.(Asider); !ok {
 		return
 	}
-	n := e.recall.observe(dt.Dropped())
+	n := e.summaries.observe(dt.Dropped())
 	if n == 0 {
 		return
 	}
@@ -153,13 +153,13 @@ func (e *Engine) afterTurn(ex Exchange) {
 		runes = min(runes, max(room-400, 100)*3)
 	}
 	text := dt.DroppedText(n, runes)
-	if strings.TrimSpace(text) == "" || !e.recall.busy.CompareAndSwap(false, true) {
+	if strings.TrimSpace(text) == "" || !e.summaries.busy.CompareAndSwap(false, true) {
 		return
 	}
 	e.wg.Add(1) // the work goroutine holds the group: Close waits for this
 	go func() {
 		defer e.wg.Done()
-		defer e.recall.busy.Store(false)
+		defer e.summaries.busy.Store(false)
 		e.summarise(n, text)
 	}()
 }

@@ -9,7 +9,7 @@ import (
 	"yui/transport/textcut"
 )
 
-// The long-term memory's summaries (request/recall.go): what the dropped
+// The long-term memory's summaries (request/facts.go): what the dropped
 // turns said, and a request aside from the transcript.
 
 // Aside is an exchange that starts from no earlier turn; its Commit keeps

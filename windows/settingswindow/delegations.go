@@ -11,38 +11,38 @@ import (
 	"yui/transport"
 )
 
-// sessionSection lists the delegation history of the selected preset
+// delegationSection lists the delegation history of the selected preset
 // (push-transport.md, delegations): running work first, then finished work
 // newest first; a finished item's summary opens under its row.
-type sessionSection struct {
+type delegationSection struct {
 	w     *SettingsWindow
 	items []transport.Delegation
 	open  map[string]bool // summaries opened, by delegation id
-	rows  []*historyRow
+	rows  []*delegationRow
 	// byID holds the rows shown, by delegation id: a new list reuses the
 	// row of every item that did not change. Building all of them anew on
 	// every delegations frame made the driver keep a minute of discarded
 	// rows (the chaos soak's settings window grew by a few MB a minute).
-	byID map[string]*historyRow
+	byID map[string]*delegationRow
 
 	list  *fyne.Container
 	empty *widget.Label
 }
 
-func newSessionSection(w *SettingsWindow) *sessionSection {
-	s := &sessionSection{w: w, open: map[string]bool{}}
+func newSessionSection(w *SettingsWindow) *delegationSection {
+	s := &delegationSection{w: w, open: map[string]bool{}}
 	s.list = container.NewVBox()
 	s.empty = helpText("No delegated work yet. A push backend lists here the work it hands to background workers.")
 	return s
 }
 
-func (s *sessionSection) content() fyne.CanvasObject {
+func (s *delegationSection) content() fyne.CanvasObject {
 	title := widget.NewLabelWithStyle("Delegation history", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return page(title, s.empty, s.list)
 }
 
 // show lists history; it keeps the summaries the user opened.
-func (s *sessionSection) show(history []transport.Delegation) {
+func (s *delegationSection) show(history []transport.Delegation) {
 	items := orderHistory(history)
 	if slices.Equal(items, s.items) && len(s.rows) == len(items) {
 		return
@@ -50,7 +50,7 @@ func (s *sessionSection) show(history []transport.Delegation) {
 	s.items = items
 	s.rows = s.rows[:0]
 	objs := make([]fyne.CanvasObject, 0, len(items))
-	next := make(map[string]*historyRow, len(items))
+	next := make(map[string]*delegationRow, len(items))
 	for _, d := range items {
 		r, ok := s.byID[d.ID]
 		if _, dup := next[d.ID]; !ok || dup || r.item != d {

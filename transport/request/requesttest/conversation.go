@@ -5,17 +5,17 @@ import (
 	"sync"
 )
 
-// Memory is a transport.Memory held in memory: what a run of the app
+// Conversation is a transport.Conversation held in memory: what a run of the app
 // would keep in its memory file.
-type Memory struct {
+type Conversation struct {
 	mu   sync.Mutex
 	data []byte
 }
 
-// NewMemory returns a Memory holding data; nil is none saved yet.
-func NewMemory(data []byte) *Memory { return &Memory{data: data} }
+// NewConversation returns a Memory holding data; nil is none saved yet.
+func NewConversation(data []byte) *Conversation { return &Conversation{data: data} }
 
-func (m *Memory) Load() ([]byte, error) {
+func (m *Conversation) Load() ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.data == nil {
@@ -24,7 +24,7 @@ func (m *Memory) Load() ([]byte, error) {
 	return m.data, nil
 }
 
-func (m *Memory) Save(b []byte) error {
+func (m *Conversation) Save(b []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.data = append([]byte(nil), b...)
@@ -32,7 +32,7 @@ func (m *Memory) Save(b []byte) error {
 }
 
 // String is what was saved last.
-func (m *Memory) String() string {
+func (m *Conversation) String() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return string(m.data)
