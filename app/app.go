@@ -26,7 +26,7 @@ import (
 
 	"yui/app/applog"
 	"yui/app/motionpref"
-	"yui/app/secrets"
+	"yui/pet/secrets"
 	"yui/assets"
 	"yui/pet/settings"
 	"yui/tools/desktop"

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"log/slog"
 	"os"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"yui/pet/settings"
+	"yui/tools/relation"
+	"yui/transport"
 	"yui/transport/clock"
 )
 
@@ -62,4 +65,35 @@ func TestDragEndDoesNotWaitForTheDisk(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), `"x": 104`) {
 		t.Errorf("state file after the disk answered: %v\n%s", err, data)
 	}
+}
+
+// The settings store's relation score is what the relation tool keeps.
+var _ relation.Scores = settings.RelationScore{}
+
+// TestRelationToolPersists: a score the relation tool changes is in the
+// settings store's state after a restart.
+func TestRelationToolPersists(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openStore(t, dir)
+	id := s.Get().Presets[0].ID
+	tool := relation.New(s.Relation(id), nil)
+	res := tool.Handler(t.Context(), transport.ToolCall{Name: relation.Name, Arguments: json.RawMessage(`{"delta":3,"reason":"nice"}`)})
+	if res.Text != "ok: relation 53/100" {
+		t.Errorf("result = %q", res.Text)
+	}
+	s.Close()
+	s2, _ := openStore(t, dir)
+	if got := s2.Relation(id).Score(); got != 53 {
+		t.Errorf("score after reopen = %d", got)
+	}
+}
+
+func openStore(t *testing.T, dir string) (*settings.Store, *settings.Notice) {
+	t.Helper()
+	s, n, err := settings.Open(dir, settings.Options{})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s, n
 }

@@ -26,6 +26,10 @@ in img/ or in img/<name>/) and its conf/actions.xml. Prints the new pack's id.
 // Run runs `yui pack ARGS` and returns the exit code: 0 done, 1 failed,
 // 2 a usage error.
 func Run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && isHelp(args[0]) {
+		fmt.Fprint(stderr, usage)
+		return 0
+	}
 	if len(args) == 0 || args[0] != "import" {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -73,4 +77,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, r.ID)
 	return 0
+}
+
+// isHelp says whether arg asks for the usage, as the flag package reads it.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
 }

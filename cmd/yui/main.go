@@ -13,22 +13,18 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 
 	"yui/app"
-	"yui/app/packcmd"
 	"yui/tools/desktop"
 )
 
 func main() {
-	if len(os.Args) > 1 {
-		if code, ok := subcommand(os.Args[1], os.Args[2:]); ok {
-			os.Exit(code)
-		}
+	if code, ok := runCommand(os.Args[1:]); ok {
+		os.Exit(code)
 	}
 	var cfg app.Config
 	flag.StringVar(&cfg.ConfigDir, "config-dir", "", "settings and logs `directory` (default: the OS config directory)")
@@ -41,7 +37,10 @@ func main() {
 	flag.StringVar(&cfg.VoiceIn, "voice-in", "", "play a WAV `file` (any rate, then silence) as the main pet's microphone; the preset's voice mode applies")
 	flag.DurationVar(&cfg.StatsEvery, "stats-every", 0, "log the goroutine count, heap, resident set and open files at this `interval` (e.g. 10s; 0: never)")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: yui [flags]\n\nThe key of a one-run override is read from the YUI_KEY environment variable.\n\n")
+		out := flag.CommandLine.Output()
+		fmt.Fprintf(out, "usage: yui [flags]\n       yui COMMAND [flags]\n\nStarts Yui, the desktop companion: one pet on the desktop for each enabled\npreset. The key of a one-run override is read from the YUI_KEY environment\nvariable.\n\n")
+		printCommands(out)
+		fmt.Fprintf(out, "\nflags:\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -66,38 +65,6 @@ func main() {
 		}
 		os.Exit(1)
 	}
-}
-
-// subcommand runs yui's subcommands (voices, devices) and returns the
-// exit code; ok is false when name is none of them.
-func subcommand(name string, args []string) (code int, ok bool) {
-	switch name {
-	case "voices":
-		fs := flag.NewFlagSet("yui voices", flag.ContinueOnError)
-		engine := fs.String("engine", "system", "the speech `engine` whose voices to list: system, openai, command or none")
-		if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-			return 2, true
-		}
-		return report(app.PrintVoices(context.Background(), os.Stdout, *engine)), true
-	case "pack":
-		return packcmd.Run(args, os.Stdout, os.Stderr), true
-	case "devices":
-		if len(args) > 0 {
-			fmt.Fprintln(os.Stderr, "usage: yui devices")
-			return 2, true
-		}
-		return report(app.PrintDevices(os.Stdout)), true
-	}
-	return 0, false
-}
-
-// report prints a subcommand's error and returns its exit code.
-func report(err error) int {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "yui:", err)
-		return 1
-	}
-	return 0
 }
 
 // keyEnv is the environment variable of a one-run key.

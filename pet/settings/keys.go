@@ -10,7 +10,7 @@ import (
 )
 
 // Keyring holds the presets' keys apart from the settings file (the
-// system keyring, app/secrets). Its calls may block for a while; the store
+// system keyring, pet/secrets). Its calls may block for a while; the store
 // makes them at Open and on its own goroutine, never on the caller's.
 type Keyring interface {
 	// Get returns the secret of entry.

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"yui/app/secrets"
+	"yui/pet/secrets"
 )
 
 // The keys of keyFile, each a distinct string so that the file can be

@@ -15,11 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"yui/tools/relation"
 	"yui/transport"
 )
-
-var _ relation.Scores = RelationScore{}
 
 // seqRand is a deterministic random source: bytes 0, 1, 2, ...
 type seqRand struct {
@@ -585,22 +582,6 @@ func TestRelationScoreConcurrent(t *testing.T) {
 	entries, _ := os.ReadDir(s.Dir())
 	if len(entries) != 2 {
 		t.Errorf("directory holds %d entries, want only settings.json and state", len(entries))
-	}
-}
-
-func TestRelationToolPersists(t *testing.T) {
-	dir := t.TempDir()
-	s, _ := open(t, dir)
-	id := s.Get().Presets[0].ID
-	tool := relation.New(s.Relation(id), nil)
-	res := tool.Handler(t.Context(), transport.ToolCall{Name: relation.Name, Arguments: json.RawMessage(`{"delta":3,"reason":"nice"}`)})
-	if res.Text != "ok: relation 53/100" {
-		t.Errorf("result = %q", res.Text)
-	}
-	s.Close()
-	s2, _ := open(t, dir)
-	if got := s2.Relation(id).Score(); got != 53 {
-		t.Errorf("score after reopen = %d", got)
 	}
 }
 

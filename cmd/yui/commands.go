@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"yui/app"
+	"yui/app/packcmd"
+)
+
+// command is one of yui's subcommands: `yui NAME ARGS`. Each prints its
+// own usage for --help (exit 0) and on a wrong command line (exit 2).
+type command struct {
+	name    string
+	summary string // one line, for `yui --help`
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands are yui's subcommands in the order `yui --help` lists them.
+// A new subcommand is one entry here.
+var commands = []command{
+	{"pack", "import a Shimeji or Shimeji-ee character set as a pack", runPack},
+	{"voices", "list the voices of a speech engine", runVoices},
+	{"devices", "list the audio inputs and outputs", runDevices},
+}
+
+// findCommand returns the subcommand named name.
+func findCommand(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// printCommands writes the subcommand list of `yui --help`.
+func printCommands(w io.Writer) {
+	fmt.Fprintf(w, "commands:\n")
+	width := 0
+	for _, c := range commands {
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  yui %-*s  %s\n", width, c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\n'yui COMMAND --help' tells more of each.\n")
+}
+
+// parseFlags parses a subcommand's flags; usage is its usage line and
+// text. It returns the exit code to end with and false when the command
+// line was --help (0) or wrong (2).
+func parseFlags(fs *flag.FlagSet, usage string, args []string, stderr io.Writer) (int, bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		if hasFlags(fs) {
+			fmt.Fprintln(stderr, "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected %q\n", fs.Name(), strings.Join(fs.Args(), " "))
+		fs.Usage()
+		return 2, false
+	}
+	return 0, true
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+func runPack(args []string, stdout, stderr io.Writer) int {
+	return packcmd.Run(args, stdout, stderr)
+}
+
+const voicesUsage = `usage: yui voices [--engine system|openai|command|none]
+
+Lists the voices a speech engine offers, one a line: the system engine's
+(espeak-ng on Linux, SAPI on Windows) by default.
+`
+
+func runVoices(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("yui voices", flag.ContinueOnError)
+	engine := fs.String("engine", "system", "the speech `engine` whose voices to list: system, openai, command or none")
+	if code, ok := parseFlags(fs, voicesUsage, args, stderr); !ok {
+		return code
+	}
+	return report(stderr, app.PrintVoices(context.Background(), stdout, *engine))
+}
+
+const devicesUsage = `usage: yui devices
+
+Lists the audio inputs (microphones) and outputs (speakers) by the names
+the Voice and Speech tabs offer.
+`
+
+func runDevices(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("yui devices", flag.ContinueOnError)
+	if code, ok := parseFlags(fs, devicesUsage, args, stderr); !ok {
+		return code
+	}
+	return report(stderr, app.PrintDevices(stdout))
+}
+
+// report prints a subcommand's error and returns its exit code.
+func report(stderr io.Writer, err error) int {
+	if err != nil {
+		fmt.Fprintln(stderr, "yui:", err)
+		return 1
+	}
+	return 0
+}
+
+// runCommand runs os.Args' subcommand, if it names one.
+func runCommand(args []string) (code int, ok bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	c, ok := findCommand(args[0])
+	if !ok {
+		return 0, false
+	}
+	return c.run(args[1:], os.Stdout, os.Stderr), true
+}
