@@ -17,7 +17,7 @@ import (
 	"yui/windows/petwindow"
 )
 
-// The client tools (client-tools.md): the process opens the desktop layer
+// The client tools (docs/protocol/client-tools.md): the process opens the desktop layer
 // once; each pet window gets a body Actor over its window and a look tool
 // (main declares them), and each connection a toolset, closed after its
 // transport. Close order: transport, toolset, actor, desktop.

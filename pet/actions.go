@@ -7,7 +7,7 @@ import (
 )
 
 // The user's actions and the turns the app starts: each sends a turn or
-// stops speech, as push-transport.md's speech-stopping actions say.
+// stops speech, as docs/protocol/push-transport.md's speech-stopping actions say.
 
 // --- user actions ---
 

@@ -41,7 +41,7 @@ import (
 	"yui/transport/outbox"
 )
 
-// Timings of the status pill and the delegations chip (push-transport.md limits).
+// Timings of the status pill and the delegations chip (docs/protocol/push-transport.md limits).
 const (
 	// ToolHold is how long a done or failed tool state stays in the pill.
 	ToolHold = 1500 * time.Millisecond
@@ -56,7 +56,7 @@ const (
 const GenericFailureText = "The request failed."
 
 // OfflineText is the pill's connection text while the backend cannot be
-// reached (product.md §2: the pet says so in its status pill).
+// reached (docs/product.md §2: the pet says so in its status pill).
 const OfflineText = "offline: the backend cannot be reached"
 
 // OfflineRetryText is the pill's shorter form of it while a request
@@ -72,7 +72,7 @@ const CloseTakenOver = 4409
 const TakenOverText = "another Yui took over this chat"
 
 // ErrorTextMax is where a failed turn's server text is cut, in characters
-// (push-transport.md error: "one line cut at 200 characters").
+// (docs/protocol/push-transport.md error: "one line cut at 200 characters").
 const ErrorTextMax = 200
 
 // Options wires a Controller.

@@ -1,4 +1,4 @@
-// Package look is the look client tool (client-tools.md): the pet's body
+// Package look is the look client tool (docs/protocol/client-tools.md): the pet's body
 // state, the places it can perch, and, with the user's permission, a
 // screenshot of a display.
 package look
@@ -20,14 +20,14 @@ import (
 	"yui/transport/toolcall"
 )
 
-// Tool constants of client-tools.md; the wait is push-transport.md's query wait.
+// Tool constants of docs/protocol/client-tools.md; the wait is docs/protocol/push-transport.md's query wait.
 const (
 	Name        = "look"
 	Description = "Read body state, perch targets, or a display screenshot; screen requests require user permission"
 	Wait        = 2 * time.Second
 )
 
-// Parameters is the tool's JSON schema, exactly as client-tools.md gives it.
+// Parameters is the tool's JSON schema, exactly as docs/protocol/client-tools.md gives it.
 const Parameters = `{ "type": "object",
     "properties": { "at": { "type": "string", "enum": ["body", "perch_targets", "screen"] },
                     "monitor": { "type": "integer", "description": "For screen: the display number used by body_action.monitor; omit for the character's display" } },
@@ -51,7 +51,7 @@ const (
 	Refused
 )
 
-// Permission is the screen-look permission, a global setting (product.md
+// Permission is the screen-look permission, a global setting (docs/product.md
 // §2) the app implements with its settings store and prompt.
 type Permission interface {
 	// ScreenLook returns the user's current answer.
@@ -150,7 +150,7 @@ func compact(v any) string {
 	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
-// bodyJSON is look body's answer, fields in client-tools.md's order.
+// bodyJSON is look body's answer, fields in docs/protocol/client-tools.md's order.
 type bodyJSON struct {
 	Monitor int             `json:"monitor"`
 	X       int             `json:"x"`

@@ -1,4 +1,4 @@
-// Package toolset declares a pet window's client tools (client-tools.md):
+// Package toolset declares a pet window's client tools (docs/protocol/client-tools.md):
 // which tools each pet declares, each one's schema, description and client
 // wait, and the handlers behind them. A Set owns the handlers it runs:
 // Close cancels the ones still running and waits for them, so no tool

@@ -33,7 +33,7 @@ const (
 	voiceTimeout = 20 * time.Second
 )
 
-// SettingsWindow is the settings window (product.md §3): the presets list
+// SettingsWindow is the settings window (docs/product.md §3): the presets list
 // on the left, the selected preset's editor, connection, session, speech
 // and voice tabs on the right, and the app-wide settings. It edits through
 // the Backend's settings store and mirrors the running presets'
