@@ -26,8 +26,8 @@ import (
 
 	"yui/app/applog"
 	"yui/app/motionpref"
-	"yui/pet/secrets"
 	"yui/assets"
+	"yui/pet/secrets"
 	"yui/pet/settings"
 	"yui/tools/desktop"
 	"yui/transport/clock"
