@@ -7,6 +7,7 @@
 //	yui voices [--engine system|openai|command|none]
 //	yui devices
 //	yui pack import DIR [--id ID] [--set NAME] [--config-dir DIR]
+//	yui event [--source NAME] [--preset ID] [--config-dir DIR] TEXT
 //
 // The chat API key of a one-run override comes from the YUI_KEY
 // environment variable, never from a flag (flags show in process lists).
@@ -81,6 +82,8 @@ func subcommand(name string, args []string) (code int, ok bool) {
 		return report(app.PrintVoices(context.Background(), os.Stdout, *engine)), true
 	case "pack":
 		return packcmd.Run(args, os.Stdout, os.Stderr), true
+	case "event":
+		return event(args), true
 	case "devices":
 		if len(args) > 0 {
 			fmt.Fprintln(os.Stderr, "usage: yui devices")

@@ -66,7 +66,11 @@ type lockedWriter struct {
 	mu *sync.Mutex
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.w.Write(p) }
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
 
 func (r *rig) setGate(g Reason) { r.mu.Lock(); r.gate = g; r.mu.Unlock() }
 
