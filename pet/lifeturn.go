@@ -2,8 +2,15 @@ package pet
 
 import (
 	"yui/pet/life"
-	"yui/pet/voice"
 	"yui/transport"
+)
+
+// The voice segments of the pill while an utterance is captured or
+// transcribed: pet/voice/voice.go's StatusListening and
+// StatusTranscribing (pet/voice's tests import pet, so pet cannot import it).
+const (
+	voiceListening    = "listening"
+	voiceTranscribing = "transcribing"
 )
 
 // The turns Yui starts on her own (pet/life decides when): the
@@ -22,7 +29,7 @@ func (c *Controller) LifeGate() life.Reason {
 		return life.ReasonOffline
 	case len(c.turns.running) > 0 || c.turns.sending > 0:
 		return life.ReasonBusy
-	case c.view.Pill.Voice == voice.StatusListening || c.view.Pill.Voice == voice.StatusTranscribing:
+	case c.view.Pill.Voice == voiceListening || c.view.Pill.Voice == voiceTranscribing:
 		return life.ReasonBusy
 	case c.quiet:
 		return life.ReasonHidden
