@@ -84,6 +84,10 @@ type Options struct {
 	// preset's private_titles (docs/product.md §11): while the active
 	// window's does, no screenshot is taken. Nil is never.
 	Private func(title string) bool
+	// PID is this process's: while one of its own windows is active (the
+	// pet's composer has the focus), the private check reads the window
+	// the user was in, the topmost of another process. 0 skips that.
+	PID int
 }
 
 // ErrPrivate is the error of a screenshot refused while a private
@@ -253,10 +257,11 @@ func (l *Look) screen(ctx context.Context, monitor int) transport.ToolResult {
 func (l *Look) shoot(ctx context.Context, ms []desktop.Monitor, i int) (transport.Screenshot, error) {
 	// The active window is read before the capture: a private one stops it.
 	title := ""
-	if w, ok, err := l.o.Desktop.Active(); err == nil && ok {
+	w, ok, err := l.o.Desktop.Active()
+	if err == nil && ok {
 		title = w.Title
 	}
-	if l.o.Private != nil && l.o.Private(title) {
+	if l.o.Private != nil && (l.o.Private(title) || l.o.Private(l.beneath(w, ok && err == nil))) {
 		return transport.Screenshot{}, ErrPrivate
 	}
 	img, err := l.o.Capture.Capture(ms[i].Bounds)
@@ -282,6 +287,25 @@ func (l *Look) shoot(ctx context.Context, ms []desktop.Monitor, i int) (transpor
 		ActiveWindow: title,
 	}
 	return shot, nil
+}
+
+// beneath is the title of the window the user was in while one of this
+// process's own windows is active: the topmost visible normal window of
+// another process; "" otherwise.
+func (l *Look) beneath(active desktop.Window, ok bool) string {
+	if l.o.PID == 0 || !ok || active.PID != l.o.PID {
+		return ""
+	}
+	ws, err := l.o.Desktop.Windows()
+	if err != nil {
+		return ""
+	}
+	for _, w := range ws {
+		if w.PID != l.o.PID && w.Normal && w.Visible() {
+			return w.Title
+		}
+	}
+	return ""
 }
 
 // Screenshot captures the character's display (monitor < 0) or monitor
