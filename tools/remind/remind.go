@@ -18,19 +18,32 @@ import (
 	"yui/transport/toolcall"
 )
 
-// Tool constants of docs/protocol/client-tools.md.
+// Tool constants of docs/protocol/client-tools.md; the wait is its 2 s.
 const (
 	RemindName        = "remind"
 	RemindDescription = "Set a reminder: at its time you get a turn with trigger reminder and its text"
 	CancelName        = "cancel_reminder"
 	CancelDescription = "Cancel a reminder by its id"
 	Wait              = 2 * time.Second
-	MaxText           = 200
-	MaxInMinutes      = 10080
-	MaxAhead          = 7 * 24 * time.Hour
+)
+
+// Limits of remind's arguments.
+const (
+	MaxText      = 200
+	MaxInMinutes = 10080
+	MaxAhead     = 7 * 24 * time.Hour
+)
+
+// Results of the tools' own errors.
+const (
 	errNoSuchReminder = "error: no such reminder"
 	errNotSaved       = "error: the reminder could not be saved"
-	RemindParameters  = `{ "type": "object",
+)
+
+// RemindParameters and CancelParameters are the tools' JSON schemas,
+// exactly as docs/protocol/client-tools.md gives them.
+const (
+	RemindParameters = `{ "type": "object",
     "properties": { "text": { "type": "string", "description": "1-200 characters: what to remind the user of" },
                     "in_minutes": { "type": "integer", "description": "1-10080" },
                     "at": { "type": "string", "description": "local time HH:MM (the next one to come) or RFC 3339" } },
