@@ -121,6 +121,10 @@ func (c *Controller) armCheckInLocked() {
 				c.armCheckInLocked() // busy, offline or do-not-disturb: wait another round
 			}
 		})
+		if fire && c.idle.gate != nil && !c.idle.gate() {
+			c.update(c.armCheckInLocked) // capped or quiet hours: wait another round
+			return
+		}
 		if fire {
 			c.CheckIn()
 		}

@@ -112,6 +112,10 @@ type Options struct {
 	Greeting bool
 	// CheckIn sends a check-in turn after this long without a turn; 0 is off.
 	CheckIn time.Duration
+	// CheckInGate, when set, is asked outside every lock before a due
+	// check-in starts (pet/life's talk cap and quiet hours); false waits
+	// another round.
+	CheckInGate func() bool
 }
 
 // maxRemembered bounds the sets of turn ids kept for frames that race with
@@ -173,7 +177,7 @@ func New(opts Options) *Controller {
 			stopped: newIDSet(maxRemembered),
 			sent:    newIDSet(maxRemembered),
 		},
-		idle: idleTurns{every: opts.CheckIn},
+		idle: idleTurns{every: opts.CheckIn, gate: opts.CheckInGate},
 		pub:  publisher{onChange: opts.OnChange},
 	}
 	if c.pack == nil {

@@ -162,6 +162,8 @@ type Preset struct {
 	// CheckInMinutes starts a check-in turn after this many minutes
 	// without a turn; 0 is off.
 	CheckInMinutes int `json:"check_in_minutes"`
+	// Life is the turns Yui starts on her own (life.go).
+	Life Life `json:"life"`
 	// Keyring names, in the file only, the keyring entry of each key the
 	// system keyring holds ("key", "speech.key", "voice.key"); that key is
 	// then "" in the file. In memory the keys are in their fields and
@@ -282,6 +284,7 @@ func defaultPreset() Preset {
 		Poke:         true,
 		Gravity:      true,
 		Gaze:         true,
+		Life:         DefaultLife(),
 		Learned:      Learned{Positions: map[string]Position{}, Relation: RelationDefault},
 	}
 }
@@ -319,6 +322,7 @@ func (s Settings) Clone() Settings {
 func (p Preset) Clone() Preset {
 	c := p
 	c.Learned = p.Learned.clone()
+	c.Life = p.Life.clone()
 	c.Keyring = maps.Clone(p.Keyring)
 	c.Extra = maps.Clone(p.Extra)
 	return c
