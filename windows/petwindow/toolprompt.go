@@ -72,8 +72,9 @@ func (w *PetWindow) AskTool(tool, summary string, answer func(ToolAnswer)) (dism
 		})
 		pw.SetCloseIntercept(pick(ToolDeny))
 		pw.Resize(fyne.NewSize(440, 150))
+		// No button takes the focus at first: a focused button would take
+		// Enter and Escape from the canvas; Tab reaches them, Space taps.
 		pw.Show()
-		pw.Canvas().Focus(once)
 		w.log.Info("pet_tool_prompt", "name", w.opts.Name, "tool", tool)
 	})
 	return func() { fyne.Do(func() { finish(nil) }) }
