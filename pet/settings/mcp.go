@@ -90,6 +90,8 @@ func secretPart(v string) string {
 	return v
 }
 
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
 // validateMCP names every MCP field that cannot work.
 func (s *Settings) validateMCP() []FieldError {
 	var errs []FieldError

@@ -63,3 +63,26 @@ func TestMCPSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestMCPImport(t *testing.T) {
+	claude := `{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]},
+	  "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer x"}}}, "globalShortcut": "x"}`
+	got, err := ParseMCPFile([]byte(claude))
+	if err != nil || len(got) != 2 || got["files"].Command != "npx" {
+		t.Fatalf("parsed %v, %v", got, err)
+	}
+	if _, err := ParseMCPFile([]byte(`{"mcpServers": {"bad": {}}}`)); err == nil {
+		t.Error("a server without command or url was accepted")
+	}
+	if _, err := ParseMCPFile([]byte(`{}`)); err == nil {
+		t.Error("a file without servers was accepted")
+	}
+	s := Settings{Presets: []Preset{{ID: "p-1"}}, MCPServers: map[string]MCPServer{"files": {Command: "mine"}}}
+	added := s.AddMCPServers(got, "p-1")
+	if !slices.Equal(added, []string{"remote"}) || s.MCPServers["files"].Command != "mine" || !slices.Equal(s.Presets[0].MCP, []string{"remote"}) {
+		t.Errorf("added %v, servers %v, preset mcp %v", added, s.MCPServers, s.Presets[0].MCP)
+	}
+	if p := MCPImportPaths("/home/me", `C:\Users\me\AppData\Roaming`); len(p) != 3 || !strings.HasSuffix(p[0], "claude_desktop_config.json") {
+		t.Errorf("paths %v", p)
+	}
+}
