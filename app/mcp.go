@@ -110,3 +110,6 @@ func (a mcpAsker) Ask(ctx context.Context, q mcp.Question) mcp.Answer {
 		return mcp.Denied
 	}
 }
+
+// MCP is the manager, for the settings window's Tools tab.
+func (y *yui) MCP() *mcp.Manager { return y.mcp }
