@@ -342,4 +342,19 @@ func TestMCPEverythingOverHTTP(t *testing.T) {
 	if body := model.lastBody(); !strings.Contains(body, "data:image/") {
 		t.Fatalf("the image did not reach the model: %.400s", body)
 	}
+
+	// Stop during a long call cancels it: the call ends at once, not
+	// after its 30 s.
+	a.send(`call everything__trigger-long-running-operation {"duration":30,"steps":3}`)
+	waitFor(t, 20*time.Second, "the long call running", func() bool {
+		_, ok := findRecord(a.log(), "pet_pill", map[string]string{"tool": "everything__trigger-long-running-operation running"})
+		return ok
+	})
+	win := a.petRect()
+	click(t, d, win.Max.X-28, win.Min.Y+482)
+	a.waitRecord(10*time.Second, "pet_composer_stop", nil)
+	call := a.waitRecord(15*time.Second, "mcp_call", map[string]string{"name": "everything__trigger-long-running-operation"})
+	if ms, _ := call["ms"].(float64); call["ok"] != false || ms > 20000 {
+		t.Fatalf("the stopped call: %v", call)
+	}
 }
