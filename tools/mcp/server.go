@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"yui/transport/clock"
+	"yui/transport/toolcall"
 )
 
 // State is a server's state as the Tools tab shows it.
@@ -322,7 +323,7 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage) (*
 	case context.Cause(cctx) == errTimedOut:
 		return nil, NoReply(s.cfg.Name, s.cfg.wait())
 	case ctx.Err() != nil:
-		return nil, "error: turn stopped"
+		return nil, toolcall.ErrTurnStopped
 	case errors.Is(err, mcp.ErrConnectionClosed):
 		return nil, NotRunning(s.cfg.Name)
 	case err != nil:
