@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

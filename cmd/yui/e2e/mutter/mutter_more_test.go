@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"yui/cmd/yui/e2e/harness"
-
 	"github.com/godbus/dbus/v5"
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"yui/cmd/yui/e2e/harness"
 )
 
 // xprop32 reads a CARDINAL list property of window id; nil when unset.

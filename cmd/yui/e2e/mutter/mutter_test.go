@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

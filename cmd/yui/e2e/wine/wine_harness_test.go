@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

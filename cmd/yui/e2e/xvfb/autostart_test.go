@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

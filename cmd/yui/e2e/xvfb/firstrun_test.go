@@ -3,80 +3,14 @@
 package xvfb
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
+	"yui/transport/request/requesttest"
 )
-
-// localServer is a fake local model server on its real loopback port:
-// Ollama, LM Studio or a bare OpenAI-compatible one, with the models it
-// lists (changeable, as a model being pulled) and a chat endpoint that
-// answers every turn with one sentence and records the model asked for.
-type localServer struct {
-	kind string // "ollama", "lmstudio" or ""
-	mu   sync.Mutex
-	list []string
-	asks []string // the model of each chat request
-}
-
-func (f *localServer) setModels(ids ...string) {
-	f.mu.Lock()
-	f.list = ids
-	f.mu.Unlock()
-}
-
-func (f *localServer) models() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.asks...)
-}
-
-func (f *localServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	ids := append([]string(nil), f.list...)
-	f.mu.Unlock()
-	data := []map[string]any{}
-	for _, id := range ids {
-		data = append(data, map[string]any{"id": id, "object": "model", "owned_by": "library"})
-	}
-	w.Header().Set("Content-Type", "application/json")
-	switch {
-	case r.URL.Path == "/v1/models":
-		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
-	case r.URL.Path == "/api/tags" && f.kind == "ollama":
-		var tags []map[string]any
-		for _, id := range ids {
-			tags = append(tags, map[string]any{"name": id, "model": id})
-		}
-		json.NewEncoder(w).Encode(map[string]any{"models": tags})
-	case r.URL.Path == "/api/v0/models" && f.kind == "lmstudio":
-		for _, m := range data {
-			m["type"] = "llm"
-		}
-		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
-	case r.URL.Path == "/v1/chat/completions":
-		var req struct {
-			Model string `json:"model"`
-		}
-		body, _ := io.ReadAll(r.Body)
-		json.Unmarshal(body, &req)
-		f.mu.Lock()
-		f.asks = append(f.asks, req.Model)
-		f.mu.Unlock()
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprintf(w, "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":%q,\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Found you.\"},\"finish_reason\":\"stop\"}]}\n\n", req.Model)
-		fmt.Fprint(w, "data: [DONE]\n\n")
-	default:
-		http.NotFound(w, r)
-	}
-}
 
 // localPorts are the ports a first start asks (transport/localserver).
 var localPorts = []int{11434, 1234, 8080, 8000, 1337, 5001, 5000, 4891}
@@ -84,15 +18,13 @@ var localPorts = []int{11434, 1234, 8080, 8000, 1337, 5001, 5000, 4891}
 // serveOn binds h on 127.0.0.1:port, the real port a first start asks.
 // A port something else on this machine already holds skips the test,
 // saying which: the fake cannot stand in for it.
-func serveOn(t *testing.T, port int, h http.Handler) {
+func serveOn(t *testing.T, port int, h requesttest.Handler) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
 	if err != nil {
 		t.Skipf("port %d is taken by something else on this machine (%v): the fake server cannot bind it", port, err)
 	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(l)
-	t.Cleanup(func() { srv.Close() })
+	requesttest.Serve(t, l, h)
 }
 
 // quietPorts skips the test when anything but the test's own fakes answers
@@ -117,8 +49,8 @@ next:
 // turn goes there with its first chat model.
 func TestFirstStartFindsLMStudio(t *testing.T) {
 	quietPorts(t)
-	fake := &localServer{kind: "lmstudio", list: []string{"qwen3-4b", "llama-3.2-1b-instruct"}}
-	serveOn(t, 1234, fake)
+	fake := requesttest.NewLocal("lmstudio", "qwen3-4b", "llama-3.2-1b-instruct")
+	serveOn(t, 1234, fake.Handle)
 	d := harness.StartXvfb(t, 1280, 800)
 	a := startYui(t, d, "")
 	a.WaitRecord(20*time.Second, "server_scan", map[string]string{"found": "1"})
@@ -126,8 +58,8 @@ func TestFirstStartFindsLMStudio(t *testing.T) {
 	a.WaitRecord(20*time.Second, "probe_ready", map[string]string{"model": "qwen3-4b", "server": "LM Studio"})
 	d.Screenshot(t, "firststart-lmstudio")
 	a.Talk("hello")
-	harness.WaitFor(t, 20*time.Second, "the first turn", func() bool { return len(fake.models()) > 0 })
-	if got := fake.models()[0]; got != "qwen3-4b" {
+	harness.WaitFor(t, 20*time.Second, "the first turn", func() bool { return len(fake.Asked()) > 0 })
+	if got := fake.Asked()[0]; got != "qwen3-4b" {
 		t.Errorf("the first turn asked for %q, want qwen3-4b", got)
 	}
 	if _, ok := harness.FindRecord(a.Log(), "welcome_shown", nil); ok {
@@ -138,15 +70,15 @@ func TestFirstStartFindsLMStudio(t *testing.T) {
 // Ollama lists an embedding model first: the chat model is used.
 func TestFirstStartSkipsEmbeddingModel(t *testing.T) {
 	quietPorts(t)
-	fake := &localServer{kind: "ollama", list: []string{"nomic-embed-text:latest", "qwen3:8b"}}
-	serveOn(t, 11434, fake)
+	fake := requesttest.NewLocal("ollama", "nomic-embed-text:latest", "qwen3:8b")
+	serveOn(t, 11434, fake.Handle)
 	d := harness.StartXvfb(t, 1280, 800)
 	a := startYui(t, d, "")
 	a.WaitRecord(20*time.Second, "server_found", map[string]string{"kind": "Ollama", "model": "qwen3:8b"})
 	a.WaitRecord(20*time.Second, "probe_ready", map[string]string{"model": "qwen3:8b", "server": "Ollama"})
 	a.Talk("hello")
-	harness.WaitFor(t, 20*time.Second, "the first turn", func() bool { return len(fake.models()) > 0 })
-	if got := fake.models()[0]; got != "qwen3:8b" {
+	harness.WaitFor(t, 20*time.Second, "the first turn", func() bool { return len(fake.Asked()) > 0 })
+	if got := fake.Asked()[0]; got != "qwen3:8b" {
 		t.Errorf("the first turn asked for %q, want qwen3:8b", got)
 	}
 }
@@ -155,8 +87,8 @@ func TestFirstStartSkipsEmbeddingModel(t *testing.T) {
 // one, and once one is pulled Yui takes it with no one pressing anything.
 func TestFirstStartOllamaWithoutModels(t *testing.T) {
 	quietPorts(t)
-	fake := &localServer{kind: "ollama"}
-	serveOn(t, 11434, fake)
+	fake := requesttest.NewLocal("ollama")
+	serveOn(t, 11434, fake.Handle)
 	d := harness.StartXvfb(t, 1280, 800)
 	a := startYui(t, d, "")
 	a.WaitRecord(20*time.Second, "server_found", map[string]string{"kind": "Ollama", "model": ""})
@@ -165,7 +97,7 @@ func TestFirstStartOllamaWithoutModels(t *testing.T) {
 	// The settings window lists the server with the same hint.
 	a.WaitRecord(20*time.Second, "window_open", map[string]string{"window": "settings", "page": "welcome"})
 	d.Screenshot(t, "firststart-ollama-nomodel")
-	fake.setModels("qwen3:4b")
+	fake.SetModels("qwen3:4b")
 	a.WaitRecord(40*time.Second, "probe_ready", map[string]string{"model": "qwen3:4b", "server": "Ollama"})
 }
 
@@ -188,8 +120,8 @@ func TestServerStartedAfterYui(t *testing.T) {
 			// The user starts the server a little later: 5 s on the app's
 			// own clock (its runtime_stats ticks), offline all along.
 			a.WaitTicks(5)
-			fake := &localServer{kind: c.kind, list: []string{c.model}}
-			serveOn(t, c.port, fake)
+			fake := requesttest.NewLocal(c.kind, c.model)
+			serveOn(t, c.port, fake.Handle)
 			a.WaitRecord(60*time.Second, "probe_ready", map[string]string{"model": c.model, "server": c.name})
 			a.WaitRecord(10*time.Second, "pet_pill", map[string]string{"conn": "ready · " + c.name + " · " + c.model})
 		})

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

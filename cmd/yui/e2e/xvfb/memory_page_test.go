@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 
@@ -79,7 +80,7 @@ func TestMemoryPageEditsResetAndForgetEverything(t *testing.T) {
 	a := harness.StartYuiIn(t, d, cfg, "")
 	a.OpenComposer()
 	tell(a, "hi")
-	if sys := srv.last(t).system; !strings.Contains(sys, "Likes green tea") {
+	if sys := srv.Last(t).System; !strings.Contains(sys, "Likes green tea") {
 		t.Fatalf("the fact written before the start is not in the prompt: %q", sys)
 	}
 
@@ -95,7 +96,7 @@ func TestMemoryPageEditsResetAndForgetEverything(t *testing.T) {
 	hideSettings(a)
 	a.OpenComposer()
 	tell(a, "hello")
-	if sys := srv.last(t).system; !strings.Contains(sys, "Birthday is 3 March") || !strings.Contains(sys, "Likes green tea") {
+	if sys := srv.Last(t).System; !strings.Contains(sys, "Birthday is 3 March") || !strings.Contains(sys, "Likes green tea") {
 		t.Fatalf("the page's edit did not reach the next request: %q", sys)
 	}
 
@@ -109,9 +110,9 @@ func TestMemoryPageEditsResetAndForgetEverything(t *testing.T) {
 	hideSettings(a)
 	a.OpenComposer()
 	tell(a, "after the reset")
-	last := srv.last(t)
-	if !strings.Contains(last.system, "Birthday is 3 March") || strings.Contains(last.raw, "hello") {
-		t.Fatalf("after the reset: %s", last.raw)
+	last := srv.Last(t)
+	if !strings.Contains(last.System, "Birthday is 3 March") || strings.Contains(last.Raw, "hello") {
+		t.Fatalf("after the reset: %s", last.Raw)
 	}
 
 	// Forget everything asks first, then clears.
@@ -133,7 +134,7 @@ func TestMemoryPageEditsResetAndForgetEverything(t *testing.T) {
 	hideSettings(a)
 	a.OpenComposer()
 	tell(a, "anything left?")
-	if sys := srv.last(t).system; strings.Contains(sys, "What you remember") || strings.Contains(sys, "green tea") {
+	if sys := srv.Last(t).System; strings.Contains(sys, "What you remember") || strings.Contains(sys, "green tea") {
 		t.Fatalf("facts after Forget everything: %q", sys)
 	}
 }

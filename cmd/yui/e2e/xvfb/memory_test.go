@@ -5,117 +5,15 @@ package xvfb
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
+	"yui/transport/request/requesttest"
 )
-
-// memoryServer is a Chat Completions server whose model follows the
-// user's words: "remember X" calls remember with fact X, "forget id N"
-// and "forget text X" call forget; anything else, and the answer to a
-// tool result, is a short reply.
-type memoryServer struct {
-	mu   sync.Mutex
-	reqs []memoryRequest
-}
-
-type memoryRequest struct {
-	raw    string
-	system string
-	// result is the newest tool message's text, "" when the request
-	// answers no tool call.
-	result string
-	tools  []string
-}
-
-func (s *memoryServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/v1/chat/completions" {
-		http.NotFound(w, r)
-		return
-	}
-	raw, _ := io.ReadAll(r.Body)
-	var body struct {
-		Messages []struct {
-			Role    string `json:"role"`
-			Content any    `json:"content"`
-		} `json:"messages"`
-		Tools []struct {
-			Function struct {
-				Name string `json:"name"`
-			} `json:"function"`
-		} `json:"tools"`
-	}
-	_ = json.Unmarshal(raw, &body)
-	req := memoryRequest{raw: string(raw)}
-	if len(body.Messages) > 0 {
-		req.system, _ = body.Messages[0].Content.(string)
-	}
-	for _, t := range body.Tools {
-		req.tools = append(req.tools, t.Function.Name)
-	}
-	last := body.Messages[len(body.Messages)-1]
-	text, _ := last.Content.(string)
-	if last.Role == "tool" {
-		req.result = text
-	}
-	s.mu.Lock()
-	s.reqs = append(s.reqs, req)
-	s.mu.Unlock()
-
-	w.Header().Set("Content-Type", "text/event-stream")
-	send := func(v string) { fmt.Fprintf(w, "data: %s\n\n", v); w.(http.Flusher).Flush() }
-	chunk := func(delta, finish string) string {
-		return `{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]}`
-	}
-	words := text
-	if i := strings.LastIndex(text, "</client_context>"); i >= 0 {
-		words = strings.TrimSpace(text[i+len("</client_context>"):])
-	}
-	name, args := "", ""
-	switch {
-	case last.Role == "tool":
-	case strings.HasPrefix(words, "remember "):
-		b, _ := json.Marshal(map[string]string{"fact": strings.TrimPrefix(words, "remember ")})
-		name, args = "remember", string(b)
-	case strings.HasPrefix(words, "forget id "):
-		name, args = "forget", `{"id":`+strings.TrimPrefix(words, "forget id ")+`}`
-	case strings.HasPrefix(words, "forget text "):
-		b, _ := json.Marshal(map[string]string{"text": strings.TrimPrefix(words, "forget text ")})
-		name, args = "forget", string(b)
-	}
-	if name != "" {
-		a, _ := json.Marshal(args)
-		send(chunk(`{"role":"assistant","tool_calls":[{"index":0,"id":"call_m","type":"function","function":{"name":"`+name+`","arguments":`+string(a)+`}}]}`, "null"))
-		send(chunk(`{}`, `"tool_calls"`))
-	} else {
-		send(chunk(`{"content":"Okay."}`, "null"))
-		send(chunk(`{}`, `"stop"`))
-	}
-	send("[DONE]")
-}
-
-func (s *memoryServer) requests() []memoryRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]memoryRequest(nil), s.reqs...)
-}
-
-// last is the newest request.
-func (s *memoryServer) last(t testing.TB) memoryRequest {
-	t.Helper()
-	r := s.requests()
-	if len(r) == 0 {
-		t.Fatal("no request yet")
-	}
-	return r[len(r)-1]
-}
 
 // tell types text into the open composer, sends it and waits until its
 // turn ended and the composer is unlocked again.
@@ -135,17 +33,13 @@ func tell(a *harness.App, text string) {
 	})
 }
 
-func startMemoryServer(t *testing.T) (*memoryServer, string) {
+// startMemoryServer starts requesttest's MemoryModel and returns it with
+// its base URL.
+func startMemoryServer(t *testing.T) (*requesttest.MemoryModel, string) {
 	t.Helper()
-	srv := &memoryServer{}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: srv}
-	go hs.Serve(l)
-	t.Cleanup(func() { hs.Close() })
-	return srv, "http://" + l.Addr().String() + "/v1"
+	srv := &requesttest.MemoryModel{}
+	hs := requesttest.Start(t, srv.Handle)
+	return srv, hs.URL + "/v1"
 }
 
 func writeMemoryPreset(t *testing.T, cfg, base string, window int) {
@@ -173,14 +67,14 @@ func TestMemoryRememberForgetAndRestart(t *testing.T) {
 	a := harness.StartYuiIn(t, d, cfg, "")
 	a.OpenComposer()
 	tell(a, "remember The user's cat is called Miso")
-	if got := srv.last(t).result; got != "ok: remembered #1" {
+	if got := srv.Last(t).Result; got != "ok: remembered #1" {
 		t.Fatalf("remember answered %q", got)
 	}
-	if tools := srv.last(t).tools; !strings.Contains(strings.Join(tools, ","), "remember,forget") {
+	if tools := srv.Last(t).Tools; !strings.Contains(strings.Join(tools, ","), "remember,forget") {
 		t.Fatalf("tools %v", tools)
 	}
 	tell(a, "remember the USER'S cat  is called miso")
-	if got := srv.last(t).result; got != "ok: already remembered #1" {
+	if got := srv.Last(t).Result; got != "ok: already remembered #1" {
 		t.Fatalf("a repeat answered %q", got)
 	}
 	a.WaitRecord(10*time.Second, "memory_remember", map[string]string{"already": "true"})
@@ -200,7 +94,7 @@ func TestMemoryRememberForgetAndRestart(t *testing.T) {
 	harness.WaitFor(t, 30*time.Second, "the second run's pet", func() bool { return b.Count("pet_window_shown", nil) == 2 })
 	b.OpenComposer()
 	tell(b, "hello again")
-	sys := srv.last(t).system
+	sys := srv.Last(t).System
 	card, block := strings.Index(sys, "You are Yui"), strings.Index(sys, "What you remember about the user")
 	if card != 0 || block < card || !strings.Contains(sys[block:], "The user's cat is called Miso") {
 		t.Fatalf("system prompt after the restart: %q", sys)
@@ -209,23 +103,23 @@ func TestMemoryRememberForgetAndRestart(t *testing.T) {
 		t.Fatal("the system prompt does not tell the model when to remember")
 	}
 	tell(b, "remember Has an exam on Friday")
-	if got := srv.last(t).result; got != "ok: remembered #2" {
+	if got := srv.Last(t).Result; got != "ok: remembered #2" {
 		t.Fatalf("second fact: %q", got)
 	}
 	tell(b, "forget id 1")
-	if got := srv.last(t).result; got != "ok: forgot #1" {
+	if got := srv.Last(t).Result; got != "ok: forgot #1" {
 		t.Fatalf("forget by id: %q", got)
 	}
 	tell(b, "forget id 1")
-	if got := srv.last(t).result; got != "error: no such memory" {
+	if got := srv.Last(t).Result; got != "error: no such memory" {
 		t.Fatalf("forget twice: %q", got)
 	}
 	tell(b, "forget text has an exam on friday")
-	if got := srv.last(t).result; got != "ok: forgot #2" {
+	if got := srv.Last(t).Result; got != "ok: forgot #2" {
 		t.Fatalf("forget by text: %q", got)
 	}
 	tell(b, "what do you remember?")
-	if sys := srv.last(t).system; strings.Contains(sys, "Miso") || strings.Contains(sys, "exam") {
+	if sys := srv.Last(t).System; strings.Contains(sys, "Miso") || strings.Contains(sys, "exam") {
 		t.Fatalf("forgotten facts still in the prompt: %q", sys)
 	}
 	d.Screenshot(t, "memory-after-forget")
@@ -252,7 +146,7 @@ func TestMemoryBudgetWith500Facts(t *testing.T) {
 	a := harness.StartYuiIn(t, d, cfg, "")
 	a.OpenComposer()
 	tell(a, "hi")
-	sys := srv.last(t).system
+	sys := srv.Last(t).System
 	i := strings.Index(sys, "Long-term memory:")
 	if i < 0 || !strings.Contains(sys, "Fact number 500:") || strings.Contains(sys, "Fact number 1:") {
 		t.Fatalf("system prompt: %q", sys)
@@ -265,11 +159,11 @@ func TestMemoryBudgetWith500Facts(t *testing.T) {
 	if tokens := (len(block) + 3) / 4; tokens > 2048/10 {
 		t.Fatalf("memory takes about %d tokens, over a tenth of 2048: %q", tokens, block)
 	}
-	if est := (len(srv.last(t).raw) + 3) / 4; est > 2048 {
+	if est := (len(srv.Last(t).Raw) + 3) / 4; est > 2048 {
 		t.Fatalf("the request is about %d tokens, over the window", est)
 	}
 	tell(a, "remember One more thing")
-	if got := srv.last(t).result; got != "ok: remembered #501" {
+	if got := srv.Last(t).Result; got != "ok: remembered #501" {
 		t.Fatalf("remember past 500: %q", got)
 	}
 	a.Proc.Stop()

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

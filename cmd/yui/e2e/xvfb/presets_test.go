@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

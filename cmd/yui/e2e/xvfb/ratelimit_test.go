@@ -4,12 +4,13 @@ package xvfb
 
 import (
 	"image"
-	"net"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
+	"yui/transport/request/requesttest"
 )
 
 // TestRateLimitIsWaitedOut: a Chat Completions server that answers the
@@ -18,25 +19,16 @@ import (
 // then spoken.
 func TestRateLimitIsWaitedOut(t *testing.T) {
 	d := harness.StartXvfb(t, 1280, 800)
-	fake := &fakeChatCompletions{}
 	var n atomic.Int32
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := requesttest.Start(t, func(w *requesttest.Writer, r *http.Request, i int) {
 		if r.URL.Path == "/v1/chat/completions" && n.Add(1) == 1 {
 			w.Header().Set("Retry-After", "4")
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusTooManyRequests)
-			w.Write([]byte(`{"error":{"message":"Rate limit reached for requests","code":"rate_limit_exceeded"}}`))
+			w.Error(http.StatusTooManyRequests, `{"error":{"message":"Rate limit reached for requests","code":"rate_limit_exceeded"}}`)
 			return
 		}
-		fake.ServeHTTP(w, r)
-	})}
-	go srv.Serve(l)
-	t.Cleanup(func() { srv.Close() })
-	base := "http://" + l.Addr().String() + "/v1"
+		requesttest.CueThenReply(w, r, i)
+	})
+	base := srv.URL + "/v1"
 
 	a := startYui(t, d, "", "--chat-api", "chat_completions", "--chat-base-url", base, "--model", "m")
 	a.PetRect()

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 

@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"yui/cmd/yui/e2e/harness"
-
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 	"golang.org/x/text/encoding/japanese"
+
+	"yui/cmd/yui/e2e/harness"
 )
 
 // A generated Shimeji set: 96x120 poses, each its own colour, a body

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
 	"yui/cmd/yui/e2e/harness"
 )
 
