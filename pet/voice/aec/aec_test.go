@@ -158,7 +158,7 @@ func TestDoubleTalkKeepsNearEnd(t *testing.T) {
 		t.Fatalf("the near end came out at %.1f dB signal to distortion, want 6 or more", snr)
 	}
 	after := at + len(near) + rate/2
-	echo := db(energy(r.echo[after:len(r.out)-rate]))
+	echo := db(energy(r.echo[after : len(r.out)-rate]))
 	res := db(energy(r.out[after : len(r.out)-rate]))
 	t.Logf("after double talk: echo %.1f dB, output %.1f dB", echo, res)
 	if echo-res < 20 {
