@@ -123,7 +123,8 @@ type VAD struct {
 	hangover   int
 	maxUtt     int
 	raised     bool
-	pos        int64 // frames seen
+	echoFloor  float64 // the pet's voice's level in the input, dBFS (SetEchoFloor)
+	pos        int64   // frames seen
 	spec       *spectrum
 	levels     []float64 // band levels of the last DipWindow (ring)
 	last       float64   // the last frame's band level
@@ -139,15 +140,16 @@ func NewVAD(rate int, cfg VADConfig) *VAD {
 	cfg = cfg.withDefaults()
 	frames := func(d time.Duration) int { return max(int(d/FrameDuration), 1) }
 	v := &VAD{
-		cfg:      cfg,
-		frame:    FrameSamples(rate),
-		onset:    frames(cfg.Onset),
-		raisedOn: frames(cfg.RaisedOnset),
-		hangover: frames(cfg.Hangover),
-		maxUtt:   frames(cfg.MaxUtterance),
-		spec:     newSpectrum(rate, FrameSamples(rate)),
-		levels:   make([]float64, frames(cfg.DipWindow)),
-		last:     -100,
+		cfg:       cfg,
+		frame:     FrameSamples(rate),
+		onset:     frames(cfg.Onset),
+		raisedOn:  frames(cfg.RaisedOnset),
+		hangover:  frames(cfg.Hangover),
+		maxUtt:    frames(cfg.MaxUtterance),
+		spec:      newSpectrum(rate, FrameSamples(rate)),
+		levels:    make([]float64, frames(cfg.DipWindow)),
+		last:      -100,
+		echoFloor: -100,
 	}
 	v.recent = make([]bool, 0, max(v.onset, v.raisedOn)+1)
 	return v
@@ -158,6 +160,11 @@ func FrameSamples(rate int) int { return rate * int(FrameDuration/time.Milliseco
 
 // SetRaised raises the threshold and the onset while the pet speaks.
 func (v *VAD) SetRaised(on bool) { v.raised = on }
+
+// SetEchoFloor tells how loud the pet's own voice may be in the input
+// (echo.go); while raised, the threshold counts from it when it is above
+// the noise floor. -100 (the default) is none.
+func (v *VAD) SetEchoFloor(db float64) { v.echoFloor = db }
 
 // Floor is the current noise floor estimate in the speech band, dBFS.
 func (v *VAD) Floor() float64 {
@@ -245,10 +252,12 @@ func (v *VAD) voiced(pcm []int16) bool {
 	}
 	v.levels[int(v.pos)%len(v.levels)] = e
 	thr := v.cfg.Threshold
+	floor := v.spec.floor()
 	if v.raised {
 		thr += v.cfg.Raise
+		floor = math.Max(floor, v.echoFloor)
 	}
-	voiced := seeded && e >= v.cfg.MinLevel && e > v.spec.floor()+thr &&
+	voiced := seeded && e >= v.cfg.MinLevel && e > floor+thr &&
 		v.spec.flatness() < v.cfg.Flatness && e-dip >= v.cfg.Dip
 	if !v.raised || !seeded {
 		v.spec.track(voiced)

@@ -44,6 +44,7 @@ type Canceller struct {
 	clean  []float64
 	out    fifo
 	stats  stats
+	shifts int // delay changes applied
 }
 
 // margin is how far before the estimated delay the filter starts: the
@@ -140,6 +141,7 @@ func (c *Canceller) follow() {
 	}
 	c.f.shift((want - c.delay) / Block)
 	c.delay = want
+	c.shifts++
 }
 
 // Delay is the bulk delay applied to the reference.
@@ -156,3 +158,24 @@ func (c *Canceller) DoubleTalk() bool { return c.stats.hold > 0 }
 // ERLE is the echo return loss enhancement of the linear filter over the
 // last second of far-end single talk, in dB.
 func (c *Canceller) ERLE() float64 { return c.stats.erle() }
+
+// ResidualGain is the power ratio from the reference to the echo left in
+// the output: the room's gain from the reference to the microphone times
+// the share of the microphone the filter leaves, both measured in far-end
+// single talk (stats.go). Before the filter has
+// converged it is 1: the pet's voice is taken to be as loud at the
+// microphone as it was played. The detector holds the pet's own voice
+// below it (pet/voice/echo.go); the suppressor takes more than this.
+func (c *Canceller) ResidualGain() float64 {
+	if !c.f.adapt.adapted {
+		return 1
+	}
+	return c.stats.pathGain * max(c.stats.ratio, minResidual)
+}
+
+// minResidual bounds the share the detector counts on: -30 dB.
+const minResidual = 0.001
+
+// Restarts counts the delay changes the canceller followed and the times
+// its filter diverged and started over (the voice_echo_stats log line).
+func (c *Canceller) Restarts() (shifts, resets int) { return c.shifts, c.f.resets }

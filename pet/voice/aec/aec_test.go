@@ -13,8 +13,6 @@ import (
 
 const rate = aec.Rate
 
-var debugEvery = os.Getenv("AEC_DEBUG") != ""
-
 // speech reads a testdata sample (espeak-ng, 16 kHz) as full scale 1,
 // its RMS set to db dBFS.
 func speech(t testing.TB, name string, db float64) []float64 {
@@ -84,10 +82,6 @@ func simulate(t testing.TB, rm room.Room, far, near []float64, nearAt int, cfg a
 	for i := 0; i < n; i += chunk {
 		j := min(i+chunk, n)
 		c.Process(mic16[i:j], far32[i:j], out16[i:j])
-		if debugEvery && i%rate == 0 {
-			d, a, l, h, sa := c.DebugState()
-			t.Logf("%d s: delay %d adapted %v leak %.3f hold %d sum %.1f", i/rate, d, a, l, h, sa)
-		}
 	}
 	lat := int(aec.Latency * rate / time.Second)
 	for i := range n - lat {

@@ -26,6 +26,7 @@ type filter struct {
 	yf, ef  []float64 // |Y|², |E|² of the zero-padded echo estimate and error
 	turn    int       // the constrained share this block (adapt.go)
 	adapt   adaptState
+	resets  int
 }
 
 // adaptState is the learning-rate control: smoothed correlations of the
@@ -182,6 +183,7 @@ func (f *filter) diverged(st blockStats) bool {
 	}
 	f.adapt.divergence, f.adapt.adapted, f.adapt.sumAdapt = 0, false, 0
 	f.adapt.pey, f.adapt.pyy = 0, 0
+	f.resets++
 	return true
 }
 

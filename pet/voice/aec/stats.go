@@ -17,8 +17,11 @@ type stats struct {
 // so it holds while the filter converges) and above the room's noise.
 // The hold covers the gaps between the user's syllables.
 const (
-	dtRatio = 6.0
+	dtRatio = 10.0
 	dtHold  = 25 // 200 ms
+	// ratioFall and ratioRise are the single-talk ratio's smoothing per block.
+	ratioFall = 0.01
+	ratioRise = 0.002
 )
 
 // block takes one block's energies and reports double talk.
@@ -26,11 +29,18 @@ func (s *stats) block(st blockStats, adapted bool) bool {
 	n := float64(Block)
 	farOn := st.sxx > farActiveMS*n
 	if !farOn {
-		if s.noise == 0 {
-			s.noise = st.see / n
+		// The room's noise: a floor, fast down and slow up, since the
+		// user talking while the pet is silent is no noise.
+		x := st.see / n
+		switch {
+		case s.noise == 0:
+			s.noise = x
+		case x < s.noise:
+			s.noise += 0.1 * (x - s.noise)
+		default:
+			s.noise += 0.002 * (x - s.noise)
 		}
-		s.noise = 0.95*s.noise + 0.05*st.see/n
-	} else {
+	} else if s.hold == 0 {
 		g := st.sdd / (st.sxx + tinyEcho)
 		s.pathGain = 0.95*s.pathGain + 0.05*min(g, 1)
 	}
@@ -40,11 +50,18 @@ func (s *stats) block(st blockStats, adapted bool) bool {
 	if s.ratio == 0 {
 		s.ratio = 1
 	}
-	if adapted && farOn && st.see > dtRatio*s.ratio*st.sdd+4*s.noise*n {
+	if farOn && st.see > dtRatio*s.ratio*st.sdd+4*s.noise*n {
 		s.hold = dtHold
 	}
-	if farOn && s.hold == 0 {
-		s.ratio = 0.97*s.ratio + 0.03*min(st.see/(st.sdd+tinyEcho), 1)
+	// The ratio falls fast and rises slowly (about 4 s): double talk the
+	// detector missed at its start must not lift it to where it misses
+	// the rest, as a symmetric average did.
+	if r := min(st.see/(st.sdd+tinyEcho), 1); farOn && s.hold == 0 {
+		k := ratioRise
+		if r < s.ratio {
+			k = ratioFall
+		}
+		s.ratio += k * (r - s.ratio)
 	}
 	if farOn && s.hold == 0 {
 		const a = 0.99 // about a second of blocks

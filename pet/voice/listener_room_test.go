@@ -1,0 +1,235 @@
+package voice
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"yui/pet/voice/room"
+	"yui/transport/clock"
+)
+
+// roomRig runs a Listener on a synthetic room (pet/voice/room): the pet's
+// replies play through the room into the microphone with the user's
+// speech, a block at a time, each block processed before the next (so
+// SpeechOwed and the stamps agree with the audio). A barge-in silences
+// the rest of the reply, as pet.Controller does.
+type roomRig struct {
+	t       *testing.T
+	rm      room.Room
+	replies [][2]int // sample ranges of each reply
+	reply   []float64
+	near    []float64 // the user's speech, full length, 0 where silent
+	t0      time.Time
+
+	mu       sync.Mutex
+	pos      int
+	far      []float64
+	stopped  map[int]bool // replies cut by barge-in
+	barges   []int        // sample positions of barge-ins
+	utts     int
+	turns    []string
+	speaking bool
+}
+
+func (r *roomRig) Now() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.t0.Add(time.Duration(r.pos) * time.Second / rate)
+}
+
+// Played is the FarEnd: what the "speaker" played up to end.
+func (r *roomRig) Played(dst []float32, end time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	last := int(end.Sub(r.t0) * rate / time.Second)
+	for i := range dst {
+		j := last - len(dst) + i
+		dst[i] = 0
+		if j >= 0 && j < len(r.far) {
+			dst[i] = float32(r.far[j])
+		}
+	}
+}
+
+func (r *roomRig) VoiceTurn(text string) {
+	r.mu.Lock()
+	r.turns = append(r.turns, text)
+	r.mu.Unlock()
+}
+
+func (r *roomRig) BargeIn() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.barges = append(r.barges, r.pos)
+	for i, rp := range r.replies {
+		if r.pos >= rp[0] && r.pos < rp[1] {
+			r.stopped[i] = true
+		}
+	}
+}
+func (r *roomRig) SetVoiceStatus(string) {}
+func (r *roomRig) SpeechOwed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.speaking
+}
+
+// run plays total samples and returns when the listener processed them.
+func (r *roomRig) run(total int, echoCancel bool, mode Mode) {
+	sim := r.rm.Start()
+	r.far = make([]float64, 0, total)
+	r.stopped = map[int]bool{}
+	processed := make(chan struct{}, 1)
+	n := FrameSamples(rate)
+	done := make(chan struct{})
+	capture := captureFunc(func(ctx context.Context, _ Format, onFrame func([]int16)) error {
+		blk := make([]float64, n)
+		mic := make([]float64, n)
+		pcm := make([]int16, n)
+		for p := 0; p+n <= total; p += n {
+			r.mu.Lock()
+			r.speaking = false
+			for i := range n {
+				blk[i] = 0
+				for k, rp := range r.replies {
+					if s := p + i; s >= rp[0] && s < rp[1] && !r.stopped[k] {
+						blk[i] = r.reply[(s-rp[0])%len(r.reply)]
+						r.speaking = true
+					}
+				}
+			}
+			r.far = append(r.far, blk...)
+			r.pos = p + n
+			r.mu.Unlock()
+			sim.Process(blk, mic)
+			for i := range mic {
+				if p+i < len(r.near) {
+					mic[i] += r.near[p+i]
+				}
+			}
+			room.ToInt16(pcm, mic)
+			onFrame(pcm)
+			select {
+			case <-processed:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		close(done)
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	l := NewListener(ListenerOptions{
+		Mode: mode, Capture: capture, Target: r, FarEnd: r, EchoCancel: echoCancel,
+		Clock: fakeNow{r}, WakeWords: DefaultWakeWords("Yui"),
+		Transcriber: transcriberFunc(func(context.Context, []byte) (string, error) {
+			r.mu.Lock()
+			r.utts++
+			r.mu.Unlock()
+			return "hello", nil
+		}),
+	})
+	l.afterBlock = func() { processed <- struct{}{} }
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { l.Run(ctx); close(ran) }()
+	<-done
+	cancel()
+	<-ran
+}
+
+// fakeNow is the rig's sample clock as a clock.Clock.
+type fakeNow struct{ r *roomRig }
+
+func (f fakeNow) Now() time.Time                            { return f.r.Now() }
+func (fakeNow) AfterFunc(time.Duration, func()) clock.Timer { panic("not used") }
+
+func newRoomRig(t *testing.T, noiseDB float64, replies int) *roomRig {
+	rm := room.Issue35()
+	rm.NoiseDB = noiseDB
+	reply := toFloat(scale(loadSpeech(t, "speech-female.wav"), -20))
+	r := &roomRig{t: t, rm: rm, reply: reply, t0: time.Unix(0, 0)}
+	at := rate
+	for range replies {
+		r.replies = append(r.replies, [2]int{at, at + len(reply)})
+		at += len(reply) + rate
+	}
+	r.near = make([]float64, at+rate)
+	return r
+}
+
+func toFloat(pcm []int16) []float64 {
+	out := make([]float64, len(pcm))
+	for i, s := range pcm {
+		out[i] = float64(s) / 32768
+	}
+	return out
+}
+
+func (r *roomRig) end() int { return len(r.near) }
+
+// Twenty replies over the speakers in a quiet and in a noisy room, no one
+// talking: no barge-in and no spoken turn. Without the canceller the same
+// room interrupts the pet (the room is a real test).
+func TestRoomRepliesDoNotInterrupt(t *testing.T) {
+	for _, noise := range []float64{-65, -45} {
+		r := newRoomRig(t, noise, 20)
+		r.run(r.end(), true, ModeHandsFree)
+		for _, b := range r.barges {
+			for i, rp := range r.replies {
+				if b >= rp[0] && b < rp[1]+rate {
+					t.Logf("barge-in in reply %d at %v", i, ms(b-rp[0]))
+				}
+			}
+		}
+		if len(r.barges) != 0 || r.utts != 0 {
+			t.Errorf("noise %.0f dBFS: %d barge-ins, %d utterances over 20 replies", noise, len(r.barges), r.utts)
+		}
+	}
+	r := newRoomRig(t, -60, 5)
+	r.run(r.end(), false, ModeHandsFree)
+	t.Logf("without the canceller: %d barge-ins over 5 replies", len(r.barges))
+	if len(r.barges) == 0 {
+		t.Error("without the canceller the pet was not interrupted: the room tests nothing")
+	}
+}
+
+// The user talking over a reply stops it within 600 ms of the speech's
+// onset, in at least 9 of 10 replies (after three the pet spoke alone:
+// the canceller has heard the room).
+func TestRoomUserBargesIn(t *testing.T) {
+	r := newRoomRig(t, -55, 13)
+	user := toFloat(scale(loadSpeech(t, "speech-male.wav"), -22))
+	us, _ := truth(scale(loadSpeech(t, "speech-male.wav"), -22))
+	var onsets []int
+	for _, rp := range r.replies[3:] {
+		at := rp[0] + rate // a second into the reply
+		for i, v := range user {
+			if at+i < len(r.near) && at+i < rp[1]+rate {
+				r.near[at+i] += v
+			}
+		}
+		onsets = append(onsets, at+us)
+	}
+	r.run(r.end(), true, ModeHandsFree)
+	ok := 0
+	var worst time.Duration
+	for _, on := range onsets {
+		for _, b := range r.barges {
+			if d := ms(b - on); b >= on && d <= 600*time.Millisecond {
+				ok++
+				worst = max(worst, d)
+				break
+			}
+		}
+	}
+	for i, b := range r.barges {
+		t.Logf("barge-in %d: %v after reply %d's user onset", i, ms(b-onsets[min(i, len(onsets)-1)]), i)
+	}
+	t.Logf("barge-ins %d, in time %d of 10, slowest %v", len(r.barges), ok, worst)
+	if ok < 9 {
+		t.Fatalf("the user stopped the pet in time in %d of 10 replies", ok)
+	}
+}
