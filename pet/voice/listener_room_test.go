@@ -1,7 +1,10 @@
 package voice
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +34,8 @@ type roomRig struct {
 	utts     int
 	turns    []string
 	speaking bool
+	said     []string     // transcripts the fake engine returns in turn; nil: "hello"
+	log      *slog.Logger // nil: discarded
 }
 
 func (r *roomRig) Now() time.Time {
@@ -123,11 +128,14 @@ func (r *roomRig) run(total int, echoCancel bool, mode Mode) {
 	})
 	l := NewListener(ListenerOptions{
 		Mode: mode, Capture: capture, Target: r, FarEnd: r, EchoCancel: echoCancel,
-		Clock: fakeNow{r}, WakeWords: DefaultWakeWords("Yui"),
+		Clock: fakeNow{r}, WakeWords: DefaultWakeWords("Yui"), Logger: r.log,
 		Transcriber: transcriberFunc(func(context.Context, []byte) (string, error) {
 			r.mu.Lock()
+			defer r.mu.Unlock()
 			r.utts++
-			r.mu.Unlock()
+			if r.utts <= len(r.said) {
+				return r.said[r.utts-1], nil
+			}
 			return "hello", nil
 		}),
 	})
@@ -231,5 +239,33 @@ func TestRoomUserBargesIn(t *testing.T) {
 	t.Logf("barge-ins %d, in time %d of 10, slowest %v", len(r.barges), ok, worst)
 	if ok < 9 {
 		t.Fatalf("the user stopped the pet in time in %d of 10 replies", ok)
+	}
+}
+
+// In wake_word mode an utterance without the name is dropped with
+// voice_ignored, one that begins with it starts a turn without it, and
+// one within the follow-up after a reply needs no name.
+func TestRoomWakeWord(t *testing.T) {
+	r := newRoomRig(t, -55, 1)
+	user := toFloat(scale(loadSpeech(t, "speech-male.wav"), -22))
+	reply := r.replies[0]
+	// Two utterances before the reply, one 2 s after it ends.
+	starts := []int{rate / 2, rate/2 + len(user) + rate, reply[1] + 2*rate}
+	r.replies[0] = [2]int{starts[1] + len(user) + rate, starts[1] + len(user) + rate + (reply[1] - reply[0])}
+	starts[2] = r.replies[0][1] + 2*rate
+	r.near = make([]float64, starts[2]+len(user)+2*rate)
+	for _, at := range starts {
+		copy(r.near[at:], user)
+	}
+	var logs bytes.Buffer
+	r.log = slog.New(slog.NewTextHandler(&logs, nil))
+	r.said = []string{"What time is it?", "Hey Yui, what time is it?", "and tomorrow?"}
+	r.run(r.end(), true, ModeWakeWord)
+	want := []string{"what time is it?", "and tomorrow?"}
+	if strings.Join(r.turns, "|") != strings.Join(want, "|") {
+		t.Fatalf("turns %q, want %q (utterances %d)", r.turns, want, r.utts)
+	}
+	if !strings.Contains(logs.String(), `msg=voice_ignored reason="no wake word"`) {
+		t.Fatalf("no voice_ignored record:\n%s", logs.String())
 	}
 }
