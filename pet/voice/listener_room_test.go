@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +20,7 @@ import (
 // SpeechOwed and the stamps agree with the audio). A barge-in silences
 // the rest of the reply, as pet.Controller does.
 type roomRig struct {
-	t       *testing.T
+	t       testing.TB
 	rm      room.Room
 	replies [][2]int // sample ranges of each reply
 	reply   []float64
@@ -154,7 +155,7 @@ type fakeNow struct{ r *roomRig }
 func (f fakeNow) Now() time.Time                            { return f.r.Now() }
 func (fakeNow) AfterFunc(time.Duration, func()) clock.Timer { panic("not used") }
 
-func newRoomRig(t *testing.T, noiseDB float64, replies int) *roomRig {
+func newRoomRig(t testing.TB, noiseDB float64, replies int) *roomRig {
 	rm := room.Issue35()
 	rm.NoiseDB = noiseDB
 	reply := toFloat(scale(loadSpeech(t, "speech-female.wav"), -20))
@@ -268,4 +269,39 @@ func TestRoomWakeWord(t *testing.T) {
 	if !strings.Contains(logs.String(), `msg=voice_ignored reason="no wake word"`) {
 		t.Fatalf("no voice_ignored record:\n%s", logs.String())
 	}
+}
+
+// BenchmarkBargeInLatency is the time from the user's speech onset to
+// the barge-in over a reply in the issue's room through the canceller
+// (TestRoomUserBargesIn's setup): the median and the slowest of ten, in ms.
+func BenchmarkBargeInLatency(b *testing.B) {
+	var med, worst float64
+	for range b.N {
+		r := newRoomRig(b, -55, 13)
+		raw := scale(loadSpeech(b, "speech-male.wav"), -22)
+		user := toFloat(raw)
+		us, _ := truth(raw)
+		var onsets []int
+		for _, rp := range r.replies[3:] {
+			copy(r.near[rp[0]+rate:], user)
+			onsets = append(onsets, rp[0]+rate+us)
+		}
+		r.run(r.end(), true, ModeHandsFree)
+		var lat []float64
+		for _, on := range onsets {
+			for _, bg := range r.barges {
+				if bg >= on {
+					lat = append(lat, float64(ms(bg-on).Milliseconds()))
+					break
+				}
+			}
+		}
+		if len(lat) == 0 {
+			b.Fatal("no barge-in")
+		}
+		slices.Sort(lat)
+		med, worst = lat[len(lat)/2], lat[len(lat)-1]
+	}
+	b.ReportMetric(med, "barge-ms")
+	b.ReportMetric(worst, "barge-max-ms")
 }
