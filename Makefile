@@ -15,7 +15,7 @@ FYNE := $(BIN)/tools/fyne-$(FYNE_VERSION)/fyne
 LINUX_PKG := $(DIST)/Yui.tar.xz
 WIN_SETUP := $(DIST)/Yui-setup.exe
 
-.PHONY: run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter e2e-wine package package-linux package-windows package-installer
+.PHONY: mcp-servers run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter e2e-wine package package-linux package-windows package-installer
 
 deps:
 	@.ci/deps.sh build
@@ -41,8 +41,8 @@ unit: test-deps
 fuzz: deps
 	@.ci/fuzz.sh
 
-e2e: test-deps build package-linux
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 30m -skip '^(TestMutter|TestWine)' ./cmd/yui/e2e/
+e2e: test-deps build package-linux mcp-servers
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_MCP_SERVERS=$(CURDIR)/$(MCP_SERVERS) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 30m -skip '^(TestMutter|TestWine)' ./cmd/yui/e2e/
 
 # The same binaries under GNOME's compositor (mutter --headless, XWayland,
 # two virtual monitors of different sizes): one compositor for the group.
@@ -54,6 +54,22 @@ e2e-mutter: test-deps build
 # yui-sim is the backend). The tests make one Wine prefix for the run.
 e2e-wine: test-deps build package-installer
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_WINE_SETUP=$(CURDIR)/$(WIN_SETUP) $(GO) test -count=1 -tags e2e -timeout 15m -run '^TestWine' ./cmd/yui/e2e/
+
+# The MCP reference servers the e2e tests run as real servers
+# (cmd/yui/e2e/mcp_test.go), at pinned versions, installed once into
+# bin/ rather than fetched by npx at each test.
+MCP_FS_VERSION := 2026.8.31
+MCP_EVERYTHING_VERSION := 2026.8.31
+MCP_SERVERS := $(BIN)/mcp-servers
+MCP_STAMP := $(MCP_SERVERS)/.installed-$(MCP_FS_VERSION)-$(MCP_EVERYTHING_VERSION)
+
+mcp-servers: $(MCP_STAMP)
+
+$(MCP_STAMP): | test-deps
+	mkdir -p $(MCP_SERVERS)
+	npm install --silent --no-audit --no-fund --prefix $(CURDIR)/$(MCP_SERVERS) \
+		@modelcontextprotocol/server-filesystem@$(MCP_FS_VERSION) @modelcontextprotocol/server-everything@$(MCP_EVERYTHING_VERSION)
+	touch $@
 
 $(FYNE):
 	GOBIN=$(CURDIR)/$(dir $@) $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_VERSION)

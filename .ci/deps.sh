@@ -11,8 +11,10 @@
 # mutter, XWayland and D-Bus (GNOME's compositor, headless, for the
 # e2e-mutter group) for the end-to-end tests, and gnome-keyring with
 # dbus-run-session (dbus-daemon) for the keyring test, which runs a real
-# Secret Service on a private bus, and PulseAudio with its tools and the
-# ALSA plugin for the hands-free room rig (docs/hands-free.md).
+# Secret Service on a private bus; PulseAudio with its tools and the ALSA
+# plugin for the hands-free room rig (docs/hands-free.md); nodejs and npm
+# (where no node is found) for the MCP reference servers the Makefile's
+# mcp-servers step installs.
 set -euo pipefail
 want=(gcc pkg-config libgl1-mesa-dev xorg-dev libx11-dev libxrandr-dev libxcursor-dev
       libxinerama-dev libxi-dev libxxf86vm-dev libasound2-dev)
@@ -23,6 +25,9 @@ case "${1:-build}" in
                mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon
                pulseaudio pulseaudio-utils libasound2-plugins) ;;
 esac
+# nodejs and npm run the MCP reference servers of the e2e tests; where a
+# node is installed already (another way than Debian's), it is used.
+if [ "${1:-build}" = test ] && ! command -v node >/dev/null; then want+=(nodejs npm); fi
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

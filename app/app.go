@@ -30,6 +30,7 @@ import (
 	"yui/pet/secrets"
 	"yui/pet/settings"
 	"yui/tools/desktop"
+	"yui/tools/mcp"
 	"yui/transport/clock"
 	"yui/transport/outbox"
 	"yui/windows/widgets"
@@ -179,6 +180,8 @@ func Run(cfg Config) error {
 	if store.FirstStart() && !cfg.Demo && len(y.overrides()) == 0 {
 		welcome = y.firstStart()
 	}
+	y.startMCP()
+	defer y.mcp.Close() // after the sessions, whose tools call it: no server outlives Yui
 	st := store.Get()
 	y.order = presetIDs(st)
 	presets := y.runnable(st)
@@ -383,6 +386,7 @@ type yui struct {
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 	pid         int
+	mcp         *mcp.Manager // the user's MCP servers (mcp.go)
 
 	mu       sync.Mutex // guards the fields below
 	sessions map[string]*session

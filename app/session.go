@@ -254,7 +254,8 @@ func (s *session) transportOptions(tools []transport.Tool) transport.Options {
 		Conversation:    s.stores.memory,
 		Facts:           s.facts(), // long-term memory (facts.go)
 		Vocabulary:      s.pack.Vocabulary(),
-		Tools:           tools, // the connection's toolset (tools.go)
+		Tools:           tools,        // the connection's toolset (tools.go)
+		TurnTools:       s.mcpTools(), // the user's MCP tools (mcp.go)
 
 		FitImages:   imagefit.Fit,
 		Probe:       true,

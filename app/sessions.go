@@ -42,6 +42,7 @@ func (y *yui) startSession(p settings.Preset, index int) (*session, error) {
 		return nil, err
 	}
 	s.scalePack()
+	s.useMCP() // mcp.go
 	y.connsChanged()
 	return s, nil
 }
@@ -57,6 +58,7 @@ func (y *yui) stopSession(id string) {
 	}
 	s.log.Info("session_stop")
 	s.close()
+	y.mcp.Use(id, nil)
 	y.connsChanged()
 }
 
@@ -161,6 +163,7 @@ func (y *yui) apply(c settings.Change) {
 				if err := s.connect(); err != nil {
 					y.log.Error("session_start_failed", "preset", id, "err", err.Error())
 				}
+				s.useMCP()
 			}
 		}
 	}
@@ -182,6 +185,7 @@ func (y *yui) apply(c settings.Change) {
 			}
 		}
 	}
+	y.applyMCP(c) // mcp.go
 	y.updateWatching()
 	if c.Old.StartAtLogin != c.New.StartAtLogin {
 		y.setAutostart(c.New.StartAtLogin)

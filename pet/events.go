@@ -205,7 +205,7 @@ func (c *Controller) onToolStatus(e *transport.ToolStatusEvent) {
 			return
 		}
 		c.tool.tmr.Stop()
-		c.rec.tool(e)
+		c.rec.tool(e, c.clock.Now())
 		c.tool.turn = e.TurnID
 		c.view.Pill.Tool = e.ToolID + " " + e.State
 		c.tool.running = e.State == "running"

@@ -1,6 +1,7 @@
 package pet
 
 import (
+	"time"
 	"yui/pet/transcript"
 	"yui/transport"
 )
@@ -108,12 +109,12 @@ func (r *recorder) endReasoning(turnID string) {
 	}
 }
 
-func (r *recorder) tool(e *transport.ToolStatusEvent) {
+func (r *recorder) tool(e *transport.ToolStatusEvent, now time.Time) {
 	if r.log == nil {
 		return
 	}
 	key := "tool/" + e.TurnID + "/" + e.ToolID
-	if seq, ok := r.open[key]; ok && e.State != "running" && r.log.Grow(seq, func(en *transcript.Entry) { en.State = e.State }) {
+	if seq, ok := r.open[key]; ok && e.State != "running" && r.log.Grow(seq, func(en *transcript.Entry) { en.State, en.MS = e.State, now.Sub(en.Time).Milliseconds() }) {
 		delete(r.open, key)
 		return
 	}

@@ -98,6 +98,8 @@ type Options struct {
 	Vocabulary Vocabulary
 	// Tools are the client-declared tools of this pet window (docs/protocol/client-tools.md).
 	Tools []Tool
+	// TurnTools, when set, gives more tools at the start of each turn (the user's MCP tools, tools/mcp); request transports only.
+	TurnTools func() []Tool
 	// FitImages shrinks images to fit a frame (the JPEG fitter of tools/).
 	// Nil means images that do not fit are left out.
 	FitImages ImageFitter

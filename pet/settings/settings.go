@@ -115,6 +115,9 @@ type Settings struct {
 	// Speakers is the output device's name as the system lists it (yui
 	// devices); "" is the default output.
 	Speakers string `json:"speakers,omitempty"`
+	// MCPServers and MCPPermissions are the user's MCP servers and their tools' permissions (mcp.go).
+	MCPServers     map[string]MCPServer `json:"mcp_servers,omitempty"`
+	MCPPermissions map[string]string    `json:"mcp_permissions,omitempty"`
 	// DelegationHistory is the push delegation history (docs/protocol/push-transport.md,
 	// yui.delegation_history), keyed by preset id. Each preset talks to its
 	// own backend chat, and the history merge marks a running item a list
@@ -164,6 +167,8 @@ type Preset struct {
 	CheckInMinutes int `json:"check_in_minutes"`
 	// Life is the turns Yui starts on her own (life.go).
 	Life Life `json:"life"`
+	// MCP names the servers of mcp_servers the preset uses (mcp.go).
+	MCP []string `json:"mcp,omitempty"`
 	// Keyring names, in the file only, the keyring entry of each key the
 	// system keyring holds ("key", "speech.key", "voice.key"); that key is
 	// then "" in the file. In memory the keys are in their fields and
@@ -316,6 +321,7 @@ func (s Settings) Clone() Settings {
 		c.DelegationHistory[k] = slices.Clone(v)
 	}
 	c.Extra = maps.Clone(s.Extra)
+	c.MCPServers, c.MCPPermissions = cloneMCP(s)
 	return c
 }
 
@@ -327,6 +333,7 @@ func (p Preset) Clone() Preset {
 	c.Keyring = maps.Clone(p.Keyring)
 	c.Extra = maps.Clone(p.Extra)
 	c.Voice.HandsFree = p.Voice.HandsFree.clone()
+	c.MCP = slices.Clone(p.MCP)
 	return c
 }
 
@@ -362,7 +369,7 @@ func (s Settings) Secrets() []string {
 			}
 		}
 	}
-	return out
+	return append(out, s.mcpSecrets()...)
 }
 
 // LogValue describes the preset for logs without any of its keys.

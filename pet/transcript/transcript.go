@@ -65,6 +65,8 @@ type Entry struct {
 	// Tool and State are a tool entry's tool id and state.
 	Tool  string `json:"tool,omitempty"`
 	State string `json:"state,omitempty"`
+	// MS is how long a finished tool call took, in milliseconds.
+	MS int64 `json:"ms,omitempty"`
 	// Streaming is true while reasoning may still grow.
 	Streaming bool `json:"streaming,omitempty"`
 }

@@ -30,13 +30,20 @@ func (e *Engine) runCalls(t *turn, calls []Call, r *reply) []Result {
 			res = append(res, Result{Call: c, Text: e.express(r, args)})
 			continue
 		}
+		call := transport.ToolCall{ID: c.ID, TurnID: t.id, Name: c.Name, Arguments: args}
+		if tl, ok := t.more[c.Name]; ok && !e.runner.Declared(c.Name) {
+			// A turn tool shows its own status (tools/mcp).
+			text, images := e.fitResult(toolcall.RunOne(t.ctx, e.clk, tl, call))
+			res = append(res, Result{Call: c, Text: text, Images: images})
+			continue
+		}
 		declared := e.runner.Declared(c.Name)
 		if declared {
 			r.toolStatus(e.d.RunningStatus(), "running", c.Name)
 		}
 		// The runner answers an unknown tool and arguments that are not
 		// a JSON object (or break the schema) with push's result strings.
-		out := e.runner.Run(t.ctx, transport.ToolCall{ID: c.ID, TurnID: t.id, Name: c.Name, Arguments: args})
+		out := e.runner.Run(t.ctx, call)
 		text, images := e.fitResult(out)
 		if declared {
 			r.toolStatus(true, "done", c.Name)

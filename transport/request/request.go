@@ -233,6 +233,8 @@ type turn struct {
 	// Guarded by Engine.mu.
 	ended    bool // its TurnEndEvent went out
 	rendered bool // its first render went out
+	// more are the tools Options.TurnTools gave at the turn's start (turntools.go).
+	more turnTools
 }
 
 // New returns an engine for d. The base URL must be http or https.

@@ -71,6 +71,7 @@ func (e *Engine) run(t *turn) {
 	block := clientctx.Build(t.at, e.loc, t.in)
 	images, notes := turnImages(t.in)
 	ex := e.d.Begin(Input{Text: clientctx.UserText(block, t.in.Text), Images: images, ImageNotes: notes})
+	t.more = e.turnTools()
 	r := &reply{e: e, t: t}
 	r.think.Implied = e.thinkImplied.Load()
 	for round := 0; ; round++ {
@@ -186,6 +187,7 @@ func (e *Engine) commit(ex Exchange, complete bool) {
 // harder, when nothing of the round was streamed yet.
 func (e *Engine) round(t *turn, ex Exchange, r *reply) error {
 	p := e.params()
+	p.Tools = append(p.Tools, t.more.specs()...)
 	est, err := e.sendWaiting(t, ex, r, p)
 	over, stated := Overflow(err)
 	if !over || r.heard || context.Cause(t.ctx) != nil {

@@ -1,6 +1,7 @@
 package messagewindow
 
 import (
+	"fmt"
 	"image/color"
 	"strings"
 
@@ -213,6 +214,9 @@ func layoutEntry(e transcript.Entry, width float32, expanded bool, wc *wrapCache
 		st := e.State
 		if st == "" {
 			st = "?"
+		}
+		if e.MS > 0 && e.State != toolRunning {
+			st += fmt.Sprintf(" · %d ms", e.MS)
 		}
 		y += b.chips([]chip{{text: e.Tool + " " + st, fg: widgets.ColInk, bg: colToolBG, dot: toolStateColor(e.State)}}, y, false)
 	case transcript.KindError:

@@ -60,6 +60,7 @@ type SettingsWindow struct {
 	life    *lifeSection // the Life tab (life.go)
 	global  *globalSection
 	gallery *gallery
+	tools   *toolsSection // tools.go
 	tabs    *container.AppTabs
 	welcome *welcomePage      // welcome.go
 	main    fyne.CanvasObject // the presets and tabs, what the welcome page leaves for
@@ -142,6 +143,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		// keep their places.
 		container.NewTabItem("Memory", w.memory.content()),
 		container.NewTabItem(charactersTab, w.gallery.content()),
+		container.NewTabItem(toolsTab, w.toolsContent()), // tools.go
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
@@ -161,6 +163,8 @@ func (w *SettingsWindow) open(st settings.Settings) {
 			w.ed.loadVoices()
 		case "App":
 			w.global.loadSpeakers()
+		case toolsTab:
+			w.tools.refresh() // the selected preset's servers
 		}
 	}
 	right := container.NewBorder(nil, w.ed.bar(), nil, nil, w.tabs)
