@@ -42,21 +42,21 @@ fuzz: deps
 	@.ci/fuzz.sh
 
 e2e: test-deps build package-linux mcp-servers
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_MCP_SERVERS=$(CURDIR)/$(MCP_SERVERS) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 30m -skip '^(TestMutter|TestWine)' ./cmd/yui/e2e/
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_MCP_SERVERS=$(CURDIR)/$(MCP_SERVERS) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 30m ./cmd/yui/e2e/xvfb/
 
 # The same binaries under GNOME's compositor (mutter --headless, XWayland,
 # two virtual monitors of different sizes): one compositor for the group.
 e2e-mutter: test-deps build
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m -run '^TestMutter' ./cmd/yui/e2e/
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/mutter/
 
 # The Windows build under Wine, on the very bin/yui.exe, bin/yui-sim.exe and
 # dist/Yui-setup.exe of package-windows and package-installer (the Linux
 # yui-sim is the backend). The tests make one Wine prefix for the run.
 e2e-wine: test-deps build package-installer
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_WINE_SETUP=$(CURDIR)/$(WIN_SETUP) $(GO) test -count=1 -tags e2e -timeout 15m -run '^TestWine' ./cmd/yui/e2e/
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_WINE_SETUP=$(CURDIR)/$(WIN_SETUP) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/wine/
 
 # The MCP reference servers the e2e tests run as real servers
-# (cmd/yui/e2e/mcp_test.go), at pinned versions, installed once into
+# (cmd/yui/e2e/xvfb/mcp_test.go), at pinned versions, installed once into
 # bin/ rather than fetched by npx at each test.
 MCP_FS_VERSION := 2026.8.31
 MCP_EVERYTHING_VERSION := 2026.8.31
@@ -116,7 +116,7 @@ package-windows: package-deps | $(FYNE)
 		&& mkdir -p $(CURDIR)/$(BIN) && mv Yui.exe $(CURDIR)/$(BIN)/yui.exe; \
 		s=$$?; cd $(CURDIR) && $(FYNE_UNSTAGE); exit $$s
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o $(BIN)/yui-sim.exe ./cmd/yui-sim
-	YUI_WINDOWS_EXE=$(CURDIR)/$(BIN)/yui.exe $(GO) test -count=1 -tags e2e -run '^TestWindowsExeIcon$$' ./cmd/yui/e2e/
+	YUI_WINDOWS_EXE=$(CURDIR)/$(BIN)/yui.exe $(GO) test -count=1 -tags e2e -run '^TestWindowsExeIcon$$' ./cmd/yui/e2e/xvfb/
 
 # The installer (assets/windows/installer.nsi) around bin/yui.exe, with the
 # icon as an .ico for the installer and uninstaller themselves.
@@ -133,12 +133,12 @@ test: vet unit fuzz package-windows e2e e2e-mutter e2e-wine
 SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt
 soak: test-deps build
 	@rm -f $(SOAK_REPORT)
-	YUI_SOAK=long YUI_SOAK_REPORT=$(SOAK_REPORT) YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 40m -run '^TestChaos' ./cmd/yui/e2e/
+	YUI_SOAK=long YUI_SOAK_REPORT=$(SOAK_REPORT) YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 40m -run '^TestChaos' ./cmd/yui/e2e/xvfb/
 	@echo
 	@cat $(SOAK_REPORT)
 
 # The e2e benchmarks write their JSON into BENCH_OUT; both outputs are kept
-# there beside it, and cmd/yui/e2e/perfreport turns them into the report.
+# there beside it, and cmd/perfreport turns them into the report.
 # A benchmark run that fails still gets its report (its figures read "not
 # measured"), and then make fails.
 BENCH_OUT := $(BIN)/bench
@@ -149,7 +149,7 @@ bench: test-deps build
 	{ YUI_BENCH_OUT=$(CURDIR)/$(BENCH_OUT) $(GO) test -run '^$$' -bench . -benchmem ./... 2>&1; \
 	  echo $$? > $(BENCH_OUT)/micro.status; } | tee $(BENCH_OUT)/micro.txt
 	{ YUI_BENCH_OUT=$(CURDIR)/$(BENCH_OUT) YUI_E2E_BIN=$(CURDIR)/$(BIN) \
-	  $(GO) test -count=1 -tags e2e -run '^$$' -bench . -benchtime 1x -timeout 20m ./cmd/yui/e2e/ 2>&1; \
+	  $(GO) test -count=1 -tags e2e -run '^$$' -bench . -benchtime 1x -timeout 20m ./cmd/yui/e2e/bench/ 2>&1; \
 	  echo $$? > $(BENCH_OUT)/e2e.status; } | tee $(BENCH_OUT)/e2e.txt
 	cp /proc/loadavg $(BENCH_OUT)/loadavg-after
 	$(BIN)/perfreport -data $(BENCH_OUT) -out docs/performance.md -img docs/performance $(BENCH_OUT)/micro.txt $(BENCH_OUT)/e2e.txt

@@ -64,6 +64,13 @@ type session struct {
 	quietHid    bool        // do-not-disturb hid the pet (UI thread only)
 
 	views outbox.Fanout[pet.View] // the message and settings windows watching
+
+	// preparing counts the typed turns SendText is still preparing off
+	// the UI thread (the screenshot they carry), and stops counts the
+	// stop's presses: a stop pressed while a turn is prepared stops it
+	// once it is sent.
+	preparing atomic.Int32
+	stops     atomic.Int64
 }
 
 // conn is one connection of a session, with the speech output its
@@ -395,21 +402,39 @@ func (s *session) ctl() *pet.Controller {
 }
 
 // SendText sends a typed turn. A turn that may carry a screenshot is sent
-// off the UI thread: the capture takes a moment.
+// off the UI thread: the capture takes a moment. Meanwhile the session is
+// Busy, and a Stop pressed before the turn was sent stops it once it is:
+// the user stopped what they had sent.
 func (s *session) SendText(text string, attachments []transport.Image) {
 	c := s.ctl()
 	if c == nil {
 		return
 	}
 	if s.look != nil && s.cfg().ScreenOnTurn != "never" {
+		stops := s.stops.Load()
+		s.preparing.Add(1)
 		s.y.closing.Add(1) // shutdown waits for it
 		go func() {
 			defer s.y.closing.Done()
+			defer s.preparing.Add(-1)
 			c.SendText(text, attachments)
+			if s.stops.Load() != stops {
+				c.Stop()
+			}
 		}()
 		return
 	}
 	c.SendText(text, attachments)
+}
+
+// Busy reports whether a typed turn is being prepared or sent, or a turn
+// runs: the composer's button is a stop button then (PetActions).
+func (s *session) Busy() bool {
+	if s.preparing.Load() > 0 {
+		return true
+	}
+	c := s.ctl()
+	return c != nil && c.Busy()
 }
 
 // userDragged is the user starting to drag the pet: the running body
@@ -470,6 +495,7 @@ func (s *session) Pat() {
 }
 
 func (s *session) Stop() {
+	s.stops.Add(1)
 	if c := s.ctl(); c != nil {
 		c.Stop()
 	}

@@ -71,6 +71,16 @@ func (c *Controller) Address(from, text string) {
 // tells the backend.
 func (c *Controller) Stop() { c.interrupt(true) }
 
+// Busy reports whether a turn is being sent or runs: what the stop button
+// stands for right now. The view says it too, but a moment later: the
+// turn is sent before the view that shows it running is published and
+// drawn, and a stop pressed in between must not be taken for a send.
+func (c *Controller) Busy() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.turns.sending > 0 || len(c.turns.running) > 0
+}
+
 // Reset starts a new conversation: it stops what runs, tells the
 // transport (push reset frame, a Chat Completions transcript boundary, a
 // cleared Responses previous_response_id) and marks it in the transcript.

@@ -768,7 +768,31 @@ var _ interface {
 	SendText(text string, attachments []transport.Image)
 	Poke()
 	Stop()
+	Busy() bool
 } = (*Controller)(nil)
+
+// Busy holds from the moment the turn is handed to the transport, before
+// the view that shows it running is published, until the stop.
+func TestBusyFromTheSendOnBeforeTheView(t *testing.T) {
+	e := newEnv(t, nil)
+	if e.c.Busy() {
+		t.Fatal("busy before any turn")
+	}
+	var during bool
+	var viewDuring View
+	e.tr.onSend = func(string) { during, viewDuring = e.c.Busy(), e.c.View() }
+	e.c.SendText("hello", nil)
+	if !during || viewDuring.Running {
+		t.Fatalf("inside Send: busy %v, view running %v; want busy before the view says so", during, viewDuring.Running)
+	}
+	if !e.c.Busy() || !e.view().Running {
+		t.Fatalf("after SendText: busy %v, view %+v", e.c.Busy(), e.view())
+	}
+	e.c.Stop()
+	if e.c.Busy() {
+		t.Fatal("busy after the stop")
+	}
+}
 
 func TestFillerLineIsSpokenUntilTheFirstRenderOfTheTurn(t *testing.T) {
 	tests := []struct {

@@ -47,6 +47,9 @@ type Session interface {
 	Stop()
 	Reconnect()
 	Reset()
+	// Busy reports whether a turn is being sent or runs: the composer's
+	// button stops then, even before the view that says so arrives.
+	Busy() bool
 }
 
 // Probe is what the test-connection button found.

@@ -281,12 +281,14 @@ func (w *MessageWindow) showUsage() {
 }
 
 // sendOrStop is the composer's button and Enter: it sends the text, or
-// stops the running turn.
+// stops the running turn. Whether a turn runs is asked of the connection
+// (Busy), not only read from the view drawn last, which follows a turn's
+// start by a moment: a stop pressed then must not be taken for a send.
 func (w *MessageWindow) sendOrStop(text string) bool {
 	if w.conn == nil {
 		return false
 	}
-	if w.view.Running {
+	if w.view.Running || w.conn.Busy() {
 		w.conn.Stop()
 		w.log.Info("messages_composer_stop", "preset", w.presetID)
 		return false

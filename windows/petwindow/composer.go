@@ -108,12 +108,16 @@ func (w *PetWindow) CloseComposer() {
 }
 
 // sendOrStop is the composer's button and the entry's Enter: it sends the
-// text, or stops the running turn.
+// text, or stops the running turn. Whether a turn runs is asked of the
+// app, not read from the view drawn last: that view follows the turn's
+// start by a moment (it is published after the turn was sent, and drawn
+// on the UI thread's next turn), and a stop pressed then, with the turn's
+// request already out, would otherwise find an empty entry and do nothing.
 func (w *PetWindow) sendOrStop() {
 	if w.opts.Actions == nil {
 		return
 	}
-	if w.view.Running {
+	if w.view.Running || w.opts.Actions.Busy() {
 		w.opts.Actions.Stop()
 		w.log.Info("pet_composer_stop", "name", w.opts.Name)
 		return

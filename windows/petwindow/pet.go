@@ -77,6 +77,10 @@ type PetActions interface {
 	// Pat is a press-and-hold on the character's head: a local reaction.
 	Pat()
 	Stop()
+	// Busy reports whether a turn is being sent or runs, from the moment
+	// SendText returns: the composer's button is a stop button then, even
+	// before the view that says so is drawn.
+	Busy() bool
 }
 
 // PetOptions configures a pet window.

@@ -1,12 +1,17 @@
 // Package requesttest is a fake streaming chat server on loopback for the
-// request transports' tests: it records each request and answers it with a
-// scripted handler.
+// request transports' tests and the end-to-end tests: it records each
+// request and answers it with a scripted handler. Beside the handlers a
+// test writes itself it has the fake model servers the end-to-end tests
+// run the real app against (Chaos, Counting, MemoryModel, Providers,
+// CueThenReply, ResponsesRefusal, Local).
 package requesttest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -25,7 +30,8 @@ type Request struct {
 	Raw    []byte
 }
 
-// Handler answers request n (0-based) of the server.
+// Handler answers request n (0-based) of the server. The request's body
+// can be read again: the server read it to record it.
 type Handler func(w *Writer, r *http.Request, n int)
 
 // Server is a fake chat server.
@@ -37,9 +43,18 @@ type Server struct {
 
 // Start starts a server answering with h; it closes with the test.
 func Start(t testing.TB, h Handler) *Server {
+	return Serve(t, nil, h)
+}
+
+// Serve is Start on a listener the test opened (a given port); nil is a
+// free loopback port. It closes with the test, and Close waits for the
+// handlers still running: a test whose handler waits registers, after
+// Serve, the cleanup that lets it return.
+func Serve(t testing.TB, l net.Listener, h Handler) *Server {
 	s := &Server{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(raw))
 		var body map[string]any
 		_ = json.Unmarshal(raw, &body)
 		s.mu.Lock()
@@ -48,6 +63,11 @@ func Start(t testing.TB, h Handler) *Server {
 		s.mu.Unlock()
 		h(&Writer{w: w, f: w.(http.Flusher)}, r, n)
 	}))
+	if l != nil {
+		s.Server.Listener.Close()
+		s.Server.Listener = l
+	}
+	s.Server.Start()
 	t.Cleanup(s.Close)
 	return s
 }
@@ -57,6 +77,17 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.reqs...)
+}
+
+// RequestsTo returns the requests to path received so far.
+func (s *Server) RequestsTo(path string) []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.Path == path {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Writer writes a streamed answer.
@@ -102,6 +133,26 @@ func (w *Writer) Raw(s string) {
 	io.WriteString(w.w, s)
 	w.f.Flush()
 }
+
+// Open starts the event stream (status 200, text/event-stream) without
+// sending anything: a handler that then waits holds the client before the
+// answer's header reaches it.
+func (w *Writer) Open() { w.start() }
+
+// JSON answers with status 200 and a JSON body (a model list): a string
+// as it is, another value as JSON.
+func (w *Writer) JSON(v any) {
+	s, ok := v.(string)
+	if !ok {
+		b, _ := json.Marshal(v)
+		s = string(b) + "\n"
+	}
+	w.w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w.w, s)
+}
+
+// NotFound answers 404, as net/http does for an unknown path.
+func (w *Writer) NotFound(r *http.Request) { http.NotFound(w.w, r) }
 
 // Header is the answer's header, to set before Error or the first event.
 func (w *Writer) Header() http.Header { return w.w.Header() }

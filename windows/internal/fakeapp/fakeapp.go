@@ -80,7 +80,12 @@ func (c *Session) SendText(text string, _ []transport.Image) {
 	c.Sent = append(c.Sent, text)
 }
 
-func (c *Session) Stop()      { c.Mu.Lock(); c.Stops++; c.Mu.Unlock() }
+func (c *Session) Stop() { c.Mu.Lock(); c.Stops++; c.Mu.Unlock() }
+
+// Busy is the published view's Running, as the app's is while no turn is
+// on its way.
+func (c *Session) Busy() bool { c.Mu.Lock(); defer c.Mu.Unlock(); return c.view.Running }
+
 func (c *Session) Reconnect() { c.Mu.Lock(); c.Reconnects++; c.Mu.Unlock() }
 func (c *Session) Reset()     { c.Mu.Lock(); c.Resets++; c.Mu.Unlock() }
 

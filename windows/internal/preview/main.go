@@ -107,6 +107,12 @@ func (f *fake) Pat() {
 	f.w.SetView(f.v)
 }
 
+func (f *fake) Busy() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.v.Running
+}
+
 func (f *fake) Stop() {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -1,0 +1,216 @@
+//go:build e2e
+
+package harness
+
+import (
+	"fmt"
+	"image"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/shape"
+	"github.com/jezek/xgb/xproto"
+)
+
+// StartWM runs openbox, an EWMH window manager, on d and waits until it
+// manages the screen.
+func StartWM(t testing.TB, d *Display) {
+	t.Helper()
+	Start(t, d.Env(), "openbox")
+	WaitFor(t, 15*time.Second, "openbox managing the screen", func() bool {
+		out, err := d.Command("xprop", "-root", "_NET_SUPPORTING_WM_CHECK").CombinedOutput()
+		return err == nil && strings.Contains(string(out), "window id")
+	})
+}
+
+// WindowID finds the one window titled name.
+func (d *Display) WindowID(t testing.TB, name string) string {
+	t.Helper()
+	var id string
+	found := WaitForOr(15*time.Second, func() bool {
+		out, err := d.Command("xdotool", "search", "--onlyvisible", "--name", "^"+name+"$").Output()
+		ids := strings.Fields(string(out))
+		if err != nil || len(ids) == 0 {
+			return false
+		}
+		id = ids[0]
+		return true
+	})
+	if !found {
+		tree, _ := d.Command("xwininfo", "-root", "-tree").CombinedOutput()
+		t.Fatalf("timed out after 15s waiting for window %s on display %s; the windows:\n%s", name, d.Name, tree)
+	}
+	return id
+}
+
+// Frame is the rectangle of a window's frame on the root window: the
+// window manager's frame window around it (decorations included), or the
+// window itself when it is a child of the root. xwininfo, not xdotool:
+// xdotool's getwindowgeometry adds the decorations once more.
+func (d *Display) Frame(t testing.TB, id string) image.Rectangle {
+	t.Helper()
+	out := d.Run(t, "xwininfo", "-id", d.TopLevel(t, id))
+	v := map[string]int{}
+	for _, l := range strings.Split(out, "\n") {
+		if k, s, ok := strings.Cut(strings.TrimSpace(l), ":"); ok {
+			v[k], _ = strconv.Atoi(strings.TrimSpace(s))
+		}
+	}
+	x, y := v["Absolute upper-left X"], v["Absolute upper-left Y"]
+	return image.Rect(x, y, x+v["Width"], y+v["Height"])
+}
+
+// PetFeet is the bottom edge of the character: the pet window is laid
+// out as 150 units of bubble area above a 192x256 character, less the
+// rise of its content at the top of a monitor that the app last logged.
+func (a *App) PetFeet(win image.Rectangle) (x, y int) {
+	return win.Min.X + win.Dx()/2, win.Min.Y + 150 + 256 - a.Rise()
+}
+
+// Rise is the pet window content's rise the app last logged
+// (pet_window_rise), 0 when none.
+func (a *App) Rise() int {
+	rise := 0
+	for _, r := range a.Log() {
+		if r.Str("msg") == "pet_window_rise" {
+			v, _ := r["by"].(float64)
+			rise = int(v)
+		}
+	}
+	return rise
+}
+
+// ToolResult waits for the tool_result of call id at the simulator.
+func (s *Sim) ToolResult(t testing.TB, id string) string {
+	t.Helper()
+	var text string
+	WaitFor(t, 30*time.Second, "tool_result "+id, func() bool {
+		for _, f := range s.Frames("tool_result") {
+			if f["id"] == id {
+				text, _ = f["result"].(string)
+				if imgs, _ := f["images"].([]any); len(imgs) > 0 {
+					// Images follow the text, each as the start of its data URL.
+					for _, im := range imgs {
+						u, _ := im.(string)
+						text += "\n" + u[:min(len(u), 40)]
+					}
+				}
+				return true
+			}
+		}
+		return false
+	})
+	return text
+}
+
+// DragPet drags the pet by its body so that its feet end at (x, feet), as
+// a person would: press, a few moves, release.
+func DragPet(t *testing.T, a *App, petID string, x, feet int) {
+	t.Helper()
+	d := a.D
+	// A drag now and then ends after a few steps on a loaded X server (the
+	// pet lets go where it was): the drag is taken up again from there.
+	for try := 0; ; try++ {
+		pet := d.Frame(t, petID)
+		px, pf := a.PetFeet(pet)
+		grab := image.Pt(px, pf-128)
+		moved := a.Count("pet_window_moved", nil)
+		d.Drag(t, grab, grab.Add(image.Pt(x-px, feet-pf)))
+		a.WaitRecord(10*time.Second, "pet_window_moved", nil)
+		WaitFor(t, 10*time.Second, "the drop", func() bool { return a.Count("pet_window_moved", nil) > moved })
+		nx, _ := a.PetFeet(d.Frame(t, petID))
+		if Abs(nx-x) <= 40 || try == 2 {
+			return
+		}
+		t.Logf("the drag ended early (pet's feet at x %d, want %d): again", nx, x)
+	}
+}
+
+// Drag presses the first button at from, moves the pointer to to in steps
+// of at most dragStep pixels, as a hand would, and releases it. Each step
+// reaches the X server before the next (--sync).
+func (d *Display) Drag(t *testing.T, from, to image.Point) {
+	t.Helper()
+	d.Run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(from.X), fmt.Sprint(from.Y))
+	d.Run(t, "xdotool", "mousedown", "1")
+	dist := max(Abs(to.X-from.X), Abs(to.Y-from.Y))
+	steps := max(1, (dist+dragStep-1)/dragStep)
+	for i := 1; i <= steps; i++ {
+		d.Run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(from.X+(to.X-from.X)*i/steps), fmt.Sprint(from.Y+(to.Y-from.Y)*i/steps))
+	}
+	d.Run(t, "xdotool", "mouseup", "1")
+}
+
+// dragStep is the longest pointer step of a drag: long jumps can outrun a
+// window that follows the pointer, as no hand does.
+const dragStep = 15
+
+// SetFullscreen asks the window manager to put window id (xdotool's
+// decimal id) in or out of fullscreen, as an application does: an EWMH
+// _NET_WM_STATE client message to the root window.
+func (d *Display) SetFullscreen(t *testing.T, id string, on bool) {
+	t.Helper()
+	conn, err := xgb.NewConnDisplay(d.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	atom := func(name string) xproto.Atom {
+		r, err := xproto.InternAtom(conn, false, uint16(len(name)), name).Reply()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Atom
+	}
+	win, err := strconv.ParseUint(id, 10, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	action := uint32(0) // _NET_WM_STATE_REMOVE
+	if on {
+		action = 1 // _NET_WM_STATE_ADD
+	}
+	ev := xproto.ClientMessageEvent{Format: 32, Window: xproto.Window(win), Type: atom("_NET_WM_STATE"),
+		Data: xproto.ClientMessageDataUnionData32New([]uint32{action, uint32(atom("_NET_WM_STATE_FULLSCREEN")), 0, 1, 0})}
+	root := xproto.Setup(conn).DefaultScreen(conn).Root
+	mask := uint32(xproto.EventMaskSubstructureRedirect | xproto.EventMaskSubstructureNotify)
+	if err := xproto.SendEventChecked(conn, false, root, mask, string(ev.Bytes())).Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Visible reports whether a window titled name is mapped.
+func (d *Display) Visible(name string) bool {
+	out, _ := d.Command("xdotool", "search", "--onlyvisible", "--name", "^"+name+"$").Output()
+	return strings.TrimSpace(string(out)) != ""
+}
+
+// ShapeRects returns the bounding SHAPE rectangles of X window id (the
+// window's own coordinates): Wine turns a Win32 window region into these.
+func (d *Display) ShapeRects(t testing.TB, id string) []image.Rectangle {
+	t.Helper()
+	conn, err := xgb.NewConnDisplay(d.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := shape.Init(conn); err != nil {
+		t.Fatalf("the X server has no SHAPE extension: %v", err)
+	}
+	win, err := strconv.ParseUint(id, 10, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := shape.GetRectangles(conn, xproto.Window(win), shape.SkBounding).Reply()
+	if err != nil {
+		t.Fatalf("SHAPE rectangles of %s: %v", id, err)
+	}
+	out := make([]image.Rectangle, 0, len(r.Rectangles))
+	for _, x := range r.Rectangles {
+		out = append(out, image.Rect(int(x.X), int(x.Y), int(x.X)+int(x.Width), int(x.Y)+int(x.Height)))
+	}
+	return out
+}
