@@ -26,8 +26,8 @@ import (
 
 	"yui/app/applog"
 	"yui/app/motionpref"
-	"yui/pet/secrets"
 	"yui/assets"
+	"yui/pet/secrets"
 	"yui/pet/settings"
 	"yui/tools/desktop"
 	"yui/transport/clock"
@@ -394,7 +394,8 @@ type yui struct {
 
 	factStores factStores // each preset's remembered facts (facts.go)
 
-	first firstRun // the first start's scan, welcome and tried demo (firstrun.go)
+	first  firstRun  // the first start's scan, welcome and tried demo (firstrun.go)
+	voices audioScan // the speech and transcription servers found (servers.go)
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).
