@@ -48,7 +48,9 @@ func (y *yui) startAudioScan(ctx context.Context) (wait func()) {
 
 // FindAudioServers and FoundAudioServers are the Speech and Voice tabs'
 // (windows.AudioServers).
-func (y *yui) FindAudioServers(ctx context.Context) []localserver.AudioServer { return y.scanAudio(ctx) }
+func (y *yui) FindAudioServers(ctx context.Context) []localserver.AudioServer {
+	return y.scanAudio(ctx)
+}
 
 func (y *yui) FoundAudioServers() []localserver.AudioServer {
 	y.voices.mu.Lock()
