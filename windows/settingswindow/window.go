@@ -153,6 +153,11 @@ func (w *SettingsWindow) open(st settings.Settings) {
 			w.gallery.refresh() // packs are read when the tab is shown
 		}
 		switch t.Text {
+		case "Speech", "Voice":
+			w.ed.findAudioServers() // the local servers (servers.go)
+			w.ed.suggestVoice()
+		}
+		switch t.Text {
 		case "Speech":
 			w.ed.loadVoices()
 		case "App":
