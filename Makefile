@@ -89,7 +89,7 @@ $(BIN)/yui: build
 $(RELEASE_BIN)/yui: build
 	$(GO) build -ldflags "-s -w" -o $(RELEASE_BIN)/ ./cmd/yui
 
-# product.md §10: Windows builds by cross-compiling with mingw-w64. fyne
+# docs/product.md §10: Windows builds by cross-compiling with mingw-w64. fyne
 # package builds the program, embeds the icon and builds it again; given an
 # executable that exists (an empty placeholder) it skips the first build.
 # --release links it stripped (-s -w) and without build paths (-trimpath).

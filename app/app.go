@@ -158,6 +158,7 @@ func Run(cfg Config) error {
 		y.away = desktop.NewAway(r, nil, 0, y.awayChanged)
 		defer y.away.Close()
 	}
+	defer y.startActivity()() // life's samples (life.go), stopped before the desktop closes
 
 	// The simulator outlives the signal: the sessions close first.
 	simCtx, stopSim := context.WithCancel(context.Background())
@@ -194,6 +195,7 @@ func Run(cfg Config) error {
 		fyne.Do(func() { y.apply(c) })
 	})
 	defer unsubscribe()
+	inst.onEvent = y.lifeEvent // yui event (event.go)
 	inst.serve(func() { fyne.Do(y.bringForward) })
 
 	// Start-up decoded the packs at full size and scaled them: give the

@@ -24,7 +24,7 @@ import (
 // once with localserver's short timeout, so it takes well under it.
 const firstScanWait = 3 * time.Second
 
-// rescanFirst and rescanCap are the reconnect schedule (push-transport.md).
+// rescanFirst and rescanCap are the reconnect schedule (docs/protocol/push-transport.md).
 const (
 	rescanFirst = 1 * time.Second
 	rescanCap   = 30 * time.Second

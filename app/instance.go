@@ -36,6 +36,8 @@ type instance struct {
 	ln    net.Listener
 	token string
 	wg    sync.WaitGroup
+	// onEvent takes a `yui event` (event.go); set before serve.
+	onEvent func(presetID, source, text string) error
 }
 
 // claimInstance takes the config directory for this process, or, when
@@ -92,7 +94,14 @@ func (in *instance) answer(c net.Conn, show func()) {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(2 * time.Second))
 	line, err := bufio.NewReader(c).ReadString('\n')
-	if err != nil || strings.TrimSpace(line) != "show "+in.token {
+	if err != nil {
+		return
+	}
+	if ev, ok := strings.CutPrefix(line, "event "+in.token+" "); ok {
+		in.answerEvent(c, ev)
+		return
+	}
+	if strings.TrimSpace(line) != "show "+in.token {
 		return
 	}
 	show()

@@ -12,6 +12,7 @@ import (
 
 	"yui/pet"
 	"yui/pet/character"
+	"yui/pet/life"
 	"yui/pet/settings"
 	"yui/pet/transcript"
 	"yui/tools/body"
@@ -45,6 +46,11 @@ type session struct {
 	scores  relation.Scores
 	actor   *body.Actor // the body tool over win; nil without a desktop layer (tools.go)
 	look    *look.Look  // the look tool; nil with actor
+
+	// life starts the turns she starts on her own, with lifeCfg, the
+	// life settings as last saved (life.go).
+	life    *life.Scheduler
+	lifeCfg atomic.Pointer[settings.Life]
 
 	// packNotice tells the user why their character pack was refused
 	// ("" when it was not); shown once in the pet.
@@ -126,6 +132,7 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 		win.SetIdlePace(pace)
 	}
 	s.startBody()
+	s.startLife() // life.go
 	return s, nil
 }
 
@@ -179,16 +186,17 @@ func (s *session) connect() error {
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
-		Transport:  t,
-		Pack:       s.pack.Outline(), // the controller reads ids and counts, not pixels
-		Clock:      clock.Real{},
-		Logger:     s.log,
-		OnChange:   func(v pet.View) { s.onView(c, v) },
-		Transcript: s.hist,
-		Greeting:   greet,
-		CheckIn:    time.Duration(s.cfg().CheckInMinutes) * time.Minute,
-		Place:      s.place,
-		Screenshot: s.screenshot,
+		Transport:   t,
+		Pack:        s.pack.Outline(), // the controller reads ids and counts, not pixels
+		Clock:       clock.Real{},
+		Logger:      s.log,
+		OnChange:    func(v pet.View) { s.onView(c, v) },
+		Transcript:  s.hist,
+		Greeting:    greet,
+		CheckIn:     time.Duration(s.cfg().CheckInMinutes) * time.Minute,
+		CheckInGate: s.life.AllowCheckIn, // the talk cap (life.go)
+		Place:       s.place,
+		Screenshot:  s.screenshot,
 	}))
 	if s.y.quiet.Hides(s.win.BodyState().Rect) {
 		c.ctl.SetQuiet(true) // a new connection keeps do-not-disturb
@@ -493,6 +501,7 @@ func (s *session) Transcript() *transcript.Log { return s.hist }
 // close stops the session: its connection (waited for), its transcript
 // (saved) and its window. It runs on the UI thread.
 func (s *session) close() {
+	s.life.Close() // no turn of her own starts on a closing session
 	c := s.cur.Swap(nil)
 	if s.y.quitting.Load() {
 		s.win.Dispose() // the app closed its windows when it stopped

@@ -104,6 +104,7 @@ func restartFor(old, next settings.Preset) restart {
 	// Enabled starts and stops sessions (apply); gravity is read when the pet is dropped.
 	a.Enabled, b.Enabled = true, true
 	a.Gravity, b.Gravity = false, false
+	a.Life, b.Life = settings.Life{}, settings.Life{} // applies live (life.go)
 	if reflect.DeepEqual(a, b) {
 		return restartNone
 	}
@@ -147,6 +148,7 @@ func (y *yui) apply(c settings.Change) {
 			y.stopSession(id)
 			renamed = true
 		case s != nil:
+			s.setLife(p.Life)
 			switch restartFor(s.cfg(), p) {
 			case restartSession:
 				y.log.Info("preset_restart", "preset", id)

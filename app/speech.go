@@ -17,7 +17,7 @@ import (
 	"yui/transport/clock"
 )
 
-// Speech output wiring (product.md §6): one audio context per process,
+// Speech output wiring (docs/product.md §6): one audio context per process,
 // owned here and handed to the pets as one player each; each preset's
 // engine built from its speech settings; the --audio-out tee.
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"image"
 	"log/slog"
 	"time"
@@ -17,7 +18,7 @@ import (
 	"yui/windows/petwindow"
 )
 
-// The client tools (client-tools.md): the process opens the desktop layer
+// The client tools (docs/protocol/client-tools.md): the process opens the desktop layer
 // once; each pet window gets a body Actor over its window and a look tool
 // (main declares them), and each connection a toolset, closed after its
 // transport. Close order: transport, toolset, actor, desktop.
@@ -69,7 +70,7 @@ func (s *session) startBody() {
 		return
 	}
 	s.actor = body.New(body.Options{Desktop: d, Body: petBody{s.win}, PID: s.y.pid, Log: s.log.With("tool", body.Name), WalkSpeed: s.win.WalkSpeed})
-	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: look.Screen{}, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name)})
+	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: look.Screen{}, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name), Private: s.private, PID: s.y.pid})
 }
 
 // isMain reports whether the session is main: the active preset's.
@@ -104,8 +105,9 @@ func (s *session) newToolset() *toolset.Set {
 	}
 	if s.remembers() { // facts.go
 		h.Remember, h.Forget = s.factTools()
+		h.Remind, h.Cancel = s.reminderTools() // life.go
 	}
-	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p), Memory: s.remembers(),
+	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p), Memory: s.remembers(), Reminders: s.remembers(),
 		BrowserOn: s.y.store.Get().BrowserTool, BrowserFound: s.y.browserPath != ""})
 	if err != nil { // every declared tool has its handler: not reached
 		s.log.Error("toolset", "err", err.Error())
@@ -184,6 +186,11 @@ func (s *session) screenshot(trigger transport.Trigger) *transport.Screenshot {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	shot, err := s.look.Screenshot(ctx, -1)
+	if errors.Is(err, look.ErrPrivate) {
+		// No screenshot, so no "screenshot source:" line either.
+		s.log.Info("screenshot_skipped", "reason", "private")
+		return nil
+	}
 	if err != nil {
 		s.log.Warn("screenshot_failed", "err", err.Error())
 		return nil

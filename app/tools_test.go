@@ -45,10 +45,10 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 		desktop bool
 		want    []string
 	}{
-		// The presets talk Chat Completions: remember and forget last.
-		{"main", active, true, []string{"rate_relation", "address_character", "body_action", "look", "remember", "forget"}},
-		{"main without a desktop layer", active, false, []string{"rate_relation", "address_character", "remember", "forget"}},
-		{"another pet", other, true, []string{"rate_relation", "address_character", "remember", "forget"}},
+		// The presets talk Chat Completions: remember, forget, remind and cancel_reminder last.
+		{"main", active, true, []string{"rate_relation", "address_character", "body_action", "look", "remember", "forget", "remind", "cancel_reminder"}},
+		{"main without a desktop layer", active, false, []string{"rate_relation", "address_character", "remember", "forget", "remind", "cancel_reminder"}},
+		{"another pet", other, true, []string{"rate_relation", "address_character", "remember", "forget", "remind", "cancel_reminder"}},
 	} {
 		if got := declared(c.p, c.desktop); !slices.Equal(got, c.want) {
 			t.Errorf("%s declares %v, want %v", c.name, got, c.want)
@@ -58,7 +58,7 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 	if err := store.Update(func(st *settings.Settings) error { st.BrowserTool = true; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if got := declared(other, true); !slices.Equal(got, []string{"rate_relation", "address_character", "browser", "remember", "forget"}) {
+	if got := declared(other, true); !slices.Equal(got, []string{"rate_relation", "address_character", "browser", "remember", "forget", "remind", "cancel_reminder"}) {
 		t.Errorf("with the browser switched on, another pet declares %v", got)
 	}
 	y.browserPath = ""

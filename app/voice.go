@@ -13,7 +13,7 @@ import (
 	"yui/transport/clock"
 )
 
-// voiceInput is a session's running voice input (product.md §7): its
+// voiceInput is a session's running voice input (docs/product.md §7): its
 // listener and the goroutine running it until the session closes.
 type voiceInput struct {
 	l      *voice.Listener

@@ -7,7 +7,7 @@ import (
 )
 
 // The user's actions and the turns the app starts: each sends a turn or
-// stops speech, as push-transport.md's speech-stopping actions say.
+// stops speech, as docs/protocol/push-transport.md's speech-stopping actions say.
 
 // --- user actions ---
 
@@ -121,6 +121,10 @@ func (c *Controller) armCheckInLocked() {
 				c.armCheckInLocked() // busy, offline or do-not-disturb: wait another round
 			}
 		})
+		if fire && c.idle.gate != nil && !c.idle.gate() {
+			c.update(c.armCheckInLocked) // capped or quiet hours: wait another round
+			return
+		}
 		if fire {
 			c.CheckIn()
 		}

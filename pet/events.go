@@ -223,7 +223,7 @@ func (c *Controller) onToolStatus(e *transport.ToolStatusEvent) {
 }
 
 // ToolStatus shows the state of a tool the client runs itself (browser:
-// push-transport.md has the client show its running and terminal state)
+// docs/protocol/push-transport.md has the client show its running and terminal state)
 // in the status pill's tool segment, as a backend tool_status would.
 func (c *Controller) ToolStatus(turnID, toolID, state string) {
 	if c.isClosed() {

@@ -41,7 +41,7 @@ import (
 	"yui/transport/outbox"
 )
 
-// Timings of the status pill and the delegations chip (push-transport.md limits).
+// Timings of the status pill and the delegations chip (docs/protocol/push-transport.md limits).
 const (
 	// ToolHold is how long a done or failed tool state stays in the pill.
 	ToolHold = 1500 * time.Millisecond
@@ -56,7 +56,7 @@ const (
 const GenericFailureText = "The request failed."
 
 // OfflineText is the pill's connection text while the backend cannot be
-// reached (product.md §2: the pet says so in its status pill).
+// reached (docs/product.md §2: the pet says so in its status pill).
 const OfflineText = "offline: the backend cannot be reached"
 
 // OfflineRetryText is the pill's shorter form of it while a request
@@ -72,7 +72,7 @@ const CloseTakenOver = 4409
 const TakenOverText = "another Yui took over this chat"
 
 // ErrorTextMax is where a failed turn's server text is cut, in characters
-// (push-transport.md error: "one line cut at 200 characters").
+// (docs/protocol/push-transport.md error: "one line cut at 200 characters").
 const ErrorTextMax = 200
 
 // Options wires a Controller.
@@ -112,6 +112,10 @@ type Options struct {
 	Greeting bool
 	// CheckIn sends a check-in turn after this long without a turn; 0 is off.
 	CheckIn time.Duration
+	// CheckInGate, when set, is asked outside every lock before a due
+	// check-in starts (pet/life's talk cap and quiet hours); false waits
+	// another round.
+	CheckInGate func() bool
 }
 
 // maxRemembered bounds the sets of turn ids kept for frames that race with
@@ -173,7 +177,7 @@ func New(opts Options) *Controller {
 			stopped: newIDSet(maxRemembered),
 			sent:    newIDSet(maxRemembered),
 		},
-		idle: idleTurns{every: opts.CheckIn},
+		idle: idleTurns{every: opts.CheckIn, gate: opts.CheckInGate},
 		pub:  publisher{onChange: opts.OnChange},
 	}
 	if c.pack == nil {

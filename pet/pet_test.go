@@ -763,7 +763,7 @@ func TestOnChangeMayCallAnAction(t *testing.T) {
 	}
 }
 
-// The pet window's PetActions (windows/pet.go) is met by the controller.
+// The pet window's PetActions (windows/petwindow/pet.go) is met by the controller.
 var _ interface {
 	SendText(text string, attachments []transport.Image)
 	Poke()

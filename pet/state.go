@@ -63,6 +63,7 @@ type connStatus struct {
 type idleTurns struct {
 	greetPending bool          // the greeting waits for the first ready
 	every        time.Duration // a check-in after this long without a turn; 0 is off
+	gate         func() bool   // Options.CheckInGate; nil lets every check-in go
 	tmr          clock.Slot
 }
 

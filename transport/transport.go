@@ -96,7 +96,7 @@ type Options struct {
 	Facts func(room int, tokens func(string) int) string
 
 	Vocabulary Vocabulary
-	// Tools are the client-declared tools of this pet window (client-tools.md).
+	// Tools are the client-declared tools of this pet window (docs/protocol/client-tools.md).
 	Tools []Tool
 	// FitImages shrinks images to fit a frame (the JPEG fitter of tools/).
 	// Nil means images that do not fit are left out.
@@ -124,7 +124,7 @@ type Options struct {
 	Location *time.Location
 }
 
-// Trigger says what started a turn (client-context.md).
+// Trigger says what started a turn (docs/protocol/client-context.md).
 type Trigger string
 
 const (
@@ -187,7 +187,7 @@ const (
 	PlaybackFailed
 )
 
-// PlaybackRecord is the outcome of a preset's last played turn (client-context.md).
+// PlaybackRecord is the outcome of a preset's last played turn (docs/protocol/client-context.md).
 type PlaybackRecord struct {
 	TurnID  string
 	Outcome PlaybackOutcome
@@ -205,7 +205,7 @@ type Vocabulary struct {
 	EmotionTextMap  map[string]string `json:"emotion_text_map"`
 }
 
-// Cue is a generate_express argument object (client-context.md).
+// Cue is a generate_express argument object (docs/protocol/client-context.md).
 type Cue struct {
 	EmotionID   string `json:"emotion_id,omitempty"`
 	MotionID    string `json:"motion_id,omitempty"`
@@ -241,9 +241,9 @@ type Usage struct {
 type Tool struct {
 	Name        string
 	Description string
-	// Parameters is the JSON schema of the arguments (client-tools.md).
+	// Parameters is the JSON schema of the arguments (docs/protocol/client-tools.md).
 	Parameters json.RawMessage
-	// Wait is the client's wait for this tool (push-transport.md limits).
+	// Wait is the client's wait for this tool (docs/protocol/push-transport.md limits).
 	Wait    time.Duration
 	Handler ToolHandler
 }

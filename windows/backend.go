@@ -99,7 +99,7 @@ type Backend interface {
 	LogDir() string
 	OpenLogFolder() error
 
-	// The welcome page's ways in (settingswindow/welcome.go).
+	// The welcome page's ways in (windows/settingswindow/welcome.go).
 	Welcomer
 	// The speech and transcription servers found (audioservers.go).
 	AudioServers

@@ -1,4 +1,4 @@
-// Package applog sets up Yui's log (product.md §8): log/slog JSON lines in
+// Package applog sets up Yui's log (docs/product.md §8): log/slog JSON lines in
 // one file per process, rotated by size, with old process logs pruned, an
 // optional mirror to stderr, and a redacting layer that keeps every key
 // out of every line.

@@ -27,7 +27,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: yui-sim check --url ws://HOST:PORT/ws [--key K] [--chat-id ID] [--json] [--only RULE,...]\n\n"+
 			"Plays a Yui client against a running push backend and reports, rule by rule, which backend\n"+
-			"rules of push-transport.md, client-context.md and client-tools.md it keeps.\n"+
+			"rules of docs/protocol/push-transport.md, docs/protocol/client-context.md and docs/protocol/client-tools.md it keeps.\n"+
 			"Exit code 0 when no rule FAILs, 1 when one does, 2 when the check cannot run.\n\nRules: %s\n\n",
 			strings.Join(pushcheck.RuleIDs(), ", "))
 		fs.PrintDefaults()

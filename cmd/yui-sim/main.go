@@ -1,6 +1,6 @@
 // Command yui-sim is a simulated push backend for trying Yui without a real
 // agent: it listens on a loopback address and plays a script on every
-// connection (push-transport.md). `yui-sim check` is the other side: it
+// connection (docs/protocol/push-transport.md). `yui-sim check` is the other side: it
 // plays a client against a running push backend and reports which backend
 // rules it keeps (package yui/transport/pushcheck).
 //

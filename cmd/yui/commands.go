@@ -28,6 +28,7 @@ var commands = []command{
 	{"voices", "list the voices of a speech engine", runVoices},
 	{"devices", "list the audio inputs and outputs", runDevices},
 	{"servers", "list the model, speech and transcription servers on this machine", runServers},
+	{"event", "hand the running Yui an event to react to (a build, a script)", runEvent},
 }
 
 // findCommand returns the subcommand named name.

@@ -1,4 +1,4 @@
-// Package audio is speech output's sound path (product.md §6): a Mixer that
+// Package audio is speech output's sound path (docs/product.md §6): a Mixer that
 // sums every pet's Player into one mono stream at Rate, the Streams that
 // synthesisers fill while a Player reads them, the conversions from an
 // engine's PCM or WAV to the mixer's format, the loudness envelope the

@@ -1,5 +1,5 @@
 // Package character loads character packs: character.json plus PNG images
-// (product.md §4), from the embedded default or a user folder.
+// (docs/product.md §4), from the embedded default or a user folder.
 //
 // A pack is validated completely before it is used: a broken user pack is
 // refused with a reason the app can show, and the default stays.

@@ -1,6 +1,6 @@
 // Package playback is the playback queue: it turns a transport's render and
 // speech events into cues and spoken sentences, in the order and at the
-// boundaries push-transport.md prescribes, and keeps the playback record the
+// boundaries docs/protocol/push-transport.md prescribes, and keeps the playback record the
 // next turn's "previous turn:" line is built from.
 //
 // The rules it implements:

@@ -1,4 +1,4 @@
-// Package settings is Yui's settings store (product.md §2): the presets and
+// Package settings is Yui's settings store (docs/product.md §2): the presets and
 // the global settings the user sets, kept in one versioned JSON file
 // written atomically with mode 0600, and what the app learns while it runs
 // (each pet's positions per monitor layout, its relation score, its
@@ -79,14 +79,14 @@ const (
 	ScreenLookRefused = "refused"
 )
 
-// Relation score bounds (client-tools.md rate_relation).
+// Relation score bounds (docs/protocol/client-tools.md rate_relation).
 const (
 	RelationMin     = 0
 	RelationMax     = 100
 	RelationDefault = 50
 )
 
-// Defaults of a new preset (product.md §2).
+// Defaults of a new preset (docs/product.md §2).
 const (
 	DefaultPresetName  = "Yui"
 	DefaultCharacter   = "yui"
@@ -115,7 +115,7 @@ type Settings struct {
 	// Speakers is the output device's name as the system lists it (yui
 	// devices); "" is the default output.
 	Speakers string `json:"speakers,omitempty"`
-	// DelegationHistory is the push delegation history (push-transport.md,
+	// DelegationHistory is the push delegation history (docs/protocol/push-transport.md,
 	// yui.delegation_history), keyed by preset id. Each preset talks to its
 	// own backend chat, and the history merge marks a running item a list
 	// leaves out as done; one shared history would let one preset's list
@@ -162,6 +162,8 @@ type Preset struct {
 	// CheckInMinutes starts a check-in turn after this many minutes
 	// without a turn; 0 is off.
 	CheckInMinutes int `json:"check_in_minutes"`
+	// Life is the turns Yui starts on her own (life.go).
+	Life Life `json:"life"`
 	// Keyring names, in the file only, the keyring entry of each key the
 	// system keyring holds ("key", "speech.key", "voice.key"); that key is
 	// then "" in the file. In memory the keys are in their fields and
@@ -176,7 +178,7 @@ type Preset struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Speech is a preset's speech output (product.md §6).
+// Speech is a preset's speech output (docs/product.md §6).
 type Speech struct {
 	// Engine is one of SpeechEngines (engines.go).
 	Engine  string `json:"engine"`
@@ -198,7 +200,7 @@ type Speech struct {
 	SpeechServer
 }
 
-// Voice is a preset's voice input (product.md §7).
+// Voice is a preset's voice input (docs/product.md §7).
 type Voice struct {
 	// Mode is "off", "push_to_talk" or "hands_free".
 	Mode string `json:"mode"`
@@ -256,7 +258,7 @@ func defaultSettings() Settings {
 	}
 }
 
-// NewPreset returns a new preset with the defaults of product.md §2, the
+// NewPreset returns a new preset with the defaults of docs/product.md §2, the
 // given name, and a fresh id and chat_id read from rand.
 func NewPreset(rand io.Reader, name string) (Preset, error) {
 	p := defaultPreset()
@@ -284,6 +286,7 @@ func defaultPreset() Preset {
 		Poke:         true,
 		Gravity:      true,
 		Gaze:         true,
+		Life:         DefaultLife(),
 		Learned:      Learned{Positions: map[string]Position{}, Relation: RelationDefault},
 	}
 }
@@ -321,6 +324,7 @@ func (s Settings) Clone() Settings {
 func (p Preset) Clone() Preset {
 	c := p
 	c.Learned = p.Learned.clone()
+	c.Life = p.Life.clone()
 	c.Keyring = maps.Clone(p.Keyring)
 	c.Extra = maps.Clone(p.Extra)
 	return c

@@ -36,11 +36,14 @@ type Learned struct {
 	Positions map[string]Position `json:"positions"`
 	// Relation is the relation score, 0–100.
 	Relation int `json:"relation"`
+	// Reminders are the pending reminders (reminders.go).
+	Reminders
 }
 
 func (l Learned) clone() Learned {
 	c := l
 	c.Positions = maps.Clone(l.Positions)
+	c.Reminders = l.Reminders.clone()
 	if c.Positions == nil {
 		c.Positions = map[string]Position{}
 	}
@@ -161,7 +164,7 @@ func learnedChanged(old, next Settings) []string {
 }
 
 func equalLearned(a, b Learned) bool {
-	if a.Relation != b.Relation || len(a.Positions) != len(b.Positions) {
+	if a.Relation != b.Relation || len(a.Positions) != len(b.Positions) || !a.Reminders.equal(b.Reminders) {
 		return false
 	}
 	for k, v := range a.Positions {

@@ -172,6 +172,7 @@ func (p *Preset) Validate() []FieldError {
 	if p.CheckInMinutes < 0 || p.CheckInMinutes > MaxCheckInMinutes {
 		bad("check_in_minutes", fmt.Sprintf("must be between 0 (off) and %d", MaxCheckInMinutes))
 	}
+	errs = append(errs, p.Life.Validate(p.ID)...)
 	return errs
 }
 
@@ -333,6 +334,7 @@ func (s *Settings) Repair(rand io.Reader) ([]string, error) {
 		if p.Positions == nil {
 			p.Positions = map[string]Position{}
 		}
+		p.Life = p.Life.repaired()
 	}
 	if !ids[s.ActivePreset] {
 		if s.ActivePreset != "" {

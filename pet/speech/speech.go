@@ -1,4 +1,4 @@
-// Package speech turns sentences into sound (product.md §6): the Engine
+// Package speech turns sentences into sound (docs/product.md §6): the Engine
 // interface the playback queue calls, the "none" engine (bubble only, paced
 // by reading speed), and the Audio engine, which plays what a Synth makes
 // on the pet's audio.Player. Each TTS backend is one small Synth, the way

@@ -1,4 +1,4 @@
-// Package voice is voice input (product.md §7): microphone capture,
+// Package voice is voice input (docs/product.md §7): microphone capture,
 // voice-activity detection, speech-to-text engines, and the Listener that
 // turns what the user says into spoken turns, barge-in and status pill
 // text through a Target (pet.Controller implements it).

@@ -1,4 +1,4 @@
-// Package address is the address_character client tool (client-tools.md):
+// Package address is the address_character client tool (docs/protocol/client-tools.md):
 // one character says something to another character on the same desktop,
 // which starts a turn on that character's pet with trigger
 // "addressed by <caller's name>".
@@ -14,14 +14,14 @@ import (
 	"yui/transport"
 )
 
-// Tool constants of client-tools.md.
+// Tool constants of docs/protocol/client-tools.md.
 const (
 	Name        = "address_character"
 	Description = "Say something to another character on this desktop"
 	Wait        = 2 * time.Second
 )
 
-// Parameters is the tool's JSON schema, exactly as client-tools.md gives it.
+// Parameters is the tool's JSON schema, exactly as docs/protocol/client-tools.md gives it.
 const Parameters = `{ "type": "object",
     "properties": { "character": { "type": "string", "description": "The other character's name" },
                     "text": { "type": "string", "maxLength": 2000 } },

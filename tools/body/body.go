@@ -1,4 +1,4 @@
-// Package body is the body_action client tool (client-tools.md): a
+// Package body is the body_action client tool (docs/protocol/client-tools.md): a
 // headless planner and executor that moves the pet window over the desktop
 // through the Body seam the pet window implements, and follows the window
 // the pet sits on through the desktop layer. The look tool reads the pet's
@@ -14,14 +14,14 @@ import (
 	"time"
 )
 
-// Tool constants of client-tools.md and push-transport.md's limits.
+// Tool constants of docs/protocol/client-tools.md and docs/protocol/push-transport.md's limits.
 const (
 	Name        = "body_action"
 	Description = "Move the character on the desktop"
 	Wait        = 15 * time.Second
 )
 
-// Parameters is the tool's JSON schema, exactly as client-tools.md gives it.
+// Parameters is the tool's JSON schema, exactly as docs/protocol/client-tools.md gives it.
 const Parameters = `{ "type": "object",
     "properties": { "action": { "type": "string", "enum": ["sit_on_window", "perch", "walk_to", "move_to", "go_home", "hide", "show"] },
                     "app": { "type": "string", "description": "sit_on_window: the application or window title to sit on" },
@@ -42,7 +42,7 @@ const (
 	Show        Action = "show"
 )
 
-// Motion is a motion id of the character pack (product.md §4 requires these).
+// Motion is a motion id of the character pack (docs/product.md §4 requires these).
 type Motion string
 
 const (

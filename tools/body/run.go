@@ -200,7 +200,7 @@ func (a *Actor) Perch() (p PerchInfo, ok bool) {
 	return PerchInfo{}, false
 }
 
-// Place values of the character line (client-context.md).
+// Place values of the character line (docs/protocol/client-context.md).
 const (
 	PlaceWalking = "walking"
 	PlaceTaskbar = "on the taskbar"

@@ -1,4 +1,4 @@
-// Package browser is the browser client tool (client-tools.md): it opens a
+// Package browser is the browser client tool (docs/protocol/client-tools.md): it opens a
 // web page in a private headless Chromium-family browser, through
 // github.com/chromedp/chromedp, with a fresh profile per call, and answers
 // the page's title and visible text, or its title and a screenshot.
@@ -25,7 +25,7 @@ import (
 	"yui/transport/toolcall"
 )
 
-// Tool constants of client-tools.md; the wait is push-transport.md's browser wait.
+// Tool constants of docs/protocol/client-tools.md; the wait is docs/protocol/push-transport.md's browser wait.
 const (
 	Name        = "browser"
 	Description = "Open a web page in a private headless browser and read it or take a screenshot"
@@ -54,7 +54,7 @@ func Find() (string, bool) {
 	return "", false
 }
 
-// Status states the tool shows for its own runs (push-transport.md: the
+// Status states the tool shows for its own runs (docs/protocol/push-transport.md: the
 // client shows the browser's running and terminal state itself).
 const (
 	Running = "running"

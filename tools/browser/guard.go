@@ -18,7 +18,7 @@ import (
 )
 
 // ErrLocalPage is the call's answer when the page is refused by the local
-// network rule (client-tools.md).
+// network rule (docs/protocol/client-tools.md).
 const ErrLocalPage = "error: the page is on this computer or the local network"
 
 // errLocal is the dial error for an address the rule refuses.

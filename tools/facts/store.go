@@ -1,6 +1,6 @@
 // Package facts is the long-term memory of the request transports: the
 // facts the model keeps with the remember tool and drops with forget
-// (client-tools.md), kept per preset, put in every request's system
+// (docs/protocol/client-tools.md), kept per preset, put in every request's system
 // prompt within a budget, and seen and edited by the user on the
 // settings window's Memory page. It runs headless with an injected clock.
 package facts

@@ -13,8 +13,8 @@ import (
 	"yui/transport/toolcall"
 )
 
-// Tool constants of client-tools.md. The table gives no wait for these
-// two; they answer as fast as rate_relation, so they get its 2 s.
+// Tool constants of docs/protocol/client-tools.md, whose table gives these two the
+// 2 s wait of rate_relation: they answer as fast.
 const (
 	RememberName        = "remember"
 	RememberDescription = "Keep one short lasting fact about the user or your relationship, to recall in later conversations"
@@ -24,7 +24,7 @@ const (
 )
 
 // RememberParameters and ForgetParameters are the tools' JSON schemas,
-// exactly as client-tools.md gives them.
+// exactly as docs/protocol/client-tools.md gives them.
 const (
 	RememberParameters = `{ "type": "object",
     "properties": { "fact": { "type": "string", "description": "1-300 characters" },

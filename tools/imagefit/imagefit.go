@@ -1,4 +1,4 @@
-// Package imagefit is the JPEG fitter of client-tools.md: it fits images
+// Package imagefit is the JPEG fitter of docs/protocol/client-tools.md: it fits images
 // into a frame's byte budget for turn.images and image tool results.
 package imagefit
 

@@ -1,4 +1,4 @@
-// Package look is the look client tool (client-tools.md): the pet's body
+// Package look is the look client tool (docs/protocol/client-tools.md): the pet's body
 // state, the places it can perch, and, with the user's permission, a
 // screenshot of a display.
 package look
@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -20,14 +21,14 @@ import (
 	"yui/transport/toolcall"
 )
 
-// Tool constants of client-tools.md; the wait is push-transport.md's query wait.
+// Tool constants of docs/protocol/client-tools.md; the wait is docs/protocol/push-transport.md's query wait.
 const (
 	Name        = "look"
 	Description = "Read body state, perch targets, or a display screenshot; screen requests require user permission"
 	Wait        = 2 * time.Second
 )
 
-// Parameters is the tool's JSON schema, exactly as client-tools.md gives it.
+// Parameters is the tool's JSON schema, exactly as docs/protocol/client-tools.md gives it.
 const Parameters = `{ "type": "object",
     "properties": { "at": { "type": "string", "enum": ["body", "perch_targets", "screen"] },
                     "monitor": { "type": "integer", "description": "For screen: the display number used by body_action.monitor; omit for the character's display" } },
@@ -51,7 +52,7 @@ const (
 	Refused
 )
 
-// Permission is the screen-look permission, a global setting (product.md
+// Permission is the screen-look permission, a global setting (docs/product.md
 // §2) the app implements with its settings store and prompt.
 type Permission interface {
 	// ScreenLook returns the user's current answer.
@@ -79,7 +80,23 @@ type Options struct {
 	Capture    Capturer
 	Permission Permission
 	Log        *slog.Logger // nil discards
+	// Private reports whether a window title holds a word of the
+	// preset's private_titles (docs/product.md §11): while the active
+	// window's does, no screenshot is taken. Nil is never.
+	Private func(title string) bool
+	// PID is this process's: while one of its own windows is active (the
+	// pet's composer has the focus), the private check reads the window
+	// the user was in, the topmost of another process. 0 skips that.
+	PID int
 }
+
+// ErrPrivate is the error of a screenshot refused while a private
+// window is active; look at screen answers ErrPrivateWindow.
+var ErrPrivate = errors.New("look: a private window is on the screen")
+
+// ErrPrivateWindow is look at screen's answer while a private window is
+// active (docs/protocol/client-tools.md).
+const ErrPrivateWindow = "error: a private window is on the screen"
 
 // Look answers look calls.
 type Look struct {
@@ -150,7 +167,7 @@ func compact(v any) string {
 	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
-// bodyJSON is look body's answer, fields in client-tools.md's order.
+// bodyJSON is look body's answer, fields in docs/protocol/client-tools.md's order.
 type bodyJSON struct {
 	Monitor int             `json:"monitor"`
 	X       int             `json:"x"`
@@ -219,6 +236,10 @@ func (l *Look) screen(ctx context.Context, monitor int) transport.ToolResult {
 	}
 	shot, err := l.shoot(ctx, ms, monitor)
 	if err != nil {
+		if errors.Is(err, ErrPrivate) {
+			l.o.Log.Info("look: screen refused", "reason", "private")
+			return text(ErrPrivateWindow)
+		}
 		if ctx.Err() != nil {
 			return text(toolcall.ErrTurnStopped)
 		}
@@ -234,6 +255,15 @@ func (l *Look) screen(ctx context.Context, monitor int) transport.ToolResult {
 
 // shoot captures monitor i as a JPEG, with the active window's title.
 func (l *Look) shoot(ctx context.Context, ms []desktop.Monitor, i int) (transport.Screenshot, error) {
+	// The active window is read before the capture: a private one stops it.
+	title := ""
+	w, ok, err := l.o.Desktop.Active()
+	if err == nil && ok {
+		title = w.Title
+	}
+	if l.o.Private != nil && (l.o.Private(title) || l.o.Private(l.beneath(w, ok && err == nil))) {
+		return transport.Screenshot{}, ErrPrivate
+	}
 	img, err := l.o.Capture.Capture(ms[i].Bounds)
 	if err != nil {
 		return transport.Screenshot{}, err
@@ -249,16 +279,33 @@ func (l *Look) shoot(ctx context.Context, ms []desktop.Monitor, i int) (transpor
 		return transport.Screenshot{}, err
 	}
 	shot := transport.Screenshot{
-		Image:    transport.Image{MIME: "image/jpeg", Data: b.Bytes()},
-		Display:  i + 1,
-		Displays: len(ms),
-		Width:    img.Bounds().Dx(),
-		Height:   img.Bounds().Dy(),
-	}
-	if w, ok, err := l.o.Desktop.Active(); err == nil && ok {
-		shot.ActiveWindow = w.Title
+		Image:        transport.Image{MIME: "image/jpeg", Data: b.Bytes()},
+		Display:      i + 1,
+		Displays:     len(ms),
+		Width:        img.Bounds().Dx(),
+		Height:       img.Bounds().Dy(),
+		ActiveWindow: title,
 	}
 	return shot, nil
+}
+
+// beneath is the title of the window the user was in while one of this
+// process's own windows is active: the topmost visible normal window of
+// another process; "" otherwise.
+func (l *Look) beneath(active desktop.Window, ok bool) string {
+	if l.o.PID == 0 || !ok || active.PID != l.o.PID {
+		return ""
+	}
+	ws, err := l.o.Desktop.Windows()
+	if err != nil {
+		return ""
+	}
+	for _, w := range ws {
+		if w.PID != l.o.PID && w.Normal && w.Visible() {
+			return w.Title
+		}
+	}
+	return ""
 }
 
 // Screenshot captures the character's display (monitor < 0) or monitor

@@ -1,4 +1,4 @@
-// Package relation is the rate_relation client tool (client-tools.md): the
+// Package relation is the rate_relation client tool (docs/protocol/client-tools.md): the
 // model records how an exchange changed its relationship with the user, as
 // a score from 0 to 100 kept per preset.
 package relation
@@ -14,7 +14,7 @@ import (
 	"yui/transport"
 )
 
-// Tool constants of client-tools.md.
+// Tool constants of docs/protocol/client-tools.md.
 const (
 	Name        = "rate_relation"
 	Description = "Record how this exchange changed your relationship with the user"
@@ -28,7 +28,7 @@ const (
 	MaxReason = 200
 )
 
-// Parameters is the tool's JSON schema, exactly as client-tools.md gives it.
+// Parameters is the tool's JSON schema, exactly as docs/protocol/client-tools.md gives it.
 const Parameters = `{ "type": "object",
     "properties": { "delta": { "type": "integer", "minimum": -3, "maximum": 3 },
                     "reason": { "type": "string", "maxLength": 200 } },

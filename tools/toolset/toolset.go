@@ -1,4 +1,4 @@
-// Package toolset declares a pet window's client tools (client-tools.md):
+// Package toolset declares a pet window's client tools (docs/protocol/client-tools.md):
 // which tools each pet declares, each one's schema, description and client
 // wait, and the handlers behind them. A Set owns the handlers it runs:
 // Close cancels the ones still running and waits for them, so no tool
@@ -18,6 +18,7 @@ import (
 	"yui/tools/facts"
 	"yui/tools/look"
 	"yui/tools/relation"
+	"yui/tools/remind"
 	"yui/transport"
 	"yui/transport/toolcall"
 )
@@ -36,6 +37,8 @@ type Handlers struct {
 	Browser  transport.ToolHandler // browser, while switched on and a browser is found: (*browser.Browser).Handle
 	Remember transport.ToolHandler // remember, request transports: facts.RememberTool(store).Handler
 	Forget   transport.ToolHandler // forget, request transports: facts.ForgetTool(store).Handler
+	Remind   transport.ToolHandler // remind, request transports: (*remind.Tools).Remind
+	Cancel   transport.ToolHandler // cancel_reminder, request transports: (*remind.Tools).Cancel
 }
 
 // Options say which tools a pet window declares.
@@ -48,6 +51,9 @@ type Options struct {
 	// Memory is true for the request transports, which declare remember
 	// and forget; a push backend keeps its own memory.
 	Memory bool
+	// Reminders is true for the request transports, which declare remind
+	// and cancel_reminder; a push backend keeps its own schedule.
+	Reminders bool
 	// Others are the names of the other running characters, listed in
 	// address_character's description.
 	Others []string
@@ -81,6 +87,9 @@ func Declared(o Options) []string {
 	}
 	if o.Memory {
 		names = append(names, facts.RememberName, facts.ForgetName)
+	}
+	if o.Reminders {
+		names = append(names, remind.RemindName, remind.CancelName)
 	}
 	return names
 }
@@ -119,6 +128,10 @@ func spec(name string, o Options) transport.Tool {
 		return transport.Tool{Name: name, Description: facts.RememberDescription, Parameters: json.RawMessage(facts.RememberParameters), Wait: facts.Wait}
 	case facts.ForgetName:
 		return transport.Tool{Name: name, Description: facts.ForgetDescription, Parameters: json.RawMessage(facts.ForgetParameters), Wait: facts.Wait}
+	case remind.RemindName:
+		return transport.Tool{Name: name, Description: remind.RemindDescription, Parameters: json.RawMessage(remind.RemindParameters), Wait: remind.Wait}
+	case remind.CancelName:
+		return transport.Tool{Name: name, Description: remind.CancelDescription, Parameters: json.RawMessage(remind.CancelParameters), Wait: remind.Wait}
 	default:
 		return transport.Tool{Name: browser.Name, Description: browser.Description, Parameters: json.RawMessage(browser.Parameters), Wait: browser.Wait}
 	}
@@ -140,6 +153,10 @@ func handlerOf(h Handlers, name string) transport.ToolHandler {
 		return h.Remember
 	case facts.ForgetName:
 		return h.Forget
+	case remind.RemindName:
+		return h.Remind
+	case remind.CancelName:
+		return h.Cancel
 	}
 	return nil
 }

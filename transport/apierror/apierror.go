@@ -10,7 +10,7 @@ import (
 )
 
 // MaxErrorText is the longest error text shown for a failed turn, in
-// characters (push-transport.md: one line cut at 200 characters).
+// characters (docs/protocol/push-transport.md: one line cut at 200 characters).
 const MaxErrorText = 200
 
 // StatusError is a failure the server reported: an HTTP error status on the
@@ -68,7 +68,7 @@ func FormatStatus(status int, text string) string {
 	if text != "" {
 		s += ": " + text
 	}
-	// Cut as push cuts an error frame's message (push-transport.md: "one
+	// Cut as push cuts an error frame's message (docs/protocol/push-transport.md: "one
 	// line cut at 200 characters"), so both read the same.
 	return textcut.OneLine(s, MaxErrorText)
 }

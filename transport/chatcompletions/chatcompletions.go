@@ -1,7 +1,7 @@
 // Package chatcompletions is the chat_completions transport: POST
 // {chat_base_url}/chat/completions, streamed with usage, the card as the
 // first system message and the conversation held on the client
-// (product.md §5, push-transport.md "What each chat transport carries").
+// (docs/product.md §5, docs/protocol/push-transport.md "What each chat transport carries").
 //
 // It reads the extra delta fields compatible servers send (reasoning_content
 // from vLLM, DeepSeek and xAI, reasoning from Ollama, Groq and OpenRouter,

@@ -16,7 +16,7 @@ import (
 	rt "yui/transport/request/requesttest"
 )
 
-// One test per row of push-transport.md "What each chat transport
+// One test per row of docs/protocol/push-transport.md "What each chat transport
 // carries", Chat Completions column.
 func TestTableRows(t *testing.T) {
 	lookTool := func(ran *[]string) transport.Tool {

@@ -1,5 +1,5 @@
 // Package clientctx builds the client_context block every transport sends
-// with a turn (client-context.md).
+// with a turn (docs/protocol/client-context.md).
 package clientctx
 
 import (

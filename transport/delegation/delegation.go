@@ -1,5 +1,5 @@
 // Package delegation keeps the backend's delegations list and the client's
-// history of it (push-transport.md "delegations").
+// history of it (docs/protocol/push-transport.md "delegations").
 package delegation
 
 import (
@@ -11,7 +11,7 @@ import (
 	"yui/transport/textcut"
 )
 
-// Limits of push-transport.md.
+// Limits of docs/protocol/push-transport.md.
 const (
 	MaxTitle   = 120  // code points
 	MaxSummary = 2000 // code points

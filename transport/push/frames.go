@@ -463,7 +463,7 @@ func (c *Client) onReasoning(data []byte) {
 	c.emit(&transport.ReasoningEvent{TurnID: f.TurnID, Delta: *f.Delta})
 }
 
-// Cue text limits of generate_express (client-context.md): caption
+// Cue text limits of generate_express (docs/protocol/client-context.md): caption
 // maxLength 80; emotion_text at most 16 code points in free mode.
 const (
 	MaxCaption     = 80

@@ -1,4 +1,4 @@
-// Package push is the push chat transport (push-transport.md): one WebSocket
+// Package push is the push chat transport (docs/protocol/push-transport.md): one WebSocket
 // per pet window to the backend, carrying turns out and finished replies in.
 //
 // A Client owns three kinds of goroutine, all stopped by Close: the
@@ -31,7 +31,7 @@ import (
 	"yui/transport/toolcall"
 )
 
-// Limits of push-transport.md.
+// Limits of docs/protocol/push-transport.md.
 const (
 	// TextFrameLimit caps every frame in either direction but turn frames
 	// and tool_result frames with images.

@@ -1,6 +1,6 @@
 // Package pushcheck plays a Yui client against a running push backend and
-// reports which backend rules of push-transport.md (and the wire rules of
-// client-context.md and client-tools.md) the backend keeps. It is what
+// reports which backend rules of docs/protocol/push-transport.md (and the wire rules of
+// docs/protocol/client-context.md and docs/protocol/client-tools.md) the backend keeps. It is what
 // `yui-sim check` runs.
 //
 // Run opens a few short sessions (probes), each a WebSocket connection that

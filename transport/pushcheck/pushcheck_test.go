@@ -244,7 +244,7 @@ func TestReportFormats(t *testing.T) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"PASS   ready", "FAIL   stop", "render after stop", "push-transport.md: The backend stops generating.", "PASS 1, FAIL 1, SKIP 1 (rules checked: 3)"} {
+	for _, want := range []string{"PASS   ready", "FAIL   stop", "render after stop", "docs/protocol/push-transport.md: The backend stops generating.", "PASS 1, FAIL 1, SKIP 1 (rules checked: 3)"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}

@@ -18,9 +18,9 @@ type rule struct {
 }
 
 const (
-	docPush    = "push-transport.md"
-	docContext = "client-context.md"
-	docTools   = "client-tools.md"
+	docPush    = "docs/protocol/push-transport.md"
+	docContext = "docs/protocol/client-context.md"
+	docTools   = "docs/protocol/client-tools.md"
 )
 
 // general are the probes every frame-level rule reads.

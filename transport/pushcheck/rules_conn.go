@@ -190,7 +190,7 @@ func evalSecond(ev *evidence) (Status, string) {
 	case a.CloseCode == 0:
 		return Fail, "dropped the first socket without a close code"
 	case !slices.Contains(replaceCodes, a.CloseCode):
-		return Fail, fmt.Sprintf("closed the first socket with %d, a code push-transport.md does not name (close a replaced socket with 1000 or 1001, or keep it)", a.CloseCode)
+		return Fail, fmt.Sprintf("closed the first socket with %d, a code docs/protocol/push-transport.md does not name (close a replaced socket with 1000 or 1001, or keep it)", a.CloseCode)
 	}
 	return Pass, fmt.Sprintf("the second connection got ready and its turn ended; the first socket closed with %d", a.CloseCode)
 }

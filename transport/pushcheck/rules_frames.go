@@ -14,7 +14,7 @@ import (
 // baseTypes is the base set of frame types every client reads.
 var baseTypes = []string{"ready", "render", "speech", "turn_end", "tool_status", "tool_call", "reasoning", "delegations"}
 
-// Limits of push-transport.md and client-context.md the rules check.
+// Limits of docs/protocol/push-transport.md and docs/protocol/client-context.md the rules check.
 const (
 	maxTitle       = 120
 	maxSummary     = 2000

@@ -19,7 +19,7 @@ type toolFunction struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// clientTool is a tool the checker declares: its schema as client-tools.md
+// clientTool is a tool the checker declares: its schema as docs/protocol/client-tools.md
 // gives it, the backend adapter's wait from the limits table, and the
 // answer the checker gives a valid call.
 type clientTool struct {
@@ -42,7 +42,7 @@ func newTool(name, desc, params string, wait time.Duration, answer string) clien
 	}
 }
 
-// clientTools are the five tools of client-tools.md, declared as main
+// clientTools are the five tools of docs/protocol/client-tools.md, declared as main
 // declares them under Tauri. rate_relation comes first: a backend that
 // calls the first tool it is offered then waits the shortest wait.
 var clientTools = []clientTool{
@@ -93,7 +93,7 @@ func declared(h Hello, name string) bool {
 }
 
 // clientAnswer is what the client answers a readable call: the generic
-// errors of push-transport.md for an undeclared tool or bad arguments,
+// errors of docs/protocol/push-transport.md for an undeclared tool or bad arguments,
 // else the tool's canned result.
 func clientAnswer(h Hello, c *callIn) string {
 	if !declared(h, c.Name) {

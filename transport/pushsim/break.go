@@ -1,7 +1,7 @@
 package pushsim
 
 // Breakage makes the fake backend break one backend rule of
-// push-transport.md (or client-context.md, client-tools.md) and keep every
+// docs/protocol/push-transport.md (or docs/protocol/client-context.md, docs/protocol/client-tools.md) and keep every
 // other. yui-sim check's tests run against each one to show that every
 // rule is caught by its own check and only by it.
 type Breakage string

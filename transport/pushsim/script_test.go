@@ -14,7 +14,7 @@ import (
 	"yui/transport/toolcall"
 )
 
-// Copies of client-tools.md schemas, to check the demo's arguments.
+// Copies of docs/protocol/client-tools.md schemas, to check the demo's arguments.
 var testTools = map[string]string{
 	"rate_relation":     `{"type":"object","properties":{"delta":{"type":"integer","minimum":-3,"maximum":3},"reason":{"type":"string","maxLength":200}},"required":["delta"],"additionalProperties":false}`,
 	"look":              `{"type":"object","properties":{"at":{"type":"string","enum":["body","perch_targets","screen"]},"monitor":{"type":"integer"}},"required":["at"],"additionalProperties":false}`,

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// ToolWait is the backend adapter's wait for a tool_result (push-transport.md limits).
+// ToolWait is the backend adapter's wait for a tool_result (docs/protocol/push-transport.md limits).
 func ToolWait(name string) time.Duration {
 	switch name {
 	case "body_action":

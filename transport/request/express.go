@@ -7,7 +7,7 @@ import (
 	"yui/transport"
 )
 
-// ExpressName is the cue tool of the request transports (client-context.md).
+// ExpressName is the cue tool of the request transports (docs/protocol/client-context.md).
 const ExpressName = "generate_express"
 
 // ExpressDescription is generate_express's description, word for word.

@@ -14,14 +14,14 @@ import (
 	"yui/transport/textcut"
 )
 
-// Long-term memory (client-tools.md "remember and forget"): the app's
+// Long-term memory (docs/protocol/client-tools.md "remember and forget"): the app's
 // Options.Facts gives the text that follows the card in every request,
 // within FactsRoom; and when the context budget leaves old turns out of
 // the requests, one short request aside asks the model to keep what
 // mattered in them through remember.
 
 const (
-	// RememberTool is the remember tool's name (client-tools.md), the one
+	// RememberTool is the remember tool's name (docs/protocol/client-tools.md), the one
 	// tool a summary request declares.
 	RememberTool = "remember"
 	// SummaryEvery is how many dropped turns one summary covers at most

@@ -14,7 +14,7 @@ import (
 // ready with nobody pressing anything. The offline state carries when the
 // next probe goes, for the pill's countdown.
 
-// The probe schedule: push's reconnect schedule (push-transport.md), 1 s
+// The probe schedule: push's reconnect schedule (docs/protocol/push-transport.md), 1 s
 // doubling up to 30 s.
 const (
 	reprobeFirst = 1 * time.Second

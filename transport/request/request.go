@@ -27,7 +27,7 @@ import (
 // Limits.
 const (
 	// FrameWait is the wait for each stream event of a turn, counted from
-	// the request and again from every event (push-transport.md limits).
+	// the request and again from every event (docs/protocol/push-transport.md limits).
 	FrameWait = 240 * time.Second
 	// MaxRounds bounds the requests of one turn: a model that keeps calling
 	// tools is cut off after this many.

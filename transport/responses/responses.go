@@ -1,7 +1,7 @@
 // Package responses is the responses transport: POST
 // {chat_base_url}/responses, streamed, the card as instructions and the
 // conversation held by the backend, chained by previous_response_id
-// (product.md §5, push-transport.md "What each chat transport carries").
+// (docs/product.md §5, docs/protocol/push-transport.md "What each chat transport carries").
 package responses
 
 import (
@@ -294,7 +294,7 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 		}
 		return request.ErrStreamEnd
 	case "response.failed":
-		// Generic failure text (push-transport.md); the server's message
+		// Generic failure text (docs/protocol/push-transport.md); the server's message
 		// and code go to the log.
 		se := &apierror.StatusError{}
 		if r := ev.Response; r != nil && len(r.Error) > 0 && string(r.Error) != "null" {

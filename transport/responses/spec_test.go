@@ -32,7 +32,7 @@ func input(r rt.Request) []map[string]any {
 	return out
 }
 
-// One test per row of push-transport.md "What each chat transport
+// One test per row of docs/protocol/push-transport.md "What each chat transport
 // carries", Responses column.
 func TestTableRows(t *testing.T) {
 	hi := func(w *rt.Writer, r *http.Request, n int) { say2(w, "resp_"+string(rune('a'+n)), "Hi.") }

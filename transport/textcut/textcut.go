@@ -6,7 +6,7 @@
 //   - Cut ends a shortened text in "…", the ellipsis counting toward max:
 //     what a reader sees (captions, error lines, quoted values).
 //   - Prefix keeps the first max code points and adds nothing: limits a
-//     spec fixes as a plain cut (push-transport.md's error message, the
+//     spec fixes as a plain cut (docs/protocol/push-transport.md's error message, the
 //     delegation item's title and summary).
 //   - Mark keeps the first n code points and appends a mark of the
 //     caller's (" … (cut: Copy gives all of it)").
@@ -68,7 +68,7 @@ func Fold(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // OneLine is s folded to one line (Fold) and cut to max code points with
 // no mark (Prefix); max <= 0 does not cut. Server error text is shown this
-// way (push-transport.md: one line cut at 200 characters).
+// way (docs/protocol/push-transport.md: one line cut at 200 characters).
 func OneLine(s string, max int) string {
 	s = Fold(s)
 	if max <= 0 {

@@ -36,7 +36,7 @@ func (j *job) offer(res transport.ToolResult) {
 }
 
 // MaxQueued bounds the calls waiting behind the running one. A backend
-// adapter sends one call at a time per chat (push-transport.md), so a
+// adapter sends one call at a time per chat (docs/protocol/push-transport.md), so a
 // backend that keeps to the protocol never queues more than a few; one
 // that floods the client with calls has the ones past the bound dropped,
 // with a log line ("tool_call_dropped", reason "queue_full") and no

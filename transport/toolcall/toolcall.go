@@ -1,6 +1,6 @@
 // Package toolcall validates client-declared tool calls against their JSON
 // schemas and runs them one at a time per chat, with each tool's client
-// wait (push-transport.md "tool_call and tool_result", client-tools.md).
+// wait (docs/protocol/push-transport.md "tool_call and tool_result", docs/protocol/client-tools.md).
 // Push and the request transports share it, so the result strings match.
 package toolcall
 
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Generic error results of push-transport.md.
+// Generic error results of docs/protocol/push-transport.md.
 const (
 	ErrUnknownTool    = "error: unknown tool"
 	ErrTurnStopped    = "error: turn stopped"

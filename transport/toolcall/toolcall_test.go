@@ -12,7 +12,7 @@ import (
 	"yui/transport/clock"
 )
 
-// Copies of the client-tools.md schemas; the real declarations live in tools/.
+// Copies of the docs/protocol/client-tools.md schemas; the real declarations live in tools/.
 const (
 	lookSchema = `{ "type": "object",
     "properties": { "at": { "type": "string", "enum": ["body", "perch_targets", "screen"] },

@@ -23,7 +23,7 @@ func usageText(u *transport.Usage, contextWindow int) string {
 }
 
 // relationLevel is a display level of the relation score
-// (client-tools.md rate_relation).
+// (docs/protocol/client-tools.md rate_relation).
 type relationLevel int
 
 const (

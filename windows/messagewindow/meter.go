@@ -28,7 +28,7 @@ const (
 	heartGap  = 2
 )
 
-// heartMeter is the relation meter (client-tools.md rate_relation): one
+// heartMeter is the relation meter (docs/protocol/client-tools.md rate_relation): one
 // filled heart per level reached, the level's name and the score.
 type heartMeter struct {
 	widget.BaseWidget

@@ -23,7 +23,7 @@ import (
 	"yui/windows/widgets"
 )
 
-// MessageWindow is one preset's message window (product.md §3): the
+// MessageWindow is one preset's message window (docs/product.md §3): the
 // conversation as the client saw it, the connection state, the token
 // usage readout, the relation meter and the composer. It mirrors the
 // preset's connection through the Backend and opens none of its own:

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// Win32 entry points through golang.org/x/sys/windows (product.md §3),
+// Win32 entry points through golang.org/x/sys/windows (docs/product.md §3),
 // loaded from the system directory only, so a DLL planted beside the
 // executable is never picked up.
 var (

@@ -15,6 +15,7 @@ func (w *PetWindow) OpenComposer() {
 		return
 	}
 	w.comp.state.open = true
+	w.syncComposing()
 	w.applyView(w.view)
 	w.liftForComposer()
 	w.native.Focus()
@@ -100,6 +101,7 @@ func (w *PetWindow) CloseComposer() {
 		w.comp.state.idle = nil
 	}
 	w.comp.state.open = false
+	w.syncComposing()
 	w.win.Canvas().Unfocus()
 	w.applyView(w.view)
 	w.lowerAfterComposer()

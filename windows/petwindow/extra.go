@@ -12,7 +12,7 @@ import (
 )
 
 // delegationWindow lists the delegations of the chip: the work the
-// backend handed to background workers (push-transport.md delegations).
+// backend handed to background workers (docs/protocol/push-transport.md delegations).
 type delegationWindow struct {
 	win  fyne.Window
 	box  *fyne.Container

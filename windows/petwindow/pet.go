@@ -234,6 +234,7 @@ type composerParts struct {
 	attachments []transport.Image   // images for the next typed turn (attach.go)
 	screenOn    atomic.Bool         // the include-screen toggle (attach.go)
 	asking      atomic.Bool         // the screen-look prompt is showing (attach.go)
+	composing   atomic.Bool         // open or holding text (composing.go)
 }
 
 // NewPetWindow creates the pet window of one preset; Show shows it.
@@ -317,7 +318,7 @@ func (w *PetWindow) build() {
 	w.comp.bg.StrokeWidth = 1
 	w.comp.entry = widgets.NewComposerEntry()
 	w.comp.entry.OnSubmitted = func(string) { w.sendOrStop() }
-	w.comp.entry.OnChanged = func(string) { w.armComposerIdle() }
+	w.comp.entry.OnChanged = func(string) { w.armComposerIdle(); w.syncComposing() }
 	w.comp.entry.OnEscape = w.CloseComposer
 	w.comp.send = widgets.NewIconButton(theme.MailSendIcon(), widget.HighImportance, w.sendOrStop)
 	w.comp.attach = widgets.NewIconButton(theme.FileImageIcon(), widget.LowImportance, w.chooseImage)

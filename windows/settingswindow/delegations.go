@@ -12,7 +12,7 @@ import (
 )
 
 // delegationSection lists the delegation history of the selected preset
-// (push-transport.md, delegations): running work first, then finished work
+// (docs/protocol/push-transport.md, delegations): running work first, then finished work
 // newest first; a finished item's summary opens under its row.
 type delegationSection struct {
 	w     *SettingsWindow

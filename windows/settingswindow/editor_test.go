@@ -163,7 +163,7 @@ func TestSettingsEveryFieldSaves(t *testing.T) {
 	want := settings.Preset{Name: "Mochi", Enabled: false, Character: "yui", ChatAPI: "responses",
 		ChatBaseURL: "https://api.example.com/v1", Model: "gpt-x", ReasoningEffort: "high",
 		Card: "A calm spirit.", ContextWindow: 128000, ScreenOnTurn: "always", Greeting: true, Poke: false, Gravity: false,
-		CheckInMinutes: 30,
+		CheckInMinutes: 30, Life: settings.DefaultLife(),
 		Speech: settings.Speech{Engine: "openai", Voice: "alloy", BaseURL: "https://tts.example.com/v1", Key: "sk-tts", Model: "tts-1", Rate: 1.5, Volume: 0.5,
 			Command: "piper --model en_US-lessac-medium.onnx --output-raw", CommandRate: 22050},
 		Voice: settings.Voice{Mode: "hands_free", Engine: "command", Command: "whisper-cli"}}

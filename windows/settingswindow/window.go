@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 
 	"yui/pet/settings"
 	"yui/windows"
@@ -33,7 +34,7 @@ const (
 	voiceTimeout = 20 * time.Second
 )
 
-// SettingsWindow is the settings window (product.md §3): the presets list
+// SettingsWindow is the settings window (docs/product.md §3): the presets list
 // on the left, the selected preset's editor, connection, session, speech
 // and voice tabs on the right, and the app-wide settings. It edits through
 // the Backend's settings store and mirrors the running presets'
@@ -56,6 +57,7 @@ type SettingsWindow struct {
 	conn    *connSection
 	session *delegationSection
 	memory  *factsSection
+	life    *lifeSection // the Life tab (life.go)
 	global  *globalSection
 	gallery *gallery
 	tabs    *container.AppTabs
@@ -124,6 +126,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.conn = newConnSection(w)
 	w.session = newSessionSection(w)
 	w.memory = newFactsSection(w)
+	w.life = newLifeSection(w)
 	w.global = newGlobalSection(w)
 	w.gallery = newGallery(w)
 
@@ -133,6 +136,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem("Session", w.session.content()),
 		container.NewTabItem("Speech", w.ed.speechTab()),
 		container.NewTabItem("Voice", w.ed.voiceTab()),
+		container.NewTabItem(lang.L("Life"), w.life.content()),
 		container.NewTabItem("App", w.global.content()),
 		// Memory and Characters come last so that the tabs before them
 		// keep their places.
@@ -259,6 +263,7 @@ func (w *SettingsWindow) setSelected(id string) {
 	w.ed.load(p)
 	w.conn.attach(id)
 	w.memory.attach(id, p)
+	w.life.attach(id, p)
 }
 
 // storeChanged follows a saved change made here or anywhere else.

@@ -79,7 +79,7 @@ func (c *chaosSim) kills() int {
 // oversize and dribbled frames; the test restarts the simulator, and once
 // restarts it with another key, which yui refuses to retry (4401) until
 // the key is changed in the settings window. Every turn ends as
-// push-transport.md says for what happened to it, reconnects follow the
+// docs/protocol/push-transport.md says for what happened to it, reconnects follow the
 // schedule, the settings and the delegation history are intact, no panic,
 // and goroutines and open files do not grow. Short by default (10 kills);
 // YUI_SOAK=long (make soak) runs 100.

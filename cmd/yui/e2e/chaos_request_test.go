@@ -160,7 +160,7 @@ func (s *chaosModelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // The real yui against a chaotic model server over both request APIs:
 // requests dropped before the answer and mid-stream, 500 and 429 answers,
 // and streams that hang. Every turn ends with the outcome and the error
-// text push-transport.md's table gives, the app answers the next turn as
+// text docs/protocol/push-transport.md's table gives, the app answers the next turn as
 // if nothing happened, no panic, no growth. A hang is ended by the user's
 // stop; in the long run (YUI_SOAK=long) one hang on Chat Completions is
 // left to the 240 s frame wait.

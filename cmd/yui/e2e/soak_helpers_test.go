@@ -153,7 +153,7 @@ func (l *logTail) settledStats(tb testing.TB) stats {
 }
 
 // checkReconnects checks every ws_reconnect of the log against
-// push-transport.md's schedule: 1 s first, doubling per failed attempt up
+// docs/protocol/push-transport.md's schedule: 1 s first, doubling per failed attempt up
 // to 30 s, back to 1 s after a ready; a new connection (an edited preset,
 // the user's reconnect) starts the schedule anew. The next attempt must
 // start after the delay, not before (and not much later). After a 4401
@@ -298,7 +298,7 @@ func (ty *typist) send(text string) {
 // stop clicks the composer's send button, a stop button while a turn
 // runs (the entry is locked then, so Enter does nothing). The window's
 // layout puts its centre 28 px from the window's right edge and 482 px
-// below its top (windows/layout.go: the bubble area, the character, the
+// below its top (windows/petwindow/layout.go: the bubble area, the character, the
 // plate and the pill above the composer row).
 // turn sends text and returns the id of the turn record it made.
 func (ty *typist) turn(text string) string {

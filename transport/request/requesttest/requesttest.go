@@ -183,7 +183,7 @@ var Vocabulary = transport.Vocabulary{
 	EmotionTextMap:  map[string]string{"😆": "joyfully", "👂": "whisper"},
 }
 
-// LookSchema is the look tool's schema (client-tools.md).
+// LookSchema is the look tool's schema (docs/protocol/client-tools.md).
 const LookSchema = `{"type":"object","properties":{"at":{"type":"string","enum":["body","perch_targets","screen"]},"monitor":{"type":"integer"}},"required":["at"],"additionalProperties":false}`
 
 // BodyResult is what the fake look handler answers for "body".

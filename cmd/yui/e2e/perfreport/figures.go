@@ -108,7 +108,7 @@ var microGoals = []microGoal{
 		"yui/transport/chatcompletions.BenchmarkChunk", "ns/chunk", 1e-3, "µs", 20, true},
 	{"Responses event", "Responses stream event: parse and dispatch (BenchmarkEvent)",
 		"yui/transport/responses.BenchmarkEvent", "ns/chunk", 1e-3, "µs", 20, true},
-	{"JPEG fitter, 4K screenshot", "JPEG fitter: a 3840x2160 screenshot into a 256 KiB frame (BenchmarkFit3840x2160Into256KiB; client-tools.md: well inside the time a user would notice)",
+	{"JPEG fitter, 4K screenshot", "JPEG fitter: a 3840x2160 screenshot into a 256 KiB frame (BenchmarkFit3840x2160Into256KiB; docs/protocol/client-tools.md: well inside the time a user would notice)",
 		"yui/tools/imagefit.BenchmarkFit3840x2160Into256KiB", "ns/op", 1e-6, "ms", 500, true},
 	{"first audio overhead", "First audio: the client's time from a sentence reaching the queue to its first sample at the output (BenchmarkSegmentToFirstSample)",
 		"yui/pet/playback.BenchmarkSegmentToFirstSample", "ms-to-first-sample", 1, "ms", 20, true},

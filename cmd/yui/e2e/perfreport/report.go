@@ -67,7 +67,7 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 	p("grows by less than 5 MB over 10,000 turns; three pets in one process hold at most 1.2x the memory\n")
 	p("and 2x the CPU, each pet past the first adding at most 6 MiB; an idle pet wakes at most twice as\n")
 	p("often as the bare window; the connection is ready within 50 ms of the window showing), the\n")
-	p("micro-benchmarks' own, and for the JPEG fitter 500 ms as this report's reading of client-tools.md's\n")
+	p("micro-benchmarks' own, and for the JPEG fitter 500 ms as this report's reading of docs/protocol/client-tools.md's\n")
 	p("\"well inside the time a user would notice\". A figure with no goal is reported. MB is 10⁶ bytes,\n")
 	p("MiB 2²⁰.\n\n")
 

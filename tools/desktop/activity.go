@@ -1,0 +1,89 @@
+package desktop
+
+import (
+	"sync"
+	"time"
+
+	"yui/transport/clock"
+)
+
+// ActivityPoll is how often Activity reads the desktop: input idle time
+// and the active window are read at most once a second (docs/product.md
+// §11: the life scheduler's samples).
+const ActivityPoll = time.Second
+
+// ActivitySample is one reading: how long the user has not touched the
+// keyboard or pointer (when the layer tells it) and the active window.
+type ActivitySample struct {
+	Idle      time.Duration
+	IdleKnown bool
+	Window    Window
+	HasWindow bool
+}
+
+// Activity reads d every ActivityPoll on its clock's goroutine (never the
+// UI's) and hands each sample to OnSample, outside its lock. A read that
+// fails leaves its part of the sample unknown. Safe for concurrent use.
+type Activity struct {
+	d        Desktop
+	idle     IdleReader // nil when d tells no idle time
+	clk      clock.Clock
+	onSample func(ActivitySample)
+
+	mu     sync.Mutex
+	tick   clock.Slot
+	closed bool
+}
+
+// NewActivity starts reading d; clk nil is the wall clock.
+func NewActivity(d Desktop, clk clock.Clock, onSample func(ActivitySample)) *Activity {
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	a := &Activity{d: d, clk: clk, onSample: onSample}
+	a.idle, _ = d.(IdleReader)
+	a.mu.Lock()
+	a.armLocked()
+	a.mu.Unlock()
+	return a
+}
+
+func (a *Activity) armLocked() {
+	a.tick.Arm(a.clk, ActivityPoll, func(gen int) {
+		a.mu.Lock()
+		live := !a.closed && a.tick.Current(gen)
+		a.mu.Unlock()
+		if !live {
+			return
+		}
+		s := a.read() // round trips: outside the lock
+		a.onSample(s)
+		a.mu.Lock()
+		if !a.closed && a.tick.Current(gen) {
+			a.armLocked()
+		}
+		a.mu.Unlock()
+	})
+}
+
+// read takes one sample.
+func (a *Activity) read() ActivitySample {
+	var s ActivitySample
+	if a.idle != nil {
+		if idle, err := a.idle.UserIdle(); err == nil {
+			s.Idle, s.IdleKnown = idle, true
+		}
+	}
+	if w, ok, err := a.d.Active(); err == nil && ok {
+		s.Window, s.HasWindow = w, true
+	}
+	return s
+}
+
+// Close stops reading. Idempotent.
+func (a *Activity) Close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.closed = true
+	a.tick.Stop()
+}
