@@ -18,7 +18,7 @@ import (
 // PiperHTTP is the "piper" engine's synth on Piper's HTTP server
 // (python -m piper.http_server). The first server took GET /?text=…
 // and answers a WAV; the current one takes POST / with a JSON body
-// {"text","voice","length_scale"} (piper's docs/API_HTTP.md) and answers
+// {"text","voice","length_scale"} (Piper's HTTP API documentation) and answers
 // 405 to a GET. The GET goes first; after a 405 the engine posts.
 type PiperHTTP struct {
 	// BaseURL is the server's root, e.g. "http://127.0.0.1:5000".

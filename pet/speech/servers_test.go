@@ -185,7 +185,7 @@ func errString(err error) string {
 
 // piperServer is a fake of Piper's HTTP server: the first one
 // (GET /?text=, a WAV) or, with post, the current one (POST / with a JSON
-// body, 405 to a GET; piper's docs/API_HTTP.md). Each answers a known
+// body, 405 to a GET; Piper's HTTP API documentation). Each answers a known
 // 22,050 Hz WAV of one second.
 type piperServer struct {
 	post bool

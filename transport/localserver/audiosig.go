@@ -148,7 +148,7 @@ func probeAllTalk(ctx context.Context, c *http.Client, root string) []AudioServe
 
 // probePiper is Piper's HTTP server (python -m piper.http_server): GET
 // /voices is an object of voice name to that voice's config, each with
-// its "audio" block (piper's docs/API_HTTP.md).
+// its "audio" block (Piper's HTTP API documentation).
 func probePiper(ctx context.Context, c *http.Client, root string) []AudioServer {
 	body, ok := get(ctx, c, root+"/voices")
 	if !ok {
