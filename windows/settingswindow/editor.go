@@ -124,7 +124,6 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.f.voicesFor = ""
 	if e.w.tabs != nil && e.w.tabs.Selected() != nil && e.w.tabs.Selected().Text == "Speech" {
 		e.loadVoices()
-		e.suggestVoice() // the character's voice for the engine (servers.go)
 	}
 	e.restartMeter()
 }

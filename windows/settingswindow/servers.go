@@ -63,7 +63,6 @@ func (e *presetEditor) buildServerFields(entry func(func(*settings.Preset, strin
 	})
 	f.suggestVoice.Hide()
 	f.character.changed = chain(f.character.changed, func(string) { e.suggestVoice() })
-	f.speechEngine.changed = chain(f.speechEngine.changed, func(string) { e.suggestVoice() })
 }
 
 // fillServers shows p's server fields.
@@ -114,10 +113,16 @@ func (e *presetEditor) findAudioServers() {
 	if e.id == "" {
 		return
 	}
-	e.showAudioServers(nil, lang.L("Looking for local speech servers…"))
+	// One job, no work on the UI thread after it starts: the scan and
+	// the character's voice land together.
+	suggest := e.suggestion()
 	e.w.run(audioScanWait, func(ctx context.Context) func() {
 		found := e.w.b.FindAudioServers(ctx)
-		return func() { e.showAudioServers(found, "") }
+		show := suggest()
+		return func() {
+			e.showAudioServers(found, "")
+			show()
+		}
 	})
 }
 
@@ -177,15 +182,24 @@ func (e *presetEditor) useAudioServer(s localserver.AudioServer) {
 
 // suggestVoice offers the voice the preset's character names for the
 // engine: the placeholder says it (an empty voice speaks with it) and a
-// button fills it in. A voice the user chose stays as it is. It reads the
-// pack while the Speech tab shows, where the offer is seen.
+// button fills it in. A voice the user chose stays as it is. It runs when
+// a character is chosen; the tabs show the last scan's servers at once
+// and Find local servers asks again (each one job, alone: the UI thread
+// does nothing after it starts one).
 func (e *presetEditor) suggestVoice() {
-	if e.id == "" || e.loading || e.w.tabs == nil || e.w.tabs.Selected() == nil || e.w.tabs.Selected().Text != "Speech" {
+	if e.id == "" || e.loading {
 		return
 	}
+	suggest := e.suggestion()
+	e.w.run(voiceListWait, func(context.Context) func() { return suggest() })
+}
+
+// suggestion reads the character's pack (call the result off the UI
+// thread) and returns what shows its voice (on the UI thread).
+func (e *presetEditor) suggestion() func() func() {
 	id, engine, model := e.draft.Character, e.draft.Speech.Engine, e.draft.Speech.Model
 	dir := e.w.b.Store().Dir()
-	e.w.run(voiceListWait, func(context.Context) func() {
+	return func() func() {
 		pack, err := loadPack(dir, id)
 		name, v := id, ""
 		if err == nil {
@@ -196,7 +210,7 @@ func (e *presetEditor) suggestVoice() {
 				e.showSuggestion(name, v)
 			}
 		}
-	})
+	}
 }
 
 // showSuggestion shows the character's voice v ("" when none).

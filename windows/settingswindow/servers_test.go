@@ -29,10 +29,12 @@ func TestTabsListLocalServersAndUseOne(t *testing.T) {
 	b.AudioServers = foundAudio()
 	h := openSettings(t, b, "")
 	f := h.f()
-	h.sw.tabs.SelectIndex(3) // Speech
+	h.sw.tabs.SelectIndex(3) // Speech: the last scan's servers
 	h.sw.jobs.Wait()
-	if b.AudioScans == 0 {
-		t.Fatal("the Speech tab did not look for servers")
+	h.ed().findAudioServers() // Find local servers
+	h.sw.jobs.Wait()
+	if b.AudioScans != 1 {
+		t.Fatalf("%d scans, want 1", b.AudioScans)
 	}
 	if n := len(f.speechServers.Objects); n != 2 {
 		t.Fatalf("%d speech rows, want 2", n)
@@ -41,6 +43,7 @@ func TestTabsListLocalServersAndUseOne(t *testing.T) {
 		t.Fatalf("%d transcription rows, want 1", n)
 	}
 	h.ed().useAudioServer(b.AudioServers[0])
+	h.sw.jobs.Wait() // the character\'s voice for the new engine
 	d := h.ed().draft
 	if d.Speech.Engine != "openai" || d.Speech.BaseURL != "http://127.0.0.1:8880/v1" || d.Speech.Model != "kokoro" {
 		t.Errorf("kokoro: speech %+v", d.Speech)
@@ -49,6 +52,7 @@ func TestTabsListLocalServersAndUseOne(t *testing.T) {
 		t.Errorf("voices offered %v, want the server's", f.voiceOptions)
 	}
 	h.ed().useAudioServer(b.AudioServers[1])
+	h.sw.jobs.Wait() // the character\'s voice for the new engine
 	if d := h.ed().draft; d.Speech.Engine != "gpt-sovits" || d.Speech.BaseURL != "http://127.0.0.1:9880" {
 		t.Errorf("gpt-sovits: speech %+v", d.Speech)
 	}
@@ -66,6 +70,7 @@ func TestTabsListLocalServersAndUseOne(t *testing.T) {
 		t.Errorf("reference clip %+v", d.Speech.SpeechServer)
 	}
 	h.ed().useAudioServer(b.AudioServers[2])
+	h.sw.jobs.Wait() // the character\'s voice for the new engine
 	if d := h.ed().draft; d.Voice.Engine != "whisper.cpp" || d.Voice.BaseURL != "http://127.0.0.1:8080" {
 		t.Errorf("whisper.cpp: voice %+v", d.Voice)
 	}
@@ -79,16 +84,14 @@ func TestTabsListLocalServersAndUseOne(t *testing.T) {
 func TestCharacterOffersItsVoice(t *testing.T) {
 	h := openSettings(t, nil, "")
 	f := h.f()
-	h.sw.tabs.SelectIndex(3) // Speech, where the voice is offered
 	h.sw.jobs.Wait()
 	mint, _ := character.Builtin("mint")
 	yui := character.Default()
 	sys := character.SystemKey()
-	if !strings.HasSuffix(f.speechVoice.PlaceHolder, yui.Speech.Voices[sys]) || f.suggested != yui.Speech.Voices[sys] {
-		t.Fatalf("placeholder %q, want Yui's %s voice", f.speechVoice.PlaceHolder, sys)
+	choose(h, "mint")
+	if !strings.HasSuffix(f.speechVoice.PlaceHolder, mint.Speech.Voices[sys]) {
+		t.Errorf("placeholder %q, want Mint's %s voice", f.speechVoice.PlaceHolder, sys)
 	}
-	pickLabel(f.character, "mint")
-	h.sw.jobs.Wait()
 	if f.suggested != mint.Speech.Voices[sys] || !f.suggestVoice.Visible() {
 		t.Fatalf("mint's voice not offered: %q, button shown %v", f.suggested, f.suggestVoice.Visible())
 	}
@@ -97,12 +100,19 @@ func TestCharacterOffersItsVoice(t *testing.T) {
 		t.Errorf("voice %q after Use", h.ed().draft.Speech.Voice)
 	}
 	retype(f.speechVoice, "de")
-	pickLabel(f.character, "yui")
-	h.sw.jobs.Wait()
+	choose(h, "yui")
 	if h.ed().draft.Speech.Voice != "de" {
 		t.Errorf("the user's voice was replaced by %q", h.ed().draft.Speech.Voice)
 	}
 	if !f.suggestVoice.Visible() || f.suggested != yui.Speech.Voices[sys] {
 		t.Errorf("yui's voice not offered beside the user's")
 	}
+}
+
+// choose picks a character as the Character field does (the choice's
+// callback), then waits for the pack to be read.
+func choose(h *settingsHarness, id string) {
+	h.f().character.SetValue(id)
+	h.f().character.changed(id)
+	h.sw.jobs.Wait()
 }

@@ -149,6 +149,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		// voices and the speakers are listed when their tab first shows
 		// (listing runs a program or asks the audio system).
 		if t.Text == "Voice" {
+			w.ed.showAudioServers(w.b.FoundAudioServers(), "") // the last scan's (servers.go)
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
@@ -157,12 +158,8 @@ func (w *SettingsWindow) open(st settings.Settings) {
 			w.gallery.refresh() // packs are read when the tab is shown
 		}
 		switch t.Text {
-		case "Speech", "Voice":
-			w.ed.findAudioServers() // the local servers (servers.go)
-			w.ed.suggestVoice()
-		}
-		switch t.Text {
 		case "Speech":
+			w.ed.showAudioServers(w.b.FoundAudioServers(), "") // the last scan's (servers.go)
 			w.ed.loadVoices()
 		case "App":
 			w.global.loadSpeakers()
