@@ -404,7 +404,8 @@ type yui struct {
 
 	factStores factStores // each preset's remembered facts (facts.go)
 
-	first firstRun // the first start's scan, welcome and tried demo (firstrun.go)
+	first  firstRun  // the first start's scan, welcome and tried demo (firstrun.go)
+	voices audioScan // the speech and transcription servers found (servers.go)
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).

@@ -295,7 +295,7 @@ func (s *session) card() string {
 func (s *session) speechSettings() settings.Speech {
 	sp := s.cfg().Speech
 	if sp.Voice == "" {
-		sp.Voice = s.pack.Speech.Voice(sp.Engine)
+		sp.Voice = s.pack.Speech.Suggest(sp.Engine, sp.Model) // pet/character/voices.go
 	}
 	if r := s.pack.Speech.Rate; r != 0 && sp.Rate == 1 {
 		sp.Rate = r

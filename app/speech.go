@@ -153,6 +153,9 @@ func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
 // used. A system voice that is not installed gives the none engine and
 // the reason.
 func newEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name string, err error) {
+	if e, name, ok, err := localEngine(sp, p); ok { // gpt-sovits, piper (speechlocal.go)
+		return e, name, err
+	}
 	switch sp.Engine {
 	case engineNone:
 		return speech.NewNone(nil), engineNone, nil

@@ -212,7 +212,8 @@ func plan() (manifest, map[string]pose) {
 		m.Motions[mo.id] = mm
 	}
 	m.Card = yuiCard
-	m.Speech = &speechDefaults{Voices: map[string]string{"openai": "nova"}}
+	m.Speech = &speechDefaults{Voices: map[string]string{
+		"espeak-ng": "en-us+f2", "sapi": "Microsoft Zira Desktop", "kokoro": "af_bella", "piper": "en_US-amy-medium", "openai": "nova"}}
 	return m, poses
 }
 
@@ -229,7 +230,8 @@ func planMint() (manifest, map[string]pose) {
 	m.FillerLines = []string{"Mm, one sec.", "Let me check.", "Thinking…", "Hold on a moment."}
 	m.FailureLines = []string{"I can't reach my notes right now.", "Something's off on my side. Try again soon?"}
 	m.Card = mintCard
-	m.Speech = &speechDefaults{Voices: map[string]string{"system": "en-us+f3", "openai": "sage"}, Rate: 0.95}
+	m.Speech = &speechDefaults{Voices: map[string]string{
+		"espeak-ng": "en-us+f3", "sapi": "Microsoft Zira Desktop", "kokoro": "bf_emma", "piper": "en_GB-jenny_dioco-medium", "openai": "sage"}, Rate: 0.95}
 	return m, poses
 }
 

@@ -185,7 +185,7 @@ type Preset struct {
 
 // Speech is a preset's speech output (docs/product.md §6).
 type Speech struct {
-	// Engine is "system", "openai", "command" or "none".
+	// Engine is one of SpeechEngines (engines.go).
 	Engine  string `json:"engine"`
 	Voice   string `json:"voice"`
 	BaseURL string `json:"base_url"`
@@ -201,13 +201,15 @@ type Speech struct {
 	// CommandRate is the sample rate of the command's raw 16-bit mono PCM
 	// output; 0 when it writes a WAV.
 	CommandRate int `json:"command_rate"`
+	// SpeechServer holds the gpt-sovits and piper fields (engines.go).
+	SpeechServer
 }
 
 // Voice is a preset's voice input (docs/product.md §7).
 type Voice struct {
 	// Mode is "off", "push_to_talk", "hands_free" or "wake_word" (handsfree.go).
 	Mode string `json:"mode"`
-	// Engine is "openai" or "command".
+	// Engine is one of VoiceEngines (engines.go).
 	Engine  string `json:"engine"`
 	BaseURL string `json:"base_url"`
 	Key     string `json:"key"`

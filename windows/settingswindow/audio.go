@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -60,10 +61,11 @@ type audioFields struct {
 
 var (
 	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
+		{"gpt-sovits", lang.L("GPT-SoVITS (a voice cloned from a clip)")}, {"piper", lang.L("Piper (its server, or the program with a voice model)")},
 		{"command", "Command (a local program: Piper, espeak-ng, …)"}, {"none", "None (bubble only)"}}
 	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
 		{"hands_free", "Hands-free"}, wakeWordOption()}
-	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"command", "Command"}}
+	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"whisper.cpp", lang.L("whisper.cpp server")}, {"command", "Command"}}
 )
 
 // defaultDevice is the device choice's value for the system default.
@@ -158,6 +160,7 @@ func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Pres
 	f.voiceTest = widget.NewButtonWithIcon("Record and recognise", theme.MediaRecordIcon(), e.testVoice)
 	f.voiceResult = widget.NewLabel("")
 	f.voiceResult.Wrapping = fyne.TextWrapWord
+	e.buildServerFields(entry) // servers.go
 }
 
 // chain runs a, then b.
@@ -197,6 +200,7 @@ func (f *presetFields) fillAudio(p settings.Preset) {
 	f.voiceModel.SetText(p.Voice.Model)
 	f.voiceLang.SetText(p.Voice.Language)
 	f.voiceCommand.SetText(p.Voice.Command)
+	f.fillServers(p)
 }
 
 func (e *presetEditor) speechTab() fyne.CanvasObject {
@@ -214,6 +218,7 @@ func (e *presetEditor) speechTab() fyne.CanvasObject {
 			f.speechCmd.help, f.speechCmd.result),
 		e.row("speech.command_rate", "Raw PCM rate", f.speechCmd.rate),
 		e.row("speech.volume", "Volume", f.speechVolume.object()),
+		e.speechServerRows(),
 	))
 }
 
@@ -233,24 +238,29 @@ func (e *presetEditor) voiceTab() fyne.CanvasObject {
 		e.row("voice.language", "Language", f.voiceLang),
 		e.row("voice.command", "Command", f.voiceCommand),
 		e.row("", "", f.voiceTest, f.voiceResult),
+		e.voiceServerRows(),
 	))
 }
 
 // engineFields are the rows each engine shows; the rest of its tab's
 // engine rows hide.
 var engineFields = map[string][]string{
-	"speech:system":  {"speech.voice", "speech.rate", "speech.volume"},
-	"speech:openai":  {"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate", "speech.volume"},
-	"speech:none":    {},
-	"speech:command": {"speech.command", "speech.command_rate", "speech.volume"},
-	"voice:openai":   {"voice.base_url", "voice.key", "voice.model", "voice.language"},
-	"voice:command":  {"voice.command"},
+	"speech:system":     {"speech.voice", "speech.rate", "speech.volume"},
+	"speech:openai":     {"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate", "speech.volume"},
+	"speech:none":       {},
+	"speech:command":    {"speech.command", "speech.command_rate", "speech.volume"},
+	"speech:gpt-sovits": {"speech.base_url", "speech.ref_audio", "speech.ref_text", "speech.ref_lang", "speech.rate", "speech.volume"},
+	"speech:piper":      {"speech.voice", "speech.base_url", "speech.piper_model", "speech.piper_program", "speech.rate", "speech.volume"},
+	"voice:openai":      {"voice.base_url", "voice.key", "voice.model", "voice.language"},
+	"voice:whisper.cpp": {"voice.base_url", "voice.language"},
+	"voice:command":     {"voice.command"},
 }
 
 // engineRows are every row an engine may hide.
 var engineRows = []string{"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate",
 	"speech.volume", "speech.command", "speech.command_rate",
-	"voice.base_url", "voice.key", "voice.model", "voice.language", "voice.command"}
+	"voice.base_url", "voice.key", "voice.model", "voice.language", "voice.command",
+	"speech.ref_audio", "speech.ref_text", "speech.ref_lang", "speech.piper_model", "speech.piper_program"}
 
 // showEngineFields shows the rows of the engines chosen and hides the
 // others; a row with a reason to show stays, so an error is never hidden.

@@ -47,6 +47,7 @@ type presetFields struct {
 	relation      *widget.ProgressBar
 
 	audioFields
+	serverFields // servers.go
 }
 
 var (

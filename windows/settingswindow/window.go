@@ -151,6 +151,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		// voices and the speakers are listed when their tab first shows
 		// (listing runs a program or asks the audio system).
 		if t.Text == "Voice" {
+			w.ed.showAudioServers(w.b.FoundAudioServers(), "") // the last scan's (servers.go)
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
@@ -160,6 +161,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		}
 		switch t.Text {
 		case "Speech":
+			w.ed.showAudioServers(w.b.FoundAudioServers(), "") // the last scan's (servers.go)
 			w.ed.loadVoices()
 		case "App":
 			w.global.loadSpeakers()
