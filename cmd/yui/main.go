@@ -19,12 +19,17 @@ import (
 	"fmt"
 	"os"
 
+	"early/localeenv"
+
 	"yui/app"
 	"yui/app/packcmd"
 	"yui/tools/desktop"
 )
 
 func main() {
+	// Every package's init has run with the locale Fyne reads made quiet
+	// (cmd/yui/localeenv): child processes get the user's own again.
+	localeenv.Restore()
 	if len(os.Args) > 1 {
 		if code, ok := subcommand(os.Args[1], os.Args[2:]); ok {
 			os.Exit(code)

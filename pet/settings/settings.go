@@ -115,6 +115,8 @@ type Settings struct {
 	// Speakers is the output device's name as the system lists it (yui
 	// devices); "" is the default output.
 	Speakers string `json:"speakers,omitempty"`
+	// Language overrides the system's language (language.go); "" follows it.
+	Language Language `json:"language,omitempty"`
 	// DelegationHistory is the push delegation history (push-transport.md,
 	// yui.delegation_history), keyed by preset id. Each preset talks to its
 	// own backend chat, and the history merge marks a running item a list
