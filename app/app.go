@@ -126,6 +126,7 @@ func Run(cfg Config) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(widgets.Theme())
+	useLanguage(ctx, a, store.Get().Language, log) // before any window (language.go)
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
 		sessions: map[string]*session{}}
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:

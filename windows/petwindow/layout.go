@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -151,9 +152,9 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	switch {
 	case running > 0:
-		w.status.chip.Text = fmt.Sprintf("%d running", running)
+		w.status.chip.Text = lang.N("{{.Count}} running", running, map[string]any{"Count": running})
 	case done > 0:
-		w.status.chip.Text = fmt.Sprintf("%d done", done)
+		w.status.chip.Text = lang.N("{{.Count}} done", done, map[string]any{"Count": done})
 	default:
 		w.status.chip.Text = ""
 	}

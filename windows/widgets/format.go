@@ -1,6 +1,11 @@
 package widgets
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2/lang"
+)
 
 // GroupThousands writes n with commas between groups of three digits.
 func GroupThousands(n int64) string {
@@ -17,4 +22,11 @@ func GroupThousands(n int64) string {
 		out = append(out, s[i])
 	}
 	return sign + string(out)
+}
+
+// FormatDateTime writes a date and time in the language's own form: the
+// layout is a translation (assets/lang, key "format.datetime"), "2 Jan
+// 2006 15:04" in English, "2006年1月2日 15:04" in Japanese.
+func FormatDateTime(t time.Time) string {
+	return t.Format(lang.X("format.datetime", "2 Jan 2006 15:04"))
 }
