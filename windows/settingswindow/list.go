@@ -196,7 +196,7 @@ func (l *presetList) confirmDelete() {
 	}
 	id := p.ID
 	d := dialog.NewConfirm(lang.L("Delete preset"),
-		lang.L("Delete “{{.Name}}”?\nIts settings and delegation history go with it; this cannot be undone.", map[string]any{"Name": p.Name}),
+		lang.L("Delete \"{{.Name}}\"?\nIts settings and delegation history go with it; this cannot be undone.", map[string]any{"Name": p.Name}),
 		func(ok bool) {
 			if ok {
 				l.delete(id)
