@@ -60,7 +60,7 @@ func translatedCall(call *ast.CallExpr) bool {
 	if id, ok := sel.X.(*ast.Ident); ok {
 		switch id.Name + "." + sel.Sel.Name {
 		case "lang.L", "lang.X", "lang.N", "lang.XN", "lang.Localize", "lang.LocalizeKey",
-			"fmt.Errorf", "errors.New", "slog.String", "slog.Any", "slog.Info", "slog.Warn", "slog.Error", "slog.Debug":
+			"fmt.Errorf", "errors.New", "regexp.MustCompile", "slog.String", "slog.Any", "slog.Info", "slog.Warn", "slog.Error", "slog.Debug":
 			return true
 		}
 	}

@@ -150,7 +150,7 @@ func usedKeys(t *testing.T, dirs ...string) map[string]bool {
 // failure lists what each file lacks, ready to paste.
 func TestEveryKeyInEveryLanguage(t *testing.T) {
 	root := filepath.Join("..", "..")
-	used := usedKeys(t, filepath.Join(root, "windows"), filepath.Join(root, "app"))
+	used := usedKeys(t, filepath.Join(root, "windows"), filepath.Join(root, "app"), filepath.Join(root, "pet"))
 	for _, l := range settings.ShippedLanguages() {
 		msgs, err := Messages(l)
 		if err != nil {

@@ -121,7 +121,7 @@ func (w *PetWindow) render(v pet.View) {
 	w.placeTag(w.status.badge, bx, by)
 	// The caption sits on the plate's row while the plate is empty, else
 	// over the character's feet.
-	w.status.plate.Text = v.Plate
+	w.status.plate.Text = translatePill(v.Plate)
 	w.placeTag(w.status.plate, -1, rows.plateY)
 	w.status.caption.Text = v.Caption
 	captionY := rows.plateY
@@ -130,12 +130,12 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	w.placeTag(w.status.caption, -1, captionY)
 
-	pill := []string{v.Pill.Conn}
+	pill := []string{translatePill(v.Pill.Conn)}
 	if v.Pill.Tool != "" {
-		pill = append(pill, v.Pill.Tool)
+		pill = append(pill, translatePill(v.Pill.Tool))
 	}
 	if v.Pill.Voice != "" {
-		pill = append(pill, v.Pill.Voice)
+		pill = append(pill, translatePill(v.Pill.Voice))
 	}
 	if v.Pill.Audio != "" { // no audio device, said once
 		pill = append(pill, v.Pill.Audio)
