@@ -11,7 +11,8 @@
 # mutter, XWayland and D-Bus (GNOME's compositor, headless, for the
 # e2e-mutter group) for the end-to-end tests, and gnome-keyring with
 # dbus-run-session (dbus-daemon) for the keyring test, which runs a real
-# Secret Service on a private bus.
+# Secret Service on a private bus, and fonts-noto-cjk (the CJK font the
+# screenshot tests in Japanese, Korean and Chinese draw with).
 set -euo pipefail
 want=(gcc pkg-config libgl1-mesa-dev xorg-dev libx11-dev libxrandr-dev libxcursor-dev
       libxinerama-dev libxi-dev libxxf86vm-dev libasound2-dev)
@@ -19,7 +20,7 @@ case "${1:-build}" in
   package) want+=(xz-utils gcc-mingw-w64-x86-64 nsis imagemagick) ;;
   test) want+=(xz-utils gcc-mingw-w64-x86-64 nsis wine wine64 xvfb xauth xdotool espeak-ng sox imagemagick x11-utils
                openbox chromium pocketsphinx pocketsphinx-en-us desktop-file-utils
-               mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon) ;;
+               mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon fonts-noto-cjk) ;;
 esac
 missing=()
 for p in "${want[@]}"; do

@@ -138,7 +138,7 @@ func (w *PetWindow) render(v pet.View) {
 		pill = append(pill, translatePill(v.Pill.Voice))
 	}
 	if v.Pill.Audio != "" { // no audio device, said once
-		pill = append(pill, v.Pill.Audio)
+		pill = append(pill, translatePill(v.Pill.Audio))
 	}
 	w.status.pill.Text = strings.Join(slices.DeleteFunc(pill, func(s string) bool { return s == "" }), " · ")
 	w.status.pill.Dot = widgets.StateColor(v.Pill.ConnState)

@@ -29,6 +29,13 @@ const (
 	pillThinking     = "thinking"
 )
 
+// The pill's notices when speech cannot be heard; the app sets them
+// (app/speech.go) and the pill shows them once.
+const (
+	NoAudioText     = "no audio device: speech shows in the bubble only"
+	NoAudioFileText = "no audio device: speech is written to the --audio-out file only"
+)
+
 // pillWord translates a known segment; ok is false for any other.
 func pillWord(s string) (string, bool) {
 	switch s {
@@ -58,6 +65,10 @@ func pillWord(s string) (string, bool) {
 		return lang.L(pet.OfflineText), true
 	case pet.TakenOverText:
 		return lang.L(pet.TakenOverText), true
+	case NoAudioText:
+		return lang.L(NoAudioText), true
+	case NoAudioFileText:
+		return lang.L(NoAudioFileText), true
 	case voice.StatusListening:
 		return lang.L(voice.StatusListening), true
 	case voice.StatusTranscribing:
