@@ -2,8 +2,10 @@ package i18n
 
 import (
 	"testing"
+	"time"
 
 	"yui/pet/settings"
+	"yui/windows/widgets"
 )
 
 func TestMatch(t *testing.T) {
@@ -68,5 +70,31 @@ func TestUseOverridesTheSystem(t *testing.T) {
 	}
 	if got := Use("fr"); got != settings.LanguageJapanese {
 		t.Fatalf("Use(fr) = %q, want the system's", got)
+	}
+}
+
+// TestNumbersAndDatesInTheLanguage: token counts group their digits and
+// dates take the order of the language in use.
+func TestNumbersAndDatesInTheLanguage(t *testing.T) {
+	defer Use(settings.LanguageEnglish)
+	at := time.Date(2026, 3, 9, 14, 5, 0, 0, time.UTC)
+	for _, c := range []struct {
+		l         settings.Language
+		num, date string
+	}{
+		{settings.LanguageEnglish, "128,000", "9 Mar 2026 14:05"},
+		{settings.LanguageGerman, "128.000", "9.3.2026 14:05"},
+		{settings.LanguageSpanish, "128.000", "9/3/2026 14:05"},
+		{settings.LanguageJapanese, "128,000", "2026年3月9日 14:05"},
+		{settings.LanguageKorean, "128,000", "2026년 3월 9일 14:05"},
+		{settings.LanguageChinese, "128,000", "2026年3月9日 14:05"},
+	} {
+		Use(c.l)
+		if got := widgets.GroupThousands(128000); got != c.num {
+			t.Errorf("%s: GroupThousands = %q, want %q", c.l, got, c.num)
+		}
+		if got := widgets.FormatDateTime(at); got != c.date {
+			t.Errorf("%s: FormatDateTime = %q, want %q", c.l, got, c.date)
+		}
 	}
 }
