@@ -130,6 +130,11 @@ func Run(cfg Config) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(widgets.Theme())
+	l := useLanguage(ctx, a, store.Get().Language, log) // before any window (language.go)
+	if store.FirstStart() {
+		// Before the sessions start: the preset's voice follows the language.
+		firstStartLanguage(ctx, store, store.Get().ActivePreset, l, log)
+	}
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
 		sessions: map[string]*session{}}
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:

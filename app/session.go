@@ -27,6 +27,7 @@ import (
 	"yui/transport/outbox"
 	"yui/transport/push"
 	"yui/transport/responses"
+	"yui/windows/i18n"
 	"yui/windows/petwindow"
 )
 
@@ -193,8 +194,10 @@ func (s *session) connect() error {
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
-		Transport:   t,
-		Pack:        s.pack.Outline(), // the controller reads ids and counts, not pixels
+		Transport: t,
+		// The controller reads ids and counts, not pixels, and the lines
+		// of the language in use.
+		Pack:        s.pack.Outline().InLanguage(string(i18n.Current())),
 		Clock:       clock.Real{},
 		Logger:      s.log,
 		OnChange:    func(v pet.View) { s.onView(c, v) },

@@ -118,6 +118,8 @@ type Settings struct {
 	// MCPServers and MCPPermissions are the user's MCP servers and their tools' permissions (mcp.go).
 	MCPServers     map[string]MCPServer `json:"mcp_servers,omitempty"`
 	MCPPermissions map[string]string    `json:"mcp_permissions,omitempty"`
+	// Language overrides the system's language (language.go); "" follows it.
+	Language Language `json:"language,omitempty"`
 	// DelegationHistory is the push delegation history (docs/protocol/push-transport.md,
 	// yui.delegation_history), keyed by preset id. Each preset talks to its
 	// own backend chat, and the history merge marks a running item a list

@@ -81,6 +81,7 @@ func (s *Settings) Validate() error {
 		errs = append(errs, FieldError{Field: "log_level", Reason: `must be "debug", "info", "warn" or "error"`})
 	}
 	errs = append(errs, s.validateMCP()...)
+	errs = append(errs, s.Language.validate()...)
 	seen := map[string]bool{}
 	for _, p := range s.Presets {
 		errs = append(errs, p.Validate()...)
