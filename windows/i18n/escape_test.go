@@ -21,6 +21,9 @@ var allowed = map[string]bool{
 	"relationLevel()": true, "Ag": true, "ABCDEFGHIJKLMNOPQRSTUVWXYZ": true, ".PNG": true, ".JPG": true, ".JPEG": true,
 	"Azure OpenAI": true, "DeepSeek": true, "Mistral": true, "Groq": true, "xAI": true, "OpenRouter": true,
 	"https://YOUR-RESOURCE.openai.azure.com/openai/v1": true, "piper --model en_US-lessac-medium.onnx --output-raw": true, "15:04": true, "| |": true, " · ": true,
+	// A tool's duration, " · %d ms" with its verb taken out: ms is the SI
+	// symbol, written so in every shipped language.
+	" ·  ms": true,
 }
 
 var (
