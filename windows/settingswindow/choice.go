@@ -100,3 +100,18 @@ func (c *choice) valueOf(label string) string {
 	}
 	return label
 }
+
+// options is a choice's list, with the label of a value for text that
+// shows a value outside the choice (a list row).
+type options []option
+
+// label is what the user sees for value: its option's text, or the value
+// itself when no option holds it.
+func (opts options) label(value string) string {
+	for _, o := range opts {
+		if o.value == value {
+			return o.text()
+		}
+	}
+	return value
+}

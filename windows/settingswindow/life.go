@@ -26,7 +26,7 @@ type lifeSection struct {
 	w  *SettingsWindow
 	id string // the selected preset; "" before one is
 
-	talk      *widget.Select
+	talk      *choice
 	quiet     *widget.Entry
 	first     *widget.Check
 	away      *widget.Entry
@@ -42,11 +42,7 @@ type lifeSection struct {
 
 func newLifeSection(w *SettingsWindow) *lifeSection {
 	s := &lifeSection{w: w, errs: map[string]*widget.Label{}}
-	talks := make([]string, len(settings.Talks))
-	for i, t := range settings.Talks {
-		talks[i] = string(t)
-	}
-	s.talk = widget.NewSelect(talks, nil)
+	s.talk = newChoice(talkOptions, nil)
 	s.quiet = widget.NewEntry()
 	s.quiet.SetPlaceHolder("23:00-07:00")
 	s.first = widget.NewCheck(lang.L("Say hello at the first activity of the day"), nil)
@@ -82,7 +78,7 @@ func (s *lifeSection) content() fyne.CanvasObject {
 	save.Importance = widget.HighImportance
 	return page(
 		widget.NewLabelWithStyle(lang.L("Life"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), help,
-		s.field("talk", lang.L("Talkativeness (turns of her own an hour: off 0, rare 1, normal 2, chatty 4)"), s.talk),
+		s.field("talk", lang.L("Talkativeness (turns of her own an hour: off 0, rare 1, normal 2, chatty 4)"), s.talk.Select),
 		s.field("quiet_hours", lang.L("Quiet hours (HH:MM-HH:MM, empty for none)"), s.quiet),
 		s.first,
 		s.field("back_from_away_minutes", lang.L("Welcome back after this many minutes away (1–720)"), s.away),
@@ -102,7 +98,7 @@ func (s *lifeSection) content() fyne.CanvasObject {
 func (s *lifeSection) attach(id string, p settings.Preset) {
 	s.id = id
 	l := p.Life
-	s.talk.SetSelected(string(l.Talk))
+	s.talk.SetValue(string(l.Talk))
 	s.quiet.SetText(l.QuietHours)
 	s.first.SetChecked(l.FirstActivity)
 	s.away.SetText(strconv.Itoa(l.BackFromAwayMinutes))
@@ -137,7 +133,7 @@ func number(s string) (int, bool) {
 // fields that are not numbers.
 func (s *lifeSection) draft() (settings.Life, []settings.FieldError) {
 	var errs []settings.FieldError
-	l := settings.Life{Talk: settings.Talk(s.talk.Selected), QuietHours: strings.TrimSpace(s.quiet.Text),
+	l := settings.Life{Talk: settings.Talk(s.talk.Value()), QuietHours: strings.TrimSpace(s.quiet.Text),
 		FirstActivity: s.first.Checked, WatchApps: words(s.watch.Text), PrivateTitles: words(s.private.Text),
 		Schedules: slices.Clone(s.schedules)}
 	var ok bool
@@ -205,7 +201,7 @@ func (s *lifeSection) showSchedules() {
 			s.schedules = slices.Delete(s.schedules, i, i+1)
 			s.showSchedules()
 		})
-		row := widget.NewLabel(fmt.Sprintf("%s  %s  %s", sc.At, lang.L(string(sc.Days)), sc.Note))
+		row := widget.NewLabel(fmt.Sprintf("%s  %s  %s", sc.At, options(daysOptions).label(string(sc.Days)), sc.Note))
 		s.schedList.Add(container.NewBorder(nil, nil, nil, container.NewHBox(edit, del), row))
 	}
 }
@@ -218,14 +214,14 @@ func (s *lifeSection) editSchedule(i int) {
 	}
 	at := widget.NewEntry()
 	at.SetText(sc.At)
-	days := widget.NewSelect([]string{string(settings.DaysDaily), string(settings.DaysWeekdays), string(settings.DaysWeekends)}, nil)
-	days.SetSelected(string(sc.Days))
+	days := newChoice(daysOptions, nil)
+	days.SetValue(string(sc.Days))
 	note := widget.NewEntry()
 	note.SetText(sc.Note)
 	reason := newErrorLabel()
 	items := []*widget.FormItem{
 		widget.NewFormItem(lang.L("At (HH:MM)"), at),
-		widget.NewFormItem(lang.L("Days"), days),
+		widget.NewFormItem(lang.L("Days"), days.Select),
 		widget.NewFormItem(lang.L("Note"), note),
 		widget.NewFormItem("", reason),
 	}
@@ -234,7 +230,7 @@ func (s *lifeSection) editSchedule(i int) {
 		if !ok {
 			return
 		}
-		next := settings.Schedule{At: strings.TrimSpace(at.Text), Days: settings.Days(days.Selected), Note: strings.TrimSpace(note.Text)}
+		next := settings.Schedule{At: strings.TrimSpace(at.Text), Days: settings.Days(days.Value()), Note: strings.TrimSpace(note.Text)}
 		if errs := next.Validate(); len(errs) > 0 {
 			var why []string
 			for _, e := range errs {
@@ -280,3 +276,12 @@ func (s *lifeSection) reloadReminders() {
 		s.remList.Add(container.NewBorder(nil, nil, nil, del, row))
 	}
 }
+
+// talkOptions and daysOptions label the life settings' values for the
+// user; the values are what settings.json holds (pet/settings/life.go).
+var (
+	talkOptions = []option{{string(settings.TalkOff), "Off"}, {string(settings.TalkRare), "Rare"},
+		{string(settings.TalkNormal), "Normal"}, {string(settings.TalkChatty), "Chatty"}}
+	daysOptions = []option{{string(settings.DaysDaily), "Every day"}, {string(settings.DaysWeekdays), "Weekdays"},
+		{string(settings.DaysWeekends), "Weekends"}}
+)

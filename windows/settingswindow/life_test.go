@@ -20,8 +20,8 @@ func TestLifeTabSavesAtTheFieldAndListsReminders(t *testing.T) {
 	}
 	h := openSettings(t, b, id)
 	s := h.sw.life
-	if s.talk.Selected != "normal" || s.quiet.Text != "23:00-07:00" || s.away.Text != "30" {
-		t.Fatalf("fields = %q %q %q", s.talk.Selected, s.quiet.Text, s.away.Text)
+	if s.talk.Value() != "normal" || s.quiet.Text != "23:00-07:00" || s.away.Text != "30" {
+		t.Fatalf("fields = %q %q %q", s.talk.Value(), s.quiet.Text, s.away.Text)
 	}
 	if n := len(s.remList.Objects); n != 1 {
 		t.Fatalf("%d reminder rows", n)
@@ -38,7 +38,7 @@ func TestLifeTabSavesAtTheFieldAndListsReminders(t *testing.T) {
 	}
 	s.quiet.SetText("")
 	s.screen.SetText("10")
-	s.talk.SetSelected("chatty")
+	s.talk.SetValue("chatty")
 	s.watch.SetText("steam, YouTube")
 	s.schedules = append(s.schedules, settings.Schedule{At: "12:30", Days: settings.DaysWeekdays, Note: "lunch"})
 	s.save()
