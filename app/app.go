@@ -56,6 +56,9 @@ type Config struct {
 	AudioOut string
 	// VoiceIn is a WAV file that replaces the main pet's microphone (voice.go).
 	VoiceIn string
+	// VoiceDebug, when set, is a directory the main pet's voice input writes
+	// its raw microphone, reference and cleaned stream to (handsfree.go).
+	VoiceDebug string
 	// StatsEvery, when positive, logs a runtime_stats record at that
 	// interval (stats.go): what soak runs and the performance report read.
 	StatsEvery time.Duration
@@ -372,6 +375,7 @@ type yui struct {
 	cfg       Config
 	src       presetSource    // the user's presets, or the demo's (source.go)
 	audio     *audioOut       // the process's audio output (speech.go)
+	farEnd    farEnd          // the echo canceller's reference (handsfree.go)
 	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
 	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
 	// reducedMotion is the desktop's reduced-motion wish, read at start:

@@ -60,7 +60,7 @@ func newCapture(voiceIn, device string, log *slog.Logger, onMissing func(bool)) 
 func (s *session) startVoice(ctl *pet.Controller) *voiceInput {
 	p := s.cfg()
 	mode := voice.Mode(p.Voice.Mode)
-	if mode != voice.ModePushToTalk && mode != voice.ModeHandsFree {
+	if mode != voice.ModePushToTalk && mode != voice.ModeHandsFree && mode != voice.ModeWakeWord {
 		return nil
 	}
 	main := p.ID == s.y.activeID()
@@ -80,7 +80,7 @@ func (s *session) startVoice(ctl *pet.Controller) *voiceInput {
 		ctl.SetVoiceStatus(voice.FailureText(err))
 		return nil
 	}
-	l := voice.NewListener(voice.ListenerOptions{
+	opts := voice.ListenerOptions{
 		Mode:        mode,
 		Capture:     capture,
 		Transcriber: tr,
@@ -88,10 +88,12 @@ func (s *session) startVoice(ctl *pet.Controller) *voiceInput {
 		Logger:      s.log,
 		OnText:      s.win.ShowVoiceText,
 		VAD:         voice.VADConfig{Threshold: p.Voice.Threshold},
-	})
+	}
+	s.handsFree(&opts, p, main)
+	l := voice.NewListener(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	vi := &voiceInput{l: l, mode: mode, cancel: cancel, done: make(chan struct{})}
-	s.log.Info("voice_start", "mode", string(mode), "engine", p.Voice.Engine, "file", voiceIn != "")
+	s.log.Info("voice_start", "mode", string(mode), "engine", p.Voice.Engine, "file", voiceIn != "", "echo_cancel", opts.EchoCancel)
 	go func() {
 		defer close(vi.done)
 		if err := l.Run(ctx); err != nil && !errors.Is(err, voice.ErrNoMicrophone) {

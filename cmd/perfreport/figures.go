@@ -114,6 +114,14 @@ var microGoals = []microGoal{
 		"yui/pet/playback.BenchmarkSegmentToFirstSample", "ms-to-first-sample", 1, "ms", 20, true},
 	{"stop to silence", "Stop to silence: the most audio heard after a stop, buffers included (BenchmarkAudioAfterStop)",
 		"yui/pet/playback.BenchmarkAudioAfterStop", "worst-ms-audible-after-stop", 1, "ms", 50, true},
+	// Hands-free over speakers (docs/hands-free.md): synthetic rooms until
+	// the sound-server rig records its own.
+	{"echo canceller cost", "Echo canceller: share of one core per second of 16 kHz audio, far end playing (BenchmarkCancel; issue 35: well under 5%)",
+		"yui/pet/voice/aec.BenchmarkCancel", "%core", 1, "%", 5, true},
+	{"ERLE, synthetic room", "Echo canceller: ERLE of the linear filter in issue 35's room after 10 s (BenchmarkERLE; at least 25 dB wanted)",
+		"yui/pet/voice/aec.BenchmarkERLE", "ERLE-dB", 1, "dB", 0, false},
+	{"barge-in latency", "Barge-in over speakers: speech onset to the stop, slowest of ten (BenchmarkBargeInLatency)",
+		"yui/pet/voice.BenchmarkBargeInLatency", "barge-max-ms", 1, "ms", 600, false},
 }
 
 // Goal ratios of the developers' guide: after a day's use the pet holds at

@@ -36,6 +36,7 @@ func main() {
 	flag.StringVar(&cfg.Model, "model", "", "override the active preset's model for this run")
 	flag.StringVar(&cfg.AudioOut, "audio-out", "", "also write every pet's speech, mixed, to this WAV `file`")
 	flag.StringVar(&cfg.VoiceIn, "voice-in", "", "play a WAV `file` (any rate, then silence) as the main pet's microphone; the preset's voice mode applies")
+	flag.StringVar(&cfg.VoiceDebug, "voice-debug", "", "write the main pet's raw microphone, echo reference and cleaned stream as WAV files to this `directory`")
 	flag.DurationVar(&cfg.StatsEvery, "stats-every", 0, "log the goroutine count, heap, resident set and open files at this `interval` (e.g. 10s; 0: never)")
 	flag.Usage = func() {
 		out := flag.CommandLine.Output()

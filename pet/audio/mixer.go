@@ -28,6 +28,7 @@ type Mixer struct {
 	// wake, when set, hears each stream a player starts: an output that
 	// sleeps while nothing plays wakes on it.
 	wake chan struct{}
+	ref  *Reference // hears the mix: the echo canceller's far end
 }
 
 // NewMixer returns a mixer with no players.
@@ -164,6 +165,9 @@ func (m *Mixer) read(dst []float32) {
 	}
 	for i, s := range dst {
 		dst[i] = max(-1, min(1, s))
+	}
+	if m.ref != nil {
+		m.ref.write(dst)
 	}
 	if active && m.tee != nil {
 		if err := m.tee.WriteSamples(dst); err != nil {

@@ -205,7 +205,7 @@ type Speech struct {
 
 // Voice is a preset's voice input (docs/product.md §7).
 type Voice struct {
-	// Mode is "off", "push_to_talk" or "hands_free".
+	// Mode is "off", "push_to_talk", "hands_free" or "wake_word" (handsfree.go).
 	Mode string `json:"mode"`
 	// Engine is "openai" or "command".
 	Engine  string `json:"engine"`
@@ -223,6 +223,7 @@ type Voice struct {
 	// Threshold is how many dB above the noise floor speech must rise to
 	// count as voice (the Voice tab's sensitivity); 0 is the default, 8.
 	Threshold float64 `json:"threshold,omitempty"`
+	HandsFree
 }
 
 // Voice-activity thresholds a preset may set, in dB above the noise floor.
@@ -331,6 +332,7 @@ func (p Preset) Clone() Preset {
 	c.Life = p.Life.clone()
 	c.Keyring = maps.Clone(p.Keyring)
 	c.Extra = maps.Clone(p.Extra)
+	c.Voice.HandsFree = p.Voice.HandsFree.clone()
 	c.MCP = slices.Clone(p.MCP)
 	return c
 }

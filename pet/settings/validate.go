@@ -142,13 +142,13 @@ func (p *Preset) Validate() []FieldError {
 	if !(p.Speech.Volume >= 0 && p.Speech.Volume <= 1) {
 		bad("speech.volume", "must be between 0 and 1")
 	}
-	if !slices.Contains([]string{"off", "push_to_talk", "hands_free"}, p.Voice.Mode) {
-		bad("voice.mode", `must be "off", "push_to_talk" or "hands_free"`)
+	if !slices.Contains(VoiceModes, p.Voice.Mode) {
+		bad("voice.mode", `must be "off", "push_to_talk", "hands_free" or "wake_word"`)
 	}
 	if !slices.Contains([]string{"openai", "command"}, p.Voice.Engine) {
 		bad("voice.engine", `must be "openai" or "command"`)
 	}
-	listening := p.Voice.Mode == "push_to_talk" || p.Voice.Mode == "hands_free"
+	listening := p.Voice.Mode != "off" && slices.Contains(VoiceModes, p.Voice.Mode)
 	if p.Voice.BaseURL != "" || (p.Voice.Engine == "openai" && listening) {
 		if err := CheckURL(p.Voice.BaseURL, "http", "https"); err != nil {
 			bad("voice.base_url", err.Error())
@@ -163,6 +163,7 @@ func (p *Preset) Validate() []FieldError {
 	if strings.ContainsAny(p.Voice.Device, "\x00\n") {
 		bad("voice.device", "is not a device name")
 	}
+	p.Voice.validateHandsFree(bad)
 	if !slices.Contains([]string{"never", "toggle", "always"}, p.ScreenOnTurn) {
 		bad("screen_on_turn", `must be "never", "toggle" or "always"`)
 	}

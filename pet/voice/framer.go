@@ -33,6 +33,8 @@ type framer struct {
 	held    bool
 	heldAt  int64
 	minHeld int
+	// echoFloor, when set, is the pet's voice's level in the input (echo.go).
+	echoFloor func() float64
 }
 
 func newFramer(rate int, cfg VADConfig, mode Mode) *framer {
@@ -58,19 +60,22 @@ func (f *framer) feed(block []int16, speaking func() bool) []action {
 		frame := f.pending[:f.n]
 		raised := speaking()
 		f.vad.SetRaised(raised)
+		if f.echoFloor != nil {
+			f.vad.SetEchoFloor(f.echoFloor())
+		}
 		ev := f.vad.Frame(frame)
 		f.pos += int64(f.n)
 		f.pending = f.pending[f.n:]
 		switch ev {
 		case VADStart:
-			if raised && (f.mode == ModeHandsFree || f.held) {
+			if raised && (f.mode.handsFree() || f.held) {
 				acts = append(acts, action{kind: actBargeIn})
 			}
-			if f.mode == ModeHandsFree {
+			if f.mode.handsFree() {
 				acts = append(acts, action{kind: actListening})
 			}
 		case VADEnd:
-			if f.mode == ModeHandsFree {
+			if f.mode.handsFree() {
 				s, e := f.vad.Utterance()
 				acts = append(acts, action{kind: actUtterance, pcm: f.cut(s-int64(f.preRoll), e+int64(f.tail))})
 			}

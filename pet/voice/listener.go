@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"yui/transport/clock"
 	"yui/transport/textcut"
 )
 
@@ -40,6 +41,28 @@ type ListenerOptions struct {
 	OnText func(text string)
 	// TranscribeTimeout bounds one transcription; 0 is DefaultTranscribeTimeout.
 	TranscribeTimeout time.Duration
+	// FarEnd, when set with EchoCancel, is the speakers' reference the echo
+	// canceller takes out of the microphone (echo.go).
+	FarEnd     FarEnd
+	EchoCancel bool
+	// WakeWords are the words a wake_word utterance must begin with.
+	WakeWords []string
+	// DebugDir, when set, receives the --voice-debug WAV files (debug.go).
+	DebugDir string
+	// Clock stamps captured blocks and times the follow-up; nil is the wall clock.
+	Clock clock.Clock
+}
+
+// stamped is a captured block and when its callback ran.
+type stamped struct {
+	pcm []int16
+	at  time.Time
+}
+
+// utterance is a closed utterance and whether it came within a follow-up.
+type utterance struct {
+	pcm      []int16
+	followUp bool
 }
 
 // Listener turns captured audio into spoken turns. In hands-free mode the
@@ -54,8 +77,9 @@ type ListenerOptions struct {
 type Listener struct {
 	o       ListenerOptions
 	rate    int
-	blocks  chan []int16
+	blocks  chan stamped
 	presses chan bool
+	wake    wakeState
 	dropped atomic.Int64
 	running atomic.Bool
 	// afterBlock, when set (tests), runs after each block is processed.
@@ -70,10 +94,21 @@ func NewListener(o ListenerOptions) *Listener {
 	if o.TranscribeTimeout <= 0 {
 		o.TranscribeTimeout = DefaultTranscribeTimeout
 	}
+	if o.Clock == nil {
+		o.Clock = clock.Real{}
+	}
+	if o.EchoCancel && o.FarEnd != nil {
+		if o.VAD.Raise == 0 {
+			o.VAD.Raise = EchoRaise
+		}
+		if o.VAD.RaisedOnset == 0 {
+			o.VAD.RaisedOnset = EchoRaisedOnset
+		}
+	}
 	return &Listener{
 		o:       o,
 		rate:    Mono16k.SampleRate,
-		blocks:  make(chan []int16, maxBlocks),
+		blocks:  make(chan stamped, maxBlocks),
 		presses: make(chan bool, 8),
 	}
 }
@@ -101,12 +136,12 @@ var ErrNoMicrophone = errors.New("no microphone")
 // fails to start logs one line, shows "no microphone" in the pill once,
 // and returns an error wrapping ErrNoMicrophone; text input is untouched.
 func (l *Listener) Run(ctx context.Context) error {
-	if l.o.Mode != ModePushToTalk && l.o.Mode != ModeHandsFree {
+	if l.o.Mode != ModePushToTalk && !l.o.Mode.handsFree() {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	utts := make(chan []int16, maxQueued)
+	utts := make(chan utterance, maxQueued)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); l.transcribeLoop(ctx, utts) }()
@@ -118,7 +153,7 @@ func (l *Listener) Run(ctx context.Context) error {
 	err := l.o.Capture.Start(ctx, Mono16k, func(pcm []int16) {
 		got.Store(true)
 		select {
-		case l.blocks <- append([]int16(nil), pcm...):
+		case l.blocks <- stamped{append([]int16(nil), pcm...), l.o.Clock.Now()}:
 		default:
 			l.dropped.Add(1)
 		}
@@ -147,8 +182,23 @@ func (l *Listener) Run(ctx context.Context) error {
 }
 
 // frameLoop cuts blocks into VAD frames and runs the mode's state machine.
-func (l *Listener) frameLoop(ctx context.Context, utts chan<- []int16) {
+func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 	fr := newFramer(l.rate, l.o.VAD, l.o.Mode)
+	echo := l.newEcho()
+	if echo != nil {
+		fr.echoFloor = echo.echoFloor
+		if echo.rec != nil {
+			defer echo.rec.Close()
+		}
+	}
+	var at time.Time // the block being processed
+	speaking := func() bool {
+		s := l.o.Target.SpeechOwed()
+		if s {
+			l.wake.open(at.Add(FollowUp))
+		}
+		return s
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -156,14 +206,19 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- []int16) {
 		case down := <-l.presses:
 			switch u := fr.press(down); {
 			case u != nil:
-				l.enqueue(u, utts)
+				l.enqueue(utterance{pcm: u}, utts)
 			case down:
 				l.o.Target.SetVoiceStatus(StatusListening)
 			default: // released too soon to hold any speech
 				l.o.Target.SetVoiceStatus("")
 			}
 		case b := <-l.blocks:
-			for _, a := range fr.feed(b, l.o.Target.SpeechOwed) {
+			at = b.at
+			pcm := b.pcm
+			if echo != nil {
+				pcm = echo.process(pcm, b.at)
+			}
+			for _, a := range fr.feed(pcm, speaking) {
 				switch a.kind {
 				case actBargeIn:
 					l.o.Logger.Info("voice_barge_in")
@@ -171,7 +226,8 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- []int16) {
 				case actListening:
 					l.o.Target.SetVoiceStatus(StatusListening)
 				case actUtterance:
-					l.enqueue(a.pcm, utts)
+					began := at.Add(-time.Duration(len(a.pcm)) * time.Second / time.Duration(l.rate))
+					l.enqueue(utterance{pcm: a.pcm, followUp: l.wake.within(began)}, utts)
 				}
 			}
 			if l.afterBlock != nil {
@@ -181,8 +237,8 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- []int16) {
 	}
 }
 
-func (l *Listener) enqueue(u []int16, utts chan<- []int16) {
-	l.o.Logger.Info("voice_utterance", "ms", len(u)*1000/l.rate)
+func (l *Listener) enqueue(u utterance, utts chan<- utterance) {
+	l.o.Logger.Info("voice_utterance", "ms", len(u.pcm)*1000/l.rate)
 	select {
 	case utts <- u:
 		l.o.Target.SetVoiceStatus(StatusTranscribing)
@@ -191,13 +247,13 @@ func (l *Listener) enqueue(u []int16, utts chan<- []int16) {
 	}
 }
 
-func (l *Listener) transcribeLoop(ctx context.Context, utts <-chan []int16) {
+func (l *Listener) transcribeLoop(ctx context.Context, utts <-chan utterance) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case u := <-utts:
-			text, err := l.transcribe(ctx, u)
+			text, err := l.transcribe(ctx, u.pcm)
 			if ctx.Err() != nil {
 				return
 			}
@@ -209,6 +265,10 @@ func (l *Listener) transcribeLoop(ctx context.Context, utts <-chan []int16) {
 				l.o.Logger.Info("voice_transcribed", "chars", 0)
 				l.o.Target.SetVoiceStatus("")
 			default:
+				var ok bool
+				if text, ok = l.wakeFilter(text, u.followUp); !ok {
+					continue
+				}
 				if l.o.OnText != nil {
 					l.o.OnText(text)
 				}
@@ -274,4 +334,46 @@ func RecordAndTranscribe(ctx context.Context, c Capture, t Transcriber, d time.D
 		return "", err
 	}
 	return t.Transcribe(ctx, EncodeWAV(pcm, Mono16k))
+}
+
+// newEcho is the frame loop's echo path, nil when echo cancelling is off
+// or there is no reference.
+func (l *Listener) newEcho() *echoPath {
+	if !l.o.EchoCancel || l.o.FarEnd == nil {
+		return nil
+	}
+	var rec *debugRecorder
+	if l.o.DebugDir != "" {
+		var err error
+		if rec, err = newDebugRecorder(l.o.DebugDir, l.o.Logger); err != nil {
+			l.o.Logger.Warn("voice_debug_failed", "err", err.Error())
+		}
+	}
+	l.o.Logger.Info("voice_echo_cancel", "debug", rec != nil)
+	return newEchoPath(l.o.FarEnd, rec)
+}
+
+// wakeFilter applies wake_word mode to a transcript: a follow-up passes
+// whole; otherwise it must begin with a wake word, which is taken off. A
+// wake word said alone opens the follow-up window and starts no turn.
+func (l *Listener) wakeFilter(text string, followUp bool) (string, bool) {
+	if l.o.Mode != ModeWakeWord {
+		return text, true
+	}
+	rest, ok := MatchWake(text, l.o.WakeWords)
+	switch {
+	case ok && rest == "":
+		l.o.Logger.Info("voice_wake", "alone", true)
+		l.wake.open(l.o.Clock.Now().Add(FollowUp))
+		l.o.Target.SetVoiceStatus(StatusListening)
+		return "", false
+	case ok:
+		l.o.Logger.Info("voice_wake", "alone", false)
+		return rest, true
+	case followUp:
+		return text, true
+	}
+	l.o.Logger.Info("voice_ignored", "reason", "no wake word", "chars", len([]rune(text)))
+	l.o.Target.SetVoiceStatus("")
+	return "", false
 }

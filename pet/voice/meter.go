@@ -40,7 +40,7 @@ func Meter(ctx context.Context, c Capture, cfg VADConfig, fn func(Reading)) erro
 		for len(pending) >= frame {
 			f := pending[:frame]
 			vad.Frame(f)
-			loud = math.Max(loud, Level(f))
+			loud = math.Max(loud, vad.LastLevel())
 			pending = pending[frame:]
 			counted += frame
 			if counted >= per {

@@ -10,10 +10,11 @@ const FrameDuration = 20 * time.Millisecond
 
 // VADConfig tunes the voice-activity detector. The zero value of a field
 // takes its default (DefaultVADConfig); the defaults were tuned on
-// espeak-ng voices mixed with noise from -70 to -35 dBFS (vad_test.go).
+// espeak-ng voices mixed with noise from -70 to -35 dBFS, typing and
+// music (vad_test.go, vad_spectral_test.go).
 type VADConfig struct {
-	// Threshold is how far above the noise floor a frame's energy must be
-	// to count as voiced, in dB.
+	// Threshold is how far above the noise floor a frame's speech-band
+	// energy (300–3400 Hz) must be to count as voiced, in dB.
 	Threshold float64
 	// Raise is added to Threshold while the pet speaks, so that its own
 	// voice leaking from the speakers into the microphone stays below it.
@@ -31,18 +32,30 @@ type VADConfig struct {
 	FloorWindow time.Duration
 	// MaxUtterance closes an utterance that goes on this long.
 	MaxUtterance time.Duration
+	// Flatness is the speech band's spectral flatness a voiced frame stays
+	// under, in dB: noise, fans and key clicks are flat (about -2.5 dB),
+	// a voice's harmonics are not.
+	Flatness float64
+	// Dip is how far below a voiced frame the band energy must have been
+	// within the last DipWindow: speech pauses between syllables, a held
+	// chord or a hum does not.
+	Dip       float64
+	DipWindow time.Duration
 }
 
 // DefaultVADConfig is the tuned configuration.
 var DefaultVADConfig = VADConfig{
 	Threshold:    8,
 	Raise:        14,
-	MinLevel:     -60,
+	MinLevel:     -70,
 	Onset:        60 * time.Millisecond,
 	RaisedOnset:  300 * time.Millisecond,
 	Hangover:     500 * time.Millisecond,
 	FloorWindow:  4 * time.Second,
 	MaxUtterance: 30 * time.Second,
+	Flatness:     -5,
+	Dip:          9,
+	DipWindow:    time.Second,
 }
 
 func (c VADConfig) withDefaults() VADConfig {
@@ -71,6 +84,15 @@ func (c VADConfig) withDefaults() VADConfig {
 	if c.MaxUtterance != 0 {
 		d.MaxUtterance = c.MaxUtterance
 	}
+	if c.Flatness != 0 {
+		d.Flatness = c.Flatness
+	}
+	if c.Dip != 0 {
+		d.Dip = c.Dip
+	}
+	if c.DipWindow != 0 {
+		d.DipWindow = c.DipWindow
+	}
 	return d
 }
 
@@ -83,15 +105,16 @@ const (
 	VADEnd            // the utterance closed; Utterance tells where it ended
 )
 
-// floorBlocks is how many sub-windows the noise floor's minimum spans.
-const floorBlocks = 8
-
-// VAD is an energy voice-activity detector with an adaptive noise floor
-// (the minimum of the smoothed frame energy over the last FloorWindow, a
-// "minimum statistics" estimate that follows a noise that rises or falls
-// and that speech, which always pauses, does not lift) and a hangover. It
-// counts time in samples, so it runs the same on a file, a microphone or
-// a test. Not safe for concurrent use.
+// VAD is a spectral voice-activity detector: a frame is voiced when its
+// speech-band energy stands Threshold above a per-bin noise floor, its
+// band spectrum is not flat (a voice has harmonics; noise, fans and key
+// clicks do not) and the band energy dipped within the last second
+// (speech pauses; a held chord does not). The floor (spectrum.go) starts
+// from the room as the first frame hears it and follows it, down at once
+// and up slowly, and holds still while the pet speaks, when the echo
+// canceller's suppressor (pet/voice/aec) may dip the room below itself.
+// It counts time in samples, so it runs the same on a file, a microphone
+// or a test. Not safe for concurrent use.
 type VAD struct {
 	cfg        VADConfig
 	frame      int // samples per frame
@@ -99,15 +122,13 @@ type VAD struct {
 	raisedOn   int
 	hangover   int
 	maxUtt     int
-	blockLen   int // frames per floor block
 	raised     bool
-	pos        int64 // frames seen
-	smooth     float64
-	mins       [floorBlocks]float64
-	blockMin   float64
-	blockFill  int
-	blocksDone int
-	recent     []bool // voiced flags of the last onset window
+	echoFloor  float64 // the pet's voice's level in the input, dBFS (SetEchoFloor)
+	pos        int64   // frames seen
+	spec       *spectrum
+	levels     []float64 // band levels of the last DipWindow (ring)
+	last       float64   // the last frame's band level
+	recent     []bool    // voiced flags of the last onset window
 	in         bool
 	start, end int64 // frame indexes of the open utterance
 	lastVoiced int64
@@ -119,16 +140,18 @@ func NewVAD(rate int, cfg VADConfig) *VAD {
 	cfg = cfg.withDefaults()
 	frames := func(d time.Duration) int { return max(int(d/FrameDuration), 1) }
 	v := &VAD{
-		cfg:      cfg,
-		frame:    FrameSamples(rate),
-		onset:    frames(cfg.Onset),
-		raisedOn: frames(cfg.RaisedOnset),
-		hangover: frames(cfg.Hangover),
-		maxUtt:   frames(cfg.MaxUtterance),
-		blockLen: max(frames(cfg.FloorWindow)/floorBlocks, 1),
-		blockMin: math.Inf(1),
-		smooth:   math.NaN(),
+		cfg:       cfg,
+		frame:     FrameSamples(rate),
+		onset:     frames(cfg.Onset),
+		raisedOn:  frames(cfg.RaisedOnset),
+		hangover:  frames(cfg.Hangover),
+		maxUtt:    frames(cfg.MaxUtterance),
+		spec:      newSpectrum(rate, FrameSamples(rate)),
+		levels:    make([]float64, frames(cfg.DipWindow)),
+		last:      -100,
+		echoFloor: -100,
 	}
+	v.recent = make([]bool, 0, max(v.onset, v.raisedOn)+1)
 	return v
 }
 
@@ -138,18 +161,21 @@ func FrameSamples(rate int) int { return rate * int(FrameDuration/time.Milliseco
 // SetRaised raises the threshold and the onset while the pet speaks.
 func (v *VAD) SetRaised(on bool) { v.raised = on }
 
-// Floor is the current noise floor estimate in dBFS.
+// SetEchoFloor tells how loud the pet's own voice may be in the input
+// (echo.go); while raised, the threshold counts from it when it is above
+// the noise floor. -100 (the default) is none.
+func (v *VAD) SetEchoFloor(db float64) { v.echoFloor = db }
+
+// Floor is the current noise floor estimate in the speech band, dBFS.
 func (v *VAD) Floor() float64 {
-	f := v.blockMin
-	n := min(v.blocksDone, floorBlocks)
-	for i := range n {
-		f = math.Min(f, v.mins[i])
-	}
-	if math.IsInf(f, 1) {
+	if v.spec.noise == nil {
 		return v.cfg.MinLevel
 	}
-	return f
+	return v.spec.floor()
 }
+
+// LastLevel is the last frame's speech-band level in dBFS: the meter's.
+func (v *VAD) LastLevel() float64 { return v.last }
 
 // InUtterance reports whether an utterance is open.
 func (v *VAD) InUtterance() bool { return v.in }
@@ -164,26 +190,14 @@ func (v *VAD) Utterance() (start, end int64) {
 // Frame analyses one frame of FrameSamples samples (a shorter one is
 // analysed as it is) and reports whether it opened or closed an utterance.
 func (v *VAD) Frame(pcm []int16) VADEvent {
-	e := Level(pcm)
 	i := v.pos
 	v.pos++
-	// The floor follows the smoothed energy, so a single quiet frame inside
-	// a word does not drag it down.
-	if math.IsNaN(v.smooth) {
-		v.smooth = e
-	} else {
-		v.smooth = 0.6*v.smooth + 0.4*e
-	}
-	floor := v.updateFloor(v.smooth)
+	voiced := v.voiced(pcm)
 
-	thr := v.cfg.Threshold
 	onset := v.onset
 	if v.raised {
-		thr += v.cfg.Raise
 		onset = v.raisedOn
 	}
-	voiced := e >= v.cfg.MinLevel && e > floor+thr
-
 	if v.in {
 		if voiced {
 			v.lastVoiced = i
@@ -199,7 +213,8 @@ func (v *VAD) Frame(pcm []int16) VADEvent {
 
 	v.recent = append(v.recent, voiced)
 	if len(v.recent) > onset {
-		v.recent = v.recent[len(v.recent)-onset:]
+		n := copy(v.recent, v.recent[len(v.recent)-onset:])
+		v.recent = v.recent[:n]
 	}
 	// Open on a window mostly voiced (all of a short onset; four fifths of
 	// a sustained one, since words have quiet consonants), ending voiced.
@@ -225,16 +240,29 @@ func (v *VAD) Frame(pcm []int16) VADEvent {
 	return VADNone
 }
 
-func (v *VAD) updateFloor(e float64) float64 {
-	v.blockMin = math.Min(v.blockMin, e)
-	v.blockFill++
-	if v.blockFill >= v.blockLen {
-		v.mins[v.blocksDone%floorBlocks] = v.blockMin
-		v.blocksDone++
-		v.blockMin = math.Inf(1)
-		v.blockFill = 0
+// voiced runs the spectral tests on one frame and moves the floor.
+func (v *VAD) voiced(pcm []int16) bool {
+	v.spec.analyse(pcm)
+	e := v.spec.level()
+	v.last = e
+	seeded := v.spec.noise != nil
+	dip := e
+	for _, l := range v.levels {
+		dip = math.Min(dip, l)
 	}
-	return v.Floor()
+	v.levels[int(v.pos)%len(v.levels)] = e
+	thr := v.cfg.Threshold
+	floor := v.spec.floor()
+	if v.raised {
+		thr += v.cfg.Raise
+		floor = math.Max(floor, v.echoFloor)
+	}
+	voiced := seeded && e >= v.cfg.MinLevel && e > floor+thr &&
+		v.spec.flatness() < v.cfg.Flatness && e-dip >= v.cfg.Dip
+	if !v.raised || !seeded {
+		v.spec.track(voiced)
+	}
+	return voiced
 }
 
 // Level is the RMS level of pcm in dBFS (-100 for silence).

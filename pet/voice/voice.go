@@ -47,7 +47,14 @@ const (
 	ModeOff        Mode = "off"
 	ModePushToTalk Mode = "push_to_talk"
 	ModeHandsFree  Mode = "hands_free"
+	// ModeWakeWord listens like hands-free, but an utterance starts a turn
+	// only when it begins with a wake word or follows the pet's speech
+	// within FollowUp (wake.go).
+	ModeWakeWord Mode = "wake_word"
 )
+
+// handsFree reports whether the VAD opens and closes utterances.
+func (m Mode) handsFree() bool { return m == ModeHandsFree || m == ModeWakeWord }
 
 // Status texts of the pill's voice segment.
 const (

@@ -70,19 +70,25 @@ func TestReadAndScreenshotAPage(t *testing.T) {
 		defer mu.Unlock()
 		states = append(states, turn+" "+state)
 	}})
-	ctx, cancel := context.WithTimeout(context.Background(), Wait)
-	defer cancel()
+	// Each call gets its own wait, as the tool-call runner gives it
+	// (transport/toolcall/runner.go): one shared deadline ran out on a
+	// loaded machine, where starting the browser alone took 12 s.
+	handle := func(args string) transport.ToolResult {
+		ctx, cancel := context.WithTimeout(context.Background(), Wait)
+		defer cancel()
+		return b.Handle(ctx, call(args))
+	}
 	start := time.Now()
-	res := b.Handle(ctx, call(`{"action":"read","url":"`+srv.URL+`"}`))
+	res := handle(`{"action":"read","url":"` + srv.URL + `"}`)
 	if res.Text != "title: Shopping list!\n\nMilk\n\nEggs and tea." {
 		t.Fatalf("read = %q", res.Text)
 	}
 	t.Logf("read in %v", time.Since(start))
-	res = b.Handle(ctx, call(`{"action":"screenshot","url":"`+srv.URL+`"}`))
+	res = handle(`{"action":"screenshot","url":"` + srv.URL + `"}`)
 	if res.Text != "title: Shopping list!" || len(res.Images) != 1 || res.Images[0].MIME != "image/png" || len(res.Images[0].Data) < 1000 {
 		t.Fatalf("screenshot = %q with %d images", res.Text, len(res.Images))
 	}
-	res = b.Handle(ctx, call(`{"action":"read","url":"http://127.0.0.1:1/"}`))
+	res = handle(`{"action":"read","url":"http://127.0.0.1:1/"}`)
 	if !strings.HasPrefix(res.Text, "error: the page could not be opened: ") {
 		t.Fatalf("a closed port: %q", res.Text)
 	}

@@ -41,6 +41,7 @@ type audioFields struct {
 	speechTest       *widget.Button
 	speechResult     *widget.Label
 	voiceMode        *choice
+	wake             wakeWordFields // wakeword.go
 	voiceEngine      *choice
 	voiceDevice      *choice
 	voiceMeter       *levelMeter
@@ -61,7 +62,7 @@ var (
 	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
 		{"command", "Command (a local program: Piper, espeak-ng, …)"}, {"none", "None (bubble only)"}}
 	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
-		{"hands_free", "Hands-free"}}
+		{"hands_free", "Hands-free"}, wakeWordOption()}
 	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"command", "Command"}}
 )
 
@@ -129,6 +130,7 @@ func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Pres
 	f.speechResult.Hide() // shows once a sample was asked for
 
 	f.voiceMode = pick(voiceModeOptions, func(p *settings.Preset, v string) { p.Voice.Mode = v })
+	e.buildWakeWordFields(entry)
 	f.voiceEngine = pick(voiceEngineOptions, func(p *settings.Preset, v string) { p.Voice.Engine = v })
 	f.voiceEngine.changed = chain(f.voiceEngine.changed, func(string) { e.engineChanged() })
 	f.voiceDevice = pick([]option{{defaultDevice, "System default"}}, func(p *settings.Preset, v string) { p.Voice.Device = v })
@@ -182,6 +184,7 @@ func (f *presetFields) fillAudio(p settings.Preset) {
 	f.speechCmd.line.SetText(p.Speech.Command)
 	f.speechCmd.rate.SetText(strconv.Itoa(p.Speech.CommandRate))
 	f.voiceMode.SetValue(p.Voice.Mode)
+	f.wake.load(p)
 	f.voiceEngine.SetValue(p.Voice.Engine)
 	f.voiceDevice.SetValue(p.Voice.Device)
 	th := p.Voice.Threshold
@@ -219,6 +222,7 @@ func (e *presetEditor) voiceTab() fyne.CanvasObject {
 	return page(rows(
 		heading("Voice input"),
 		e.row("voice.mode", "Mode", f.voiceMode.Select),
+		e.wakeWordRow(),
 		e.row("voice.device", "Microphone", f.voiceDevice.Select, f.voiceMeter),
 		e.row("voice.threshold", "Sensitivity", f.voiceThreshold.object(),
 			helpText("Speech must rise this far over the background noise to count as voice: lower hears quieter speech, higher ignores more noise. The red line on the meter is where it starts.")),

@@ -1,0 +1,157 @@
+package audio
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	"yui/transport/clock"
+)
+
+// RefRate is the reference's rate: voice input's (pet/voice.Mono16k).
+const RefRate = 16000
+
+// Reference keeps the last seconds of the mix as handed to the output,
+// resampled to RefRate and stamped with the time it was handed: the far
+// end of voice input's echo canceller (pet/voice/aec, docs/hands-free.md).
+// Every sample Yui plays passes through Mixer.read, which writes it here
+// (Mixer.SetReference). The output pulls ahead of what it plays by its
+// buffers; that fixed lead, the device's latency and the air are the delay
+// the canceller's estimator finds. All methods are safe for concurrent use.
+type Reference struct {
+	clk clock.Clock
+	t0  time.Time
+
+	mu    sync.Mutex
+	ring  []float32
+	w     int64 // slot of the next sample written; slot = 1/RefRate since t0
+	rs    resampler
+	out   []float32 // resampler output scratch
+	ready bool
+}
+
+// refKeep is how much of the mix the reference keeps; refResync is how far
+// the write position may fall behind the clock (the output was idle or
+// stalled) before it jumps to the clock, leaving silence behind.
+const (
+	refKeep   = 2 * time.Second
+	refResync = 150 * time.Millisecond
+)
+
+// NewReference returns an empty reference on c (nil: the wall clock).
+func NewReference(c clock.Clock) *Reference {
+	if c == nil {
+		c = clock.Real{}
+	}
+	return &Reference{clk: c, t0: c.Now(), ring: make([]float32, int(refKeep*RefRate/time.Second)), out: make([]float32, 0, Rate)}
+}
+
+func (r *Reference) slot(t time.Time) int64 {
+	return int64(t.Sub(r.t0) * RefRate / time.Second)
+}
+
+// write takes the mix at Rate as the output is handed it.
+func (r *Reference) write(mix []float32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.slot(r.clk.Now())
+	if !r.ready || r.w < now-int64(refResync*RefRate/time.Second) {
+		r.zero(r.w, now)
+		r.w, r.ready = now, true
+	}
+	r.out = r.rs.run(mix, r.out[:0])
+	n := int64(len(r.ring))
+	for _, v := range r.out {
+		r.ring[r.w%n] = v
+		r.w++
+	}
+}
+
+// zero silences the slots from..to (the output was idle there).
+func (r *Reference) zero(from, to int64) {
+	n := int64(len(r.ring))
+	from = max(from, to-n)
+	for s := from; s < to; s++ {
+		r.ring[(s%n+n)%n] = 0
+	}
+}
+
+// Played fills dst with the reference's samples handed out during the
+// len(dst) slots that end at end; what was never written is silence.
+func (r *Reference) Played(dst []float32, end time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := int64(len(r.ring))
+	last := r.slot(end)
+	first := last - int64(len(dst))
+	for i := range dst {
+		s := first + int64(i)
+		if !r.ready || s >= r.w || s < r.w-n || s < 0 {
+			dst[i] = 0
+			continue
+		}
+		dst[i] = r.ring[s%n]
+	}
+}
+
+// resampler takes the mix from 24 kHz to 16 kHz: output j sits at input
+// 1.5 j, so its taps alternate between two phases of a windowed-sinc
+// low-pass at 7 kHz, 16 taps each.
+type resampler struct {
+	hist  [resTaps]float32 // the last input samples, oldest first
+	phase float64          // position of the next output in the input, from hist's end
+}
+
+const resTaps = 16
+
+var resKernel = func() (k [2][resTaps]float64) {
+	const fc = 7000.0 / Rate
+	for p, off := range []float64{0, 0.5} {
+		var sum float64
+		for i := range resTaps {
+			x := float64(i-resTaps/2+1) - off
+			v := 2 * fc
+			if x != 0 {
+				v = math.Sin(2*math.Pi*fc*x) / (math.Pi * x)
+			}
+			w := 0.5 + 0.5*math.Cos(math.Pi*x/(resTaps/2))
+			k[p][i] = v * w
+			sum += k[p][i]
+		}
+		for i := range resTaps {
+			k[p][i] /= sum
+		}
+	}
+	return k
+}()
+
+// run appends to out the 16 kHz samples in.
+func (r *resampler) run(in []float32, out []float32) []float32 {
+	for _, x := range in {
+		copy(r.hist[:], r.hist[1:])
+		r.hist[resTaps-1] = x
+		// An output is due each time the input passes 1.5 samples.
+		r.phase += 1
+		for r.phase >= 1.5 {
+			r.phase -= 1.5
+			p := 0
+			if r.phase >= 0.5 {
+				p = 1
+			}
+			var v float64
+			for i, h := range r.hist {
+				v += float64(h) * resKernel[p][i]
+			}
+			out = append(out, float32(v))
+		}
+	}
+	return out
+}
+
+// SetReference makes the mixer write every block it hands out into r
+// (reference.go); nil removes it.
+func (m *Mixer) SetReference(r *Reference) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.ref = r
+}

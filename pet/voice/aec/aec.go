@@ -1,0 +1,181 @@
+package aec
+
+import (
+	"fmt"
+	"time"
+)
+
+// Rate is the only sample rate the canceller runs at: voice input's.
+const Rate = 16000
+
+// Block is the canceller's block: 8 ms at 16 kHz.
+const Block = 128
+
+// Config tunes a Canceller; zero fields take the defaults.
+type Config struct {
+	// Tail is how much of the room's response the filter models after the
+	// bulk delay; 128 ms by default (the delay estimator takes the bulk,
+	// and each partition costs BenchmarkCancel 0.1% of a core).
+	Tail time.Duration
+	// MaxDelay bounds the bulk delay the estimator may find; 500 ms.
+	MaxDelay time.Duration
+	// NoSuppressor leaves out the residual echo suppressor (measurements
+	// of the linear filter alone).
+	NoSuppressor bool
+}
+
+// Canceller removes the far end's echo from the microphone. Process
+// takes microphone and reference in step, any number of samples at a
+// time, and returns the cleaned microphone delayed by Latency. Not safe
+// for concurrent use; nothing allocates after New.
+type Canceller struct {
+	cfg    Config
+	f      *filter
+	s      *suppressor
+	d      *delayEstimator
+	line   []float64 // far-end delay line (ring)
+	lineAt int
+	delay  int // applied bulk delay, samples, a multiple of Block
+	mic    []float64
+	far    []float64
+	fill   int
+	y, e   []float64
+	dfar   []float64
+	clean  []float64
+	out    fifo
+	stats  stats
+	shifts int // delay changes applied
+}
+
+// margin is how far before the estimated delay the filter starts: the
+// direct path may come a little before the strongest one.
+const margin = 4 * Block
+
+// Latency is how much later a sample comes out of Process than it went in.
+const Latency = 2 * Block * time.Second / Rate
+
+// New returns a canceller.
+func New(cfg Config) *Canceller {
+	if cfg.Tail <= 0 {
+		cfg.Tail = 128 * time.Millisecond
+	}
+	if cfg.MaxDelay <= 0 {
+		cfg.MaxDelay = 500 * time.Millisecond
+	}
+	parts := max(int(cfg.Tail*Rate/time.Second)/Block, 2)
+	maxDelay := int(cfg.MaxDelay * Rate / time.Second)
+	c := &Canceller{
+		cfg:   cfg,
+		f:     newFilter(Block, parts),
+		s:     newSuppressor(Block),
+		d:     newDelayEstimator(),
+		line:  make([]float64, maxDelay+2*Block),
+		mic:   make([]float64, Block),
+		far:   make([]float64, Block),
+		y:     make([]float64, Block),
+		e:     make([]float64, Block),
+		dfar:  make([]float64, Block),
+		clean: make([]float64, Block),
+		out:   newFIFO(4*Rate + 2*Block),
+	}
+	c.out.pushZeros(Block)
+	return c
+}
+
+// Process cancels one stretch of audio: mic and far (the reference,
+// full scale 1) are the same length, and out receives as many cleaned
+// samples. It panics on different lengths: a caller's bug.
+func (c *Canceller) Process(mic []int16, far []float32, out []int16) {
+	if len(mic) != len(far) || len(out) != len(mic) {
+		panic(fmt.Sprintf("aec: Process with %d mic, %d far, %d out samples", len(mic), len(far), len(out)))
+	}
+	for i := range mic {
+		c.mic[c.fill] = float64(mic[i]) / 32768
+		c.far[c.fill] = float64(far[i])
+		c.fill++
+		if c.fill == Block {
+			c.block()
+			c.fill = 0
+		}
+	}
+	c.out.pop(out)
+}
+
+// block runs the chain on one full block.
+func (c *Canceller) block() {
+	c.d.add(c.mic, c.far)
+	c.follow()
+	n := len(c.line)
+	for i, v := range c.far {
+		c.line[(c.lineAt+i)%n] = v
+	}
+	for i := range c.dfar {
+		c.dfar[i] = c.line[(c.lineAt+i-c.delay+n)%n]
+	}
+	c.lineAt = (c.lineAt + Block) % n
+	st := c.f.process(c.dfar, c.mic, c.y, c.e)
+	dt := c.stats.block(st, c.f.adapt.adapted)
+	if !dt {
+		c.f.learn(st, c.y, c.e)
+	}
+	if c.cfg.NoSuppressor {
+		copy(c.clean, c.e)
+	} else {
+		unsure := !c.f.adapt.adapted
+		c.s.process(c.e, c.y, c.dfar, c.f.adapt.leak, unsure, c.stats.pathGain, c.clean)
+	}
+	c.out.push(c.clean)
+}
+
+// follow applies the estimator's delay once it moved by a block or more,
+// shifting the filter so that what it learned stays in place.
+func (c *Canceller) follow() {
+	lag, ok := c.d.Lag()
+	if !ok {
+		return
+	}
+	want := max(lag-margin, 0) / Block * Block
+	want = min(want, len(c.line)-2*Block)
+	if want == c.delay {
+		return
+	}
+	c.f.shift((want - c.delay) / Block)
+	c.delay = want
+	c.shifts++
+}
+
+// Delay is the bulk delay applied to the reference.
+func (c *Canceller) Delay() time.Duration { return time.Duration(c.delay) * time.Second / Rate }
+
+// Converged reports whether the filter's step control trusts its own
+// estimate of the echo (it has heard enough of the far end).
+func (c *Canceller) Converged() bool { return c.f.adapt.adapted }
+
+// DoubleTalk reports whether the last block had near-end sound over the
+// echo: the filter holds its adaptation then.
+func (c *Canceller) DoubleTalk() bool { return c.stats.hold > 0 }
+
+// ERLE is the echo return loss enhancement of the linear filter over the
+// last second of far-end single talk, in dB.
+func (c *Canceller) ERLE() float64 { return c.stats.erle() }
+
+// ResidualGain is the power ratio from the reference to the echo left in
+// the output: the room's gain from the reference to the microphone times
+// the share of the microphone the filter leaves, both measured in far-end
+// single talk (stats.go). Before the filter has
+// converged it is 1: the pet's voice is taken to be as loud at the
+// microphone as it was played. The detector holds the pet's own voice
+// below it (pet/voice/echo.go); the suppressor takes more than this.
+func (c *Canceller) ResidualGain() float64 {
+	if !c.f.adapt.adapted {
+		return 1
+	}
+	return c.stats.pathGain * max(c.stats.ratio, minResidual)
+}
+
+// minResidual bounds the share the detector counts on: -30 dB.
+const minResidual = 0.001
+
+// Restarts counts the delay changes the canceller followed and the times
+// its filter diverged and started over (the voice_echo_stats log line).
+func (c *Canceller) Restarts() (shifts, resets int) { return c.shifts, c.f.resets }

@@ -1,0 +1,100 @@
+package voice
+
+import (
+	"time"
+
+	"yui/pet/voice/aec"
+)
+
+// FarEnd is what the speakers played: the echo canceller's reference
+// (pet/audio.Reference implements it).
+type FarEnd interface {
+	// Played fills dst with the 16 kHz mono samples handed to the output
+	// during the len(dst) samples that end at end, silence where nothing
+	// played.
+	Played(dst []float32, end time.Time)
+}
+
+// EchoRaise is the VAD's raise while the pet speaks when its echo is
+// cancelled: the threshold then counts from the echo floor (echoFloor),
+// which already holds the pet's voice, instead of from the room's noise
+// with DefaultVADConfig.Raise's 14 dB on top.
+const EchoRaise = 2
+
+// EchoRaisedOnset is the sustained speech that barges in when the echo
+// is cancelled: shorter than DefaultVADConfig.RaisedOnset, which had to
+// outlast the pet's own syllables, so that the pet stops within 600 ms of
+// the user's first word (docs/hands-free.md).
+const EchoRaisedOnset = 200 * time.Millisecond
+
+// echoPath runs the canceller on the frame loop's blocks, in place of
+// the raw microphone: the VAD, the meter and the transcript all get the
+// cleaned signal. Its buffers grow to the largest block once.
+type echoPath struct {
+	c     *aec.Canceller
+	far   FarEnd
+	ref   []float32
+	clean []int16
+	rec   *debugRecorder // nil unless --voice-debug
+	peak  float64        // the reference's recent mean square, held (echoFloor)
+	gain  float64        // cleaned over reference level in single talk, dB
+}
+
+// echoHold is how much of the reference's loudness a block carries to the
+// next (per 20 ms): the room and the canceller's timing spread the echo.
+const echoHold = 0.7
+
+func newEchoPath(far FarEnd, rec *debugRecorder) *echoPath {
+	return &echoPath{c: aec.New(aec.Config{}), far: far, rec: rec}
+}
+
+// process cleans one captured block, captured by at; the result is the
+// path's buffer, valid until the next call.
+func (e *echoPath) process(pcm []int16, at time.Time) []int16 {
+	if cap(e.ref) < len(pcm) {
+		e.ref = make([]float32, len(pcm))
+		e.clean = make([]int16, len(pcm))
+	}
+	ref, clean := e.ref[:len(pcm)], e.clean[:len(pcm)]
+	e.far.Played(ref, at)
+	e.c.Process(pcm, ref, clean)
+	var ms float64
+	for _, v := range ref {
+		ms += float64(v) * float64(v)
+	}
+	ms /= float64(max(len(ref), 1))
+	e.peak = max(ms, e.peak*echoHold)
+	e.learnGain(ms, clean)
+	e.rec.write(pcm, ref, clean)
+	return clean
+}
+
+// learnGain follows how far below the reference the pet's voice comes
+// out of the canceller (filter and suppressor together), in dB, on blocks
+// where the far end plays and the canceller hears no double talk. It
+// starts at 0 dB: until the canceller has heard the room, the pet's
+// voice counts as loud as it was played.
+func (e *echoPath) learnGain(refMS float64, clean []int16) {
+	if refMS < farActive || e.c.DoubleTalk() {
+		return
+	}
+	x := min(Level(clean)-dbOf(refMS), 0)
+	e.gain += gainRate * (x - e.gain)
+}
+
+// Echo floor tuning: a block counts as the far end playing above
+// farActive (-50 dBFS mean square); the gain moves a twentieth of the way
+// per block; echoMargin covers a syllable louder than the average.
+const (
+	farActive  = 1e-5
+	gainRate   = 0.05
+	echoMargin = 6
+)
+
+// echoFloor is the level, in dBFS, the pet's own voice may still reach in
+// the cleaned signal: the reference's recent loudness less what the
+// canceller takes out, plus a margin. The VAD's raised threshold counts
+// from it.
+func (e *echoPath) echoFloor() float64 {
+	return dbOf(e.peak) + e.gain + echoMargin
+}
