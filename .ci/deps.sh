@@ -11,10 +11,11 @@
 # mutter, XWayland and D-Bus (GNOME's compositor, headless, for the
 # e2e-mutter group) for the end-to-end tests, and gnome-keyring with
 # dbus-run-session (dbus-daemon) for the keyring test, which runs a real
-# Secret Service on a private bus; PulseAudio with its tools and the ALSA
-# plugin for the hands-free room rig (docs/hands-free.md); nodejs and npm
-# (where no node is found) for the MCP reference servers the Makefile's
-# mcp-servers step installs.
+# Secret Service on a private bus; fonts-noto-cjk (the CJK font the
+# screenshot tests in Japanese, Korean and Chinese draw with); PulseAudio
+# with its tools and the ALSA plugin for the hands-free room rig
+# (docs/hands-free.md); nodejs and npm (where no node is found) for the MCP
+# reference servers the Makefile's mcp-servers step installs.
 set -euo pipefail
 want=(gcc pkg-config libgl1-mesa-dev xorg-dev libx11-dev libxrandr-dev libxcursor-dev
       libxinerama-dev libxi-dev libxxf86vm-dev libasound2-dev)
@@ -22,7 +23,7 @@ case "${1:-build}" in
   package) want+=(xz-utils gcc-mingw-w64-x86-64 nsis imagemagick) ;;
   test) want+=(xz-utils gcc-mingw-w64-x86-64 nsis wine wine64 xvfb xauth xdotool espeak-ng sox imagemagick x11-utils
                openbox chromium pocketsphinx pocketsphinx-en-us desktop-file-utils
-               mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon
+               mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon fonts-noto-cjk
                pulseaudio pulseaudio-utils libasound2-plugins) ;;
 esac
 # nodejs and npm run the MCP reference servers of the e2e tests; where a

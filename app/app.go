@@ -130,6 +130,11 @@ func Run(cfg Config) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(widgets.Theme())
+	l := useLanguage(ctx, a, store.Get().Language, log) // before any window (language.go)
+	if store.FirstStart() {
+		// Before the sessions start: the preset's voice follows the language.
+		firstStartLanguage(ctx, store, store.Get().ActivePreset, l, log)
+	}
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
 		sessions: map[string]*session{}}
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:
@@ -404,7 +409,8 @@ type yui struct {
 
 	factStores factStores // each preset's remembered facts (facts.go)
 
-	first firstRun // the first start's scan, welcome and tried demo (firstrun.go)
+	first  firstRun  // the first start's scan, welcome and tried demo (firstrun.go)
+	voices audioScan // the speech and transcription servers found (servers.go)
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).

@@ -111,6 +111,7 @@ func (y *yui) foundServers() []localserver.Server {
 func (y *yui) firstStart() bool {
 	ctx, cancel := context.WithTimeout(context.Background(), firstScanWait)
 	defer cancel()
+	defer y.startAudioScan(ctx)() // speech servers too, for the Speech and Voice tabs (servers.go)
 	found := y.scanServers(ctx, false)
 	id := y.store.Get().ActivePreset
 	if s, ok := localserver.FirstWithModel(found); ok {

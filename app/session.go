@@ -27,6 +27,7 @@ import (
 	"yui/transport/outbox"
 	"yui/transport/push"
 	"yui/transport/responses"
+	"yui/windows/i18n"
 	"yui/windows/petwindow"
 )
 
@@ -193,8 +194,10 @@ func (s *session) connect() error {
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
-		Transport:   t,
-		Pack:        s.pack.Outline(), // the controller reads ids and counts, not pixels
+		Transport: t,
+		// The controller reads ids and counts, not pixels, and the lines
+		// of the language in use.
+		Pack:        s.pack.Outline().InLanguage(string(i18n.Current())),
 		Clock:       clock.Real{},
 		Logger:      s.log,
 		OnChange:    func(v pet.View) { s.onView(c, v) },
@@ -295,7 +298,7 @@ func (s *session) card() string {
 func (s *session) speechSettings() settings.Speech {
 	sp := s.cfg().Speech
 	if sp.Voice == "" {
-		sp.Voice = s.pack.Speech.Voice(sp.Engine)
+		sp.Voice = s.pack.Speech.Suggest(sp.Engine, sp.Model) // pet/character/voices.go
 	}
 	if r := s.pack.Speech.Rate; r != 0 && sp.Rate == 1 {
 		sp.Rate = r

@@ -15,6 +15,7 @@ import (
 	"yui/pet/speech"
 	"yui/pet/voice"
 	"yui/transport/clock"
+	"yui/windows/petwindow"
 )
 
 // Speech output wiring (docs/product.md §6): one audio context per process,
@@ -30,7 +31,7 @@ const (
 )
 
 // noDeviceNotice is what the pill says once when speech cannot be heard.
-const noDeviceNotice = "no audio device: speech shows in the bubble only"
+const noDeviceNotice = petwindow.NoAudioText
 
 // SampleSentence is what the settings window's Test button speaks.
 const SampleSentence = "Hello! This is how I sound with these settings."
@@ -76,7 +77,7 @@ func openAudio(path string, log *slog.Logger) (*audioOut, error) {
 		o.notice = noDeviceNotice
 		if o.wav != nil {
 			o.paced = audio.NewPaced(o.mixer, clock.Real{}, nil)
-			o.notice = "no audio device: speech is written to the --audio-out file only"
+			o.notice = petwindow.NoAudioFileText
 		}
 	} else {
 		o.device = d
@@ -153,6 +154,9 @@ func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
 // used. A system voice that is not installed gives the none engine and
 // the reason.
 func newEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name string, err error) {
+	if e, name, ok, err := localEngine(sp, p); ok { // gpt-sovits, piper (speechlocal.go)
+		return e, name, err
+	}
 	switch sp.Engine {
 	case engineNone:
 		return speech.NewNone(nil), engineNone, nil

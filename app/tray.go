@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/lang"
 
 	"yui/assets"
 	"yui/windows/petwindow"
@@ -53,27 +54,27 @@ func (y *yui) trayMenu() *fyne.Menu {
 		s := s
 		pet := fyne.NewMenuItem(s.cfg().Name, nil)
 		pet.ChildMenu = fyne.NewMenu(s.cfg().Name,
-			fyne.NewMenuItem("Show", func() { s.win.Show() }),
-			fyne.NewMenuItem("Hide", func() { s.win.Hide() }),
-			fyne.NewMenuItem("Messages", func() { y.openMessages(s.cfg().ID) }),
+			fyne.NewMenuItem(lang.L("Show"), func() { s.win.Show() }),
+			fyne.NewMenuItem(lang.L("Hide"), func() { s.win.Hide() }),
+			fyne.NewMenuItem(lang.L("Messages"), func() { y.openMessages(s.cfg().ID) }),
 		)
 		items = append(items, pet)
 	}
 	on := y.quiet.Manual()
-	dnd := fyne.NewMenuItem(petwindow.DoNotDisturbLabel, func() { y.quiet.SetManual(!on) })
+	dnd := fyne.NewMenuItem(lang.L(petwindow.DoNotDisturbLabel), func() { y.quiet.SetManual(!on) })
 	dnd.Checked = on
 	items = append(items,
-		fyne.NewMenuItem("Show all pets", y.bringForward),
-		fyne.NewMenuItem("Hide all pets", func() {
+		fyne.NewMenuItem(lang.L("Show all pets"), y.bringForward),
+		fyne.NewMenuItem(lang.L("Hide all pets"), func() {
 			for _, s := range y.running() {
 				s.win.Hide()
 			}
 		}),
 		dnd,
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Settings", func() { y.openSettings("") }),
+		fyne.NewMenuItem(lang.L("Settings"), func() { y.openSettings("") }),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Quit", y.quit),
+		fyne.NewMenuItem(lang.L("Quit"), y.quit),
 	)
 	return fyne.NewMenu("Yui", items...)
 }

@@ -27,6 +27,8 @@ func newTranscriber(v settings.Voice) (voice.Transcriber, error) {
 	switch v.Engine {
 	case "openai", "":
 		return &voice.OpenAI{BaseURL: v.BaseURL, Key: v.Key, Model: v.Model, Language: v.Language}, nil
+	case settings.VoiceEngineWhisperCpp:
+		return &voice.WhisperCpp{BaseURL: v.BaseURL, Language: v.Language, Client: voice.NewWhisperCppClient()}, nil
 	case "command":
 		c, err := voice.NewCommand(v.Command)
 		if err != nil {
@@ -34,7 +36,7 @@ func newTranscriber(v settings.Voice) (voice.Transcriber, error) {
 		}
 		return c, nil
 	}
-	return nil, fmt.Errorf("unknown voice engine %q (openai or command)", v.Engine)
+	return nil, fmt.Errorf("unknown voice engine %q (openai, whisper.cpp or command)", v.Engine)
 }
 
 // newCapture is the preset's microphone (device "" is the default one),

@@ -45,3 +45,11 @@ func BuiltinCharacter(id string) fs.FS {
 	}
 	return nil
 }
+
+// Lang holds the translations of every user-visible string, one JSON file
+// per language named by its BCP 47 tag (lang/en.json, lang/ja.json, ...),
+// in the format of Fyne's lang package (go-i18n: a key's text, or its
+// plural forms). lang/README.md says how they are written.
+//
+//go:embed lang/*.json
+var Lang embed.FS

@@ -104,6 +104,8 @@ type Backend interface {
 
 	// The welcome page's ways in (windows/settingswindow/welcome.go).
 	Welcomer
+	// The speech and transcription servers found (audioservers.go).
+	AudioServers
 }
 
 // Welcomer is what the welcome page asks the app.

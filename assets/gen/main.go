@@ -118,6 +118,7 @@ type manifest struct {
 	EmotionTextMap  map[string]string         `json:"emotion_text_map"`
 	FillerLines     []string                  `json:"filler_lines"`
 	FailureLines    []string                  `json:"failure_lines"`
+	Lines           map[string]manifestLines  `json:"lines,omitempty"`
 	Gaze            map[string]string         `json:"gaze,omitempty"`
 	// Card and Speech are the character's own system prompt and voice,
 	// the defaults of a preset that shows it.
@@ -190,6 +191,7 @@ func plan() (manifest, map[string]pose) {
 			"Sorry, my head feels foggy. Try again in a bit?",
 			"Hmm, I lost my train of thought.",
 		},
+		Lines: yuiLines(),
 	}
 	for _, e := range emotions() {
 		name := e.id + ".png"
@@ -212,7 +214,8 @@ func plan() (manifest, map[string]pose) {
 		m.Motions[mo.id] = mm
 	}
 	m.Card = yuiCard
-	m.Speech = &speechDefaults{Voices: map[string]string{"openai": "nova"}}
+	m.Speech = &speechDefaults{Voices: map[string]string{
+		"espeak-ng": "en-us+f2", "sapi": "Microsoft Zira Desktop", "kokoro": "af_bella", "piper": "en_US-amy-medium", "openai": "nova"}}
 	return m, poses
 }
 
@@ -228,8 +231,10 @@ func planMint() (manifest, map[string]pose) {
 	m.EmotionTextMode, m.EmotionTextMap = "free", nil
 	m.FillerLines = []string{"Mm, one sec.", "Let me check.", "Thinking…", "Hold on a moment."}
 	m.FailureLines = []string{"I can't reach my notes right now.", "Something's off on my side. Try again soon?"}
+	m.Lines = mintLines()
 	m.Card = mintCard
-	m.Speech = &speechDefaults{Voices: map[string]string{"system": "en-us+f3", "openai": "sage"}, Rate: 0.95}
+	m.Speech = &speechDefaults{Voices: map[string]string{
+		"espeak-ng": "en-us+f3", "sapi": "Microsoft Zira Desktop", "kokoro": "bf_emma", "piper": "en_GB-jenny_dioco-medium", "openai": "sage"}, Rate: 0.95}
 	return m, poses
 }
 

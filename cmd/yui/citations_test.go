@@ -359,12 +359,24 @@ func (r *repo) resolves(file, name string) bool {
 	if r.exists(name) {
 		return true
 	}
+	if dependencyPath(name) {
+		return true
+	}
 	for _, f := range r.files {
 		if strings.HasSuffix(f, "/"+name) {
 			return true
 		}
 	}
 	return false
+}
+
+// dependencyPath says whether name is a file of another module, named by
+// its import path (fyne.io/fyne/v2/lang/lang.go): its first element is a
+// host name, which no folder of this repository is. Such a citation points
+// the reader at the dependency's source, read where go.mod pins it.
+func dependencyPath(name string) bool {
+	first, _, ok := strings.Cut(name, "/")
+	return ok && strings.Contains(strings.Trim(first, "."), ".")
 }
 
 // linkRE is an inline Markdown link or image: [label](target "title").
@@ -465,4 +477,21 @@ func errorStrings(errs []error) []string {
 		s[i] = e.Error()
 	}
 	return s
+}
+
+// TestDependencyPaths: a file of another module is told from a path of
+// this repository by its host name.
+func TestDependencyPaths(t *testing.T) {
+	for name, want := range map[string]bool{
+		"fyne.io/fyne/v2/lang/lang.go":         true,
+		"github.com/gorilla/websocket/conn.go": true,
+		"transport/queue.go":                   false,
+		"docs/protocol/push-transport.md":      false,
+		"queue.go":                             false,
+		"../shared/spec/push-transport.md":     false,
+	} {
+		if got := dependencyPath(name); got != want {
+			t.Errorf("dependencyPath(%q) = %v, want %v", name, got, want)
+		}
+	}
 }

@@ -27,6 +27,7 @@ var commands = []command{
 	{"pack", "import a Shimeji or Shimeji-ee character set as a pack", runPack},
 	{"voices", "list the voices of a speech engine", runVoices},
 	{"devices", "list the audio inputs and outputs", runDevices},
+	{"servers", "list the model, speech and transcription servers on this machine", runServers},
 	{"event", "hand the running Yui an event to react to (a build, a script)", runEvent},
 }
 

@@ -19,11 +19,16 @@ import (
 	"fmt"
 	"os"
 
+	"early/localeenv"
+
 	"yui/app"
 	"yui/tools/desktop"
 )
 
 func main() {
+	// Every package's init has run with the locale Fyne reads made quiet
+	// (cmd/yui/localeenv): child processes get the user's own again.
+	localeenv.Restore()
 	if code, ok := runCommand(os.Args[1:]); ok {
 		os.Exit(code)
 	}

@@ -2,6 +2,7 @@ package character
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,7 +16,7 @@ const MaxCardLen = 8000
 
 // Speech is a pack's default speech settings.
 type Speech struct {
-	// Voices is the voice per speech engine ("system", "openai").
+	// Voices is the voice per speech engine or synthesiser (VoiceKeys).
 	Voices map[string]string `json:"voices"`
 	// Rate is a speed factor, 0.25–4; 0 leaves the preset's.
 	Rate float64 `json:"rate"`
@@ -41,8 +42,8 @@ func (m *manifest) checkDefaults(p *Pack) error {
 	for engine, v := range m.Speech.Voices {
 		v = strings.TrimSpace(v)
 		switch {
-		case engine != "system" && engine != "openai":
-			return fmt.Errorf(`"speech" "voices" names engine %q (system or openai)`, engine)
+		case !slices.Contains(VoiceKeys, engine): // voices.go
+			return fmt.Errorf(`"speech" "voices" names engine %q (one of %s)`, engine, strings.Join(VoiceKeys, ", "))
 		case utf8.RuneCountInString(v) > MaxNameLen:
 			return fmt.Errorf(`"speech" voice for %s is longer than %d characters`, engine, MaxNameLen)
 		case v != "":

@@ -73,6 +73,8 @@ type Pack struct {
 	// FillerLines and FailureLines may be empty.
 	FillerLines  []string
 	FailureLines []string
+	// Lines are the filler and failure lines by language (lines.go).
+	Lines map[string]Lines
 	// Card is the character's default persona text and Speech its
 	// default speech settings (card.go); both may be empty.
 	Card   string
@@ -112,6 +114,7 @@ type manifest struct {
 	EmotionTextMap  map[string]string          `json:"emotion_text_map"`
 	FillerLines     []string                   `json:"filler_lines"`
 	FailureLines    []string                   `json:"failure_lines"`
+	Lines           map[string]Lines           `json:"lines,omitempty"`
 	Gaze            map[string]string          `json:"gaze"`
 	Card            string                     `json:"card"`
 	Speech          *Speech                    `json:"speech"`
@@ -446,6 +449,9 @@ func (m *manifest) validate() (*Pack, error) {
 		return nil, err
 	}
 	if p.FailureLines, err = checkLines("failure_lines", m.FailureLines); err != nil {
+		return nil, err
+	}
+	if p.Lines, err = checkLanguageLines(m.Lines); err != nil {
 		return nil, err
 	}
 	if err := m.checkDefaults(p); err != nil {

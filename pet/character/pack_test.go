@@ -197,8 +197,8 @@ func TestLoadRefusals(t *testing.T) {
 		{"huge card", func(m map[string]any, _ fstest.MapFS) { m["card"] = strings.Repeat("x", MaxCardLen+1) }, `"card" has 8001 characters`},
 		{"speech rate", func(m map[string]any, _ fstest.MapFS) { m["speech"] = map[string]any{"rate": 9} }, `"speech" "rate" 9 is outside`},
 		{"speech engine", func(m map[string]any, _ fstest.MapFS) {
-			m["speech"] = map[string]any{"voices": map[string]any{"piper": "x"}}
-		}, `names engine "piper"`},
+			m["speech"] = map[string]any{"voices": map[string]any{"festival": "x"}}
+		}, `names engine "festival"`},
 		{"folder as image", func(m map[string]any, _ fstest.MapFS) { m["emotions"].(map[string]any)["happy"] = "img.png" }, ""},
 	}
 	for _, tt := range tests {

@@ -204,6 +204,8 @@ func (s *Settings) refuseInvalid(ve *ValidationError) []Refusal {
 			s.ScreenLook = def.ScreenLook
 		case "log_level":
 			s.LogLevel = def.LogLevel
+		case "language":
+			s.Language = def.Language
 		default:
 			continue // version, presets, active_preset: Repair's
 		}

@@ -118,6 +118,8 @@ type Settings struct {
 	// MCPServers and MCPPermissions are the user's MCP servers and their tools' permissions (mcp.go).
 	MCPServers     map[string]MCPServer `json:"mcp_servers,omitempty"`
 	MCPPermissions map[string]string    `json:"mcp_permissions,omitempty"`
+	// Language overrides the system's language (language.go); "" follows it.
+	Language Language `json:"language,omitempty"`
 	// DelegationHistory is the push delegation history (docs/protocol/push-transport.md,
 	// yui.delegation_history), keyed by preset id. Each preset talks to its
 	// own backend chat, and the history merge marks a running item a list
@@ -185,7 +187,7 @@ type Preset struct {
 
 // Speech is a preset's speech output (docs/product.md §6).
 type Speech struct {
-	// Engine is "system", "openai", "command" or "none".
+	// Engine is one of SpeechEngines (engines.go).
 	Engine  string `json:"engine"`
 	Voice   string `json:"voice"`
 	BaseURL string `json:"base_url"`
@@ -201,13 +203,15 @@ type Speech struct {
 	// CommandRate is the sample rate of the command's raw 16-bit mono PCM
 	// output; 0 when it writes a WAV.
 	CommandRate int `json:"command_rate"`
+	// SpeechServer holds the gpt-sovits and piper fields (engines.go).
+	SpeechServer
 }
 
 // Voice is a preset's voice input (docs/product.md §7).
 type Voice struct {
 	// Mode is "off", "push_to_talk", "hands_free" or "wake_word" (handsfree.go).
 	Mode string `json:"mode"`
-	// Engine is "openai" or "command".
+	// Engine is one of VoiceEngines (engines.go).
 	Engine  string `json:"engine"`
 	BaseURL string `json:"base_url"`
 	Key     string `json:"key"`

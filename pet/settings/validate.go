@@ -81,6 +81,7 @@ func (s *Settings) Validate() error {
 		errs = append(errs, FieldError{Field: "log_level", Reason: `must be "debug", "info", "warn" or "error"`})
 	}
 	errs = append(errs, s.validateMCP()...)
+	errs = append(errs, s.Language.validate()...)
 	seen := map[string]bool{}
 	for _, p := range s.Presets {
 		errs = append(errs, p.Validate()...)
@@ -122,8 +123,8 @@ func (p *Preset) Validate() []FieldError {
 	if p.ChatID == "" {
 		bad("chat_id", "is empty")
 	}
-	if !slices.Contains([]string{"system", "openai", "command", "none"}, p.Speech.Engine) {
-		bad("speech.engine", `must be "system", "openai", "command" or "none"`)
+	if !slices.Contains(SpeechEngines, p.Speech.Engine) {
+		bad("speech.engine", "must be one of "+strings.Join(SpeechEngines, ", "))
 	}
 	if p.Speech.Engine == "command" && strings.TrimSpace(p.Speech.Command) == "" {
 		bad("speech.command", "is empty")
@@ -131,7 +132,7 @@ func (p *Preset) Validate() []FieldError {
 	if r := p.Speech.CommandRate; r != 0 && (r < MinCommandRate || r > MaxCommandRate) {
 		bad("speech.command_rate", fmt.Sprintf("must be 0 (the command writes a WAV) or %d to %d", MinCommandRate, MaxCommandRate))
 	}
-	if p.Speech.BaseURL != "" || p.Speech.Engine == "openai" {
+	if p.Speech.BaseURL != "" || speechNeedsURL(p.Speech) {
 		if err := CheckURL(p.Speech.BaseURL, "http", "https"); err != nil {
 			bad("speech.base_url", err.Error())
 		}
@@ -145,11 +146,11 @@ func (p *Preset) Validate() []FieldError {
 	if !slices.Contains(VoiceModes, p.Voice.Mode) {
 		bad("voice.mode", `must be "off", "push_to_talk", "hands_free" or "wake_word"`)
 	}
-	if !slices.Contains([]string{"openai", "command"}, p.Voice.Engine) {
-		bad("voice.engine", `must be "openai" or "command"`)
+	if !slices.Contains(VoiceEngines, p.Voice.Engine) {
+		bad("voice.engine", "must be one of "+strings.Join(VoiceEngines, ", "))
 	}
 	listening := p.Voice.Mode != "off" && slices.Contains(VoiceModes, p.Voice.Mode)
-	if p.Voice.BaseURL != "" || (p.Voice.Engine == "openai" && listening) {
+	if p.Voice.BaseURL != "" || (voiceNeedsURL(p.Voice) && listening) {
 		if err := CheckURL(p.Voice.BaseURL, "http", "https"); err != nil {
 			bad("voice.base_url", err.Error())
 		}
@@ -164,6 +165,7 @@ func (p *Preset) Validate() []FieldError {
 		bad("voice.device", "is not a device name")
 	}
 	p.Voice.validateHandsFree(bad)
+	p.validateServers(bad)
 	if !slices.Contains([]string{"never", "toggle", "always"}, p.ScreenOnTurn) {
 		bad("screen_on_turn", `must be "never", "toggle" or "always"`)
 	}

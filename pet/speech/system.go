@@ -97,7 +97,8 @@ const sapiScript = `$ErrorActionPreference = 'Stop'
 [Console]::InputEncoding = [Text.Encoding]::UTF8
 Add-Type -AssemblyName System.Speech
 $s = New-Object System.Speech.Synthesis.SpeechSynthesizer
-if ($env:YUI_VOICE) { $s.SelectVoice($env:YUI_VOICE) }
+# A voice this Windows lacks (a character's suggested one) leaves the default.
+if ($env:YUI_VOICE) { try { $s.SelectVoice($env:YUI_VOICE) } catch { [Console]::Error.WriteLine("voice not installed: " + $env:YUI_VOICE) } }
 $s.Rate = [int]$env:YUI_RATE
 $m = New-Object System.IO.MemoryStream
 $s.SetOutputToWaveStream($m)

@@ -55,10 +55,11 @@ func Voices(ctx context.Context, engine string) ([]Voice, error) {
 			vs[i] = Voice{ID: id, Language: "multilingual", Name: strings.ToUpper(id[:1]) + id[1:]}
 		}
 		return vs, nil
-	case EngineNone, EngineCommand:
+	case EngineNone, EngineCommand, EngineGPTSoVITS, EnginePiper:
+		// A server's voices come with the server found (localserver).
 		return nil, nil
 	}
-	return nil, fmt.Errorf("unknown speech engine %q (system, openai, command or none)", engine)
+	return nil, fmt.Errorf("unknown speech engine %q (system, openai, gpt-sovits, piper, command or none)", engine)
 }
 
 func systemVoices(ctx context.Context) ([]Voice, error) {

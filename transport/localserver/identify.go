@@ -26,6 +26,8 @@ type listed struct {
 	Type string `json:"type"`
 	// Object is "embedding" on some servers' embedding entries.
 	Object string `json:"object"`
+	// Task is what speaches' models are for (audio.go).
+	Task string `json:"task"`
 }
 
 func (m listed) embedding() bool {

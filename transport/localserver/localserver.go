@@ -181,7 +181,7 @@ func (o Options) client() *http.Client {
 func ask(ctx context.Context, c *http.Client, host string, p Port) *Server {
 	root := "http://" + joinHost(host, p.Port)
 	list, ok := getModels(ctx, c, root+"/v1/models")
-	if !ok {
+	if !ok || list.audioOnly() { // a speech server is not a chat server (audio.go)
 		return nil
 	}
 	id := identify(ctx, c, root)

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -78,11 +79,11 @@ func (m *messageComposer) submit() {
 func (m *messageComposer) set(connected, running bool, errLine string, c fyne.Canvas) {
 	locked := !connected || running
 	wasLocked := m.entry.Disabled()
-	place := composerPlaceholder
+	place := lang.L(composerPlaceholder)
 	switch {
 	case !connected:
 		m.button.Set(theme.MailSendIcon(), widget.LowImportance)
-		place = composerNotRunning
+		place = lang.L(composerNotRunning)
 	case running:
 		m.button.Set(theme.MediaStopIcon(), widget.DangerImportance)
 	default:

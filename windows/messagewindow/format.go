@@ -7,6 +7,8 @@ import (
 	"yui/pet/transcript"
 	"yui/transport"
 	"yui/windows/widgets"
+
+	"fyne.io/fyne/v2/lang"
 )
 
 // usageText is the message window's token usage readout: "1,234 / 8,192
@@ -17,9 +19,9 @@ func usageText(u *transport.Usage, contextWindow int) string {
 		return "—"
 	}
 	if contextWindow <= 0 {
-		return widgets.GroupThousands(u.TotalTokens) + " tokens"
+		return widgets.GroupThousands(u.TotalTokens) + lang.L(" tokens")
 	}
-	return widgets.GroupThousands(u.TotalTokens) + " / " + widgets.GroupThousands(int64(contextWindow)) + " tokens"
+	return widgets.GroupThousands(u.TotalTokens) + " / " + widgets.GroupThousands(int64(contextWindow)) + lang.L(" tokens")
 }
 
 // relationLevel is a display level of the relation score
@@ -98,7 +100,7 @@ func entryCopyText(e transcript.Entry) string {
 	case transcript.KindTool:
 		return e.Tool + " " + e.State
 	case transcript.KindReset:
-		return resetText
+		return lang.L(resetText)
 	}
 	return e.Text
 }

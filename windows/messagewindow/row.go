@@ -4,6 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet/transcript"
@@ -108,7 +109,7 @@ func (r *messageRow) menu() *fyne.Menu {
 	if text == "" {
 		return nil
 	}
-	return fyne.NewMenu("", fyne.NewMenuItem("Copy", func() {
+	return fyne.NewMenu("", fyne.NewMenuItem(lang.L("Copy"), func() {
 		fyne.CurrentApp().Clipboard().SetContent(text)
 	}))
 }

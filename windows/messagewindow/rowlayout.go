@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
 
 	"yui/pet/transcript"
 	"yui/transport"
@@ -203,7 +204,7 @@ func layoutEntry(e transcript.Entry, width float32, expanded bool, wc *wrapCache
 	}
 	width = min(width, maxRowWidth)
 	b := &rowBuilder{width: width, wc: wc}
-	e.Text = textcut.Mark(e.Text, maxRowRunes, " … (cut: Copy gives all of it)")
+	e.Text = textcut.Mark(e.Text, maxRowRunes, lang.L(" … (cut: Copy gives all of it)"))
 	y := float32(rowPadY)
 	switch e.Kind {
 	case transcript.KindUser:
@@ -350,16 +351,16 @@ func (b *rowBuilder) reasoning(e transcript.Entry, y float32, expanded bool) flo
 		h = 2*msgBubblePadY + hh
 	}
 	b.rect(fyne.NewPos(rowPadX, y), fyne.NewSize(w, h), colReasoningBG, nil, 6)
-	title := reasoningTitle
+	title := lang.L(reasoningTitle)
 	if e.Streaming {
-		title = reasoningStreaming
+		title = lang.L(reasoningStreaming)
 	}
 	x := float32(rowPadX + msgBubblePadX)
 	b.text(title, fyne.NewPos(x, y+msgBubblePadY), chipTextSize, colMuted, true)
 	if b.l.toggle {
-		t := toggleShow
+		t := lang.L(toggleShow)
 		if expanded {
-			t = toggleHide
+			t = lang.L(toggleHide)
 		}
 		tw := textWidth(t, chipTextSize, false)
 		b.text(t, fyne.NewPos(rowPadX+w-msgBubblePadX-tw, y+msgBubblePadY), chipTextSize, colToggle, false)
@@ -374,14 +375,14 @@ func (b *rowBuilder) reasoning(e transcript.Entry, y float32, expanded bool) flo
 // its middle.
 func (b *rowBuilder) reset(y float32) float32 {
 	h := textLineHeight(chipTextSize)
-	tw := textWidth(resetText, chipTextSize, true)
+	tw := textWidth(lang.L(resetText), chipTextSize, true)
 	mid := b.width / 2
 	ly := y + h/2 + 4
 	gap := float32(10)
 	b.l.parts = append(b.l.parts,
 		rowPart{kind: partLine, pos: fyne.NewPos(rowPadX, ly), size: fyne.NewSize(mid-tw/2-gap-rowPadX, 0), fill: colRule},
 		rowPart{kind: partLine, pos: fyne.NewPos(mid+tw/2+gap, ly), size: fyne.NewSize(b.width-rowPadX-(mid+tw/2+gap), 0), fill: colRule})
-	b.text(resetText, fyne.NewPos(mid-tw/2, y+4), chipTextSize, colMuted, true)
+	b.text(lang.L(resetText), fyne.NewPos(mid-tw/2, y+4), chipTextSize, colMuted, true)
 	return y + h + 8
 }
 

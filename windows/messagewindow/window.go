@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet"
@@ -164,7 +165,7 @@ func (w *MessageWindow) title() string {
 	if name == "" {
 		name = w.presetID
 	}
-	return name + " — messages"
+	return name + lang.L(" — messages")
 }
 
 // attach mirrors c (nil: the preset is not running).
@@ -175,10 +176,10 @@ func (w *MessageWindow) attach(c windows.Session) {
 	w.conn = c
 	if c == nil {
 		w.setView(pet.View{})
-		w.conv.setEmpty(w.name() + " is not running: no conversation to show.")
+		w.conv.setEmpty(w.name() + lang.L(" is not running: no conversation to show."))
 		return
 	}
-	w.conv.setEmpty("No messages yet.")
+	w.conv.setEmpty(lang.L("No messages yet."))
 	// Watch first, then read: a view published in between arrives after
 	// this one and is newer.
 	w.stopView = c.WatchView(func(v pet.View) {
@@ -237,7 +238,7 @@ func (w *MessageWindow) presetChanged() {
 	w.meter.setScore(p.Relation)
 	w.showUsage()
 	if w.conn == nil {
-		w.conv.setEmpty(w.name() + " is not running: no conversation to show.")
+		w.conv.setEmpty(w.name() + lang.L(" is not running: no conversation to show."))
 	}
 }
 
@@ -252,7 +253,7 @@ func (w *MessageWindow) setView(v pet.View) {
 	text := v.Pill.Conn
 	var dot color.Color = colMuted
 	if w.conn == nil {
-		text = notRunning
+		text = lang.L(notRunning)
 	} else {
 		dot = widgets.StateColor(v.Pill.ConnState)
 	}

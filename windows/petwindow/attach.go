@@ -3,6 +3,7 @@ package petwindow
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -56,7 +57,7 @@ func (w *PetWindow) chooseImage() {
 		return
 	}
 	// The pet window is too small to hold the dialog: it gets its own.
-	win := w.app.NewWindow(w.opts.Name + " — attach an image")
+	win := w.app.NewWindow(w.opts.Name + lang.L(" — attach an image"))
 	win.Resize(fyne.NewSize(720, 520))
 	win.Show()
 	widgets.OpenImage(win, func(img transport.Image, err error) {
@@ -101,7 +102,7 @@ func (w *PetWindow) AskScreenLook(answer func(allowed bool)) {
 			w.comp.asking.Store(false)
 			return
 		}
-		win := w.app.NewWindow(w.opts.Name + " — screen access")
+		win := w.app.NewWindow(w.opts.Name + lang.L(" — screen access"))
 		done := func(allowed *bool) {
 			if !w.comp.asking.CompareAndSwap(true, false) {
 				return
@@ -113,10 +114,10 @@ func (w *PetWindow) AskScreenLook(answer func(allowed bool)) {
 			}
 		}
 		yes, no := true, false
-		allow := widget.NewButton("Allow", func() { done(&yes) })
+		allow := widget.NewButton(lang.L("Allow"), func() { done(&yes) })
 		allow.Importance = widget.HighImportance
-		later := widget.NewButton("Not now", func() { done(&no) })
-		msg := widget.NewLabel(w.opts.Name + " would like to look at your screen when it is asked to.\nYou can change this later in the settings.")
+		later := widget.NewButton(lang.L("Not now"), func() { done(&no) })
+		msg := widget.NewLabel(w.opts.Name + lang.L(" would like to look at your screen when it is asked to.\nYou can change this later in the settings."))
 		msg.Wrapping = fyne.TextWrapWord
 		win.SetContent(container.NewPadded(container.NewVBox(msg, container.NewHBox(allow, later))))
 		win.SetCloseIntercept(func() { done(nil) })

@@ -81,7 +81,9 @@ func (b *bubble) MinSize() fyne.Size {
 // bodyRect is the rounded body of a bubble of size s (the tail is under it).
 func bubbleBody(s fyne.Size) fyne.Size { return fyne.NewSize(s.Width, s.Height-tailH) }
 
-func lineHeight() float32 { return fyne.MeasureText("Ag", bubbleTextSize, fyne.TextStyle{}).Height }
+func lineHeight() float32 {
+	return fyne.MeasureText("Ag", bubbleTextSize, fyne.TextStyle{}).Height
+}
 
 func (b *bubble) CreateRenderer() fyne.WidgetRenderer {
 	r := &bubbleRenderer{b: b, body: canvas.NewRectangle(widgets.ColBubble)}

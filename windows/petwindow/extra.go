@@ -1,11 +1,11 @@
 package petwindow
 
 import (
-	"fmt"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/transport"
@@ -26,7 +26,7 @@ func (w *PetWindow) showDelegations() {
 		w.delegWin.win.RequestFocus()
 		return
 	}
-	d := &delegationWindow{win: w.app.NewWindow(w.opts.Name + " — delegations"), box: container.NewVBox()}
+	d := &delegationWindow{win: w.app.NewWindow(w.opts.Name + lang.L(" — delegations")), box: container.NewVBox()}
 	d.win.SetContent(container.NewVScroll(d.box))
 	d.win.Resize(fyne.NewSize(420, 300))
 	d.win.SetOnClosed(func() { w.delegWin = nil })
@@ -40,15 +40,15 @@ func (d *delegationWindow) update(items []transport.Delegation) {
 	d.last = items
 	d.box.RemoveAll()
 	if len(items) == 0 {
-		d.box.Add(widget.NewLabel("No delegated work."))
+		d.box.Add(widget.NewLabel(lang.L("No delegated work.")))
 	}
 	for _, it := range items {
 		state := it.State
 		if it.State == "done" && it.Status != "" {
-			state = "done, " + it.Status
+			state = lang.L("done, ") + it.Status
 		}
 		started := time.UnixMilli(it.StartedAt).Format("15:04")
-		title := widget.NewLabelWithStyle(fmt.Sprintf("%s — %s (since %s)", it.Title, state, started), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		title := widget.NewLabelWithStyle(lang.L("{{.Title}} — {{.State}} (since {{.Time}})", map[string]any{"Title": it.Title, "State": state, "Time": started}), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		title.Wrapping = fyne.TextWrapWord
 		d.box.Add(title)
 		if it.Summary != "" {

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -120,7 +121,7 @@ func (w *PetWindow) render(v pet.View) {
 	w.placeTag(w.status.badge, bx, by)
 	// The caption sits on the plate's row while the plate is empty, else
 	// over the character's feet.
-	w.status.plate.Text = v.Plate
+	w.status.plate.Text = translatePill(v.Plate)
 	w.placeTag(w.status.plate, -1, rows.plateY)
 	w.status.caption.Text = v.Caption
 	captionY := rows.plateY
@@ -129,15 +130,15 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	w.placeTag(w.status.caption, -1, captionY)
 
-	pill := []string{v.Pill.Conn}
+	pill := []string{translatePill(v.Pill.Conn)}
 	if v.Pill.Tool != "" {
-		pill = append(pill, v.Pill.Tool)
+		pill = append(pill, translatePill(v.Pill.Tool))
 	}
 	if v.Pill.Voice != "" {
-		pill = append(pill, v.Pill.Voice)
+		pill = append(pill, translatePill(v.Pill.Voice))
 	}
 	if v.Pill.Audio != "" { // no audio device, said once
-		pill = append(pill, v.Pill.Audio)
+		pill = append(pill, translatePill(v.Pill.Audio))
 	}
 	w.status.pill.Text = strings.Join(slices.DeleteFunc(pill, func(s string) bool { return s == "" }), " · ")
 	w.status.pill.Dot = widgets.StateColor(v.Pill.ConnState)
@@ -151,9 +152,9 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	switch {
 	case running > 0:
-		w.status.chip.Text = fmt.Sprintf("%d running", running)
+		w.status.chip.Text = lang.N("{{.Count}} running", running, map[string]any{"Count": running})
 	case done > 0:
-		w.status.chip.Text = fmt.Sprintf("%d done", done)
+		w.status.chip.Text = lang.N("{{.Count}} done", done, map[string]any{"Count": done})
 	default:
 		w.status.chip.Text = ""
 	}

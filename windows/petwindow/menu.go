@@ -4,6 +4,7 @@ import (
 	"image"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/transport"
@@ -47,20 +48,20 @@ func (w *PetWindow) showMenu(pos fyne.Position) {
 		})
 	}
 	items := []*fyne.MenuItem{
-		item("Talk", w.OpenComposer),
-		item("Messages", w.opts.OnMessages),
-		item("Settings", w.opts.OnSettings),
+		item(lang.L("Talk"), w.OpenComposer),
+		item(lang.L("Messages"), w.opts.OnMessages),
+		item(lang.L("Settings"), w.opts.OnSettings),
 	}
 	if w.opts.OnReconnect != nil && w.view.Pill.ConnState != transport.StateReady {
-		items = append(items, item("Reconnect", w.opts.OnReconnect))
+		items = append(items, item(lang.L("Reconnect"), w.opts.OnReconnect))
 	}
 	if w.opts.DoNotDisturb != nil && w.opts.OnDoNotDisturb != nil {
 		on := w.opts.DoNotDisturb()
-		dnd := item(DoNotDisturbLabel, func() { w.opts.OnDoNotDisturb(!on) })
+		dnd := item(lang.L(DoNotDisturbLabel), func() { w.opts.OnDoNotDisturb(!on) })
 		dnd.Checked = on
 		items = append(items, dnd)
 	}
-	items = append(items, fyne.NewMenuItemSeparator(), item("Hide", w.Hide), item("Quit", w.opts.OnQuit))
+	items = append(items, fyne.NewMenuItemSeparator(), item(lang.L("Hide"), w.Hide), item(lang.L("Quit"), w.opts.OnQuit))
 	menu := fyne.NewMenu("", items...)
 	m := widget.NewPopUpMenu(menu, w.win.Canvas())
 	dismiss := m.OnDismiss

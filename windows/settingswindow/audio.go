@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -60,10 +61,11 @@ type audioFields struct {
 
 var (
 	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
+		{"gpt-sovits", lang.L("GPT-SoVITS (a voice cloned from a clip)")}, {"piper", lang.L("Piper (its server, or the program with a voice model)")},
 		{"command", "Command (a local program: Piper, espeak-ng, …)"}, {"none", "None (bubble only)"}}
 	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
 		{"hands_free", "Hands-free"}, wakeWordOption()}
-	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"command", "Command"}}
+	voiceEngineOptions = []option{{"openai", "OpenAI-compatible server"}, {"whisper.cpp", lang.L("whisper.cpp server")}, {"command", "Command"}}
 )
 
 // defaultDevice is the device choice's value for the system default.
@@ -109,7 +111,7 @@ func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Pres
 	f.speechEngine = pick(speechEngineOptions, func(p *settings.Preset, v string) { p.Speech.Engine = v })
 	f.speechEngine.changed = chain(f.speechEngine.changed, func(string) { e.engineChanged() })
 	f.speechVoice = widget.NewSelectEntry(nil)
-	f.speechVoice.SetPlaceHolder("The engine's default")
+	f.speechVoice.SetPlaceHolder(lang.L("The engine's default"))
 	f.speechVoice.OnChanged = func(s string) {
 		e.edit(func(p *settings.Preset) { p.Speech.Voice = strings.TrimSpace(s) })
 		f.filterVoices(s)
@@ -124,7 +126,7 @@ func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Pres
 	f.speechVolume = newSlider(0, 1, 0.05, 1, func(v float64) string { return fmt.Sprintf("%.0f%%", v*100) },
 		func(v float64) { e.edit(func(p *settings.Preset) { p.Speech.Volume = round2(v) }) })
 	f.speechCmd = e.newSpeechCommandFields()
-	f.speechTest = widget.NewButtonWithIcon("Speak a sample", theme.MediaPlayIcon(), e.speakSample)
+	f.speechTest = widget.NewButtonWithIcon(lang.L("Speak a sample"), theme.MediaPlayIcon(), e.speakSample)
 	f.speechResult = widget.NewLabel("")
 	f.speechResult.Wrapping = fyne.TextWrapWord
 	f.speechResult.Hide() // shows once a sample was asked for
@@ -137,7 +139,9 @@ func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Pres
 	f.voiceDevice.changed = chain(f.voiceDevice.changed, func(string) { e.restartMeter() })
 	f.voiceMeter = newLevelMeter()
 	f.voiceThreshold = newSlider(settings.MinVoiceThreshold, settings.MaxVoiceThreshold, 1, f.defaultThreshold,
-		func(v float64) string { return fmt.Sprintf("%.0f dB over the noise", v) },
+		func(v float64) string {
+			return lang.L("{{.DB}} dB over the noise", map[string]any{"DB": fmt.Sprintf("%.0f", v)})
+		},
 		func(v float64) {
 			e.edit(func(p *settings.Preset) {
 				if v == f.defaultThreshold {
@@ -152,12 +156,13 @@ func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Pres
 	f.voiceModel = entry(func(p *settings.Preset, s string) { p.Voice.Model = strings.TrimSpace(s) })
 	f.voiceModel.SetPlaceHolder("whisper-1")
 	f.voiceLang = entry(func(p *settings.Preset, s string) { p.Voice.Language = strings.TrimSpace(s) })
-	f.voiceLang.SetPlaceHolder("en, ja, … (empty: the server detects it)")
+	f.voiceLang.SetPlaceHolder(lang.L("en, ja, … (empty: the server detects it)"))
 	f.voiceCommand = entry(func(p *settings.Preset, s string) { p.Voice.Command = s })
-	f.voiceCommand.SetPlaceHolder("A program that reads a WAV file and prints the text")
-	f.voiceTest = widget.NewButtonWithIcon("Record and recognise", theme.MediaRecordIcon(), e.testVoice)
+	f.voiceCommand.SetPlaceHolder(lang.L("A program that reads a WAV file and prints the text"))
+	f.voiceTest = widget.NewButtonWithIcon(lang.L("Record and recognise"), theme.MediaRecordIcon(), e.testVoice)
 	f.voiceResult = widget.NewLabel("")
 	f.voiceResult.Wrapping = fyne.TextWrapWord
+	e.buildServerFields(entry) // servers.go
 }
 
 // chain runs a, then b.
@@ -197,60 +202,67 @@ func (f *presetFields) fillAudio(p settings.Preset) {
 	f.voiceModel.SetText(p.Voice.Model)
 	f.voiceLang.SetText(p.Voice.Language)
 	f.voiceCommand.SetText(p.Voice.Command)
+	f.fillServers(p)
 }
 
 func (e *presetEditor) speechTab() fyne.CanvasObject {
 	f := &e.f
 	voiceRow := container.NewBorder(nil, nil, nil, f.speechTest, f.speechVoice)
 	return page(rows(
-		heading("Speech output"),
-		e.row("speech.engine", "Engine", f.speechEngine.Select),
-		e.row("speech.voice", "Voice", voiceRow, f.speechVoiceNote, f.speechResult),
-		e.row("speech.base_url", "Base URL", f.speechURL),
-		e.row("speech.key", "Key", f.speechKey),
-		e.row("speech.model", "Model", f.speechModel),
-		e.row("speech.rate", "Rate", f.speechRate.object()),
-		e.row("speech.command", "Command", container.NewBorder(nil, nil, nil, f.speechCmd.test, f.speechCmd.line),
+		heading(lang.L("Speech output")),
+		e.row("speech.engine", lang.L("Engine"), f.speechEngine.Select),
+		e.row("speech.voice", lang.L("Voice"), voiceRow, f.speechVoiceNote, f.speechResult),
+		e.row("speech.base_url", lang.L("Base URL"), f.speechURL),
+		e.row("speech.key", lang.L("Key"), f.speechKey),
+		e.row("speech.model", lang.L("Model"), f.speechModel),
+		e.row("speech.rate", lang.L("Rate"), f.speechRate.object()),
+		e.row("speech.command", lang.L("Command"), container.NewBorder(nil, nil, nil, f.speechCmd.test, f.speechCmd.line),
 			f.speechCmd.help, f.speechCmd.result),
-		e.row("speech.command_rate", "Raw PCM rate", f.speechCmd.rate),
-		e.row("speech.volume", "Volume", f.speechVolume.object()),
+		e.row("speech.command_rate", lang.L("Raw PCM rate"), f.speechCmd.rate),
+		e.row("speech.volume", lang.L("Volume"), f.speechVolume.object()),
+		e.speechServerRows(),
 	))
 }
 
 func (e *presetEditor) voiceTab() fyne.CanvasObject {
 	f := &e.f
 	return page(rows(
-		heading("Voice input"),
-		e.row("voice.mode", "Mode", f.voiceMode.Select),
+		heading(lang.L("Voice input")),
+		e.row("voice.mode", lang.L("Mode"), f.voiceMode.Select),
 		e.wakeWordRow(),
-		e.row("voice.device", "Microphone", f.voiceDevice.Select, f.voiceMeter),
-		e.row("voice.threshold", "Sensitivity", f.voiceThreshold.object(),
-			helpText("Speech must rise this far over the background noise to count as voice: lower hears quieter speech, higher ignores more noise. The red line on the meter is where it starts.")),
-		e.row("voice.engine", "Engine", f.voiceEngine.Select),
-		e.row("voice.base_url", "Base URL", f.voiceURL),
-		e.row("voice.key", "Key", f.voiceKey),
-		e.row("voice.model", "Model", f.voiceModel),
-		e.row("voice.language", "Language", f.voiceLang),
-		e.row("voice.command", "Command", f.voiceCommand),
+		e.row("voice.device", lang.L("Microphone"), f.voiceDevice.Select, f.voiceMeter),
+		e.row("voice.threshold", lang.L("Sensitivity"), f.voiceThreshold.object(),
+			helpText(lang.L("Speech must rise this far over the background noise to count as voice: lower hears quieter speech, higher ignores more noise. The red line on the meter is where it starts."))),
+		e.row("voice.engine", lang.L("Engine"), f.voiceEngine.Select),
+		e.row("voice.base_url", lang.L("Base URL"), f.voiceURL),
+		e.row("voice.key", lang.L("Key"), f.voiceKey),
+		e.row("voice.model", lang.L("Model"), f.voiceModel),
+		e.row("voice.language", lang.L("Language"), f.voiceLang),
+		e.row("voice.command", lang.L("Command"), f.voiceCommand),
 		e.row("", "", f.voiceTest, f.voiceResult),
+		e.voiceServerRows(),
 	))
 }
 
 // engineFields are the rows each engine shows; the rest of its tab's
 // engine rows hide.
 var engineFields = map[string][]string{
-	"speech:system":  {"speech.voice", "speech.rate", "speech.volume"},
-	"speech:openai":  {"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate", "speech.volume"},
-	"speech:none":    {},
-	"speech:command": {"speech.command", "speech.command_rate", "speech.volume"},
-	"voice:openai":   {"voice.base_url", "voice.key", "voice.model", "voice.language"},
-	"voice:command":  {"voice.command"},
+	"speech:system":     {"speech.voice", "speech.rate", "speech.volume"},
+	"speech:openai":     {"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate", "speech.volume"},
+	"speech:none":       {},
+	"speech:command":    {"speech.command", "speech.command_rate", "speech.volume"},
+	"speech:gpt-sovits": {"speech.base_url", "speech.ref_audio", "speech.ref_text", "speech.ref_lang", "speech.rate", "speech.volume"},
+	"speech:piper":      {"speech.voice", "speech.base_url", "speech.piper_model", "speech.piper_program", "speech.rate", "speech.volume"},
+	"voice:openai":      {"voice.base_url", "voice.key", "voice.model", "voice.language"},
+	"voice:whisper.cpp": {"voice.base_url", "voice.language"},
+	"voice:command":     {"voice.command"},
 }
 
 // engineRows are every row an engine may hide.
 var engineRows = []string{"speech.voice", "speech.base_url", "speech.key", "speech.model", "speech.rate",
 	"speech.volume", "speech.command", "speech.command_rate",
-	"voice.base_url", "voice.key", "voice.model", "voice.language", "voice.command"}
+	"voice.base_url", "voice.key", "voice.model", "voice.language", "voice.command",
+	"speech.ref_audio", "speech.ref_text", "speech.ref_lang", "speech.piper_model", "speech.piper_program"}
 
 // showEngineFields shows the rows of the engines chosen and hides the
 // others; a row with a reason to show stays, so an error is never hidden.
@@ -294,7 +306,7 @@ func (e *presetEditor) loadVoices() {
 		return
 	}
 	e.f.voicesFor = engine
-	e.f.speechVoiceNote.SetText("Listing the voices…")
+	e.f.speechVoiceNote.SetText(lang.L("Listing the voices…"))
 	e.w.run(voiceListWait, func(ctx context.Context) func() {
 		vs, err := e.w.b.Voices(ctx, engine)
 		return func() {
@@ -312,15 +324,15 @@ func (e *presetEditor) loadVoices() {
 func voicesNote(engine string, n int, err error) string {
 	switch {
 	case errors.Is(err, speech.ErrNoSystemVoice):
-		return "No speech program is installed: install espeak-ng (Linux), or choose another engine. Speech shows in the bubble meanwhile."
+		return lang.L("No speech program is installed: install espeak-ng (Linux), or choose another engine. Speech shows in the bubble meanwhile.")
 	case err != nil:
-		return "The voices could not be listed: " + err.Error()
+		return lang.L("The voices could not be listed: ") + err.Error()
 	case engine == speech.EngineOpenAI:
-		return fmt.Sprintf("%d usual voices; a server with others (Kokoro, openedai-speech) takes any name typed here.", n)
+		return lang.N("{{.Count}} usual voices; a server with others (Kokoro, openedai-speech) takes any name typed here.", n, map[string]any{"Count": n})
 	case n == 0:
-		return "This engine has no voices to pick from."
+		return lang.L("This engine has no voices to pick from.")
 	}
-	return fmt.Sprintf("%d voices: type to search, pick one, then Speak a sample.", n)
+	return lang.N("{{.Count}} voices: type to search, pick one, then Speak a sample.", n, map[string]any{"Count": n})
 }
 
 // filterVoices offers the listed voices whose id, name or language holds
@@ -362,7 +374,7 @@ func (e *presetEditor) runMeter() {
 	e.f.meterCancel = cancel
 	p := e.candidate()
 	m := e.f.voiceMeter
-	m.SetNote("Listening…")
+	m.SetNote(lang.L("Listening…"))
 	th := e.f.voiceThreshold
 	// The meter runs until the tab or the window closes: not one of the
 	// window's jobs, which end by themselves (w.jobs), but stopped by ctx.
@@ -380,9 +392,9 @@ func (e *presetEditor) runMeter() {
 				return
 			}
 			if err != nil {
-				m.SetNote("The microphone cannot be heard: " + err.Error())
+				m.SetNote(lang.L("The microphone cannot be heard: ") + err.Error())
 			} else {
-				m.SetNote("The microphone stopped.")
+				m.SetNote(lang.L("The microphone stopped."))
 			}
 		})
 	}()
@@ -393,7 +405,7 @@ func (e *presetEditor) stopMeter() {
 	if e.f.meterCancel != nil {
 		e.f.meterCancel()
 		e.f.meterCancel = nil
-		e.f.voiceMeter.SetNote("Not listening")
+		e.f.voiceMeter.SetNote(lang.L("Not listening"))
 	}
 }
 
@@ -411,7 +423,7 @@ func (e *presetEditor) showDevices(inputs []voice.Device, err error) {
 	for _, d := range inputs {
 		label := d.Name
 		if d.Default {
-			label += " (default)"
+			label += lang.L(" (default)")
 		}
 		opts = append(opts, option{d.Name, label})
 	}
@@ -422,6 +434,6 @@ func (e *presetEditor) showDevices(inputs []voice.Device, err error) {
 	e.f.voiceDevice.SetOptions(opts) // quiet: the choice tells no one
 	e.f.voiceDevice.SetValue(cur)
 	if err != nil {
-		e.f.voiceMeter.SetNote("No audio devices: " + err.Error())
+		e.f.voiceMeter.SetNote(lang.L("No audio devices: ") + err.Error())
 	}
 }

@@ -1,6 +1,7 @@
 package settingswindow
 
 import (
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/transport"
@@ -13,11 +14,11 @@ import (
 func budgetText(u *transport.Usage, window int) string {
 	switch {
 	case u == nil || u.InputTokens <= 0:
-		return "Budget in use: — (no request reported its usage yet)"
+		return lang.L("Budget in use: — (no request reported its usage yet)")
 	case window <= 0:
-		return "Budget in use: " + widgets.GroupThousands(u.InputTokens) + " tokens (context window unknown)"
+		return lang.L("Budget in use: ") + widgets.GroupThousands(u.InputTokens) + lang.L(" tokens (context window unknown)")
 	}
-	return "Budget in use: " + widgets.GroupThousands(u.InputTokens) + " / " + widgets.GroupThousands(int64(window)) + " tokens"
+	return lang.L("Budget in use: ") + widgets.GroupThousands(u.InputTokens) + " / " + widgets.GroupThousands(int64(window)) + lang.L(" tokens")
 }
 
 func newBudgetLabel() *widget.Label { return widget.NewLabel(budgetText(nil, 0)) }

@@ -3,11 +3,22 @@ package settingswindow
 import (
 	"slices"
 
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 )
 
-// option is one value of a choice and the label the user sees for it.
+// option is one value of a choice and the label the user sees for it:
+// an English text the choice translates with lang.L, or, when label is the
+// value itself (plainOptions, a device's name), the value as it is.
 type option struct{ value, label string }
+
+// text is what the user sees for o.
+func (o option) text() string {
+	if o.label == o.value {
+		return o.label
+	}
+	return lang.L(o.label)
+}
 
 // choice is a select whose options show labels but whose value is the
 // settings value behind them ("Ask" shows the value "unset").
@@ -48,7 +59,7 @@ func (c *choice) SetOptions(opts []option) {
 	c.opts = slices.Clone(opts)
 	labels := make([]string, len(opts))
 	for i, o := range opts {
-		labels[i] = o.label
+		labels[i] = o.text()
 	}
 	c.Select.SetOptions(labels)
 	if cur != "" || c.Select.Selected != "" {
@@ -77,13 +88,13 @@ func (c *choice) setQuiet(value string) {
 	}
 	fn := c.changed
 	c.changed = nil
-	c.Select.SetSelected(c.opts[i].label)
+	c.Select.SetSelected(c.opts[i].text())
 	c.changed = fn
 }
 
 func (c *choice) valueOf(label string) string {
 	for _, o := range c.opts {
-		if o.label == label {
+		if o.text() == label {
 			return o.value
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -40,27 +41,27 @@ type connSection struct {
 func newConnSection(w *SettingsWindow) *connSection {
 	s := &connSection{w: w}
 	s.dot = canvas.NewCircle(colNotRunning)
-	s.state = widget.NewLabelWithStyle(notRunningText, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	s.state = widget.NewLabelWithStyle(lang.L(notRunningText), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	s.detail = widget.NewLabel("")
 	s.detail.Wrapping = fyne.TextWrapWord
-	s.reconnect = widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), func() {
+	s.reconnect = widget.NewButtonWithIcon(lang.L("Reconnect"), theme.ViewRefreshIcon(), func() {
 		if s.conn != nil {
 			s.conn.Reconnect()
 		}
 	})
-	s.reset = widget.NewButtonWithIcon("Reset conversation", theme.DeleteIcon(), s.confirmReset)
+	s.reset = widget.NewButtonWithIcon(lang.L("Reset conversation"), theme.DeleteIcon(), s.confirmReset)
 	return s
 }
 
 func (s *connSection) content() fyne.CanvasObject {
 	dot := container.NewGridWrap(fyne.NewSize(14, 14), s.dot)
 	state := container.NewHBox(container.NewCenter(dot), s.state)
-	help := helpText("Reconnect dials again at once: the way out after a rejected key (the backend closed with 4401) " +
+	help := helpText(lang.L("Reconnect dials again at once: the way out after a rejected key (the backend closed with 4401) " +
 		"or a long wait between retries. Reset conversation starts a new conversation under the same chat id; " +
-		"the backend keeps its long-term memory, and the facts on the Memory page stay.")
+		"the backend keeps its long-term memory, and the facts on the Memory page stay."))
 	return page(rows(
-		heading("Connection"),
-		[]fyne.CanvasObject{formLabel("State"), container.NewVBox(state, s.detail)},
+		heading(lang.L("Connection")),
+		[]fyne.CanvasObject{formLabel(lang.L("State")), container.NewVBox(state, s.detail)},
 		[]fyne.CanvasObject{formLabel(""), container.NewHBox(s.reconnect, s.reset)},
 		[]fyne.CanvasObject{formLabel(""), help},
 	))
@@ -101,8 +102,8 @@ func (s *connSection) detach() {
 func (s *connSection) showNotRunning() {
 	s.dot.FillColor = colNotRunning
 	s.dot.Refresh()
-	s.state.SetText(notRunningText)
-	s.detail.SetText("The preset is switched off, or its pet could not start.")
+	s.state.SetText(lang.L(notRunningText))
+	s.detail.SetText(lang.L("The preset is switched off, or its pet could not start."))
 	widgets.SetShown(s.detail, true)
 	s.reconnect.Disable()
 	s.reset.Disable()
@@ -137,15 +138,15 @@ func (s *connSection) confirmReset() {
 	if conn == nil {
 		return
 	}
-	d := dialog.NewConfirm("Reset conversation",
-		"Start a new conversation?\nThe transcript starts empty and work delegated in this conversation ends with it.",
+	d := dialog.NewConfirm(lang.L("Reset conversation"),
+		lang.L("Start a new conversation?\nThe transcript starts empty and work delegated in this conversation ends with it."),
 		func(ok bool) {
 			if ok {
 				conn.Reset()
 			}
 		}, s.w.win)
-	d.SetConfirmText("Reset")
+	d.SetConfirmText(lang.L("Reset"))
 	d.SetConfirmImportance(widget.DangerImportance)
-	d.SetDismissText("Cancel")
+	d.SetDismissText(lang.L("Cancel"))
 	d.Show()
 }

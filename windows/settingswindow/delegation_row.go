@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -99,7 +100,7 @@ func spacerLike(o fyne.CanvasObject) fyne.CanvasObject {
 // or "Done · ok · 2 Jan 14:02 → 14:09 (7 min)".
 func delegationMeta(d transport.Delegation) string {
 	if d.State == "running" {
-		return "Running · started " + clock(d.StartedAt)
+		return lang.L("Running · started ") + clock(d.StartedAt)
 	}
 	status := d.Status
 	switch status {
@@ -108,15 +109,15 @@ func delegationMeta(d transport.Delegation) string {
 	case "error":
 		status = "failed"
 	}
-	parts := []string{"Done", status}
+	parts := []string{lang.L("Done"), status}
 	switch {
 	case d.EndedAt != 0 && d.StartedAt != 0:
 		parts = append(parts, fmt.Sprintf("%s → %s (%s)", clock(d.StartedAt), clock(d.EndedAt),
 			readableSpan(time.Duration(d.EndedAt-d.StartedAt)*time.Millisecond)))
 	case d.EndedAt != 0:
-		parts = append(parts, "ended "+clock(d.EndedAt))
+		parts = append(parts, lang.L("ended ")+clock(d.EndedAt))
 	case d.StartedAt != 0:
-		parts = append(parts, "started "+clock(d.StartedAt))
+		parts = append(parts, lang.L("started ")+clock(d.StartedAt))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -138,7 +139,7 @@ func clock(ms int64) string {
 	if ms == 0 {
 		return "—"
 	}
-	return time.UnixMilli(ms).Local().Format("2 Jan 15:04")
+	return time.UnixMilli(ms).Local().Format(lang.X("format.daytime", "2 Jan 15:04"))
 }
 
 // readableSpan is a duration rounded for reading: "45 s", "7 min", "2 h 5 min".
@@ -147,9 +148,9 @@ func readableSpan(d time.Duration) string {
 	case d < 0:
 		return "—"
 	case d < time.Minute:
-		return fmt.Sprintf("%d s", int(d.Seconds()))
+		return lang.L("{{.S}} s", map[string]any{"S": int(d.Seconds())})
 	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d.Minutes()))
+		return lang.L("{{.M}} min", map[string]any{"M": int(d.Minutes())})
 	}
-	return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
+	return lang.L("{{.H}} h {{.M}} min", map[string]any{"H": int(d.Hours()), "M": int(d.Minutes()) % 60})
 }

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/transport"
@@ -32,12 +33,12 @@ type delegationSection struct {
 func newSessionSection(w *SettingsWindow) *delegationSection {
 	s := &delegationSection{w: w, open: map[string]bool{}}
 	s.list = container.NewVBox()
-	s.empty = helpText("No delegated work yet. A push backend lists here the work it hands to background workers.")
+	s.empty = helpText(lang.L("No delegated work yet. A push backend lists here the work it hands to background workers."))
 	return s
 }
 
 func (s *delegationSection) content() fyne.CanvasObject {
-	title := widget.NewLabelWithStyle("Delegation history", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title := widget.NewLabelWithStyle(lang.L("Delegation history"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return page(title, s.empty, s.list)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -53,12 +54,12 @@ func newPresetEditor(w *SettingsWindow) *presetEditor {
 	e := &presetEditor{w: w, parseErrs: map[string]string{}, fieldErrs: map[string]string{},
 		errLabels: map[string]*widget.Label{}, fieldNames: map[string]string{},
 		rowObjs: map[string][]fyne.CanvasObject{}}
-	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.Save)
+	e.save = widget.NewButtonWithIcon(lang.L("Save"), theme.DocumentSaveIcon(), e.Save)
 	e.save.Importance = widget.HighImportance
-	e.revert = widget.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), e.Revert)
+	e.revert = widget.NewButtonWithIcon(lang.L("Revert"), theme.ContentUndoIcon(), e.Revert)
 	e.status = widget.NewLabel("")
 	e.status.Truncation = fyne.TextTruncateEllipsis
-	e.elsewhere = widget.NewLabel("Changed elsewhere while you were editing: Save keeps your version, Revert takes the saved one.")
+	e.elsewhere = widget.NewLabel(lang.L("Changed elsewhere while you were editing: Save keeps your version, Revert takes the saved one."))
 	e.elsewhere.Importance = widget.WarningImportance
 	e.elsewhere.Wrapping = fyne.TextWrapWord
 	e.elsewhere.Hide()
@@ -122,7 +123,7 @@ func (e *presetEditor) load(p settings.Preset) {
 	e.status.SetText("")
 	e.revalidate()
 	e.f.voicesFor = ""
-	if e.w.tabs != nil && e.w.tabs.Selected() != nil && e.w.tabs.Selected().Text == "Speech" {
+	if e.w.tabs != nil && e.w.tabs.Selected() != nil && e.w.tabs.Selected().Text == lang.L("Speech") {
 		e.loadVoices()
 	}
 	e.restartMeter()
@@ -277,14 +278,14 @@ func (e *presetEditor) updateBar() {
 		}
 		slices.Sort(names)
 		e.status.Importance = widget.DangerImportance
-		e.status.SetText("Fix before saving: " + strings.Join(names, ", "))
+		e.status.SetText(lang.L("Fix before saving: ") + strings.Join(names, ", "))
 	case e.dirty():
 		e.save.Enable()
 		e.status.Importance = widget.MediumImportance
-		e.status.SetText("Unsaved changes")
+		e.status.SetText(lang.L("Unsaved changes"))
 	default:
 		e.save.Disable()
-		if e.status.Text != "Saved" {
+		if e.status.Text != lang.L("Saved") {
 			e.status.Importance = widget.MediumImportance
 			e.status.SetText("")
 		}
@@ -317,7 +318,7 @@ func (e *presetEditor) Save() {
 			err = ve // its text lists the fields
 		}
 		e.status.Importance = widget.DangerImportance
-		e.status.SetText("Not saved: " + err.Error())
+		e.status.SetText(lang.L("Not saved: ") + err.Error())
 		return
 	}
 	if p, ok := e.w.b.Store().Preset(e.id); ok {
@@ -325,7 +326,7 @@ func (e *presetEditor) Save() {
 	}
 	e.elsewhere.Hide()
 	e.status.Importance = widget.SuccessImportance
-	e.status.SetText("Saved")
+	e.status.SetText(lang.L("Saved"))
 	e.revalidate()
 }
 
@@ -342,20 +343,20 @@ func (e *presetEditor) probe() {
 		return
 	}
 	if r, bad := e.fieldErrs["chat_base_url"]; bad {
-		e.f.probeText.SetText("Fix the base URL first: it " + r)
+		e.f.probeText.SetText(lang.L("Fix the base URL first: it ") + r)
 		return
 	}
 	p := e.candidate()
 	e.probeGen++
 	gen, id := e.probeGen, e.id
 	e.f.probeText.Importance = widget.MediumImportance
-	e.f.probeText.SetText("Testing " + p.ChatBaseURL + " …")
+	e.f.probeText.SetText(lang.L("Testing ") + p.ChatBaseURL + " …")
 	e.f.testConn.Disable()
 	e.f.refreshModels.Disable()
 	e.w.run(probeTimeout, func(ctx context.Context) func() {
 		res := e.w.b.Probe(ctx, p)
 		if ctx.Err() != nil && !res.OK && res.Text == "" {
-			res.Text = "unreachable: no answer in " + probeTimeout.String()
+			res.Text = lang.L("unreachable: no answer in ") + probeTimeout.String()
 		}
 		return func() {
 			e.f.testConn.Enable()
@@ -393,7 +394,7 @@ func (e *presetEditor) speakSampleWith(button *widget.Button, result *widget.Lab
 	id := e.id
 	button.Disable()
 	result.Importance = widget.MediumImportance
-	result.SetText("Speaking…")
+	result.SetText(lang.L("Speaking…"))
 	result.Show()
 	e.w.run(speakTimeout, func(ctx context.Context) func() {
 		err := e.w.b.SpeakSample(ctx, p)
@@ -402,7 +403,7 @@ func (e *presetEditor) speakSampleWith(button *widget.Button, result *widget.Lab
 			if id != e.id {
 				return
 			}
-			setResult(result, "Spoke the sample sentence.", err)
+			setResult(result, lang.L("Spoke the sample sentence."), err)
 		}
 	})
 }
@@ -416,7 +417,7 @@ func (e *presetEditor) testVoice() {
 	id := e.id
 	e.f.voiceTest.Disable()
 	e.f.voiceResult.Importance = widget.MediumImportance
-	e.f.voiceResult.SetText("Listening… say something.")
+	e.f.voiceResult.SetText(lang.L("Listening… say something."))
 	e.w.run(voiceTimeout, func(ctx context.Context) func() {
 		text, err := e.w.b.TestVoice(ctx, p)
 		return func() {
@@ -425,9 +426,9 @@ func (e *presetEditor) testVoice() {
 				return
 			}
 			if err == nil && strings.TrimSpace(text) == "" {
-				text = "(nothing recognised)"
+				text = lang.L("(nothing recognised)")
 			}
-			setResult(e.f.voiceResult, "Heard: "+text, err)
+			setResult(e.f.voiceResult, lang.L("Heard: ")+text, err)
 		}
 	})
 }
@@ -435,7 +436,7 @@ func (e *presetEditor) testVoice() {
 func setResult(l *widget.Label, ok string, err error) {
 	if err != nil {
 		l.Importance = widget.DangerImportance
-		l.SetText("Failed: " + err.Error())
+		l.SetText(lang.L("Failed: ") + err.Error())
 		return
 	}
 	l.Importance = widget.SuccessImportance

@@ -10,12 +10,14 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet/settings"
 	"yui/tools/facts"
+	"yui/windows/widgets"
 )
 
 // memoryWait bounds a write of the facts file or an export or import.
@@ -42,7 +44,7 @@ type factsSection struct {
 func newFactsSection(w *SettingsWindow) *factsSection {
 	s := &factsSection{w: w}
 	s.search = widget.NewEntry()
-	s.search.SetPlaceHolder("Search what she remembers")
+	s.search.SetPlaceHolder(lang.L("Search what she remembers"))
 	s.search.OnChanged = func(string) { s.filter() }
 	s.count = widget.NewLabel("")
 	s.note = helpText("")
@@ -51,20 +53,20 @@ func newFactsSection(w *SettingsWindow) *factsSection {
 			o.(*factRow).set(s.shown[i], s.edit, s.remove)
 		}
 	})
-	s.forget = widget.NewButtonWithIcon("Forget everything", theme.DeleteIcon(), s.confirmForgetAll)
+	s.forget = widget.NewButtonWithIcon(lang.L("Forget everything"), theme.DeleteIcon(), s.confirmForgetAll)
 	s.forget.Importance = widget.DangerImportance
 	return s
 }
 
 func (s *factsSection) content() fyne.CanvasObject {
-	help := helpText("Over Chat Completions and the Responses API the character keeps short facts about you with her remember tool " +
+	help := helpText(lang.L("Over Chat Completions and the Responses API the character keeps short facts about you with her remember tool " +
 		"and drops them with forget. The newest and most used go into every request after the card, within a tenth of the " +
-		"context window. Reset conversation keeps them; Forget everything clears them. A push backend keeps its own memory.")
-	add := widget.NewButtonWithIcon("Add…", theme.ContentAddIcon(), func() { s.edit(facts.Fact{}) })
-	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), s.export)
-	imp := widget.NewButtonWithIcon("Import…", theme.FolderOpenIcon(), s.importFile)
+		"context window. Reset conversation keeps them; Forget everything clears them. A push backend keeps its own memory."))
+	add := widget.NewButtonWithIcon(lang.L("Add…"), theme.ContentAddIcon(), func() { s.edit(facts.Fact{}) })
+	export := widget.NewButtonWithIcon(lang.L("Export…"), theme.DocumentSaveIcon(), s.export)
+	imp := widget.NewButtonWithIcon(lang.L("Import…"), theme.FolderOpenIcon(), s.importFile)
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(add, export, imp, s.forget), s.search)
-	top := container.NewVBox(widget.NewLabelWithStyle("Memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), help, s.note, bar, s.count)
+	top := container.NewVBox(widget.NewLabelWithStyle(lang.L("Memory"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), help, s.note, bar, s.count)
 	return container.NewPadded(container.NewBorder(top, nil, nil, nil, s.list))
 }
 
@@ -76,7 +78,7 @@ func (s *factsSection) attach(id string, p settings.Preset) {
 		return
 	}
 	if p.ChatAPI == settings.ChatAPIPush {
-		s.note.SetText("This preset talks to a push backend, which keeps its own memory: the facts here are used when it talks over Chat Completions or the Responses API.")
+		s.note.SetText(lang.L("This preset talks to a push backend, which keeps its own memory: the facts here are used when it talks over Chat Completions or the Responses API."))
 		s.note.Show()
 	} else {
 		s.note.Hide()
@@ -124,11 +126,11 @@ func (s *factsSection) filter() {
 	}
 	switch {
 	case len(s.all) == 0:
-		s.count.SetText("Nothing remembered yet.")
+		s.count.SetText(lang.L("Nothing remembered yet."))
 	case len(words) > 0:
-		s.count.SetText(fmt.Sprintf("%d of %d facts match (at most %d are kept)", len(s.shown), len(s.all), facts.MaxFacts))
+		s.count.SetText(lang.N("{{.Count}} of {{.All}} facts match (at most {{.Max}} are kept)", len(s.all), map[string]any{"Count": len(s.shown), "All": len(s.all), "Max": facts.MaxFacts}))
 	default:
-		s.count.SetText(fmt.Sprintf("%d facts (at most %d are kept; past that the least recently used go)", len(s.all), facts.MaxFacts))
+		s.count.SetText(lang.N("{{.Count}} facts (at most {{.Max}} are kept; past that the least recently used go)", len(s.all), map[string]any{"Count": len(s.all), "Max": facts.MaxFacts}))
 	}
 	s.forget.Disable()
 	if len(s.all) > 0 {
@@ -175,13 +177,13 @@ func (s *factsSection) edit(f facts.Fact) {
 		a = facts.AboutUser
 	}
 	about.SetSelected(aboutLabel(a))
-	title, confirm := "Edit fact", "Save"
+	title, confirm := lang.L("Edit fact"), lang.L("Save")
 	if f.ID == 0 {
-		title, confirm = "Add a fact", "Add"
+		title, confirm = lang.L("Add a fact"), lang.L("Add")
 	}
-	d := dialog.NewForm(title, confirm, "Cancel", []*widget.FormItem{
-		widget.NewFormItem("Fact", text),
-		widget.NewFormItem("About", about),
+	d := dialog.NewForm(title, confirm, lang.L("Cancel"), []*widget.FormItem{
+		widget.NewFormItem(lang.L("Fact"), text),
+		widget.NewFormItem(lang.L("About"), about),
 	}, func(ok bool) {
 		if !ok {
 			return
@@ -207,16 +209,16 @@ func (s *factsSection) confirmForgetAll() {
 	if s.store == nil {
 		return
 	}
-	d := dialog.NewConfirm("Forget everything",
-		fmt.Sprintf("Forget all %d facts she remembers about you?\nThis cannot be undone; export them first to keep a copy.", len(s.all)),
+	d := dialog.NewConfirm(lang.L("Forget everything"),
+		lang.N("Forget all {{.Count}} facts she remembers about you?\nThis cannot be undone; export them first to keep a copy.", len(s.all), map[string]any{"Count": len(s.all)}),
 		func(ok bool) {
 			if ok {
 				s.change("forget_everything", func(st *facts.Store) error { return st.Clear() })
 			}
 		}, s.w.win)
-	d.SetConfirmText("Forget everything")
+	d.SetConfirmText(lang.L("Forget everything"))
 	d.SetConfirmImportance(widget.DangerImportance)
-	d.SetDismissText("Cancel")
+	d.SetDismissText(lang.L("Cancel"))
 	d.Show()
 	s.w.log.Info("memory_dialog", "dialog", "Forget everything")
 }
@@ -272,9 +274,9 @@ func (s *factsSection) importFile() {
 func aboutLabel(a facts.About) string {
 	switch a {
 	case facts.AboutWorld:
-		return "the world"
+		return lang.L("the world")
 	case facts.AboutUs:
-		return "the two of you"
+		return lang.L("the two of you")
 	}
 	return "you"
 }
@@ -315,11 +317,11 @@ func newFactRow() fyne.CanvasObject {
 func (r *factRow) set(f facts.Fact, edit, del func(facts.Fact)) {
 	r.fact, r.onEdit, r.onDelete = f, edit, del
 	r.text.SetText(f.Text)
-	used := "never used yet"
+	used := lang.L("never used yet")
 	if !f.LastUsed.IsZero() {
-		used = "last used " + f.LastUsed.Local().Format("2 Jan 2006 15:04")
+		used = lang.L("last used ") + f.LastUsed.Local().Format(lang.X("format.datetime", "2 Jan 2006 15:04"))
 	}
-	r.meta.SetText(fmt.Sprintf("#%d · about %s · learnt %s · %s", f.ID, aboutLabel(f.About), f.Created.Local().Format("2 Jan 2006 15:04"), used))
+	r.meta.SetText(lang.L("#{{.ID}} · about {{.About}} · learnt {{.Date}} · {{.Used}}", map[string]any{"ID": f.ID, "About": aboutLabel(f.About), "Date": widgets.FormatDateTime(f.Created.Local()), "Used": used}))
 }
 
 func (r *factRow) CreateRenderer() fyne.WidgetRenderer {

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -47,6 +48,7 @@ type presetFields struct {
 	relation      *widget.ProgressBar
 
 	audioFields
+	serverFields // servers.go
 }
 
 var (
@@ -76,45 +78,45 @@ func (e *presetEditor) buildFields() {
 	}
 
 	f.name = entry(func(p *settings.Preset, s string) { p.Name = s })
-	f.enabled = check("Run this preset's pet", func(p *settings.Preset, b bool) { p.Enabled = b })
+	f.enabled = check(lang.L("Run this preset's pet"), func(p *settings.Preset, b bool) { p.Enabled = b })
 	f.character = pick(nil, func(p *settings.Preset, v string) { p.Character = v })
 	f.card = widget.NewMultiLineEntry()
 	f.card.Wrapping = fyne.TextWrapWord
 	f.card.SetMinRowsVisible(5)
-	f.card.SetPlaceHolder("Who the character is and how it talks, sent as the system prompt. Empty: the character's own card")
+	f.card.SetPlaceHolder(lang.L("Who the character is and how it talks, sent as the system prompt. Empty: the character's own card"))
 	f.card.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Card = s }) }
 
 	f.chatAPI = pick(chatAPIOptions, func(p *settings.Preset, v string) { p.ChatAPI = v })
 	f.baseURL = entry(func(p *settings.Preset, s string) { p.ChatBaseURL = strings.TrimSpace(s) })
 	f.key = password(func(p *settings.Preset, s string) { p.Key = s })
-	f.keyWarning = widget.NewLabel("The key crosses the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://.")
+	f.keyWarning = widget.NewLabel(lang.L("The key crosses the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://."))
 	f.keyWarning.Importance = widget.WarningImportance
 	f.keyWarning.Wrapping = fyne.TextWrapWord
 	f.keyWarning.Hide()
 	f.model = widget.NewSelectEntry(nil)
-	f.model.SetPlaceHolder("Type a model or pick one from the server's list")
+	f.model.SetPlaceHolder(lang.L("Type a model or pick one from the server's list"))
 	f.model.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Model = strings.TrimSpace(s) }) }
 	f.refreshModels = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), e.probe)
 	f.effort = pick(effortOptions, func(p *settings.Preset, v string) { p.ReasoningEffort = v })
 	f.contextWindow = widget.NewEntry()
 	f.budget = newBudgetLabel()
-	f.contextWindow.SetPlaceHolder("0 = unknown")
+	f.contextWindow.SetPlaceHolder(lang.L("0 = unknown"))
 	f.contextWindow.OnChanged = func(s string) {
 		e.editInt("context_window", s, func(p *settings.Preset, n int) { p.ContextWindow = n })
 	}
 	f.chatID = widget.NewLabel("")
 	f.chatID.Selectable = true
-	f.testConn = widget.NewButtonWithIcon("Test connection", theme.MediaPlayIcon(), e.probe)
+	f.testConn = widget.NewButtonWithIcon(lang.L("Test connection"), theme.MediaPlayIcon(), e.probe)
 	f.probeText = widget.NewLabel("")
 	f.probeText.Wrapping = fyne.TextWrapWord
 
 	f.screenOnTurn = pick(screenOnTurnOptions, func(p *settings.Preset, v string) { p.ScreenOnTurn = v })
-	f.greeting = check("Greet me when the pet starts", func(p *settings.Preset, b bool) { p.Greeting = b })
-	f.poke = check("A click on the pet starts a turn", func(p *settings.Preset, b bool) { p.Poke = b })
-	f.gaze = check("The eyes follow the pointer when it is near", func(p *settings.Preset, b bool) { p.Gaze = b })
-	f.gravity = check("A dropped pet falls onto the window under it", func(p *settings.Preset, b bool) { p.Gravity = b })
+	f.greeting = check(lang.L("Greet me when the pet starts"), func(p *settings.Preset, b bool) { p.Greeting = b })
+	f.poke = check(lang.L("A click on the pet starts a turn"), func(p *settings.Preset, b bool) { p.Poke = b })
+	f.gaze = check(lang.L("The eyes follow the pointer when it is near"), func(p *settings.Preset, b bool) { p.Gaze = b })
+	f.gravity = check(lang.L("A dropped pet falls onto the window under it"), func(p *settings.Preset, b bool) { p.Gravity = b })
 	f.checkIn = widget.NewEntry()
-	f.checkIn.SetPlaceHolder("0 = off")
+	f.checkIn.SetPlaceHolder(lang.L("0 = off"))
 	f.checkIn.OnChanged = func(s string) {
 		e.editInt("check_in_minutes", s, func(p *settings.Preset, n int) { p.CheckInMinutes = n })
 	}
@@ -198,28 +200,28 @@ func (e *presetEditor) presetTab() fyne.CanvasObject {
 	model := container.NewBorder(nil, nil, nil, f.refreshModels, f.model)
 	test := container.NewBorder(nil, nil, f.testConn, nil, f.probeText)
 	return page(rows(
-		heading("General"),
-		e.row("name", "Name", f.name),
-		e.row("enabled", "Enabled", f.enabled),
-		e.row("character", "Character", f.character.Select),
-		e.row("card", "Card", f.card),
-		heading("Backend"),
-		e.row("chat_api", "Chat API", f.chatAPI.Select),
-		e.row("chat_base_url", "Base URL", f.baseURL),
-		e.row("key", "Key", f.key, f.keyWarning),
-		e.row("model", "Model", model),
-		e.row("reasoning_effort", "Reasoning effort", f.effort.Select),
-		e.row("context_window", "Context window", f.contextWindow, f.budget),
-		e.row("chat_id", "Chat id", f.chatID),
+		heading(lang.L("General")),
+		e.row("name", lang.L("Name"), f.name),
+		e.row("enabled", lang.L("Enabled"), f.enabled),
+		e.row("character", lang.L("Character"), f.character.Select),
+		e.row("card", lang.L("Card"), f.card),
+		heading(lang.L("Backend")),
+		e.row("chat_api", lang.L("Chat API"), f.chatAPI.Select),
+		e.row("chat_base_url", lang.L("Base URL"), f.baseURL),
+		e.row("key", lang.L("Key"), f.key, f.keyWarning),
+		e.row("model", lang.L("Model"), model),
+		e.row("reasoning_effort", lang.L("Reasoning effort"), f.effort.Select),
+		e.row("context_window", lang.L("Context window"), f.contextWindow, f.budget),
+		e.row("chat_id", lang.L("Chat id"), f.chatID),
 		e.row("", "", test),
-		heading("Behaviour"),
-		e.row("screen_on_turn", "Screen on a turn", f.screenOnTurn.Select),
-		e.row("greeting", "Greeting", f.greeting),
-		e.row("poke", "Poke", f.poke),
-		e.row("gravity", "Gravity", f.gravity),
-		e.row("gaze", "Gaze", f.gaze),
-		e.row("check_in_minutes", "Check in after (min)", f.checkIn),
-		e.row("relation", "Relation", f.relation),
+		heading(lang.L("Behaviour")),
+		e.row("screen_on_turn", lang.L("Screen on a turn"), f.screenOnTurn.Select),
+		e.row("greeting", lang.L("Greeting"), f.greeting),
+		e.row("poke", lang.L("Poke"), f.poke),
+		e.row("gravity", lang.L("Gravity"), f.gravity),
+		e.row("gaze", lang.L("Gaze"), f.gaze),
+		e.row("check_in_minutes", lang.L("Check in after (min)"), f.checkIn),
+		e.row("relation", lang.L("Relation"), f.relation),
 	))
 }
 
@@ -268,11 +270,11 @@ func (f *presetFields) showKeyWarning(fields []string) {
 // KeyWarningText is the settings window's warning for keys that would
 // cross the network unencrypted.
 func KeyWarningText(fields []string) string {
-	what := "The key crosses"
+	what := lang.L("The key crosses")
 	if len(fields) > 1 || fields[0] != "key" {
-		what = "These keys cross (" + strings.Join(fields, ", ") + ")"
+		what = lang.L("These keys cross (") + strings.Join(fields, ", ") + ")"
 	}
-	return what + " the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://."
+	return what + lang.L(" the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://.")
 }
 
 // characters lists the packs to pick from: the built-in one and the

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -60,10 +61,10 @@ func newGallery(w *SettingsWindow) *gallery {
 }
 
 func (g *gallery) content() fyne.CanvasObject {
-	imp := widget.NewButtonWithIcon("Import character…", theme.FolderOpenIcon(), g.chooseFolder)
+	imp := widget.NewButtonWithIcon(lang.L("Import character…"), theme.FolderOpenIcon(), g.chooseFolder)
 	top := container.NewVBox(
 		container.NewHBox(imp),
-		helpText("Import a Shimeji or Shimeji-ee character: choose its folder (the one with img/ and conf/), or drop the folder onto this window."),
+		helpText(lang.L("Import a Shimeji or Shimeji-ee character: choose its folder (the one with img/ and conf/), or drop the folder onto this window.")),
 		g.status,
 	)
 	right := container.NewVBox(g.preview, g.playing)
@@ -93,7 +94,7 @@ func (g *gallery) refresh() {
 
 // readGalleryPack loads one pack for its card.
 func readGalleryPack(dir, id string) galleryPack {
-	gp := galleryPack{id: id, name: id, kind: "made by hand"}
+	gp := galleryPack{id: id, name: id, kind: lang.L("made by hand")}
 	p, err := loadPack(dir, id)
 	if err != nil {
 		gp.err = err
@@ -147,16 +148,16 @@ func (g *gallery) card(gp galleryPack) fyne.CanvasObject {
 	img.SetMinSize(fyne.NewSize(72, 96))
 	title := widget.NewLabelWithStyle(fmt.Sprintf("%s  (%s, %s)", gp.name, gp.id, gp.kind), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	if gp.err != nil {
-		msg := widget.NewLabel("Does not load: " + gp.err.Error())
+		msg := widget.NewLabel(lang.L("Does not load: ") + gp.err.Error())
 		msg.Wrapping = fyne.TextWrapWord
 		return container.NewBorder(nil, nil, img, nil, container.NewVBox(title, msg))
 	}
 	play := widget.NewSelect(gp.motions, func(m string) { g.play(gp.id, m) })
-	play.PlaceHolder = "Play a motion…"
-	use := widget.NewButton("Use for this preset", func() { g.assign(gp.id) })
+	play.PlaceHolder = lang.L("Play a motion…")
+	use := widget.NewButton(lang.L("Use for this preset"), func() { g.assign(gp.id) })
 	actions := container.NewHBox(play, use)
 	if gp.kind == "imported" {
-		actions.Add(widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() { g.confirmDelete(gp) }))
+		actions.Add(widget.NewButtonWithIcon(lang.L("Delete"), theme.DeleteIcon(), func() { g.confirmDelete(gp) }))
 	}
 	return container.NewBorder(nil, nil, img, nil, container.NewVBox(title, actions))
 }
@@ -240,7 +241,7 @@ func (g *gallery) assign(id string) {
 		g.w.showError(fmt.Errorf("assign the character: %w", err))
 		return
 	}
-	g.status.SetText(fmt.Sprintf("The selected preset now shows %s.", id))
+	g.status.SetText(lang.L("The selected preset now shows {{.Name}}.", map[string]any{"Name": id}))
 	g.w.log.Info("settings_character_assigned", "preset", sel, "character", id)
 }
 
@@ -256,7 +257,7 @@ func (g *gallery) confirmDelete(gp galleryPack) {
 		g.w.showError(fmt.Errorf("%s is the character of %q; give those presets another character first", gp.name, users))
 		return
 	}
-	dialog.ShowConfirm("Delete character", fmt.Sprintf("Delete the imported character %s (%s)?", gp.name, gp.id), func(ok bool) {
+	dialog.ShowConfirm(lang.L("Delete character"), lang.L("Delete the imported character {{.Name}} ({{.ID}})?", map[string]any{"Name": gp.name, "ID": gp.id}), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -306,7 +307,7 @@ func (g *gallery) dropped(_ fyne.Position, uris []fyne.URI) {
 // importDir imports the set in dir, off the UI thread, and tells the user
 // the pack's id or why the set was refused.
 func (g *gallery) importDir(dir string) {
-	g.status.SetText("Importing " + filepath.Base(dir) + "…")
+	g.status.SetText(lang.L("Importing ") + filepath.Base(dir) + "…")
 	cfg := g.w.b.Store().Dir()
 	g.w.jobs.Add(1)
 	go func() {
@@ -317,12 +318,12 @@ func (g *gallery) importDir(dir string) {
 				return
 			}
 			if err != nil {
-				g.status.SetText("Not imported: " + err.Error())
+				g.status.SetText(lang.L("Not imported: ") + err.Error())
 				g.w.log.Warn("settings_character_import", "dir", dir, "err", err.Error())
 				g.w.showError(err)
 				return
 			}
-			g.status.SetText(fmt.Sprintf("Imported %s as %s.", r.Name, r.ID))
+			g.status.SetText(lang.L("Imported {{.Name}} as {{.ID}}.", map[string]any{"Name": r.Name, "ID": r.ID}))
 			g.w.log.Info("settings_character_import", "dir", dir, "character", r.ID)
 			g.afterChange()
 		})

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet/settings"
+	"yui/windows/widgets"
 )
 
 // lifeSection is the Life tab (docs/product.md §11): how chatty the
@@ -275,7 +276,7 @@ func (s *lifeSection) reloadReminders() {
 			}
 			s.reloadReminders()
 		})
-		row := widget.NewLabel(fmt.Sprintf("#%d  %s  %s", r.ID, r.At.Local().Format("Mon 2 Jan 15:04"), r.Text))
+		row := widget.NewLabel(fmt.Sprintf("#%d  %s  %s", r.ID, widgets.FormatDateTime(r.At.Local()), r.Text))
 		s.remList.Add(container.NewBorder(nil, nil, nil, del, row))
 	}
 }

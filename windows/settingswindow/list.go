@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -56,16 +57,16 @@ func newPresetList(w *SettingsWindow) *presetList {
 		}
 		w.selectPreset(l.presets[i].ID)
 	}
-	l.add = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), l.addPreset)
-	l.dup = widget.NewButtonWithIcon("Duplicate", theme.ContentCopyIcon(), l.duplicate)
-	l.del = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), l.confirmDelete)
-	l.activate = widget.NewButtonWithIcon("Make active", theme.ConfirmIcon(), l.makeActive)
-	l.on = widget.NewButtonWithIcon("Disable", theme.VisibilityOffIcon(), l.toggleEnabled)
+	l.add = widget.NewButtonWithIcon(lang.L("Add"), theme.ContentAddIcon(), l.addPreset)
+	l.dup = widget.NewButtonWithIcon(lang.L("Duplicate"), theme.ContentCopyIcon(), l.duplicate)
+	l.del = widget.NewButtonWithIcon(lang.L("Delete"), theme.DeleteIcon(), l.confirmDelete)
+	l.activate = widget.NewButtonWithIcon(lang.L("Make active"), theme.ConfirmIcon(), l.makeActive)
+	l.on = widget.NewButtonWithIcon(lang.L("Disable"), theme.VisibilityOffIcon(), l.toggleEnabled)
 	l.refused = widget.NewLabel("")
 	l.refused.Wrapping = fyne.TextWrapWord
 	l.refused.Importance = widget.DangerImportance
 	l.refusedBox = container.NewVBox(
-		widget.NewLabelWithStyle("Left out of the settings file", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle(lang.L("Left out of the settings file"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		l.refused)
 	return l
 }
@@ -75,10 +76,10 @@ func (l *presetList) content() fyne.CanvasObject {
 	bottom := container.NewVBox(buttons, l.activate, l.refusedBox)
 	// The welcome page's local servers, from the title row (the list and
 	// its buttons keep their places).
-	find := widget.NewButtonWithIcon("Find local servers", theme.SearchIcon(), l.w.findServers)
+	find := widget.NewButtonWithIcon(lang.L("Find local servers"), theme.SearchIcon(), l.w.findServers)
 	find.Importance = widget.LowImportance
 	title := container.NewBorder(nil, nil, nil, find,
-		widget.NewLabelWithStyle("Presets", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		widget.NewLabelWithStyle(lang.L("Presets"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	return container.NewPadded(container.NewBorder(title, bottom, nil, nil, l.list))
 }
 
@@ -131,17 +132,17 @@ func (l *presetList) sync(id string) {
 	l.del.Enable()
 	l.on.Enable()
 	if p.Enabled {
-		l.on.SetText("Disable")
+		l.on.SetText(lang.L("Disable"))
 		l.on.SetIcon(theme.VisibilityOffIcon())
 	} else {
-		l.on.SetText("Enable")
+		l.on.SetText(lang.L("Enable"))
 		l.on.SetIcon(theme.VisibilityIcon())
 	}
 	if p.ID == l.active {
-		l.activate.SetText("Active preset")
+		l.activate.SetText(lang.L("Active preset"))
 		l.activate.Disable()
 	} else {
-		l.activate.SetText("Make active")
+		l.activate.SetText(lang.L("Make active"))
 		l.activate.Enable()
 	}
 }
@@ -159,7 +160,7 @@ func (l *presetList) addPreset() {
 	store := l.w.b.Store()
 	// A new pet looks unlike the others: the character no other preset uses.
 	unused := l.w.unusedCharacter(store.Get())
-	p, err := store.AddPreset(fmt.Sprintf("Preset %d", len(l.presets)+1))
+	p, err := store.AddPreset(lang.L("Preset {{.N}}", map[string]any{"N": len(l.presets) + 1}))
 	if err != nil {
 		l.w.showError(fmt.Errorf("add a preset: %w", err))
 		return
@@ -190,20 +191,20 @@ func (l *presetList) confirmDelete() {
 		return
 	}
 	if len(l.presets) == 1 {
-		dialog.ShowInformation("This preset cannot be deleted", lastPresetReason, l.w.win)
+		dialog.ShowInformation(lang.L("This preset cannot be deleted"), lang.L(lastPresetReason), l.w.win)
 		return
 	}
 	id := p.ID
-	d := dialog.NewConfirm("Delete preset",
-		fmt.Sprintf("Delete \"%s\"?\nIts settings and delegation history go with it; this cannot be undone.", p.Name),
+	d := dialog.NewConfirm(lang.L("Delete preset"),
+		lang.L("Delete \"{{.Name}}\"?\nIts settings and delegation history go with it; this cannot be undone.", map[string]any{"Name": p.Name}),
 		func(ok bool) {
 			if ok {
 				l.delete(id)
 			}
 		}, l.w.win)
-	d.SetConfirmText("Delete")
+	d.SetConfirmText(lang.L("Delete"))
 	d.SetConfirmImportance(widget.DangerImportance)
-	d.SetDismissText("Keep it")
+	d.SetDismissText(lang.L("Keep it"))
 	d.Show()
 }
 
@@ -212,7 +213,7 @@ func (l *presetList) delete(id string) {
 	err := l.w.b.Store().DeletePreset(id)
 	switch {
 	case errors.Is(err, settings.ErrLastPreset):
-		dialog.ShowInformation("This preset cannot be deleted", lastPresetReason, l.w.win)
+		dialog.ShowInformation(lang.L("This preset cannot be deleted"), lang.L(lastPresetReason), l.w.win)
 	case err != nil:
 		l.w.showError(fmt.Errorf("delete the preset: %w", err))
 	}

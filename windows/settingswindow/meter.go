@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -29,7 +30,7 @@ type levelMeter struct {
 }
 
 func newLevelMeter() *levelMeter {
-	m := &levelMeter{note: "Not listening"}
+	m := &levelMeter{note: lang.L("Not listening")}
 	m.ExtendBaseWidget(m)
 	return m
 }
@@ -52,7 +53,7 @@ func (m *levelMeter) Text() string {
 	if !m.active {
 		return m.note
 	}
-	return fmt.Sprintf("%.0f dBFS · voice from %.0f dBFS", m.r.Level, m.r.Threshold)
+	return lang.L("{{.Level}} dBFS · voice from {{.Threshold}} dBFS", map[string]any{"Level": fmt.Sprintf("%.0f", m.r.Level), "Threshold": fmt.Sprintf("%.0f", m.r.Threshold)})
 }
 
 func (m *levelMeter) MinSize() fyne.Size { return fyne.NewSize(240, 40) }

@@ -2,6 +2,7 @@ package settingswindow
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -22,16 +23,16 @@ func (e *presetEditor) newSpeechCommandFields() speechCommandFields {
 	f := speechCommandFields{line: widget.NewEntry(), rate: widget.NewEntry()}
 	f.line.SetPlaceHolder("piper --model en_US-lessac-medium.onnx --output-raw")
 	f.line.OnChanged = func(s string) { e.edit(func(p *settings.Preset) { p.Speech.Command = s }) }
-	f.help = helpText("A program that reads the sentence on standard input and " +
+	f.help = helpText(lang.L("A program that reads the sentence on standard input and " +
 		"writes a WAV, or raw 16-bit mono PCM at the rate below, to standard output. Quotes work as in a shell; " +
-		"no shell runs it.")
-	f.rate.SetPlaceHolder("0 = the command writes a WAV; Piper: 22050")
+		"no shell runs it."))
+	f.rate.SetPlaceHolder(lang.L("0 = the command writes a WAV; Piper: 22050"))
 	f.rate.OnChanged = func(s string) {
 		e.editInt("speech.command_rate", s, func(p *settings.Preset, n int) { p.Speech.CommandRate = n })
 	}
 	f.result = widget.NewLabel("")
 	f.result.Wrapping = fyne.TextWrapWord
 	f.result.Hide() // shows once a sample was asked for
-	f.test = widget.NewButtonWithIcon("Speak a sample", theme.MediaPlayIcon(), func() { e.speakSampleWith(f.test, f.result) })
+	f.test = widget.NewButtonWithIcon(lang.L("Speak a sample"), theme.MediaPlayIcon(), func() { e.speakSampleWith(f.test, f.result) })
 	return f
 }

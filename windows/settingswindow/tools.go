@@ -84,7 +84,7 @@ func (t *toolsSection) refresh() {
 func stateText(s mcp.Status) string {
 	switch s.State {
 	case mcp.StateRunning:
-		return fmt.Sprintf(lang.L("running with %d tools"), len(s.Tools))
+		return lang.N("running with {{.Count}} tools", len(s.Tools), map[string]any{"Count": len(s.Tools)})
 	case mcp.StateFailed:
 		return lang.L("failed") + ": " + s.Err
 	case mcp.StateStarting:
@@ -220,7 +220,7 @@ func (t *toolsSection) test(name string, srv settings.MCPServer) {
 			for _, tl := range tools {
 				names = append(names, tl.Name)
 			}
-			dialog.ShowInformation(lang.L("Test"), fmt.Sprintf(lang.L("%s lists %d tools"), name, len(tools))+":\n"+strings.Join(names, "\n"), t.w.win)
+			dialog.ShowInformation(lang.L("Test"), lang.N("{{.Name}} lists {{.Count}} tools", len(tools), map[string]any{"Name": name, "Count": len(tools)})+":\n"+strings.Join(names, "\n"), t.w.win)
 		})
 	}()
 }

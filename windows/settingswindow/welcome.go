@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -34,13 +35,13 @@ type cloudService struct {
 func cloudServices() []cloudService {
 	cc := settings.ChatAPIChatCompletions
 	return []cloudService{
-		{"OpenAI", "https://api.openai.com/v1", settings.ChatAPIResponses, "gpt-5-mini", "platform.openai.com → API keys"},
-		{"Azure OpenAI", "https://YOUR-RESOURCE.openai.azure.com/openai/v1", settings.ChatAPIResponses, "gpt-5-mini", "Azure portal → your resource → Keys; the model is your deployment's name"},
-		{"DeepSeek", "https://api.deepseek.com/v1", cc, "deepseek-chat", "platform.deepseek.com → API keys"},
-		{"Mistral", "https://api.mistral.ai/v1", cc, "mistral-small-latest", "console.mistral.ai → API keys"},
-		{"Groq", "https://api.groq.com/openai/v1", cc, "llama-3.3-70b-versatile", "console.groq.com → API keys"},
-		{"xAI", "https://api.x.ai/v1", cc, "grok-3-mini", "console.x.ai → API keys"},
-		{"OpenRouter", "https://openrouter.ai/api/v1", cc, "openai/gpt-5-mini", "openrouter.ai → Keys"},
+		{"OpenAI", "https://api.openai.com/v1", settings.ChatAPIResponses, "gpt-5-mini", lang.L("platform.openai.com → API keys")},
+		{"Azure OpenAI", "https://YOUR-RESOURCE.openai.azure.com/openai/v1", settings.ChatAPIResponses, "gpt-5-mini", lang.L("Azure portal → your resource → Keys; the model is your deployment's name")},
+		{"DeepSeek", "https://api.deepseek.com/v1", cc, "deepseek-chat", lang.L("platform.deepseek.com → API keys")},
+		{"Mistral", "https://api.mistral.ai/v1", cc, "mistral-small-latest", lang.L("console.mistral.ai → API keys")},
+		{"Groq", "https://api.groq.com/openai/v1", cc, "llama-3.3-70b-versatile", lang.L("console.groq.com → API keys")},
+		{"xAI", "https://api.x.ai/v1", cc, "grok-3-mini", lang.L("console.x.ai → API keys")},
+		{"OpenRouter", "https://openrouter.ai/api/v1", cc, "openai/gpt-5-mini", lang.L("openrouter.ai → Keys")},
 	}
 }
 
@@ -70,29 +71,29 @@ type welcomePage struct {
 
 func newWelcomePage(w *SettingsWindow) *welcomePage {
 	p := &welcomePage{w: w}
-	p.find = widget.NewButtonWithIcon("Find local servers", theme.SearchIcon(), p.scan)
+	p.find = widget.NewButtonWithIcon(lang.L("Find local servers"), theme.SearchIcon(), p.scan)
 	p.findState = wrapLabel("")
 	p.found = container.NewVBox()
 
 	p.cloudURL, p.cloudModel = widget.NewEntry(), widget.NewEntry()
 	p.cloudKey = widget.NewPasswordEntry()
-	p.cloudKey.SetPlaceHolder("paste the key here")
+	p.cloudKey.SetPlaceHolder(lang.L("paste the key here"))
 	p.cloudHint, p.cloudState = wrapLabel(""), wrapLabel("")
 	var names []string
 	for _, c := range cloudServices() {
 		names = append(names, c.Name)
 	}
 	p.cloud = widget.NewSelect(names, p.pickCloud)
-	p.cloud.PlaceHolder = "Choose a service"
-	p.cloudTest = widget.NewButtonWithIcon("Test and use", theme.ConfirmIcon(), p.testCloud)
+	p.cloud.PlaceHolder = lang.L("Choose a service")
+	p.cloudTest = widget.NewButtonWithIcon(lang.L("Test and use"), theme.ConfirmIcon(), p.testCloud)
 
 	p.pushURL, p.pushKey = widget.NewEntry(), widget.NewPasswordEntry()
 	p.pushURL.SetPlaceHolder("wss://agent.example.com/yui")
-	p.pushKey.SetPlaceHolder("the agent's key, if it asks for one")
-	p.pushTest = widget.NewButtonWithIcon("Test and use", theme.ConfirmIcon(), p.testPush)
+	p.pushKey.SetPlaceHolder(lang.L("the agent's key, if it asks for one"))
+	p.pushTest = widget.NewButtonWithIcon(lang.L("Test and use"), theme.ConfirmIcon(), p.testPush)
 	p.pushState = wrapLabel("")
 
-	p.demo = widget.NewButtonWithIcon("Try the demo", theme.MediaPlayIcon(), p.tryDemo)
+	p.demo = widget.NewButtonWithIcon(lang.L("Try the demo"), theme.MediaPlayIcon(), p.tryDemo)
 	p.demo.Importance = widget.HighImportance
 	p.demoState = wrapLabel("")
 	p.page = p.build()
@@ -112,30 +113,30 @@ func welcomeHeading(text string) *widget.Label {
 func (p *welcomePage) build() fyne.CanvasObject {
 	var starts []string
 	for _, s := range localserver.KnownPorts() {
-		starts = append(starts, fmt.Sprintf("• %s (port %d): %s", s.Kind, s.Port, s.Start))
+		starts = append(starts, lang.L("• {{.Kind}} (port {{.Port}}): {{.Start}}", map[string]any{"Kind": s.Kind, "Port": s.Port, "Start": s.Start}))
 	}
-	local := container.NewVBox(welcomeHeading("A model server on this computer"),
-		wrapLabel("Ollama, LM Studio, llama.cpp and the others serve the OpenAI API on a known port. Start one, then look for it:"),
+	local := container.NewVBox(welcomeHeading(lang.L("A model server on this computer")),
+		wrapLabel(lang.L("Ollama, LM Studio, llama.cpp and the others serve the OpenAI API on a known port. Start one, then look for it:")),
 		container.NewHBox(p.find), p.findState, p.found,
 		widget.NewSeparator(), wrapLabel(strings.Join(starts, "\n")))
-	cloud := container.NewVBox(welcomeHeading("A cloud service"),
+	cloud := container.NewVBox(welcomeHeading(lang.L("A cloud service")),
 		widget.NewForm(
-			widget.NewFormItem("Service", p.cloud),
-			widget.NewFormItem("Base URL", p.cloudURL),
-			widget.NewFormItem("Model", p.cloudModel),
-			widget.NewFormItem("Key", p.cloudKey)),
+			widget.NewFormItem(lang.L("Service"), p.cloud),
+			widget.NewFormItem(lang.L("Base URL"), p.cloudURL),
+			widget.NewFormItem(lang.L("Model"), p.cloudModel),
+			widget.NewFormItem(lang.L("Key"), p.cloudKey)),
 		p.cloudHint, container.NewHBox(p.cloudTest), p.cloudState)
-	push := container.NewVBox(welcomeHeading("An agent over push"),
-		wrapLabel("An agent that speaks Yui's push protocol over a WebSocket:"),
-		widget.NewForm(widget.NewFormItem("URL", p.pushURL), widget.NewFormItem("Key", p.pushKey)),
+	push := container.NewVBox(welcomeHeading(lang.L("An agent over push")),
+		wrapLabel(lang.L("An agent that speaks Yui's push protocol over a WebSocket:")),
+		widget.NewForm(widget.NewFormItem(lang.L("URL"), p.pushURL), widget.NewFormItem(lang.L("Key"), p.pushKey)),
 		container.NewHBox(p.pushTest), p.pushState)
-	demo := container.NewVBox(welcomeHeading("Or just look around"),
-		wrapLabel("The demo plays every kind of reply from a built-in simulator: no server, no key. Your settings stay as they are."),
+	demo := container.NewVBox(welcomeHeading(lang.L("Or just look around")),
+		wrapLabel(lang.L("The demo plays every kind of reply from a built-in simulator: no server, no key. Your settings stay as they are.")),
 		container.NewHBox(p.demo), p.demoState)
-	title := widget.NewLabelWithStyle("Welcome to Yui", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title := widget.NewLabelWithStyle(lang.L("Welcome to Yui"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameSubHeadingText
-	intro := wrapLabel("Yui needs something to talk with. Pick one way in; everything can be changed later in the settings.")
-	toSettings := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), p.w.showMain)
+	intro := wrapLabel(lang.L("Yui needs something to talk with. Pick one way in; everything can be changed later in the settings."))
+	toSettings := widget.NewButtonWithIcon(lang.L("Settings"), theme.SettingsIcon(), p.w.showMain)
 	top := container.NewBorder(nil, nil, nil, container.NewVBox(toSettings), container.NewVBox(title, intro))
 	card := func(o fyne.CanvasObject) fyne.CanvasObject { return widget.NewCard("", "", o) }
 	cols := container.NewGridWithColumns(2,
@@ -160,7 +161,7 @@ func (p *welcomePage) presetID() string {
 // scan asks the local ports and lists what answered.
 func (p *welcomePage) scan() {
 	p.find.Disable()
-	p.findState.SetText("Looking on ports " + portList() + "…")
+	p.findState.SetText(lang.L("Looking on ports ") + portList() + "…")
 	p.w.run(findTimeout, func(ctx context.Context) func() {
 		found := p.w.b.FindServers(ctx)
 		return func() {
@@ -183,12 +184,12 @@ func (p *welcomePage) showFound(found []localserver.Server) {
 	p.found.RemoveAll()
 	switch len(found) {
 	case 0:
-		p.findState.SetText("No model server answers on this computer. Start one (see below) and look again.")
+		p.findState.SetText(lang.L("No model server answers on this computer. Start one (see below) and look again."))
 		return
 	case 1:
-		p.findState.SetText("Found one server:")
+		p.findState.SetText(lang.L("Found one server:"))
 	default:
-		p.findState.SetText(fmt.Sprintf("Found %d servers: choose one.", len(found)))
+		p.findState.SetText(lang.N("Found {{.Count}} servers: choose one.", len(found), map[string]any{"Count": len(found)}))
 	}
 	inUse := ""
 	if pr, ok := p.w.b.Store().Preset(p.presetID()); ok {
@@ -196,15 +197,15 @@ func (p *welcomePage) showFound(found []localserver.Server) {
 	}
 	for _, s := range found {
 		label := wrapLabel(s.Label() + "\n" + s.URL)
-		use := widget.NewButton("Use", func() { p.use(s) })
+		use := widget.NewButton(lang.L("Use"), func() { p.use(s) })
 		if s.URL == inUse {
-			label.SetText(s.Label() + " · in use\n" + s.URL)
+			label.SetText(s.Label() + lang.L(" · in use\n") + s.URL)
 			label.TextStyle.Bold = true
 		}
 		row := container.NewBorder(nil, nil, nil, use, label)
 		p.found.Add(row)
 		if s.Model == "" {
-			hint := wrapLabel(fmt.Sprintf("%s has no chat model yet: %s. Yui picks it up once it is there.", s.Kind, localserver.NoModelHint(s.Kind)))
+			hint := wrapLabel(lang.L("{{.Kind}} has no chat model yet: {{.Hint}}. Yui picks it up once it is there.", map[string]any{"Kind": s.Kind, "Hint": localserver.NoModelHint(s.Kind)}))
 			hint.Importance = widget.WarningImportance
 			p.found.Add(hint)
 		}
@@ -218,7 +219,7 @@ func (p *welcomePage) use(s localserver.Server) {
 	}
 	p.w.b.UseServer(id, s)
 	p.showFound(p.w.b.FoundServers())
-	p.findState.SetText("Yui now talks with " + s.Label() + ".")
+	p.findState.SetText(lang.L("Yui now talks with ") + s.Label() + ".")
 	p.w.log.Info("welcome_choice", "way", "local", "url", s.URL, "kind", string(s.Kind))
 }
 
@@ -228,7 +229,7 @@ func (p *welcomePage) pickCloud(name string) {
 		if c.Name == name {
 			p.cloudURL.SetText(c.BaseURL)
 			p.cloudModel.SetText(c.Model)
-			p.cloudHint.SetText("Key: " + c.KeyHint)
+			p.cloudHint.SetText(lang.L("Key: ") + c.KeyHint)
 			p.cloudState.SetText("")
 		}
 	}
@@ -247,12 +248,12 @@ func (p *welcomePage) cloudAPI() string {
 // answers, saves it into the preset.
 func (p *welcomePage) testCloud() {
 	if p.cloud.Selected == "" {
-		p.cloudState.SetText("Choose a service first.")
+		p.cloudState.SetText(lang.L("Choose a service first."))
 		return
 	}
 	api, url, model, key := p.cloudAPI(), strings.TrimSpace(p.cloudURL.Text), strings.TrimSpace(p.cloudModel.Text), strings.TrimSpace(p.cloudKey.Text)
 	if key == "" {
-		p.cloudState.SetText("Paste the service's key first.")
+		p.cloudState.SetText(lang.L("Paste the service's key first."))
 		return
 	}
 	p.tryWay("cloud", p.cloudTest, p.cloudState, func(pr *settings.Preset) {
@@ -264,7 +265,7 @@ func (p *welcomePage) testCloud() {
 func (p *welcomePage) testPush() {
 	url, key := strings.TrimSpace(p.pushURL.Text), strings.TrimSpace(p.pushKey.Text)
 	if url == "" {
-		p.pushState.SetText("Type the agent's URL first.")
+		p.pushState.SetText(lang.L("Type the agent's URL first."))
 		return
 	}
 	p.tryWay("push", p.pushTest, p.pushState, func(pr *settings.Preset) {
@@ -286,7 +287,7 @@ func (p *welcomePage) tryWay(way string, btn *widget.Button, state *widget.Label
 		return
 	}
 	btn.Disable()
-	state.SetText("Testing…")
+	state.SetText(lang.L("Testing…"))
 	p.w.run(probeTimeout, func(ctx context.Context) func() {
 		res := p.w.b.Probe(ctx, draft)
 		return func() {
@@ -297,10 +298,10 @@ func (p *welcomePage) tryWay(way string, btn *widget.Button, state *widget.Label
 			}
 			err := p.w.b.Store().UpdatePreset(id, func(pr *settings.Preset) error { set(pr); return nil })
 			if err != nil {
-				state.SetText("Could not save: " + err.Error())
+				state.SetText(lang.L("Could not save: ") + err.Error())
 				return
 			}
-			state.SetText(res.Text + ". Saved: Yui talks with it now.")
+			state.SetText(res.Text + lang.L(". Saved: Yui talks with it now."))
 			p.w.log.Info("welcome_choice", "way", way, "chat_api", draft.ChatAPI, "url", draft.ChatBaseURL)
 		}
 	})
@@ -308,11 +309,11 @@ func (p *welcomePage) tryWay(way string, btn *widget.Button, state *widget.Label
 
 func (p *welcomePage) tryDemo() {
 	if err := p.w.b.TryDemo(); err != nil {
-		p.demoState.SetText("The demo could not start: " + err.Error())
+		p.demoState.SetText(lang.L("The demo could not start: ") + err.Error())
 		return
 	}
 	p.demo.Disable()
-	p.demoState.SetText("The demo runs: talk to the pet. Your settings are unchanged; the next start uses them again.")
+	p.demoState.SetText(lang.L("The demo runs: talk to the pet. Your settings are unchanged; the next start uses them again."))
 	p.w.log.Info("welcome_choice", "way", "demo")
 }
 

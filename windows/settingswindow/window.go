@@ -105,7 +105,7 @@ func (w *SettingsWindow) ShowApp() {
 		w.Show("")
 	}
 	for i, it := range w.tabs.Items {
-		if it.Text == "App" {
+		if it.Text == lang.L("App") {
 			w.tabs.SelectIndex(i)
 		}
 	}
@@ -121,7 +121,7 @@ func (w *SettingsWindow) Close() {
 
 func (w *SettingsWindow) open(st settings.Settings) {
 	w.ctx, w.cancel = context.WithCancel(context.Background())
-	w.win = w.app.NewWindow("Yui settings")
+	w.win = w.app.NewWindow(lang.L("Yui settings"))
 	w.list = newPresetList(w)
 	w.ed = newPresetEditor(w)
 	w.conn = newConnSection(w)
@@ -132,38 +132,40 @@ func (w *SettingsWindow) open(st settings.Settings) {
 	w.gallery = newGallery(w)
 
 	w.tabs = container.NewAppTabs(
-		container.NewTabItem("Preset", w.ed.presetTab()),
-		container.NewTabItem("Connection", w.conn.content()),
-		container.NewTabItem("Session", w.session.content()),
-		container.NewTabItem("Speech", w.ed.speechTab()),
-		container.NewTabItem("Voice", w.ed.voiceTab()),
+		container.NewTabItem(lang.L("Preset"), w.ed.presetTab()),
+		container.NewTabItem(lang.L("Connection"), w.conn.content()),
+		container.NewTabItem(lang.L("Session"), w.session.content()),
+		container.NewTabItem(lang.L("Speech"), w.ed.speechTab()),
+		container.NewTabItem(lang.L("Voice"), w.ed.voiceTab()),
 		container.NewTabItem(lang.L("Life"), w.life.content()),
-		container.NewTabItem("App", w.global.content()),
+		container.NewTabItem(lang.L("App"), w.global.content()),
 		// Memory and Characters come last so that the tabs before them
 		// keep their places.
-		container.NewTabItem("Memory", w.memory.content()),
-		container.NewTabItem(charactersTab, w.gallery.content()),
-		container.NewTabItem(toolsTab, w.toolsContent()), // tools.go
+		container.NewTabItem(lang.L("Memory"), w.memory.content()),
+		container.NewTabItem(lang.L(charactersTab), w.gallery.content()),
+		container.NewTabItem(lang.L(toolsTab), w.toolsContent()), // tools.go
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {
 		w.log.Debug("settings_tab", "tab", t.Text)
 		// The level meter listens only while the Voice tab shows; the
 		// voices and the speakers are listed when their tab first shows
 		// (listing runs a program or asks the audio system).
-		if t.Text == "Voice" {
+		if t.Text == lang.L("Voice") {
+			w.ed.showAudioServers(w.b.FoundAudioServers(), "") // the last scan's (servers.go)
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
 		}
-		if t.Text == charactersTab {
+		if t.Text == lang.L(charactersTab) {
 			w.gallery.refresh() // packs are read when the tab is shown
 		}
 		switch t.Text {
-		case "Speech":
+		case lang.L("Speech"):
+			w.ed.showAudioServers(w.b.FoundAudioServers(), "") // the last scan's (servers.go)
 			w.ed.loadVoices()
-		case "App":
+		case lang.L("App"):
 			w.global.loadSpeakers()
-		case toolsTab:
+		case lang.L(toolsTab):
 			w.tools.refresh() // the selected preset's servers
 		}
 	}
@@ -197,15 +199,15 @@ func (w *SettingsWindow) closeRequested() {
 		w.win.Close()
 		return
 	}
-	d := dialog.NewConfirm("Unsaved changes",
-		"Preset \""+w.ed.draft.Name+"\" has changes that are not saved.\nClose the window and leave them?",
+	d := dialog.NewConfirm(lang.L("Unsaved changes"),
+		lang.L("Preset \"")+w.ed.draft.Name+lang.L("\" has changes that are not saved.\nClose the window and leave them?"),
 		func(ok bool) {
 			if ok && w.win != nil {
 				w.win.Close()
 			}
 		}, w.win)
-	d.SetConfirmText("Close without saving")
-	d.SetDismissText("Keep editing")
+	d.SetConfirmText(lang.L("Close without saving"))
+	d.SetDismissText(lang.L("Keep editing"))
 	d.Show()
 }
 
@@ -237,15 +239,15 @@ func (w *SettingsWindow) selectPreset(id string) {
 		prev := w.selected
 		w.list.sync(prev)
 		name := w.ed.draft.Name
-		d := dialog.NewConfirm("Unsaved changes",
-			"Preset \""+name+"\" has changes that are not saved.\nLeave them and open the other preset?",
+		d := dialog.NewConfirm(lang.L("Unsaved changes"),
+			lang.L("Preset \"")+name+lang.L("\" has changes that are not saved.\nLeave them and open the other preset?"),
 			func(ok bool) {
 				if ok && w.win != nil && w.selected == prev {
 					w.setSelected(id)
 				}
 			}, w.win)
-		d.SetConfirmText("Leave them")
-		d.SetDismissText("Keep editing")
+		d.SetConfirmText(lang.L("Leave them"))
+		d.SetDismissText(lang.L("Keep editing"))
 		d.Show()
 		return
 	}

@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -16,7 +17,7 @@ type ComposerEntry struct {
 func NewComposerEntry() *ComposerEntry {
 	e := &ComposerEntry{}
 	e.ExtendBaseWidget(e)
-	e.PlaceHolder = "Say something…"
+	e.PlaceHolder = lang.L("Say something…")
 	return e
 }
 

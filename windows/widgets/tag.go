@@ -115,7 +115,9 @@ func (t *Tag) wrap() []string {
 }
 
 // TagLineHeight is the height of one line of tag text.
-func TagLineHeight() float32 { return fyne.MeasureText("Ag", tagTextSize, fyne.TextStyle{}).Height }
+func TagLineHeight() float32 {
+	return fyne.MeasureText("Ag", tagTextSize, fyne.TextStyle{}).Height
+}
 
 // MinSize is the text's size plus padding (and the dot); one line is
 // TagHeight tall.

@@ -35,13 +35,47 @@ var (
 // variant, so entries and menus read dark-on-light beside the bubble.
 func Theme() fyne.Theme { return yuiTheme{} }
 
-type yuiTheme struct{}
+// ThemeWithFont is Theme with text in font (a system font with the
+// glyphs of the user's script, windows/i18n FindFont): Fyne's own font has
+// no CJK glyphs. Monospace and symbols keep Fyne's fonts.
+func ThemeWithFont(font fyne.Resource) fyne.Theme { return yuiTheme{text: font} }
+
+// ThemeFontMissing is Theme after a search for a font with the glyphs of
+// the user's script found none: text draws in Fyne's own font, CJK
+// characters as boxes, and the App tab says what to install.
+func ThemeFontMissing() fyne.Theme { return yuiTheme{missing: true} }
+
+// FontMissing reports whether t is ThemeFontMissing's.
+func FontMissing(t fyne.Theme) bool {
+	y, ok := t.(yuiTheme)
+	return ok && y.missing
+}
+
+// TextFont is the system font a theme draws text in, nil for Fyne's own;
+// the settings window's App tab names a font to install when a CJK
+// language has none.
+func TextFont(t fyne.Theme) fyne.Resource {
+	if y, ok := t.(yuiTheme); ok {
+		return y.text
+	}
+	return nil
+}
+
+type yuiTheme struct {
+	text    fyne.Resource // nil: Fyne's own
+	missing bool          // a search for text found none
+}
 
 func (yuiTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
 	return theme.DefaultTheme().Color(n, theme.VariantLight)
 }
 
-func (yuiTheme) Font(s fyne.TextStyle) fyne.Resource { return theme.DefaultTheme().Font(s) }
+func (t yuiTheme) Font(s fyne.TextStyle) fyne.Resource {
+	if t.text != nil && !s.Monospace && !s.Symbol {
+		return t.text
+	}
+	return theme.DefaultTheme().Font(s)
+}
 
 func (yuiTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
 

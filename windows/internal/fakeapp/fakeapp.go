@@ -94,21 +94,23 @@ func (c *Session) Reset()     { c.Mu.Lock(); c.Resets++; c.Mu.Unlock() }
 type Backend struct {
 	Settings *settings.Store
 
-	Mu          sync.Mutex // guards the fields below
-	conns       map[string]*Session
-	ProbeResult windows.Probe           // what Probe answers
-	Probed      []settings.Preset       // what Probe was asked
-	Spoken      []settings.Preset       // what SpeakSample was asked
-	HeardVoice  string                  // what TestVoice hears
-	Opened      int                     // OpenLogFolder calls
-	Shown       int                     // ShowPets calls
-	changes     outbox.Fanout[struct{}] // a preset started or stopped
-	Servers     []localserver.Server    // what FindServers finds
-	Scans       int
-	Demos       int
-	facts       map[string]*facts.Store // the Memory page's stores, kept in memory
-	Metered     []string                // the devices metered
-	MeterCh     chan string             // when set, gets each device metered
+	Mu           sync.Mutex // guards the fields below
+	conns        map[string]*Session
+	ProbeResult  windows.Probe             // what Probe answers
+	Probed       []settings.Preset         // what Probe was asked
+	Spoken       []settings.Preset         // what SpeakSample was asked
+	HeardVoice   string                    // what TestVoice hears
+	Opened       int                       // OpenLogFolder calls
+	Shown        int                       // ShowPets calls
+	changes      outbox.Fanout[struct{}]   // a preset started or stopped
+	Servers      []localserver.Server      // what FindServers finds
+	AudioServers []localserver.AudioServer // what FindAudioServers finds
+	AudioScans   int
+	Scans        int
+	Demos        int
+	facts        map[string]*facts.Store // the Memory page's stores, kept in memory
+	Metered      []string                // the devices metered
+	MeterCh      chan string             // when set, gets each device metered
 }
 
 // NewBackend is a backend on a fresh store, closed when the test ends.

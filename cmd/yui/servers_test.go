@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// fakes shaped from each server's API documentation (Ollama's /api/tags
+// and OpenAI /v1/models, Kokoro-FastAPI's GET /v1/audio/voices,
+// whisper.cpp server's POST /inference, speaches' /v1/models with tasks).
+var serverFakes = map[string]http.HandlerFunc{
+	"ollama": func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/models":
+			io.WriteString(w, `{"object":"list","data":[{"id":"qwen3:4b","object":"model","owned_by":"library"}]}`)
+		case "/api/tags":
+			io.WriteString(w, `{"models":[{"name":"qwen3:4b","details":{"family":"qwen3"}}]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	},
+	"kokoro": func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/audio/voices" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, `{"voices":["af_bella","af_sky"]}`)
+	},
+	"whisper.cpp": func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/inference" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, `{"error":"no 'file' field in the request"}`)
+	},
+	"speaches": func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/models" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, `{"data":[{"id":"Systran/faster-whisper-small","task":"automatic-speech-recognition"}]}`)
+	},
+}
+
+func TestServersListsEveryKind(t *testing.T) {
+	var ports []string
+	urls := map[string]string{}
+	for _, name := range []string{"ollama", "kokoro", "whisper.cpp", "speaches"} {
+		srv := httptest.NewServer(serverFakes[name])
+		t.Cleanup(srv.Close)
+		ports = append(ports, strings.TrimPrefix(srv.URL, "http://127.0.0.1:"))
+		urls[name] = srv.URL
+	}
+	var out, errOut bytes.Buffer
+	if code := runServers([]string{"--ports", strings.Join(ports, ",")}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	want := []string{
+		"chat\tOllama\t" + urls["ollama"] + "/v1\tmodels: qwen3:4b",
+		"speech\tKokoro-FastAPI\t" + urls["kokoro"] + "/v1\tvoices: af_bella, af_sky",
+		"transcription\twhisper.cpp\t" + urls["whisper.cpp"] + "\t-",
+		"transcription\tspeaches\t" + urls["speaches"] + "/v1\tmodels: Systran/faster-whisper-small",
+	}
+	if got := strings.TrimSpace(out.String()); got != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
+func TestServersNoneIsExitZero(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	port := strings.TrimPrefix(closed.URL, "http://127.0.0.1:")
+	closed.Close()
+	var out, errOut bytes.Buffer
+	if code := runServers([]string{"--ports", port}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.HasPrefix(out.String(), "# no local servers found") {
+		t.Errorf("output %q", out.String())
+	}
+	if code := runServers([]string{"--ports", "x"}, &out, &errOut); code != 2 {
+		t.Errorf("a bad port list: exit %d", code)
+	}
+}

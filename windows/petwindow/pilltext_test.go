@@ -1,0 +1,36 @@
+package petwindow
+
+import (
+	"testing"
+
+	"yui/pet"
+	"yui/pet/settings"
+	"yui/windows/i18n"
+)
+
+// TestPillTranslated: the pill's English texts from pet and transport
+// show in the language in use, a countdown's number and a tool's or a
+// model's name kept; an unknown text (a server's error) stays as it is.
+func TestPillTranslated(t *testing.T) {
+	defer i18n.Use(settings.LanguageEnglish)
+	i18n.Use(settings.LanguageJapanese)
+	for in, want := range map[string]string{
+		"ready":                        "接続済み",
+		"ready · Ollama · qwen3:8b":    "接続済み · Ollama · qwen3:8b",
+		"ready · model qwen3:8b":       "接続済み · モデル qwen3:8b",
+		"reconnecting in 4 s":          "再接続まで 4 秒",
+		pet.OfflineText:                "オフライン: バックエンドに接続できません",
+		"offline · retrying in 3 s":    "オフライン · 再試行まで 3 秒",
+		"read_file running":            "read_file 実行中",
+		"thinking":                     "考え中",
+		"HTTP 500: the server said no": "HTTP 500: the server said no",
+	} {
+		if got := translatePill(in); got != want {
+			t.Errorf("translatePill(%q) = %q, want %q", in, got, want)
+		}
+	}
+	i18n.Use(settings.LanguageEnglish)
+	if got := translatePill("reconnecting in 4 s"); got != "reconnecting in 4 s" {
+		t.Errorf("English: %q", got)
+	}
+}

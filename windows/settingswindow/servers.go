@@ -1,0 +1,232 @@
+package settingswindow
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/pet/settings"
+	"yui/pet/speech"
+	"yui/transport/localserver"
+)
+
+// The Speech and Voice tabs' local servers (docs/voices.md): the speech
+// and transcription servers found on this machine, each with a Use
+// button that fills the engine's fields at once; the fields of the
+// gpt-sovits and piper engines; and the voice the preset's character
+// suggests for the engine chosen.
+
+// serverFields are those widgets (part of presetFields).
+type serverFields struct {
+	speechServers *fyne.Container // one row a server found
+	voiceServers  *fyne.Container
+	refAudio      *widget.Entry
+	refText       *widget.Entry
+	refLang       *widget.Entry
+	piperModel    *widget.Entry
+	piperProgram  *widget.Entry
+	// suggestVoice fills in the character's voice; hidden when it has
+	// none for the engine or the preset speaks with it already.
+	suggestVoice *widget.Button
+	suggested    string // the character's voice for the engine, "" when none
+}
+
+// audioScanWait bounds a scan: every port is asked at once.
+const audioScanWait = 5 * time.Second
+
+func (e *presetEditor) buildServerFields(entry func(func(*settings.Preset, string)) *widget.Entry) {
+	f := &e.f
+	f.speechServers = container.NewVBox()
+	f.voiceServers = container.NewVBox()
+	f.refAudio = entry(func(p *settings.Preset, s string) { p.Speech.RefAudio = strings.TrimSpace(s) })
+	f.refAudio.SetPlaceHolder(lang.L("A clip of 3 to 10 seconds in the voice to speak with (.wav)"))
+	f.refText = entry(func(p *settings.Preset, s string) { p.Speech.RefText = strings.TrimSpace(s) })
+	f.refText.SetPlaceHolder(lang.L("What is said in the clip"))
+	f.refLang = entry(func(p *settings.Preset, s string) { p.Speech.RefLang = strings.TrimSpace(s) })
+	f.refLang.SetPlaceHolder(lang.L("en, ja, zh, ko, yue or auto"))
+	f.piperModel = entry(func(p *settings.Preset, s string) { p.Speech.PiperModel = strings.TrimSpace(s) })
+	f.piperModel.SetPlaceHolder(lang.L("A Piper voice (.onnx) to run the Piper program with; empty: Piper's server at the base URL"))
+	f.piperProgram = entry(func(p *settings.Preset, s string) { p.Speech.PiperProgram = strings.TrimSpace(s) })
+	f.piperProgram.SetPlaceHolder(lang.L("piper (on the PATH)"))
+	f.suggestVoice = widget.NewButton("", func() {
+		if f.suggested != "" {
+			f.speechVoice.SetText(f.suggested) // tells the form: the user chose it
+			f.suggestVoice.Hide()
+		}
+	})
+	f.suggestVoice.Hide()
+	f.character.changed = chain(f.character.changed, func(string) { e.suggestVoice() })
+}
+
+// fillServers shows p's server fields.
+func (f *presetFields) fillServers(p settings.Preset) {
+	f.refAudio.SetText(p.Speech.RefAudio)
+	f.refText.SetText(p.Speech.RefText)
+	f.refLang.SetText(p.Speech.RefLang)
+	f.piperModel.SetText(p.Speech.PiperModel)
+	f.piperProgram.SetText(p.Speech.PiperProgram)
+}
+
+// browse is a button choosing a file into to.
+func (e *presetEditor) browse(to *widget.Entry) *widget.Button {
+	return widget.NewButtonWithIcon("", theme.FolderOpenIcon(), func() {
+		if e.w.win == nil {
+			return
+		}
+		dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err == nil && r != nil {
+				r.Close()
+				to.SetText(r.URI().Path())
+			}
+		}, e.w.win)
+	})
+}
+
+func (e *presetEditor) speechServerRows() []fyne.CanvasObject {
+	f := &e.f
+	find := widget.NewButtonWithIcon(lang.L("Find local servers"), theme.SearchIcon(), e.findAudioServers)
+	return append(append(append(append(append(append(
+		e.row("", lang.L("Local servers"), container.NewVBox(find, f.speechServers)),
+		e.row("speech.ref_audio", lang.L("Reference clip"), container.NewBorder(nil, nil, nil, e.browse(f.refAudio), f.refAudio))...),
+		e.row("speech.ref_text", lang.L("Clip text"), f.refText)...),
+		e.row("speech.ref_lang", lang.L("Clip language"), f.refLang)...),
+		e.row("speech.piper_model", lang.L("Piper voice model"), container.NewBorder(nil, nil, nil, e.browse(f.piperModel), f.piperModel))...),
+		e.row("speech.piper_program", lang.L("Piper program"), f.piperProgram)...),
+		e.row("", "", f.suggestVoice)...)
+}
+
+func (e *presetEditor) voiceServerRows() []fyne.CanvasObject {
+	find := widget.NewButtonWithIcon(lang.L("Find local servers"), theme.SearchIcon(), e.findAudioServers)
+	return e.row("", lang.L("Local servers"), container.NewVBox(find, e.f.voiceServers))
+}
+
+// findAudioServers scans off the UI thread and lists what answered; the
+// Speech and Voice tabs call it when they show.
+func (e *presetEditor) findAudioServers() {
+	if e.id == "" {
+		return
+	}
+	// One job, no work on the UI thread after it starts: the scan and
+	// the character's voice land together.
+	suggest := e.suggestion()
+	e.w.run(audioScanWait, func(ctx context.Context) func() {
+		found := e.w.b.FindAudioServers(ctx)
+		show := suggest()
+		return func() {
+			e.showAudioServers(found, "")
+			show()
+		}
+	})
+}
+
+// showAudioServers lists found in both tabs, each with its Use button.
+func (e *presetEditor) showAudioServers(found []localserver.AudioServer, note string) {
+	f := &e.f
+	f.speechServers.RemoveAll()
+	f.voiceServers.RemoveAll()
+	for _, s := range found {
+		box := f.speechServers
+		if s.Service == localserver.ServiceTranscription {
+			box = f.voiceServers
+		}
+		use := widget.NewButton(lang.L("Use"), func() { e.useAudioServer(s) })
+		box.Add(container.NewBorder(nil, nil, nil, use, widget.NewLabel(s.Label()+" — "+s.URL)))
+	}
+	if note == "" {
+		note = lang.L("No local speech server answered: docs/voices.md says how to start one.")
+	}
+	for _, box := range []*fyne.Container{f.speechServers, f.voiceServers} {
+		if len(box.Objects) == 0 {
+			box.Add(helpText(note))
+		}
+	}
+}
+
+// useAudioServer points the preset's engine at s in one click.
+func (e *presetEditor) useAudioServer(s localserver.AudioServer) {
+	f := &e.f
+	if s.Service == localserver.ServiceTranscription {
+		e.edit(func(p *settings.Preset) {
+			p.Voice.Engine, p.Voice.BaseURL = string(s.Engine), s.URL
+			if s.Engine == localserver.EngineOpenAI {
+				p.Voice.Model = s.Model
+			}
+		})
+	} else {
+		f.voicesFor = string(s.Engine) // the server's voices, not the engine's usual list
+		e.edit(func(p *settings.Preset) {
+			p.Speech.Engine, p.Speech.BaseURL, p.Speech.Model = string(s.Engine), s.URL, s.Model
+			if s.Engine == localserver.EnginePiper {
+				p.Speech.PiperModel = ""
+			}
+		})
+		f.speechVoices = nil
+		for _, v := range s.Offers {
+			f.speechVoices = append(f.speechVoices, speech.Voice{ID: v, Name: v})
+		}
+	}
+	e.loading = true
+	f.fillAudio(e.draft)
+	e.loading = false
+	f.filterVoices(f.speechVoice.Text)
+	e.showEngineFields()
+	e.suggestVoice()
+}
+
+// suggestVoice offers the voice the preset's character names for the
+// engine: the placeholder says it (an empty voice speaks with it) and a
+// button fills it in. A voice the user chose stays as it is. It runs when
+// a character is chosen; the tabs show the last scan's servers at once
+// and Find local servers asks again (each one job, alone: the UI thread
+// does nothing after it starts one).
+func (e *presetEditor) suggestVoice() {
+	if e.id == "" || e.loading {
+		return
+	}
+	suggest := e.suggestion()
+	e.w.run(voiceListWait, func(context.Context) func() { return suggest() })
+}
+
+// suggestion reads the character's pack (call the result off the UI
+// thread) and returns what shows its voice (on the UI thread).
+func (e *presetEditor) suggestion() func() func() {
+	id, engine, model := e.draft.Character, e.draft.Speech.Engine, e.draft.Speech.Model
+	dir := e.w.b.Store().Dir()
+	return func() func() {
+		pack, err := loadPack(dir, id)
+		name, v := id, ""
+		if err == nil {
+			name, v = pack.Name, pack.Speech.Suggest(engine, model)
+		}
+		return func() {
+			if e.draft.Character == id && e.draft.Speech.Engine == engine {
+				e.showSuggestion(name, v)
+			}
+		}
+	}
+}
+
+// showSuggestion shows the character's voice v ("" when none).
+func (e *presetEditor) showSuggestion(name, v string) {
+	f := &e.f
+	f.suggested = v
+	if v == "" {
+		f.speechVoice.SetPlaceHolder(lang.L("The engine's default"))
+		f.suggestVoice.Hide()
+		return
+	}
+	f.speechVoice.SetPlaceHolder(lang.L("The character's voice") + ": " + v)
+	f.suggestVoice.SetText(lang.L("Use the character's voice") + " (" + name + ": " + v + ")")
+	if e.draft.Speech.Voice == v {
+		f.suggestVoice.Hide()
+	} else {
+		f.suggestVoice.Show()
+	}
+}
