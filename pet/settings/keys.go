@@ -49,6 +49,148 @@ func keyOf(p *Preset, field string) *string {
 // entryName is the keyring entry that holds field of preset id.
 func entryName(id, field string) string { return id + "/" + field }
 
+// secret is one value of the settings the keyring may hold: a key of a
+// preset, or a header or env value of an MCP server (docs/product.md §12:
+// which of those are secret cannot be known, so all are). Its owner's
+// "keyring" object in the file names its entry under field.
+type secret struct {
+	preset string // the preset's id, or "" for an MCP server's value
+	server string // the MCP server's name
+	field  string // "key", "speech.key", "voice.key"; "header/<Name>", "env/<NAME>"
+}
+
+// entry is the keyring entry that holds k: "<preset id>/key",
+// "mcp/<server>/header/<Name>", "mcp/<server>/env/<NAME>".
+func (k secret) entry() string {
+	if k.preset != "" {
+		return entryName(k.preset, k.field)
+	}
+	return "mcp/" + k.server + "/" + k.field
+}
+
+// logArgs name k's owner for a log line (never its value).
+func (k secret) logArgs() []any {
+	if k.preset != "" {
+		return []any{"preset", k.preset, "field", k.field}
+	}
+	return []any{"server", k.server, "field", k.field}
+}
+
+// mcpValues returns the map of m that a secret field ("header/…",
+// "env/…") names, and the name in it; ok is false for another field.
+func mcpValues(m *MCPServer, field string) (values *map[string]string, name string, ok bool) {
+	kind, name, _ := strings.Cut(field, "/")
+	switch {
+	case name == "":
+		return nil, "", false
+	case kind == "header":
+		return &m.Headers, name, true
+	case kind == "env":
+		return &m.Env, name, true
+	}
+	return nil, "", false
+}
+
+// get returns k's value in st ("" when its owner is gone).
+func (k secret) get(st *Settings) string {
+	if k.preset != "" {
+		if p, ok := st.Preset(k.preset); ok {
+			return *keyOf(p, k.field)
+		}
+		return ""
+	}
+	m := st.MCPServers[k.server]
+	if values, name, ok := mcpValues(&m, k.field); ok {
+		return (*values)[name]
+	}
+	return ""
+}
+
+// set sets k's value in st; an MCP header or env name it lacked is added.
+// An owner gone is left gone.
+func (k secret) set(st *Settings, v string) {
+	if k.preset != "" {
+		if p, ok := st.Preset(k.preset); ok {
+			*keyOf(p, k.field) = v
+		}
+		return
+	}
+	m, have := st.MCPServers[k.server]
+	values, name, ok := mcpValues(&m, k.field)
+	if !have || !ok {
+		return
+	}
+	if *values == nil {
+		*values = map[string]string{}
+	}
+	(*values)[name] = v
+	st.MCPServers[k.server] = m
+}
+
+// name records in st's file form that entry holds k.
+func (k secret) name(st *Settings, entry string) {
+	add := func(refs *map[string]string) {
+		if *refs == nil {
+			*refs = map[string]string{}
+		}
+		(*refs)[k.field] = entry
+	}
+	if p, ok := st.Preset(k.preset); ok && k.preset != "" {
+		add(&p.Keyring)
+		return
+	}
+	if m, ok := st.MCPServers[k.server]; ok {
+		add(&m.Keyring)
+		st.MCPServers[k.server] = m
+	}
+}
+
+// secretsOf lists every place for a secret st has: the three keys of each
+// preset, each header and env name of each MCP server.
+func secretsOf(st *Settings) []secret {
+	var out []secret
+	for _, p := range st.Presets {
+		for _, field := range keyFields {
+			out = append(out, secret{preset: p.ID, field: field})
+		}
+	}
+	for _, server := range sortedKeys(st.MCPServers) {
+		m := st.MCPServers[server]
+		for _, h := range sortedKeys(m.Headers) {
+			out = append(out, secret{server: server, field: "header/" + h})
+		}
+		for _, e := range sortedKeys(m.Env) {
+			out = append(out, secret{server: server, field: "env/" + e})
+		}
+	}
+	return out
+}
+
+// namedRefs returns the entries st's "keyring" objects name, by secret,
+// and empties those objects (they are of the file only).
+func namedRefs(st *Settings) map[secret]string {
+	refs := map[secret]string{}
+	for i := range st.Presets {
+		p := &st.Presets[i]
+		for field, entry := range p.Keyring {
+			if slices.Contains(keyFields, field) && entry != "" {
+				refs[secret{preset: p.ID, field: field}] = entry
+			}
+		}
+		p.Keyring = nil
+	}
+	for server, m := range st.MCPServers {
+		for field, entry := range m.Keyring {
+			if _, _, ok := mcpValues(&m, field); ok && entry != "" {
+				refs[secret{server: server, field: field}] = entry
+			}
+		}
+		m.Keyring = nil
+		st.MCPServers[server] = m
+	}
+	return refs
+}
+
 // keys is the store's knowledge of the keyring.
 type keys struct {
 	mu   sync.Mutex
@@ -56,10 +198,10 @@ type keys struct {
 	why  string  // why ring is nil
 	// held maps an entry to the secret the keyring is known to hold.
 	held map[string]string
-	// unread maps "<preset id>/<field>" to the entry the file names for a
-	// key the keyring did not give at start: the file keeps naming it.
-	unread map[string]string
-	dirty  bool // a key is in the file that the keyring could take
+	// unread maps a secret to the entry the file names for it when the
+	// keyring did not give it at start: the file keeps naming it.
+	unread map[secret]string
+	dirty  bool // a secret is in the file that the keyring could take
 }
 
 // KeysWhere says where the keys are kept, and why in the file when they are.
@@ -72,42 +214,36 @@ func (s *Store) KeysWhere() (KeysPlace, string) {
 	return KeysInKeyring, ""
 }
 
-// fileForm returns st as the settings file holds it: each key the keyring
-// holds replaced by the name of its entry (in the preset's "keyring"
-// object). A key the keyring does not hold yet stays in the file, so
-// nothing is lost when the keyring refuses it.
+// fileForm returns st as the settings file holds it: each secret the
+// keyring holds replaced by the name of its entry (in its preset's or MCP
+// server's "keyring" object; an MCP header or env name stays, with ""). A
+// secret the keyring does not hold yet stays in the file, so nothing is
+// lost when the keyring refuses it.
 func (s *Store) fileForm(st Settings) Settings {
 	s.keys.mu.Lock()
 	defer s.keys.mu.Unlock()
 	f := st.Clone()
-	now := map[string]string{} // entry → the key the settings hold
-	for i := range f.Presets {
-		p := &f.Presets[i]
-		p.Keyring = nil
-		for _, field := range keyFields {
-			k := keyOf(p, field)
-			entry := entryName(p.ID, field)
-			if *k != "" {
-				now[entry] = *k
-			}
-			switch {
-			case *k != "" && s.keys.held[entry] == *k:
-				*k = ""
-			case *k == "" && s.keys.unread[p.ID+"/"+field] != "":
-				entry = s.keys.unread[p.ID+"/"+field]
-			default:
-				if *k != "" && s.keys.ring != nil {
-					s.keys.dirty = true
-				}
-				continue
-			}
-			if p.Keyring == nil {
-				p.Keyring = map[string]string{}
-			}
-			p.Keyring[field] = entry
+	namedRefs(&f)
+	now := map[string]string{} // entry → the secret the settings hold
+	for _, k := range secretsOf(&f) {
+		v, entry := k.get(&f), k.entry()
+		if v != "" {
+			now[entry] = v
 		}
+		switch {
+		case v != "" && s.keys.held[entry] == v:
+			k.set(&f, "")
+		case v == "" && s.keys.unread[k] != "":
+			entry = s.keys.unread[k]
+		default:
+			if v != "" && s.keys.ring != nil {
+				s.keys.dirty = true
+			}
+			continue
+		}
+		k.name(&f, entry)
 	}
-	// A key cleared or changed, or a preset deleted: its old entry goes.
+	// A secret cleared or changed, or its owner deleted: its old entry goes.
 	for entry, v := range s.keys.held {
 		if now[entry] != v && s.keys.ring != nil {
 			s.keys.dirty = true
@@ -116,21 +252,18 @@ func (s *Store) fileForm(st Settings) Settings {
 	return f
 }
 
-// takeRefs moves the entry names a decoded file gives for its keys out of
-// st into unread, where they wait for UseKeyring (and the file keeps
-// naming them until then). A key also written in the file wins: the user
-// put it there by hand.
+// takeRefs moves the entry names a decoded file gives for its secrets out
+// of st into unread, where they wait for UseKeyring (and the file keeps
+// naming them until then). A value also written in the file wins: the
+// user put it there by hand.
 func (s *Store) takeRefs(st *Settings) {
 	s.keys.mu.Lock()
 	defer s.keys.mu.Unlock()
-	for i := range st.Presets {
-		p := &st.Presets[i]
-		for field, entry := range p.Keyring {
-			if slices.Contains(keyFields, field) && entry != "" && *keyOf(p, field) == "" {
-				s.keys.unread[p.ID+"/"+field] = entry
-			}
+	for k, entry := range namedRefs(st) {
+		if k.get(st) == "" {
+			k.set(st, "") // an MCP name the file lost keeps its place
+			s.keys.unread[k] = entry
 		}
-		p.Keyring = nil
 	}
 }
 
@@ -144,41 +277,46 @@ func (s *Store) UseKeyring(ring Keyring, why string) {
 	s.keys.ring, s.keys.why = ring, why
 	unread := maps.Clone(s.keys.unread)
 	s.keys.mu.Unlock()
-	if ring == nil {
-		for _, ref := range slices.Sorted(maps.Keys(unread)) {
-			id, field, _ := strings.Cut(ref, "/")
-			s.log.Load().Warn("key_unread", "preset", id, "field", field, "entry", unread[ref], "err", why)
-		}
-		return
-	}
-	for _, ref := range slices.Sorted(maps.Keys(unread)) {
-		id, field, _ := strings.Cut(ref, "/")
-		entry := unread[ref]
-		v, err := ring.Get(entry)
-		if err != nil {
-			s.log.Load().Warn("key_unread", "preset", id, "field", field, "entry", entry, "err", err.Error())
+	order := slices.SortedFunc(maps.Keys(unread), func(a, b secret) int { return strings.Compare(a.entry(), b.entry()) })
+	for _, k := range order {
+		if ring == nil {
+			s.log.Load().Warn("key_unread", append(k.logArgs(), "entry", unread[k], "err", why)...)
 			continue
 		}
-		s.writeMu.Lock()
-		s.mu.Lock()
-		if p, ok := s.cur.Preset(id); ok && *keyOf(p, field) == "" {
-			*keyOf(p, field) = v
-		}
-		s.mu.Unlock()
-		s.keys.mu.Lock()
-		delete(s.keys.unread, ref)
-		if entry == entryName(id, field) {
-			s.keys.held[entry] = v
-		}
-		s.keys.mu.Unlock()
-		s.writeMu.Unlock()
+		s.readSecret(ring, k, unread[k])
 	}
-	s.moveKeys()
+	if ring != nil {
+		s.moveKeys()
+	}
 }
 
-// moveKeys puts into the keyring every key the settings hold that it does
-// not hold yet, removes the entries of keys that are gone, then rewrites
-// the settings file without the keys it took. A refusal leaves that key
+// readSecret reads k from entry of ring into the settings, unless the
+// settings got a value for it meanwhile.
+func (s *Store) readSecret(ring Keyring, k secret, entry string) {
+	v, err := ring.Get(entry)
+	if err != nil {
+		s.log.Load().Warn("key_unread", append(k.logArgs(), "entry", entry, "err", err.Error())...)
+		return
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	s.mu.Lock()
+	if k.get(&s.cur) == "" {
+		k.set(&s.cur, v)
+	}
+	s.mu.Unlock()
+	s.keys.mu.Lock()
+	delete(s.keys.unread, k)
+	if entry == k.entry() {
+		s.keys.held[entry] = v
+	}
+	s.keys.mu.Unlock()
+}
+
+// moveKeys puts into the keyring every secret (key, MCP header or env
+// value) the settings hold that it does not hold yet, removes the entries
+// of those that are gone, then rewrites the settings file without the
+// secrets it took. A refusal leaves that key
 // (and those after it) in the file; a keyring that stops answering keeps
 // every key in the file from then on. It runs at Open and on the store's
 // own goroutine.
@@ -192,12 +330,9 @@ func (s *Store) moveKeys() {
 	}
 	cur := s.Get()
 	want := map[string]string{}
-	for i := range cur.Presets {
-		p := &cur.Presets[i]
-		for _, field := range keyFields {
-			if k := *keyOf(p, field); k != "" {
-				want[entryName(p.ID, field)] = k
-			}
+	for _, k := range secretsOf(&cur) {
+		if v := k.get(&cur); v != "" {
+			want[k.entry()] = v
 		}
 	}
 	moved, failed := 0, error(nil)
@@ -268,10 +403,11 @@ func (s *Store) KeysNote() string {
 	return "Keys are kept in settings.json, readable only by you (" + why + ")."
 }
 
-// withoutKeys returns a settings file with its presets' keys blanked, for
-// the copy an upgrade keeps: the keys stay in the current file until the
-// keyring takes them, and a copy must not keep them in clear after that.
-// A file of another shape is returned as it is.
+// withoutKeys returns a settings file with its presets' keys and its MCP
+// servers' header and env values blanked, for the copy an upgrade keeps:
+// they stay in the current file until the keyring takes them, and a copy
+// must not keep them in clear after that. A file of another shape is
+// returned as it is.
 func withoutKeys(data []byte) []byte {
 	var obj map[string]any
 	if json.Unmarshal(data, &obj) != nil {
@@ -283,6 +419,15 @@ func withoutKeys(data []byte) []byte {
 		for _, sub := range []map[string]any{m, asObject(m["speech"]), asObject(m["voice"])} {
 			if _, ok := sub["key"]; ok {
 				sub["key"] = ""
+			}
+		}
+	}
+	servers, _ := obj["mcp_servers"].(map[string]any)
+	for _, m := range servers {
+		for _, field := range []string{"headers", "env"} {
+			values := asObject(asObject(m)[field])
+			for name := range values {
+				values[name] = ""
 			}
 		}
 	}

@@ -185,7 +185,8 @@ func TestKeysStayInFileWithoutBus(t *testing.T) {
 // gnome-keyring on a private session bus (dbus-run-session), with a new
 // login keyring the test unlocks. The keys of an existing file move into
 // it, no key is left in the file, a restart reads them back, a changed key
-// moves too, and a start without the bus keeps the entries named.
+// and an MCP header move too, and a start without the bus keeps the
+// entries named.
 func TestKeysInSecretService(t *testing.T) {
 	if os.Getenv("YUI_KEYRING_CHILD") == "" {
 		runInPrivateBus(t)
@@ -237,15 +238,32 @@ func TestKeysInSecretService(t *testing.T) {
 	if err := s.UpdatePreset("p-00000002", func(p *Preset) error { p.Key = testKeys["p-00000002/key"]; return nil }); err != nil {
 		t.Fatal(err)
 	}
+	// So does an MCP server's header (docs/mcp.md).
+	const header = "Bearer mcp-hdr-4b5c6d7e"
+	if err := s.Update(func(st *Settings) error {
+		st.MCPServers = map[string]MCPServer{"home": {URL: "http://127.0.0.1:8123/mcp", Headers: map[string]string{"Authorization": header}}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	s.Close()
 	if in := fileKeys(t, s); len(in) != 0 {
 		t.Errorf("the changed key stayed in the file: %v", in)
+	}
+	if data, _ := os.ReadFile(s.Path()); strings.Contains(string(data), header) {
+		t.Errorf("the MCP header stayed in the file:\n%s", data)
+	}
+	if got, err := ring.Get("mcp/home/header/Authorization"); err != nil || got != header {
+		t.Errorf("keyring entry of the MCP header = %q, %v", got, err)
 	}
 
 	// A restart reads them back.
 	s2, _ := open(t, dir)
 	s2.UseKeyring(ring, "")
 	checkKeys(t, s2, "after a restart")
+	if got := s2.Get().MCPServers["home"].Headers["Authorization"]; got != header {
+		t.Errorf("MCP header after a restart = %q", got)
+	}
 
 	// A start without the bus: no key, but the entries stay named.
 	s2.Close()

@@ -25,6 +25,11 @@ type MCPServer struct {
 	// Type is what some files write beside the fields ("stdio", "http"),
 	// kept as it was.
 	Type string `json:"type,omitempty"`
+	// Keyring names, in the file only, the keyring entry of each header
+	// and env value the system keyring holds ("header/<Name>",
+	// "env/<NAME>"); that value is then "" in the file. In memory the
+	// values are in Headers and Env and Keyring is nil (keys.go).
+	Keyring map[string]string `json:"keyring,omitempty"`
 }
 
 // MCP permissions (mcp_permissions), per declared tool name.
@@ -44,6 +49,7 @@ func (m MCPServer) Clone() MCPServer {
 	c.Args = slices.Clone(m.Args)
 	c.Env = maps.Clone(m.Env)
 	c.Headers = maps.Clone(m.Headers)
+	c.Keyring = maps.Clone(m.Keyring)
 	return c
 }
 

@@ -63,7 +63,9 @@ func (s *Settings) AddMCPServers(servers map[string]MCPServer, presetID string) 
 		if _, have := s.MCPServers[name]; have {
 			continue
 		}
-		s.MCPServers[name] = servers[name].Clone()
+		m := servers[name].Clone()
+		m.Keyring = nil // another app's file names no entry of this keyring
+		s.MCPServers[name] = m
 		added = append(added, name)
 	}
 	if p, ok := s.Preset(presetID); ok {

@@ -98,7 +98,7 @@ type Store struct {
 func Open(dir string, opts Options) (*Store, *Notice, error) {
 	s := &Store{dir: dir, rand: opts.Rand, clock: opts.Clock, writeFile: opts.WriteFile,
 		dirty: map[string]bool{}}
-	s.keys.held, s.keys.unread, s.keys.why = map[string]string{}, map[string]string{}, "no keyring in use"
+	s.keys.held, s.keys.unread, s.keys.why = map[string]string{}, map[secret]string{}, "no keyring in use"
 	s.SetLog(opts.Log)
 	if s.rand == nil {
 		s.rand = rand.Reader

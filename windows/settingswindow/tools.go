@@ -365,7 +365,10 @@ func (t *toolsSection) preview(path string) {
 	}
 	msg := widget.NewLabel(strings.Join(lines, "\n"))
 	msg.Wrapping = fyne.TextWrapWord
-	dialog.ShowCustomConfirm(lang.L("Add these servers?"), lang.L("Add"), lang.L("Cancel"), container.NewVScroll(msg), func(ok bool) {
+	// A scroll's own minimum is one line: the list needs room to be read.
+	list := container.NewVScroll(msg)
+	list.SetMinSize(fyne.NewSize(480, 160))
+	dialog.ShowCustomConfirm(lang.L("Add these servers?"), lang.L("Add"), lang.L("Cancel"), list, func(ok bool) {
 		if !ok {
 			return
 		}
