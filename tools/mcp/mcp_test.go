@@ -96,7 +96,17 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	h := &harness{clk: clock.NewFake(time.Unix(1000, 0)), f: newFakeServer(t), ch: make(chan string, 64)}
-	h.m = NewManager(Options{Clock: h.clk, Dial: h.f.dial, OnChange: func(n string) { h.ch <- n }})
+	// A change is a wake-up for waitState, never a message to keep: the
+	// send must not block. A test that reads no change (the crash loop
+	// makes one per attempt) would fill the buffer, and a blocked OnChange
+	// holds the server goroutine, and with it Close, for ever.
+	notify := func(n string) {
+		select {
+		case h.ch <- n:
+		default: // the buffer is full, so waitState has a wake-up already
+		}
+	}
+	h.m = NewManager(Options{Clock: h.clk, Dial: h.f.dial, OnChange: notify})
 	t.Cleanup(h.m.Close)
 	h.m.Configure([]ServerConfig{{Name: "files", Command: "x", Timeout: 10 * time.Second}})
 	return h
