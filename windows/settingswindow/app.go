@@ -142,8 +142,6 @@ func (g *globalSection) content() fyne.CanvasObject {
 	lookHelp := helpText(lang.L("Whether the character may take a screenshot when it asks to look at the screen. " +
 		"Ask shows a prompt the first time."))
 	return page(note, rows(
-		heading(lang.L("Language")),
-		[]fyne.CanvasObject{formLabel(lang.L("Language")), container.NewVBox(g.language.Select, g.languageNote)},
 		heading(lang.L("Permissions")),
 		[]fyne.CanvasObject{formLabel(lang.L("Screen look")), container.NewVBox(g.screenLook.Select, lookHelp)},
 		[]fyne.CanvasObject{formLabel(lang.L("Browser tool")), container.NewVBox(g.browser, g.browserLocal, helpText(
@@ -156,6 +154,8 @@ func (g *globalSection) content() fyne.CanvasObject {
 			helpText(lang.L("Brings back every pet hidden from its menu (so does Ctrl+Alt+Y, or the tray).")))},
 		heading(lang.L("Sound")),
 		[]fyne.CanvasObject{formLabel(lang.L("Speakers")), container.NewVBox(g.speakers.Select, g.soundNote)},
+		heading(lang.L("Language")),
+		[]fyne.CanvasObject{formLabel(lang.L("Language")), container.NewVBox(g.language.Select, g.languageNote)},
 		heading(lang.L("Logs")),
 		[]fyne.CanvasObject{formLabel(lang.L("Log level")), g.logLevel.Select},
 		[]fyne.CanvasObject{formLabel(lang.L("Log folder")), container.NewVBox(g.logDir,

@@ -137,12 +137,12 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		container.NewTabItem(lang.L("Session"), w.session.content()),
 		container.NewTabItem(lang.L("Speech"), w.ed.speechTab()),
 		container.NewTabItem(lang.L("Voice"), w.ed.voiceTab()),
-		container.NewTabItem(lang.L("Life"), w.life.content()),
 		container.NewTabItem(lang.L("App"), w.global.content()),
-		// Memory and Characters come last so that the tabs before them
-		// keep their places.
+		// New tabs come last so that the tabs before them keep their
+		// places: Memory and Characters, then Life and Tools.
 		container.NewTabItem(lang.L("Memory"), w.memory.content()),
 		container.NewTabItem(lang.L(charactersTab), w.gallery.content()),
+		container.NewTabItem(lang.L("Life"), w.life.content()),
 		container.NewTabItem(lang.L(toolsTab), w.toolsContent()), // tools.go
 	)
 	w.tabs.OnSelected = func(t *container.TabItem) {

@@ -24,6 +24,17 @@ type Preset struct {
 	// Positions is the pet's saved position per monitor layout (a
 	// version-1 file's field, which the app moves to the state file).
 	Positions map[string]any `json:"positions,omitempty"`
+	// Life is the preset's life object (docs/product.md §11); nil keeps
+	// the defaults. QuietLife turns off the turns Yui starts on her own.
+	Life map[string]any `json:"life,omitempty"`
+}
+
+// QuietLife is a life object with no turn of her own: for a test whose
+// scenario answers the user's first turn, which the first activity of the
+// day would otherwise take.
+func QuietLife() map[string]any {
+	return map[string]any{"talk": "off", "quiet_hours": "", "first_activity": false, "back_from_away_minutes": 0,
+		"watch_apps": []string{}, "screen_watch_minutes": 0, "private_titles": []string{}, "schedules": []any{}}
 }
 
 // WriteSettings writes a settings file with these presets, the first active.

@@ -56,7 +56,13 @@ func TestGravityLandsOnNotesOrTheFloor(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := harness.StartSim(t, harness.FreePort(t), "sim-key", scen)
-	a := startYui(t, d, "sim-key", "--chat-api", "push", "--chat-base-url", s.Url)
+	// The drag is the day's first input: with the first activity on, its
+	// turn would take the scenario's first look.
+	cfg := t.TempDir()
+	p := harness.PushPreset("p-grav0001", "Yui", s, "sim-key")
+	p.Life = harness.QuietLife()
+	harness.WriteSettings(t, cfg, p)
+	a := harness.StartYuiIn(t, d, cfg, "")
 	a.WaitRecord(30*time.Second, "ws_ready", nil)
 	petID := d.WindowID(t, "Yui")
 	before := d.WaitShot(t, "gravity-start", 10*time.Second, harness.DrawnCheck(d.Frame(t, petID)))
