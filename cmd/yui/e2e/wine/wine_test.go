@@ -363,7 +363,13 @@ func TestWineSitsOnNotepad(t *testing.T) {
 	w := startWine(t)
 	d := w.d
 	s := harness.StartSim(t, harness.FreePort(t), "sim-key", writeScenario(t, notepadScenario))
-	a := w.startYui(t.TempDir(), "sim-key", "--chat-api", "push", "--chat-base-url", s.Url)
+	// Dragging and typing are the day's first input: with the first
+	// activity on, its turn would take the scenario's first step.
+	cfg := t.TempDir()
+	p := harness.PushPreset("p-wine0001", "Yui", s, "sim-key")
+	p.Life = harness.QuietLife()
+	harness.WriteSettings(t, cfg, p)
+	a := w.startYui(cfg, "sim-key", "--chat-api", "push", "--chat-base-url", s.Url)
 	a.WaitRecord(wineStart, "ws_ready", nil)
 	harness.Start(t, w.env, "wine", "notepad")
 	noteID := d.WindowID(t, "Untitled - Notepad")
