@@ -204,18 +204,18 @@ func TestLifeTurns(t *testing.T) {
 	a := harness.StartYuiIn(t, d, cfg, "")
 	srv.waitRequest(t, 30*time.Second, `trigger: reminder "stretch" (10 min late)`)
 	a.WaitRecord(5*time.Second, "life_turn", map[string]string{"trigger": "reminder"})
-	time.Sleep(2 * time.Second) // let the turn end: a held first activity would be spent
+	waitTurnsEnded(t, a) // a first activity held by the running turn would be spent
 
 	// Real input: the first of the day.
 	d.Run(t, "xdotool", "mousemove", "100", "100")
 	d.Run(t, "xdotool", "mousemove", "200", "150")
 	srv.waitRequest(t, 10*time.Second, "trigger: first activity today")
-	time.Sleep(2 * time.Second)
+	waitTurnsEnded(t, a)
 
 	// A watched app becomes active.
 	harness.Start(t, d.Env(), "xmessage", "-title", "notes", "hello")
 	srv.waitRequest(t, 15*time.Second, `trigger: app switch to "Xmessage"`)
-	time.Sleep(2 * time.Second)
+	waitTurnsEnded(t, a)
 
 	// yui event reaches the running Yui; with none running it exits 1.
 	if code, out := yuiEvent(t, d, "--config-dir", cfg, "--source", "build", "done"); code != 0 {
@@ -225,7 +225,7 @@ func TestLifeTurns(t *testing.T) {
 	if code, out := yuiEvent(t, d, "--config-dir", t.TempDir(), "hello"); code != 1 || !strings.Contains(out, "no Yui is running") {
 		t.Fatalf("yui event with no Yui: exit %d: %s", code, out)
 	}
-	time.Sleep(2 * time.Second)
+	waitTurnsEnded(t, a)
 
 	// Nothing starts while the composer holds text.
 	a.OpenComposer()
@@ -233,14 +233,17 @@ func TestLifeTurns(t *testing.T) {
 	if code, out := yuiEvent(t, d, "--config-dir", cfg, "later"); code != 0 {
 		t.Fatalf("yui event: exit %d: %s", code, out)
 	}
-	a.WaitRecord(5*time.Second, "life_skipped", map[string]string{"trigger": "event", "reason": "busy"})
-	time.Sleep(2 * time.Second)
+	held := map[string]string{"trigger": "event", "reason": "busy"}
+	a.WaitRecord(5*time.Second, "life_skipped", held)
+	// The scheduler tries again each second: a second hold shows the event
+	// waited through a try while the draft stayed.
+	harness.WaitForOr(5*time.Second, func() bool { return a.Count("life_skipped", held) >= 2 })
 	if srv.hasRequest(`"later"`) {
 		t.Fatal("an event turn ran while the composer held text")
 	}
 	d.Run(t, "xdotool", "key", "ctrl+a", "BackSpace", "Escape")
 	srv.waitRequest(t, 10*time.Second, `trigger: event from "cli": "later"`)
-	time.Sleep(2 * time.Second)
+	waitTurnsEnded(t, a)
 
 	// A typed turn carries its screenshot; under a private window it does not, and look is refused.
 	a.Talk("hello there")
@@ -249,17 +252,18 @@ func TestLifeTurns(t *testing.T) {
 	}
 	d.Run(t, "xdotool", "key", "Escape")
 	harness.Start(t, d.Env(), "xmessage", "-title", "secretword vault", "private")
-	time.Sleep(2 * time.Second)
+	d.WaitFocus(t, d.WindowID(t, "secretword vault"))
+	waitTurnsEnded(t, a)
 	a.Talk("what is this")
 	if r := srv.waitRequest(t, 10*time.Second, "what is this"); strings.Contains(r.text, "screenshot source:") || r.images != 0 {
 		t.Fatalf("a screenshot under a private window: %q (%d images)", r.text, r.images)
 	}
 	a.WaitRecord(5*time.Second, "screenshot_skipped", map[string]string{"reason": "private"})
-	time.Sleep(time.Second)
+	waitTurnsEnded(t, a)
 	d.Run(t, "xdotool", "type", "--delay", "20", "look now")
 	d.Run(t, "xdotool", "key", "Return")
 	srv.waitRequest(t, 10*time.Second, "error: a private window is on the screen")
-	time.Sleep(time.Second)
+	waitTurnsEnded(t, a)
 
 	// remind in one minute; a restart before it is due keeps it.
 	d.Run(t, "xdotool", "type", "--delay", "20", "remind me")
@@ -279,4 +283,14 @@ func TestLifeTurns(t *testing.T) {
 	}
 	b.WaitRecord(5*time.Second, "life_turn", map[string]string{"trigger": "reminder"})
 	srv.waitRequest(t, time.Until(began.Add(5*time.Minute)), `trigger: schedule "stand up"`)
+}
+
+// waitTurnsEnded waits until every turn the app started has ended: the
+// pet window logs pet_composer_unlocked as a running turn ends (at the
+// debug level these settings set), one for each "turn" record.
+func waitTurnsEnded(t *testing.T, a *harness.App) {
+	t.Helper()
+	harness.WaitFor(t, 30*time.Second, "the turns' end", func() bool {
+		return a.Count("pet_composer_unlocked", nil) >= a.Count("turn", nil)
+	})
 }
