@@ -112,6 +112,8 @@ var microGoals = []microGoal{
 		"yui/tools/imagefit.BenchmarkFit3840x2160Into256KiB", "ns/op", 1e-6, "ms", 500, true},
 	{"first audio overhead", "First audio: the client's time from a sentence reaching the queue to its first sample at the output (BenchmarkSegmentToFirstSample)",
 		"yui/pet/playback.BenchmarkSegmentToFirstSample", "ms-to-first-sample", 1, "ms", 20, true},
+	{"first sentence handoff", "First sentence: the token that ends it to its speech event, the next token 50 ms later (BenchmarkSentenceHandoff; issue 37: within 25 ms)",
+		"yui/transport/chatcompletions.BenchmarkSentenceHandoff", "handoff-ms", 1, "ms", 25, true},
 	{"stop to silence", "Stop to silence: the most audio heard after a stop, buffers included (BenchmarkAudioAfterStop)",
 		"yui/pet/playback.BenchmarkAudioAfterStop", "worst-ms-audible-after-stop", 1, "ms", 50, true},
 	// Hands-free over speakers (docs/hands-free.md): synthetic rooms until

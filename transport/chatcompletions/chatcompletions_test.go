@@ -59,7 +59,7 @@ type env struct {
 	wrote chan struct{}
 }
 
-func start(t *testing.T, h rt.Handler, edit func(*transport.Options)) *env {
+func start(t testing.TB, h rt.Handler, edit func(*transport.Options)) *env {
 	t.Helper()
 	srv := rt.Start(t, h)
 	clk := clock.NewFake(epoch)

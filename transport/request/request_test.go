@@ -39,7 +39,30 @@ func TestSplitter(t *testing.T) {
 		{[]string{"一行目\n二行目\n\n- item"}, []string{"一行目", "二行目"}, "- item"},
 		{[]string{`He said "hi." Then`}, []string{`He said "hi."`}, "Then"},
 		{[]string{"It costs approx. five. Ok"}, []string{"It costs approx. five."}, "Ok"},
-		{[]string{"Done.", ""}, nil, "Done."},
+		// A sentence is handed on with the token that ends it when
+		// nothing in it needs the next one (sentence.go's settled).
+		{[]string{"Done.", ""}, []string{"Done."}, ""},
+		{[]string{"Hi there", ".", " How"}, []string{"Hi there."}, "How"},
+		{[]string{"Really?!"}, []string{"Really?!"}, ""},
+		{[]string{"こんにちは。"}, []string{"こんにちは。"}, ""},
+		// ...unless it may go on: a number, an initial, an abbreviation,
+		// an ellipsis, an open quote.
+		{[]string{"Pi is 3.", "14 today. Ok"}, []string{"Pi is 3.14 today."}, "Ok"},
+		{[]string{"Ask J.", " Smith. Ok"}, []string{"Ask J. Smith."}, "Ok"},
+		{[]string{"Ask Dr.", " Smith. Ok"}, []string{"Ask Dr. Smith."}, "Ok"},
+		{[]string{"Well...", " maybe. Ok"}, []string{"Well... maybe."}, "Ok"},
+		{[]string{`He said "hi.`, `" Then`}, []string{`He said "hi."`}, "Then"},
+		// The first sentence is cut at a clause once it is long enough
+		// and its end has not come yet; later ones are not, nor is a
+		// short first clause.
+		{[]string{"Well, that is a lovely question to ask me,", " and I think so.", " Yes, of course, it is,", " my friend. Ok"},
+			[]string{"Well, that is a lovely question to ask me,", "and I think so.", "Yes, of course, it is, my friend."}, "Ok"},
+		{[]string{"It costs 1,", "000 yen in the shop near the station,", " I think. Ok"},
+			[]string{"It costs 1,000 yen in the shop near the station,", "I think."}, "Ok"},
+		{[]string{"Well, that is a lovely question to ask me, and I think so. Ok"},
+			[]string{"Well, that is a lovely question to ask me, and I think so."}, "Ok"},
+		{[]string{"今日はとてもいい天気ですね、", "散歩に行きましょう。"}, []string{"今日はとてもいい天気ですね、", "散歩に行きましょう。"}, ""},
+		{[]string{"(one two three four five six seven eight, nine) ten. Ok"}, []string{"(one two three four five six seven eight, nine) ten."}, "Ok"},
 		{[]string{"[SILENT]"}, nil, "[SILENT]"},
 	}
 	for _, c := range cases {

@@ -342,7 +342,7 @@ func TestBadEventsSkipped(t *testing.T) {
 	}, nil)
 	evs := e.send(t, say("hi"))
 	rs := rt.Of[*transport.RenderEvent](evs)
-	if end := turnEnd(t, evs); end.Outcome != transport.TurnCompleted || len(rs) != 1 || rs[0].Segments[0].Speech != "Still fine." {
+	if end := turnEnd(t, evs); end.Outcome != transport.TurnCompleted || len(rs) != 2 || rs[0].Segments[0].Speech != "Still fine." || rs[1].Segments != nil {
 		t.Errorf("events: %s", rt.Dump(evs))
 	}
 	if !strings.Contains(e.logText(), "stream_malformed") {
