@@ -378,20 +378,13 @@ type yui struct {
 	configDir string
 	logDir    string
 	cfg       Config
-	src       presetSource    // the user's presets, or the demo's (source.go)
-	audio     *audioOut       // the process's audio output (speech.go)
-	farEnd    farEnd          // the echo canceller's reference (handsfree.go)
-	desk      desktop.Desktop // the desktop layer; nil where there is none (tools.go)
-	quiet     *desktop.Quiet  // do-not-disturb (quiet.go)
-	// reducedMotion is the desktop's reduced-motion wish, read at start:
-	// the eyes then stay still.
-	reducedMotion bool
-	away          *desktop.Away // the user away from the keyboard; nil without idle time (quiet.go)
-	packs         packCache     // scaled packs shared by the pets showing them (packs.go)
-	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
-	browserPath string
-	pid         int
-	mcp         *mcp.Manager // the user's MCP servers (mcp.go)
+	src       presetSource // the user's presets, or the demo's (source.go)
+	audio     *audioOut    // the process's audio output (speech.go)
+	farEnd    farEnd       // the echo canceller's reference (handsfree.go)
+	desktopSide
+	packs packCache // scaled packs shared by the pets showing them (packs.go)
+	pid   int
+	mcp   *mcp.Manager // the user's MCP servers (mcp.go)
 
 	mu       sync.Mutex // guards the fields below
 	sessions map[string]*session
@@ -399,18 +392,42 @@ type yui struct {
 
 	conns outbox.Fanout[struct{}] // a preset started or stopped
 
-	closing  sync.WaitGroup // connections and transcripts closing in the background
-	quitting atomic.Bool
-	quitOnce sync.Once
+	shutdown
 
-	wins        windowSet // the settings and message windows (UI thread only)
-	tray        *sysTray  // nil without a tray
-	trayRefresh func()    // redraws the tray menu; nil without a tray (UI thread only)
+	wins windowSet // the settings and message windows (UI thread only)
+	trayState
 
 	factStores factStores // each preset's remembered facts (facts.go)
 
 	first  firstRun  // the first start's scan, welcome and tried demo (firstrun.go)
 	voices audioScan // the speech and transcription servers found (servers.go)
+}
+
+// desktopSide is what the app knows of the desktop it runs on, read at
+// start: the parts of yui the pets' tools and gates ask.
+type desktopSide struct {
+	desk  desktop.Desktop // the desktop layer; nil where there is none (tools.go)
+	quiet *desktop.Quiet  // do-not-disturb (quiet.go)
+	// reducedMotion is the desktop's reduced-motion wish, read at start:
+	// the eyes then stay still.
+	reducedMotion bool
+	away          *desktop.Away // the user away from the keyboard; nil without idle time (quiet.go)
+	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
+	browserPath string
+}
+
+// shutdown is the app's way out: the background closes it waits for and
+// the flag that keeps anything from asking the UI once Fyne's loop ended.
+type shutdown struct {
+	closing  sync.WaitGroup // connections and transcripts closing in the background
+	quitting atomic.Bool
+	quitOnce sync.Once
+}
+
+// trayState is the system tray, when the desktop has one.
+type trayState struct {
+	tray        *sysTray // nil without a tray
+	trayRefresh func()   // redraws the tray menu; nil without a tray (UI thread only)
 }
 
 // bringForward shows every pet (a second start, the shortcut, the tray).

@@ -66,7 +66,8 @@ func TestABackendCannotPassThePermissionGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	y := &yui{log: log, store: store, sessions: map[string]*session{}, browserPath: "/usr/bin/chromium"}
+	y := &yui{log: log, store: store, sessions: map[string]*session{}}
+	y.browserPath = "/usr/bin/chromium"
 	s := &session{y: y, log: log, scores: &memScores{score: settings.RelationDefault}}
 	s.setPreset(store.Get().Presets[0])
 	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 1280, 800), 0, true))

@@ -22,7 +22,8 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}, browserPath: "/usr/bin/chromium"}
+	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
+	y.browserPath = "/usr/bin/chromium"
 	declared := func(p settings.Preset, withDesktop bool) []string {
 		s := &session{y: y, log: y.log, scores: &memScores{score: settings.RelationDefault}}
 		s.setPreset(p)

@@ -22,11 +22,18 @@ const nextTokenGap = 50 * time.Millisecond
 // (transport/request/sentence.go). Goal: within 25 ms.
 func BenchmarkSentenceHandoff(b *testing.B) {
 	sent := make(chan time.Time, 1)
+	handed := make(chan struct{}, 1)
 	e := start(b, func(w *rt.Writer, r *http.Request, n int) {
 		w.Data(text("Hello"), text(" there"))
 		sent <- time.Now()
 		w.Data(text("."))
-		time.Sleep(nextTokenGap) // the fake model's own pace
+		// The next token comes once the sentence was handed on, or
+		// nextTokenGap later: a splitter waiting for it is measured
+		// waiting that long, one that does not is never held.
+		select {
+		case <-handed:
+		case <-time.After(nextTokenGap):
+		}
 		w.Data(text(" How are you?"), stop(), "[DONE]")
 	}, nil)
 	var gaps []time.Duration
@@ -37,6 +44,7 @@ func BenchmarkSentenceHandoff(b *testing.B) {
 			return ok && r.Kind == transport.KindSpeech
 		})
 		gaps = append(gaps, time.Since(<-sent))
+		handed <- struct{}{}
 		if s := ev.(*transport.RenderEvent).Segments[0].Speech; s != "Hello there." {
 			b.Fatalf("first sentence %q", s)
 		}
