@@ -11,14 +11,15 @@ import (
 )
 
 // PrintVoices writes the voices of a speech engine (system when engine is
-// ""), one a line: id, language and name separated by tabs (yui voices).
-// An engine with no voices to list, or a machine with no speech program,
-// says so on a line of its own and is no error.
-func PrintVoices(ctx context.Context, w io.Writer, engine string) error {
+// ""), one a line: id, language and name separated by tabs (yui voices);
+// the openai engine's server at base lists its own when it can
+// (speech.VoicesAt). An engine with no voices to list, or a machine with
+// no speech program, says so on a line of its own and is no error.
+func PrintVoices(ctx context.Context, w io.Writer, engine, base string) error {
 	if engine == "" {
 		engine = speech.EngineSystem
 	}
-	vs, err := speech.Voices(ctx, engine)
+	vs, _, err := speech.VoicesAt(ctx, engine, base)
 	switch {
 	case errors.Is(err, speech.ErrNoSystemVoice):
 		_, err = fmt.Fprintf(w, "# %v\n", err)
@@ -47,6 +48,10 @@ func noVoicesWhy(engine string) string {
 		return "the command chooses its own voice"
 	case speech.EngineNone:
 		return "it shows speech in the bubble only"
+	case speech.EngineGPTSoVITS:
+		return "it speaks in the voice of the reference clip"
+	case speech.EnginePiper:
+		return "the Piper server's voices are listed by yui servers"
 	}
 	return "none found"
 }

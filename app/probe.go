@@ -151,9 +151,10 @@ func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) 
 	return voice.RecordAndTranscribe(ctx, c, tr, TestVoiceDuration)
 }
 
-// Voices lists a speech engine's voices (the Speech tab's picker).
-func (y *yui) Voices(ctx context.Context, engine string) ([]speech.Voice, error) {
-	return speech.Voices(ctx, engine)
+// Voices lists a speech engine's voices (the Speech tab's picker): an
+// OpenAI-compatible server at base that lists its own gives those.
+func (y *yui) Voices(ctx context.Context, engine, base string) ([]speech.Voice, bool, error) {
+	return speech.VoicesAt(ctx, engine, base)
 }
 
 // AudioDevices lists the audio devices (the Voice tab's microphone picker

@@ -83,8 +83,10 @@ type Backend interface {
 	// TestVoice records a few seconds with p's voice settings as edited
 	// and returns the recognised text.
 	TestVoice(ctx context.Context, p settings.Preset) (string, error)
-	// Voices lists a speech engine's voices; it may run a program.
-	Voices(ctx context.Context, engine string) ([]speech.Voice, error)
+	// Voices lists a speech engine's voices for a preset whose server is
+	// at base; it may run a program or ask the server. fromServer says
+	// the server listed them itself (Kokoro-FastAPI does).
+	Voices(ctx context.Context, engine, base string) (vs []speech.Voice, fromServer bool, err error)
 	// AudioDevices lists the audio inputs and outputs; it may block for a
 	// moment on the audio system.
 	AudioDevices() (voice.Devices, error)

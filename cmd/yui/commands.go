@@ -90,19 +90,23 @@ func runPack(args []string, stdout, stderr io.Writer) int {
 	return packcmd.Run(args, stdout, stderr)
 }
 
-const voicesUsage = `usage: yui voices [--engine system|openai|command|none]
+const voicesUsage = `usage: yui voices [--engine system|openai|gpt-sovits|piper|command|none] [--base-url URL]
 
-Lists the voices a speech engine offers, one a line: the system engine's
-(espeak-ng on Linux, SAPI on Windows) by default.
+Lists the voices a speech engine offers, one a line (id, language, name):
+the system engine's (espeak-ng on Linux, SAPI on Windows) by default. With
+--engine openai and --base-url, a server that lists its own voices
+(Kokoro-FastAPI: yui voices --engine openai --base-url
+http://127.0.0.1:8880/v1) gives those; others give the usual names.
 `
 
 func runVoices(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("yui voices", flag.ContinueOnError)
-	engine := fs.String("engine", "system", "the speech `engine` whose voices to list: system, openai, command or none")
+	engine := fs.String("engine", "system", "the speech `engine` whose voices to list: system, openai, gpt-sovits, piper, command or none")
+	base := fs.String("base-url", "", "the openai engine's server `URL`, asked for its own voices (Kokoro-FastAPI lists them)")
 	if code, ok := parseFlags(fs, voicesUsage, args, stderr); !ok {
 		return code
 	}
-	return report(stderr, app.PrintVoices(context.Background(), stdout, *engine))
+	return report(stderr, app.PrintVoices(context.Background(), stdout, *engine, *base))
 }
 
 const devicesUsage = `usage: yui devices

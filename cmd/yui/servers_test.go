@@ -85,3 +85,25 @@ func TestServersNoneIsExitZero(t *testing.T) {
 		t.Errorf("a bad port list: exit %d", code)
 	}
 }
+
+// yui voices --engine openai --base-url lists a Kokoro server's own
+// voices with their languages; a server without a list gives the usual
+// names, and exit 0 either way.
+func TestVoicesListsAKokoroServersVoices(t *testing.T) {
+	srv := httptest.NewServer(serverFakes["kokoro"])
+	defer srv.Close()
+	var out, errOut bytes.Buffer
+	if code := runVoices([]string{"--engine", "openai", "--base-url", srv.URL + "/v1"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if want := "af_bella\ten-US\tBella\naf_sky\ten-US\tSky\n"; out.String() != want {
+		t.Errorf("printed %q, want %q", out.String(), want)
+	}
+	other := httptest.NewServer(http.NotFoundHandler())
+	defer other.Close()
+	out.Reset()
+	if code := runVoices([]string{"--engine", "openai", "--base-url", other.URL + "/v1"}, &out, &errOut); code != 0 ||
+		!strings.HasPrefix(out.String(), "alloy\t") {
+		t.Errorf("a server with no list: exit %d, printed %q", code, out.String())
+	}
+}

@@ -236,7 +236,7 @@ func FuzzAudioAnswers(f *testing.F) {
 	f.Add([]byte(`{"en":{"audio":{}},"x":{}}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		parseKokoroVoices(b)
+		ParseVoices(b)
 		parsePiperVoices(b)
 		var l modelList
 		if json.Unmarshal(b, &l) == nil {

@@ -67,14 +67,18 @@ func probeKokoro(ctx context.Context, c *http.Client, root string) []AudioServer
 	if !ok {
 		return nil
 	}
-	voices, ok := parseKokoroVoices(body)
+	voices, ok := ParseVoices(body)
 	if !ok {
 		return nil
 	}
 	return []AudioServer{{Service: ServiceSpeech, URL: root + "/v1", Engine: EngineOpenAI, Model: "kokoro", Offers: voices}}
 }
 
-func parseKokoroVoices(body []byte) ([]string, bool) {
+// ParseVoices reads Kokoro-FastAPI's voice list, {"voices":[…]}, whose
+// entries are names or objects with a name or id; false when body is not
+// such a list. The Speech tab's picker and `yui voices` read a configured
+// server's list with it too (pet/speech's ServerVoices).
+func ParseVoices(body []byte) ([]string, bool) {
 	var v struct {
 		Voices *[]json.RawMessage `json:"voices"`
 	}

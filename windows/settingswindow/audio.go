@@ -296,38 +296,50 @@ func (e *presetEditor) engineChanged() {
 	}
 	e.showEngineFields()
 	e.loadVoices()
+	e.suggestVoice() // the character's voice for this engine
 }
 
 // loadVoices lists the speech engine's voices into the picker, off the UI
 // goroutine.
 func (e *presetEditor) loadVoices() {
-	engine := e.draft.Speech.Engine
-	if e.id == "" || engine == e.f.voicesFor {
+	engine, base := e.draft.Speech.Engine, e.draft.Speech.BaseURL
+	key := voiceListKey(engine, base)
+	if e.id == "" || key == e.f.voicesFor {
 		return
 	}
-	e.f.voicesFor = engine
+	e.f.voicesFor = key
 	e.f.speechVoiceNote.SetText(lang.L("Listing the voices…"))
 	e.w.run(voiceListWait, func(ctx context.Context) func() {
-		vs, err := e.w.b.Voices(ctx, engine)
+		vs, fromServer, err := e.w.b.Voices(ctx, engine, base)
 		return func() {
-			if e.f.voicesFor != engine {
+			if e.f.voicesFor != key {
 				return
 			}
 			e.f.speechVoices = vs
 			e.f.filterVoices(e.f.speechVoice.Text)
-			e.f.speechVoiceNote.SetText(voicesNote(engine, len(vs), err))
+			e.f.speechVoiceNote.SetText(voicesNote(engine, fromServer, len(vs), err))
 		}
 	})
 }
 
+// voiceListKey names what the picker lists: an engine's voices, or those
+// of the server at base for the openai engine (a Kokoro server lists its
+// own).
+func voiceListKey(engine, base string) string {
+	if engine != speech.EngineOpenAI {
+		return engine
+	}
+	return engine + " " + strings.TrimSpace(base)
+}
+
 // voicesNote says what the picker holds.
-func voicesNote(engine string, n int, err error) string {
+func voicesNote(engine string, fromServer bool, n int, err error) string {
 	switch {
 	case errors.Is(err, speech.ErrNoSystemVoice):
 		return lang.L("No speech program is installed: install espeak-ng (Linux), or choose another engine. Speech shows in the bubble meanwhile.")
 	case err != nil:
 		return lang.L("The voices could not be listed: ") + err.Error()
-	case engine == speech.EngineOpenAI:
+	case engine == speech.EngineOpenAI && !fromServer:
 		return lang.N("{{.Count}} usual voices; a server with others (Kokoro, openedai-speech) takes any name typed here.", n, map[string]any{"Count": n})
 	case n == 0:
 		return lang.L("This engine has no voices to pick from.")

@@ -36,10 +36,19 @@ type serverFields struct {
 	// none for the engine or the preset speaks with it already.
 	suggestVoice *widget.Button
 	suggested    string // the character's voice for the engine, "" when none
+	// scanning is set while a scan runs; scannedAt is when the last one
+	// ended (audioTabShown).
+	scanning  bool
+	scannedAt time.Time
 }
 
 // audioScanWait bounds a scan: every port is asked at once.
 const audioScanWait = 5 * time.Second
+
+// audioRescanAfter is how old the last scan may be when the Speech or
+// Voice tab shows before the ports are asked again: going from one tab to
+// the other asks once, coming back after starting a server asks again.
+const audioRescanAfter = 10 * time.Second
 
 func (e *presetEditor) buildServerFields(entry func(func(*settings.Preset, string)) *widget.Entry) {
 	f := &e.f
@@ -107,11 +116,29 @@ func (e *presetEditor) voiceServerRows() []fyne.CanvasObject {
 	return e.row("", lang.L("Local servers"), container.NewVBox(find, e.f.voiceServers))
 }
 
-// findAudioServers scans off the UI thread and lists what answered; the
-// Speech and Voice tabs call it when they show.
-func (e *presetEditor) findAudioServers() {
-	if e.id == "" {
+// audioTabShown is the Speech or Voice tab showing: the last scan's
+// servers show at once, and the ports are asked again unless a scan is
+// running or ended less than audioRescanAfter ago.
+func (e *presetEditor) audioTabShown() {
+	f := &e.f
+	e.showAudioServers(e.w.b.FoundAudioServers(), "")
+	if f.scanning || (!f.scannedAt.IsZero() && e.w.now().Sub(f.scannedAt) < audioRescanAfter) {
 		return
+	}
+	e.findAudioServers()
+}
+
+// findAudioServers scans off the UI thread and lists what answered (Find
+// local servers, and the tabs showing); a click while a scan runs waits
+// for that one.
+func (e *presetEditor) findAudioServers() {
+	f := &e.f
+	if e.id == "" || f.scanning {
+		return
+	}
+	f.scanning = true
+	if len(e.w.b.FoundAudioServers()) == 0 {
+		e.showAudioServers(nil, lang.L("Looking for local speech and transcription servers…"))
 	}
 	// One job, no work on the UI thread after it starts: the scan and
 	// the character's voice land together.
@@ -120,6 +147,7 @@ func (e *presetEditor) findAudioServers() {
 		found := e.w.b.FindAudioServers(ctx)
 		show := suggest()
 		return func() {
+			f.scanning, f.scannedAt = false, e.w.now()
 			e.showAudioServers(found, "")
 			show()
 		}
@@ -137,7 +165,7 @@ func (e *presetEditor) showAudioServers(found []localserver.AudioServer, note st
 			box = f.voiceServers
 		}
 		use := widget.NewButton(lang.L("Use"), func() { e.useAudioServer(s) })
-		box.Add(container.NewBorder(nil, nil, nil, use, widget.NewLabel(s.Label()+" — "+s.URL)))
+		box.Add(container.NewBorder(nil, nil, nil, use, widget.NewLabel(serverLabel(s))))
 	}
 	if note == "" {
 		note = lang.L("No local speech server answered: docs/voices.md says how to start one.")
@@ -147,6 +175,21 @@ func (e *presetEditor) showAudioServers(found []localserver.AudioServer, note st
 			box.Add(helpText(note))
 		}
 	}
+}
+
+// serverLabel names a found server in its row: "Kokoro-FastAPI · 67
+// voices — http://127.0.0.1:8880/v1".
+func serverLabel(s localserver.AudioServer) string {
+	n := len(s.Offers)
+	switch {
+	case n == 0:
+		return lang.X("settings.servers.row", "{{.Name}} — {{.URL}}", map[string]any{"Name": string(s.Kind), "URL": s.URL})
+	case s.Service == localserver.ServiceSpeech:
+		return lang.XN("settings.servers.row_voices", "{{.Name}} · {{.Count}} voices — {{.URL}}", n,
+			map[string]any{"Name": string(s.Kind), "URL": s.URL, "Count": n})
+	}
+	return lang.XN("settings.servers.row_models", "{{.Name}} · {{.Count}} models — {{.URL}}", n,
+		map[string]any{"Name": string(s.Kind), "URL": s.URL, "Count": n})
 }
 
 // useAudioServer points the preset's engine at s in one click.
@@ -160,7 +203,7 @@ func (e *presetEditor) useAudioServer(s localserver.AudioServer) {
 			}
 		})
 	} else {
-		f.voicesFor = string(s.Engine) // the server's voices, not the engine's usual list
+		f.voicesFor = voiceListKey(string(s.Engine), s.URL) // the server's voices, not the engine's usual list
 		e.edit(func(p *settings.Preset) {
 			p.Speech.Engine, p.Speech.BaseURL, p.Speech.Model = string(s.Engine), s.URL, s.Model
 			if s.Engine == localserver.EnginePiper {
@@ -183,9 +226,8 @@ func (e *presetEditor) useAudioServer(s localserver.AudioServer) {
 // suggestVoice offers the voice the preset's character names for the
 // engine: the placeholder says it (an empty voice speaks with it) and a
 // button fills it in. A voice the user chose stays as it is. It runs when
-// a character is chosen; the tabs show the last scan's servers at once
-// and Find local servers asks again (each one job, alone: the UI thread
-// does nothing after it starts one).
+// a character or an engine is chosen, and with each scan (each one job,
+// alone: the UI thread does nothing after it starts one).
 func (e *presetEditor) suggestVoice() {
 	if e.id == "" || e.loading {
 		return
@@ -222,8 +264,9 @@ func (e *presetEditor) showSuggestion(name, v string) {
 		f.suggestVoice.Hide()
 		return
 	}
-	f.speechVoice.SetPlaceHolder(lang.L("The character's voice") + ": " + v)
-	f.suggestVoice.SetText(lang.L("Use the character's voice") + " (" + name + ": " + v + ")")
+	f.speechVoice.SetPlaceHolder(lang.X("settings.speech.character_voice", "The character's voice: {{.Voice}}", map[string]any{"Voice": v}))
+	f.suggestVoice.SetText(lang.X("settings.speech.use_character_voice", "Use the character's voice ({{.Character}}: {{.Voice}})",
+		map[string]any{"Character": name, "Voice": v}))
 	if e.draft.Speech.Voice == v {
 		f.suggestVoice.Hide()
 	} else {

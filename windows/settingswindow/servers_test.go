@@ -5,9 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"time"
+
 	"fyne.io/fyne/v2/test"
 
 	"yui/pet/character"
+	"yui/pet/settings"
+	"yui/pet/speech"
 	"yui/transport/localserver"
 )
 
@@ -29,12 +33,10 @@ func TestTabsListLocalServersAndUseOne(t *testing.T) {
 	b.AudioServers = foundAudio()
 	h := openSettings(t, b, "")
 	f := h.f()
-	h.sw.tabs.SelectIndex(3) // Speech: the last scan's servers
-	h.sw.jobs.Wait()
-	h.ed().findAudioServers() // Find local servers
+	h.sw.tabs.SelectIndex(3) // Speech: the last scan's servers, and a scan
 	h.sw.jobs.Wait()
 	if b.AudioScans != 1 {
-		t.Fatalf("%d scans, want 1", b.AudioScans)
+		t.Fatalf("%d scans when the Speech tab showed, want 1", b.AudioScans)
 	}
 	if n := len(f.speechServers.Objects); n != 2 {
 		t.Fatalf("%d speech rows, want 2", n)
@@ -76,6 +78,98 @@ func TestTabsListLocalServersAndUseOne(t *testing.T) {
 	}
 	if !h.shown("voice.base_url") || h.shown("voice.key") {
 		t.Error("whisper.cpp's fields")
+	}
+}
+
+// The Speech and Voice tabs ask the ports when they show, once for both
+// in a row, again when shown after audioRescanAfter; Find local servers
+// asks at once.
+func TestTabsScanWhenTheyShow(t *testing.T) {
+	b := newFakeBackend(t)
+	b.AudioServers = foundAudio()
+	h := openSettings(t, b, "")
+	now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	h.sw.now = func() time.Time { return now }
+	scans := func(want int, when string) {
+		t.Helper()
+		h.sw.jobs.Wait()
+		b.Mu.Lock()
+		got := b.AudioScans
+		b.Mu.Unlock()
+		if got != want {
+			t.Fatalf("%s: %d scans, want %d", when, got, want)
+		}
+	}
+	h.sw.tabs.SelectIndex(4) // Voice
+	scans(1, "the Voice tab shown")
+	if n := len(h.f().voiceServers.Objects); n != 1 {
+		t.Fatalf("%d transcription rows after the scan, want 1", n)
+	}
+	h.sw.tabs.SelectIndex(3) // Speech, at once
+	scans(1, "the Speech tab shown right after")
+	now = now.Add(audioRescanAfter + time.Second)
+	h.sw.tabs.SelectIndex(0)
+	h.sw.tabs.SelectIndex(3)
+	scans(2, "the Speech tab shown again later")
+	h.ed().findAudioServers()
+	scans(3, "Find local servers")
+}
+
+// A found server's row names it in the window's language, with a count
+// that takes its plural.
+func TestServerRowLabel(t *testing.T) {
+	s := foundAudio()
+	for _, c := range []struct {
+		s    localserver.AudioServer
+		want string
+	}{
+		{s[0], "Kokoro-FastAPI · 2 voices — http://127.0.0.1:8880/v1"},
+		{s[1], "GPT-SoVITS — http://127.0.0.1:9880"},
+		{localserver.AudioServer{Service: localserver.ServiceTranscription, Kind: localserver.Speaches, URL: "http://127.0.0.1:8000/v1",
+			Offers: []string{"Systran/faster-whisper-small"}}, "speaches · 1 model — http://127.0.0.1:8000/v1"},
+	} {
+		if got := serverLabel(c.s); got != c.want {
+			t.Errorf("serverLabel = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// Choosing another engine offers the character's voice for that engine.
+func TestEngineChangeOffersTheCharactersVoice(t *testing.T) {
+	h := openSettings(t, nil, "")
+	f := h.f()
+	h.sw.jobs.Wait()
+	mint, _ := character.Builtin("mint")
+	choose(h, "mint")
+	want, ok := mint.Speech.Voices["kokoro"]
+	if !ok {
+		t.Fatalf("Mint names no Kokoro voice: %v", mint.Speech.Voices)
+	}
+	h.ed().edit(func(p *settings.Preset) { p.Speech.BaseURL, p.Speech.Model = "http://127.0.0.1:8880/v1", "kokoro" })
+	f.speechEngine.SetValue("openai")
+	f.speechEngine.changed("openai")
+	h.sw.jobs.Wait()
+	if f.suggested != want || !f.suggestVoice.Visible() {
+		t.Errorf("after choosing openai with Kokoro: offered %q (shown %v), want Mint's Kokoro voice %q", f.suggested, f.suggestVoice.Visible(), want)
+	}
+}
+
+// An OpenAI-compatible server that lists its voices (Kokoro-FastAPI)
+// fills the picker with them, and the note counts them as its own.
+func TestPickerListsTheServersVoices(t *testing.T) {
+	b := newFakeBackend(t)
+	b.ServerVoices = []speech.Voice{{ID: "af_bella", Language: "en-US", Name: "Bella"}, {ID: "jf_alpha", Language: "ja", Name: "Alpha"}}
+	h := openSettings(t, b, "")
+	f := h.f()
+	h.sw.jobs.Wait()
+	h.ed().edit(func(p *settings.Preset) { p.Speech.Engine, p.Speech.BaseURL = "openai", "http://127.0.0.1:8880/v1" })
+	h.ed().loadVoices()
+	h.sw.jobs.Wait()
+	if len(f.speechVoices) != 2 || f.speechVoices[1].ID != "jf_alpha" {
+		t.Fatalf("picker holds %v, want the server's two voices", f.speechVoices)
+	}
+	if note := f.speechVoiceNote.Text; !strings.HasPrefix(note, "2 voices: type to search") {
+		t.Errorf("note %q, want the server's voices counted", note)
 	}
 }
 

@@ -65,6 +65,8 @@ type SettingsWindow struct {
 	welcome *welcomePage      // welcome.go
 	main    fyne.CanvasObject // the presets and tabs, what the welcome page leaves for
 
+	now func() time.Time // the clock; tests set their own
+
 	// jobs counts the backend calls running (probe, speech and voice
 	// tests), so that tests can wait for their results.
 	jobs sync.WaitGroup
@@ -75,7 +77,7 @@ func NewSettingsWindow(a fyne.App, b windows.Backend, log *slog.Logger) *Setting
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &SettingsWindow{app: a, b: b, log: log}
+	return &SettingsWindow{app: a, b: b, log: log, now: time.Now}
 }
 
 // Show opens the window, or raises it, with preset presetID selected; ""
@@ -151,7 +153,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		// voices and the speakers are listed when their tab first shows
 		// (listing runs a program or asks the audio system).
 		if t.Text == lang.L("Voice") {
-			w.ed.showAudioServers(w.b.FoundAudioServers(), "") // the last scan's (servers.go)
+			w.ed.audioTabShown() // servers.go
 			w.ed.startMeter()
 		} else {
 			w.ed.stopMeter()
@@ -161,7 +163,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 		}
 		switch t.Text {
 		case lang.L("Speech"):
-			w.ed.showAudioServers(w.b.FoundAudioServers(), "") // the last scan's (servers.go)
+			w.ed.audioTabShown() // servers.go
 			w.ed.loadVoices()
 		case lang.L("App"):
 			w.global.loadSpeakers()

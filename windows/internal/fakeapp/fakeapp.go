@@ -105,6 +105,7 @@ type Backend struct {
 	changes      outbox.Fanout[struct{}]   // a preset started or stopped
 	Servers      []localserver.Server      // what FindServers finds
 	AudioServers []localserver.AudioServer // what FindAudioServers finds
+	ServerVoices []speech.Voice            // what an openai server at a base URL lists
 	AudioScans   int
 	Scans        int
 	Demos        int
@@ -175,11 +176,20 @@ func (b *Backend) TestVoice(context.Context, settings.Preset) (string, error) {
 	return b.HeardVoice, nil
 }
 
-func (b *Backend) Voices(_ context.Context, engine string) ([]speech.Voice, error) {
-	if engine == "system" {
-		return []speech.Voice{{ID: "en-us", Language: "en-us", Name: "English (America)"}, {ID: "de", Language: "de", Name: "German"}}, nil
+// Voices answers ServerVoices for an openai engine with a base URL, when
+// set; the usual lists otherwise (no program runs).
+func (b *Backend) Voices(_ context.Context, engine, base string) ([]speech.Voice, bool, error) {
+	b.Mu.Lock()
+	listed := b.ServerVoices
+	b.Mu.Unlock()
+	switch {
+	case engine == "system":
+		return []speech.Voice{{ID: "en-us", Language: "en-us", Name: "English (America)"}, {ID: "de", Language: "de", Name: "German"}}, false, nil
+	case engine == "openai" && base != "" && len(listed) > 0:
+		return listed, true, nil
 	}
-	return speech.Voices(context.Background(), engine)
+	vs, err := speech.Voices(context.Background(), engine)
+	return vs, false, err
 }
 
 func (b *Backend) AudioDevices() (voice.Devices, error) {
