@@ -66,7 +66,7 @@ func ServerVoices(ctx context.Context, c *http.Client, base string) ([]Voice, er
 }
 
 // kokoroLanguages are the languages of Kokoro's voice names by their
-// first letter (Kokoro-82M's VOICES.md): af_bella is American English,
+// first letter (the voice list of Kokoro-82M's model card): af_bella is American English,
 // jf_alpha Japanese, zm_yunxi Mandarin.
 var kokoroLanguages = map[byte]string{
 	'a': "en-US", 'b': "en-GB", 'e': "es", 'f': "fr", 'h': "hi", 'i': "it", 'j': "ja", 'p': "pt-BR", 'z': "zh",

@@ -154,27 +154,43 @@ func (e *presetEditor) findAudioServers() {
 	})
 }
 
-// showAudioServers lists found in both tabs, each with its Use button.
+// showAudioServers lists found in both tabs, each with its Use button;
+// a tab with none shows note, or says none answered.
 func (e *presetEditor) showAudioServers(found []localserver.AudioServer, note string) {
 	f := &e.f
-	f.speechServers.RemoveAll()
-	f.voiceServers.RemoveAll()
+	var speechRows, voiceRows []fyne.CanvasObject
 	for _, s := range found {
-		box := f.speechServers
-		if s.Service == localserver.ServiceTranscription {
-			box = f.voiceServers
-		}
 		use := widget.NewButton(lang.L("Use"), func() { e.useAudioServer(s) })
-		box.Add(container.NewBorder(nil, nil, nil, use, widget.NewLabel(serverLabel(s))))
-	}
-	if note == "" {
-		note = lang.L("No local speech server answered: docs/voices.md says how to start one.")
-	}
-	for _, box := range []*fyne.Container{f.speechServers, f.voiceServers} {
-		if len(box.Objects) == 0 {
-			box.Add(helpText(note))
+		row := container.NewBorder(nil, nil, nil, use, widget.NewLabel(serverLabel(s)))
+		if s.Service == localserver.ServiceTranscription {
+			voiceRows = append(voiceRows, row)
+		} else {
+			speechRows = append(speechRows, row)
 		}
 	}
+	e.w.log.Debug("settings_audio_servers", "speech", len(speechRows), "transcription", len(voiceRows))
+	speechNote, voiceNote := note, note
+	if note == "" {
+		speechNote = lang.L("No local speech server answered: docs/voices.md says how to start one.")
+		voiceNote = lang.L("No local transcription server answered: docs/voices.md says how to start one.")
+	}
+	if len(speechRows) == 0 {
+		speechRows = append(speechRows, helpText(speechNote))
+	}
+	if len(voiceRows) == 0 {
+		voiceRows = append(voiceRows, helpText(voiceNote))
+	}
+	setObjects(f.speechServers, speechRows)
+	setObjects(f.voiceServers, voiceRows)
+}
+
+// setObjects replaces what box holds and repaints it. Container.Add and
+// RemoveAll only lay the box out again: without the Refresh the window
+// keeps showing the old rows until something else repaints it (the
+// Speech tab showed "Looking for…" over the servers a scan had found).
+func setObjects(box *fyne.Container, objs []fyne.CanvasObject) {
+	box.Objects = objs
+	box.Refresh()
 }
 
 // serverLabel names a found server in its row: "Kokoro-FastAPI · 67
