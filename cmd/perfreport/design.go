@@ -75,3 +75,29 @@ controller; the fixed part of one process (fonts, the binary, the audio context)
   above have no session bus, so no tray: this saving does not show in them.
 
 `
+
+// latencyDesign says what sets the floor of each of Yui's parts.
+const latencyDesign = `### What Yui's parts are, and their floors
+
+- **Detection** (end of speech to the upload received): the voice detector's hangover is 500 ms, so that
+  a pause between words does not end a turn; but once the speech has paused for the utterance's tail
+  (200 ms, room for an unvoiced "s" or "t" after the last voiced frame), the audio the utterance will
+  hold if it ends there goes to the transcription server at once, and its text is used when the hangover
+  confirms the end (` + "`pet/voice/early.go`" + `; a pause the speech goes past cancels it). Before,
+  the upload left when the hangover ended, and a turn paid the hangover and the transcription one after
+  the other (about 550 + 300 ms here); now they overlap, and the turn starts at the later of the two.
+  So the floor of Yui's share is the hangover less the transcription time (500 − 300 ms against this
+  server), or the tail when the server is slower: a 400 ms hangover would split slow speech in noise
+  in two (` + "`TestVADBoundariesOnSpeechInNoise`" + `, speech-slow.wav), and a 160 ms tail split a
+  follow-up in two (` + "`TestRoomWakeWord`" + `). With the hangover's rest spent waiting, the next part
+  ("to the chat request") holds it when the transcription came back first.
+- **Request**: from the transcript, or from the Enter key (pressed through XTEST, so no xdotool start-up
+  counts), to the chat request at the server: Fyne's event loop delivers the key, then the turn is built
+  and sent on a kept-alive connection.
+- **Handoff**: the token that ends the first sentence to the speech request (` + "`transport/request/sentence.go`" + `).
+- **Playback**: the speech server's first audio to the first sample at the output: no buffering beyond
+  the output's period.
+
+The character's filler line plays while the model thinks, so the first sound comes sooner than the
+reply's; the reply cuts it off at its first render.
+`

@@ -154,6 +154,7 @@ func Figures(r Results) []Figure {
 	out = append(out, idleFigures(r.Idle)...)
 	out = append(out, startupFigure(r.Startup), readyGapFigure(r.Startup))
 	out = append(out, turnFigures(r.Turns)...)
+	out = append(out, latencyFigures(r.Latency)...)
 	for _, g := range microGoals {
 		out = append(out, microFigure(r.Bench, g))
 	}

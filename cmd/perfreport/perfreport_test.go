@@ -494,3 +494,27 @@ func TestWriteEdgeCases(t *testing.T) {
 		checkPNG(t, filepath.Join(img, name))
 	}
 }
+
+// latency.json's two paths become the two goals and the stacked plot; a
+// file with a part out of range is refused.
+func TestLatencyFiguresAndPlot(t *testing.T) {
+	l := Latency{
+		{Path: "voice", TotalMS: 1230, AddedMS: 240, Spans: []LatencySpan{{"end of speech to the upload", true, 210}, {"transcription server", false, 300}, {"the hangover's rest, then to the chat request received", true, 20}}},
+		{Path: "typed", TotalMS: 700, AddedMS: 35, Spans: []LatencySpan{{"to the chat request received", true, 35}, {"model server", false, 520}}},
+	}
+	figs := latencyFigures(Input[Latency]{File: latencyFile, Value: &l})
+	if len(figs) != 2 || figs[0].Result() != Pass || figs[1].Result() != Fail {
+		t.Fatalf("figures %+v: want the voice goal met and the typed one missed", figs)
+	}
+	if err := plotLatency(filepath.Join(t.TempDir(), latencyPNG), &l); err != nil {
+		t.Fatal(err)
+	}
+	bad := Latency{{Path: "voice", Spans: []LatencySpan{{"x", true, -50}}}}
+	if err := bad.validate(); err == nil {
+		t.Error("a part of -50 ms was taken")
+	}
+	missing := latencyFigures(Input[Latency]{File: latencyFile, Missing: true})
+	if missing[0].Result() != NotMeasured {
+		t.Errorf("no latency.json: %v", missing[0].Result())
+	}
+}

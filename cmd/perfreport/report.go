@@ -161,6 +161,10 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 		p("Not measured: %s (BenchmarkTenThousandTurns writes it).\n\n", r.Turns.Status())
 	}
 
+	if err := writeLatency(p, img, imgDir, r.Latency); err != nil {
+		return err
+	}
+
 	p("## Micro-benchmarks against their goals\n\n")
 	if err := plotMicro(filepath.Join(imgDir, microPNG), micro); err != nil {
 		return err

@@ -181,6 +181,7 @@ type Results struct {
 	Idle    Input[Idle]
 	Startup Input[Startup]
 	Turns   Input[Turns]
+	Latency Input[Latency] // latency.go
 }
 
 // readResults reads the e2e result files of dir.
@@ -190,5 +191,6 @@ func readResults(run *BenchRun, dir string) Results {
 		Idle:    readInput[Idle](dir, idleFile),
 		Startup: readInput[Startup](dir, startupFile),
 		Turns:   readInput[Turns](dir, turnsFile),
+		Latency: readInput[Latency](dir, latencyFile),
 	}
 }

@@ -9,11 +9,18 @@ const (
 	actListening actionKind = iota // an utterance opened: show "listening"
 	actBargeIn                     // speech over the pet: stop it
 	actUtterance                   // an utterance closed: transcribe pcm
+	// actEarly: the speech paused for a tail's length, and pcm is what
+	// the utterance will be if it ends now: transcribe it at once, and
+	// keep the text for the utterance's end (early.go).
+	actEarly
+	actEarlyVoid // the speech went on: the early transcription is void
 )
 
 type action struct {
 	kind actionKind
 	pcm  []int16
+	// early marks an actUtterance whose audio is the last actEarly's.
+	early bool
 }
 
 // framer is the Listener's state machine without goroutines: it cuts
@@ -35,6 +42,9 @@ type framer struct {
 	minHeld int
 	// echoFloor, when set, is the pet's voice's level in the input (echo.go).
 	echoFloor func() float64
+	// earlyEnd is the end of the voiced audio an actEarly was cut at, 0
+	// when none stands.
+	earlyEnd int64
 }
 
 func newFramer(rate int, cfg VADConfig, mode Mode) *framer {
@@ -77,12 +87,37 @@ func (f *framer) feed(block []int16, speaking func() bool) []action {
 		case VADEnd:
 			if f.mode.handsFree() {
 				s, e := f.vad.Utterance()
-				acts = append(acts, action{kind: actUtterance, pcm: f.cut(s-int64(f.preRoll), e+int64(f.tail))})
+				acts = append(acts, action{kind: actUtterance, pcm: f.cut(s-int64(f.preRoll), e+int64(f.tail)), early: f.earlyEnd == e})
 			}
+			f.earlyEnd = 0
+		case VADNone:
+			acts = f.early(acts)
 		}
 	}
 	f.pending = append([]int16(nil), f.pending...)
 	f.trim()
+	return acts
+}
+
+// early cuts the utterance as it would end now once its speech has
+// paused for a tail's length (all of the audio the utterance will hold if
+// it ends without more voice), and voids that cut when the voice goes on.
+// The hangover (DefaultVADConfig) still decides the end: a pause between
+// words must not end a turn, but the transcription can start at the
+// pause and be ready when the hangover confirms it.
+func (f *framer) early(acts []action) []action {
+	if !f.mode.handsFree() || !f.vad.InUtterance() {
+		return acts
+	}
+	s, e := f.vad.Utterance()
+	if f.earlyEnd != 0 && f.earlyEnd != e {
+		f.earlyEnd = 0
+		acts = append(acts, action{kind: actEarlyVoid})
+	}
+	if f.earlyEnd == 0 && f.pos >= e+int64(f.tail) {
+		f.earlyEnd = e
+		acts = append(acts, action{kind: actEarly, pcm: f.cut(s-int64(f.preRoll), e+int64(f.tail))})
+	}
 	return acts
 }
 

@@ -14,7 +14,12 @@ import (
 )
 
 // Audio kept around an utterance for the recogniser: the VAD opens on the
-// first voiced frame, after a soft onset, and closes on the last one.
+// first voiced frame, after a soft onset, and closes on the last one. The
+// tail holds what the VAD does not count as voice after the last voiced
+// frame, an unvoiced "s" or "t" and the room's decay; it is also how long
+// the speech must pause before its early transcription leaves (early.go),
+// so it is the floor of the voice round trip's detection time. 160 ms
+// split a wake-word room's follow-up in two (TestRoomWakeWord).
 const (
 	preRoll = 300 * time.Millisecond
 	tailPad = 200 * time.Millisecond
@@ -63,6 +68,9 @@ type stamped struct {
 type utterance struct {
 	pcm      []int16
 	followUp bool
+	// early, when set, is the transcription of this very audio, started
+	// at the speech's pause (early.go).
+	early *early
 }
 
 // Listener turns captured audio into spoken turns. In hands-free mode the
@@ -192,6 +200,12 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 		}
 	}
 	var at time.Time // the block being processed
+	var pending *early
+	var earlies sync.WaitGroup
+	defer func() {
+		pending.void(l)
+		earlies.Wait()
+	}()
 	speaking := func() bool {
 		s := l.o.Target.SpeechOwed()
 		if s {
@@ -225,9 +239,22 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 					l.o.Target.BargeIn()
 				case actListening:
 					l.o.Target.SetVoiceStatus(StatusListening)
+				case actEarly:
+					pending.void(l)
+					pending = l.startEarly(ctx, &earlies, a.pcm)
+				case actEarlyVoid:
+					pending.void(l)
+					pending = nil
 				case actUtterance:
 					began := at.Add(-time.Duration(len(a.pcm)) * time.Second / time.Duration(l.rate))
-					l.enqueue(utterance{pcm: a.pcm, followUp: l.wake.within(began)}, utts)
+					u := utterance{pcm: a.pcm, followUp: l.wake.within(began)}
+					if a.early {
+						u.early, pending = pending, nil
+					} else {
+						pending.void(l)
+						pending = nil
+					}
+					l.enqueue(u, utts)
 				}
 			}
 			if l.afterBlock != nil {
@@ -238,11 +265,12 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 }
 
 func (l *Listener) enqueue(u utterance, utts chan<- utterance) {
-	l.o.Logger.Info("voice_utterance", "ms", len(u.pcm)*1000/l.rate)
+	l.o.Logger.Info("voice_utterance", "ms", len(u.pcm)*1000/l.rate, "early", u.early != nil)
 	select {
 	case utts <- u:
 		l.o.Target.SetVoiceStatus(StatusTranscribing)
 	default:
+		u.early.void(l)
 		l.o.Logger.Warn("voice_utterance_dropped", "reason", "transcriber busy")
 	}
 }
@@ -253,7 +281,7 @@ func (l *Listener) transcribeLoop(ctx context.Context, utts <-chan utterance) {
 		case <-ctx.Done():
 			return
 		case u := <-utts:
-			text, err := l.transcribe(ctx, u.pcm)
+			text, err := l.transcribe(ctx, u)
 			if ctx.Err() != nil {
 				return
 			}
@@ -278,11 +306,24 @@ func (l *Listener) transcribeLoop(ctx context.Context, utts <-chan utterance) {
 	}
 }
 
-func (l *Listener) transcribe(ctx context.Context, u []int16) (string, error) {
+// transcribe is u's text: its early transcription's, or one asked now.
+func (l *Listener) transcribe(ctx context.Context, u utterance) (string, error) {
+	if u.early != nil {
+		text, took, err := u.early.wait(ctx)
+		if err == nil {
+			l.o.Logger.Info("voice_transcribed", "chars", len([]rune(text)), "stt_ms", took.Milliseconds(), "early", true)
+			return text, nil
+		}
+		if ctx.Err() != nil {
+			return "", err
+		}
+		// A failed early request is asked once more, as the utterance.
+		l.o.Logger.Debug("voice_early_failed", "err", err.Error())
+	}
 	ctx, cancel := context.WithTimeout(ctx, l.o.TranscribeTimeout)
 	defer cancel()
 	t0 := time.Now()
-	text, err := l.o.Transcriber.Transcribe(ctx, EncodeWAV(u, Mono16k))
+	text, err := l.o.Transcriber.Transcribe(ctx, EncodeWAV(u.pcm, Mono16k))
 	if err == nil {
 		l.o.Logger.Info("voice_transcribed", "chars", len([]rune(text)), "stt_ms", time.Since(t0).Milliseconds())
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // ToneHz is the pitch of every fake's speech: a test listening to the
@@ -136,3 +137,45 @@ func jsonString(s string) string {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Timing is when a fake got a request and when it wrote the first byte
+// of its answer (its first audio chunk, or its whole text answer).
+type Timing struct {
+	Text              string // what it was asked to say, or heard
+	Arrived, Answered time.Time
+	// Cancelled: the client gave up before the answer (Answered is then
+	// when the fake saw it).
+	Cancelled bool
+}
+
+// Timings keeps each request's Timing, safe for the test to read.
+type Timings struct {
+	mu   sync.Mutex
+	list []Timing
+}
+
+func (q *Timings) add(t Timing) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.list = append(q.list, t)
+}
+
+// All returns a copy of the timings so far.
+func (q *Timings) All() []Timing {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return append([]Timing(nil), q.list...)
+}
+
+// sleep waits d or until the request ends.
+func sleep(r *http.Request, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+	}
+}

@@ -3,6 +3,7 @@ package localservertest
 import (
 	"io"
 	"net/http"
+	"time"
 )
 
 // Kokoro is Kokoro-FastAPI (its README: "OpenAI-compatible Speech
@@ -12,6 +13,10 @@ type Kokoro struct {
 	Voices   []string // nil: af_bella, af_sky, jf_alpha
 	Hold     Hold
 	Requests Requests // each speech request's fields
+	// Delay is how long after a speech request its first chunk is
+	// written (the latency benchmark's fixed 150 ms); Timings says when.
+	Delay   time.Duration
+	Timings Timings
 }
 
 func (k *Kokoro) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -33,9 +38,12 @@ func (k *Kokoro) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, `{"detail":[{"loc":["body","input"],"msg":"Field required","type":"missing"}]}`)
 			return
 		}
+		arrived := time.Now()
+		sleep(r, k.Delay)
 		w.Header().Set("Content-Type", "audio/pcm")
 		w.Write(Tone(24000, 2400)) // 0.1 s
 		w.(http.Flusher).Flush()
+		k.Timings.add(Timing{Text: req["input"], Arrived: arrived, Answered: time.Now(), Cancelled: r.Context().Err() != nil})
 		k.Hold.wait(r)
 		w.Write(Tone(24000, 21600))
 	default:
@@ -118,4 +126,42 @@ func (s *WhisperCpp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.Requests.add(req)
 	io.WriteString(w, `{"text":`+jsonString(" "+s.Text+"\n")+`}`)
+}
+
+// Whisper is OpenAI's transcription endpoint as Whisper-compatible servers
+// serve it (speaches, faster-whisper-server): POST
+// /v1/audio/transcriptions, multipart with "file" and "model", answering
+// {"text":…}. It hears Text whatever the audio, Delay after the request
+// has arrived whole.
+type Whisper struct {
+	Text     string
+	Delay    time.Duration
+	Requests Requests // each request's form fields, and "file_bytes"
+	Timings  Timings
+}
+
+func (s *Whisper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/v1/audio/transcriptions" || r.Method != http.MethodPost {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	f, _, err := r.FormFile("file")
+	if err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"message":"file is required","type":"invalid_request_error"}}`)
+		return
+	}
+	arrived := time.Now()
+	n, _ := io.Copy(io.Discard, f)
+	req := map[string]string{"file_bytes": itoa(n)}
+	for k, v := range r.MultipartForm.Value {
+		if len(v) > 0 {
+			req[k] = v[0]
+		}
+	}
+	s.Requests.add(req)
+	sleep(r, s.Delay)
+	io.WriteString(w, `{"text":`+jsonString(s.Text)+`}`)
+	s.Timings.add(Timing{Text: s.Text, Arrived: arrived, Answered: time.Now(), Cancelled: r.Context().Err() != nil})
 }

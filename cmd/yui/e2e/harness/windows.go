@@ -12,6 +12,7 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/shape"
+	"github.com/jezek/xgb/xtest"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -254,4 +255,55 @@ func (d *Display) ShapeRects(t testing.TB, id string) []image.Rectangle {
 		out = append(out, image.Rect(int(x.X), int(x.Y), int(x.X)+int(x.Width), int(x.Y)+int(x.Height)))
 	}
 	return out
+}
+
+// returnKeysym is the Return key's keysym (X11's keysymdef.h).
+const returnKeysym = 0xff0d
+
+// PressReturn presses and releases Return through the XTEST extension on
+// a connection of the test's own, and returns when the press was sent: a
+// key at a known instant, without the few tens of milliseconds an
+// xdotool process takes to start (the latency benchmark measures from it).
+func (d *Display) PressReturn(t testing.TB) time.Time {
+	t.Helper()
+	conn, err := xgb.NewConnDisplay(d.Name)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", d.Name, err)
+	}
+	defer conn.Close()
+	if err := xtest.Init(conn); err != nil {
+		t.Fatalf("XTEST on %s: %v", d.Name, err)
+	}
+	setup := xproto.Setup(conn)
+	first := setup.MinKeycode
+	n := byte(setup.MaxKeycode - first + 1)
+	km, err := xproto.GetKeyboardMapping(conn, first, n).Reply()
+	if err != nil {
+		t.Fatalf("keyboard mapping: %v", err)
+	}
+	code := byte(0)
+	per := int(km.KeysymsPerKeycode)
+	for i := 0; i < int(n) && code == 0; i++ {
+		for j := 0; j < per; j++ {
+			if km.Keysyms[i*per+j] == returnKeysym {
+				code = byte(first) + byte(i)
+				break
+			}
+		}
+	}
+	if code == 0 {
+		t.Fatal("no keycode for Return")
+	}
+	root := setup.DefaultScreen(conn).Root
+	// A round trip first, so the press is not queued behind set-up.
+	if _, err := xproto.GetInputFocus(conn).Reply(); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	xtest.FakeInput(conn, xproto.KeyPress, code, 0, root, 0, 0, 0)
+	xtest.FakeInput(conn, xproto.KeyRelease, code, 0, root, 0, 0, 0)
+	if _, err := xproto.GetInputFocus(conn).Reply(); err != nil { // both delivered
+		t.Fatal(err)
+	}
+	return at
 }
