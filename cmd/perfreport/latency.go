@@ -77,8 +77,10 @@ func latencyFigures(in Input[Latency]) []Figure {
 			What: "Voice round trip: end of speech to the reply's first sample, less the servers' fixed delays (BenchmarkTurnLatency; issue 37, end-of-speech detection included)"},
 		{Name: "typed turn, Yui's part", Unit: "ms", Goal: typedAddedGoal,
 			What: "Typed turn: Enter to the reply's first sample, less the servers' fixed delays (BenchmarkTurnLatency; issue 37)"},
+		{Name: "typed turn over push, Yui's part", Unit: "ms", Goal: typedAddedGoal,
+			What: "Typed turn over push: Enter to the first sample, less yui-sim's 500 ms and the speech server's delay (BenchmarkTurnLatency)"},
 	}
-	for i, name := range []string{"voice", "typed"} {
+	for i, name := range []string{"voice", "typed", "push"} {
 		if in.Value == nil {
 			figs[i].Missing = in.Status()
 			continue
@@ -178,7 +180,8 @@ func writeLatency(p func(string, ...any), img func(string) string, imgDir string
 	p("Whisper-compatible server answering 300 ms after the upload, a Chat Completions server streaming its\n")
 	p("first token 400 ms after the request and one every 20 ms (the first sentence ends with the seventh),\n")
 	p("and a speech server whose first audio comes 150 ms after its request. Each server stamps when its\n")
-	p("request arrived and when it answered; grey is the servers' time, colour is Yui's.\n\n")
+	p("request arrived and when it answered; grey is the servers' time, colour is Yui's. Over push, `yui-sim`\n")
+	p("renders the first sentence 500 ms after the turn frame (its `sim_frame` record).\n\n")
 	for _, lp := range *l {
 		p("**%s**: %s ms to the reply's first sample, of which Yui's **%s ms**", lp.Path, num(lp.TotalMS), num(lp.AddedMS))
 		if lp.FillerMS > 0 {

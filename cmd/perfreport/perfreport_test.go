@@ -503,7 +503,7 @@ func TestLatencyFiguresAndPlot(t *testing.T) {
 		{Path: "typed", TotalMS: 700, AddedMS: 35, Spans: []LatencySpan{{"to the chat request received", true, 35}, {"model server", false, 520}}},
 	}
 	figs := latencyFigures(Input[Latency]{File: latencyFile, Value: &l})
-	if len(figs) != 2 || figs[0].Result() != Pass || figs[1].Result() != Fail {
+	if len(figs) != 3 || figs[0].Result() != Pass || figs[1].Result() != Fail || figs[2].Result() != NotMeasured {
 		t.Fatalf("figures %+v: want the voice goal met and the typed one missed", figs)
 	}
 	if err := plotLatency(filepath.Join(t.TempDir(), latencyPNG), &l); err != nil {

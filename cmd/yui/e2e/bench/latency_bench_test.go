@@ -67,15 +67,105 @@ type latencyPath struct {
 func BenchmarkTurnLatency(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		voice, typed := measureLatency(b)
+		push := measurePushLatency(b)
 		b.ReportMetric(voice.AddedMS, "voice-added-ms")
 		b.ReportMetric(voice.TotalMS, "voice-total-ms")
 		b.ReportMetric(typed.AddedMS, "typed-added-ms")
 		b.ReportMetric(typed.TotalMS, "typed-total-ms")
-		for _, p := range []latencyPath{voice, typed} {
+		b.ReportMetric(push.AddedMS, "push-added-ms")
+		for _, p := range []latencyPath{voice, typed, push} {
 			b.Logf("%s: %.0f ms to the first sample, Yui's part %.0f ms; %v", p.Path, p.TotalMS, p.AddedMS, p.Spans)
 		}
-		writePerfResult(b, "latency.json", []latencyPath{voice, typed})
+		writePerfResult(b, "latency.json", []latencyPath{voice, typed, push})
 	}
+}
+
+// pushDelay is how long the push backend (yui-sim's scenario) takes from
+// the turn frame to its render.
+const pushDelay = 500 * time.Millisecond
+
+// pushScenario answers every turn pushDelay later with a render of the
+// reply's first sentence, then ends it.
+var pushScenario = fmt.Sprintf(`{"loop": true, "steps": [
+  {"wait": "turn"},
+  {"sleep_ms": %d},
+  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "bench", "segments": [{"speech": %q}]}},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}}
+]}`, pushDelay.Milliseconds(), replyFirstSentence)
+
+// measurePushLatency is the typed turn over push: Enter to the turn frame
+// at yui-sim (its sim_frame record), the backend's delay to the render
+// arriving (push.render), to the speech request, the speech server, to the
+// first sample.
+func measurePushLatency(b *testing.B) latencyPath {
+	speech := &localservertest.Kokoro{Delay: speechFirstPCM}
+	ss := serveHTTP(b, speech)
+	scen := filepath.Join(b.TempDir(), "push.json")
+	if err := os.WriteFile(scen, []byte(pushScenario), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	sim := harness.StartSim(b, harness.FreePort(b), "bench-key", scen)
+	d := harness.StartXvfb(b, 1280, 800)
+	cfg := b.TempDir()
+	harness.WriteSoakSettings(b, cfg, map[string]any{
+		"chat_api": "push", "chat_base_url": sim.Url, "key": "bench-key",
+		"speech": map[string]any{"engine": "openai", "base_url": ss + "/v1", "model": "kokoro", "voice": "af_bella", "rate": 1, "volume": 1},
+		"life":   harness.QuietLife(),
+	})
+	a := harness.StartYuiIn(b, d, cfg, "", "--audio-out", filepath.Join(b.TempDir(), "push.wav"))
+	a.WaitRecord(30*time.Second, "ws_ready", nil)
+	a.OpenComposer()
+	a.D.Run(b, "xdotool", "type", "--delay", "30", "is it warm")
+	enter := a.D.PressReturn(b)
+	first := nthRecord(b, a, "audio_out_sentence", map[string]string{"text": replyFirstSentence}, 0)
+	render := a.WaitRecord(10*time.Second, "push.render", nil)
+	var turnAt time.Time
+	harness.WaitFor(b, 10*time.Second, "yui-sim's turn frame", func() bool {
+		turnAt = simFrameTime(sim.Proc.Output(), "turn")
+		return !turnAt.IsZero()
+	})
+	var synth localservertest.Timing
+	for _, t := range speech.Timings.All() {
+		if t.Text == replyFirstSentence {
+			synth = t
+		}
+	}
+	if synth.Arrived.IsZero() {
+		b.Fatalf("push: no speech request for %q", replyFirstSentence)
+	}
+	ms := func(from, to time.Time) float64 { return float64(to.Sub(from).Microseconds()) / 1000 }
+	p := latencyPath{Path: "push", Spans: []latencySpan{
+		{"to the turn frame at the backend", true, ms(enter, turnAt)},
+		{"backend, to its render received", false, ms(turnAt, recordTime(b, render))},
+		{"to the speech request received", true, ms(recordTime(b, render), synth.Arrived)},
+		{"speech server, to its first audio", false, ms(synth.Arrived, synth.Answered)},
+		{"to the first sample at the output", true, ms(synth.Answered, recordTime(b, first))},
+	}}
+	for _, s := range p.Spans {
+		p.TotalMS += s.MS
+		if s.Yui {
+			p.AddedMS += s.MS
+		}
+	}
+	return p
+}
+
+// simFrameTime is when yui-sim logged the first client frame of type typ
+// (its sim_frame record, "time=… msg=sim_frame type=…"); zero when none.
+func simFrameTime(out, typ string) time.Time {
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, "msg=sim_frame") || !strings.Contains(line, " type="+typ+" ") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 || !strings.HasPrefix(f[0], "time=") {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339Nano, strings.TrimPrefix(f[0], "time=")); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
 }
 
 func measureLatency(b *testing.B) (voice, typed latencyPath) {
