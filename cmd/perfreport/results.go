@@ -182,6 +182,7 @@ type Results struct {
 	Startup Input[Startup]
 	Turns   Input[Turns]
 	Latency Input[Latency] // latency.go
+	Scale   Input[Scale]   // scale.go
 }
 
 // readResults reads the e2e result files of dir.
@@ -192,5 +193,6 @@ func readResults(run *BenchRun, dir string) Results {
 		Startup: readInput[Startup](dir, startupFile),
 		Turns:   readInput[Turns](dir, turnsFile),
 		Latency: readInput[Latency](dir, latencyFile),
+		Scale:   readInput[Scale](dir, scaleFile),
 	}
 }
