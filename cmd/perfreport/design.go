@@ -101,3 +101,16 @@ const latencyDesign = `### What Yui's parts are, and their floors
 The character's filler line plays while the model thinks, so the first sound comes sooner than the
 reply's; the reply cuts it off at its first render.
 `
+
+// firstFrameDesign says where a pet's first frame waits.
+const firstFrameDesign = `### Where the pet's first frame waits
+
+Before its first frame a pet opens the settings and the log, the audio device, the desktop's X
+connection, its character (37 images of 384x512 decoded, on all cores since this run: the built-in
+pack's ` + "`BenchmarkLoadDefault`" + `), its window (the GL context, which the bare window pays too) and the
+fonts it measures its text with. On this shared machine that adds up to about a second more than the
+bare window; ALSA's null device, which the benchmark opens in place of a sound card, adds more. Opening
+the audio device and loading the character after the first frame, with a first frame drawn from one
+decoded image, is what remains to meet the goal.
+
+`

@@ -155,7 +155,7 @@ const (
 func Figures(r Results) []Figure {
 	var out []Figure
 	out = append(out, idleFigures(r.Idle)...)
-	out = append(out, startupFigure(r.Startup), readyGapFigure(r.Startup))
+	out = append(out, startupFigure(r.Startup), readyGapFigure(r.Startup), firstFrameFigure(r.Frame))
 	out = append(out, turnFigures(r.Turns)...)
 	out = append(out, scaleFigures(r.Scale)...)
 	out = append(out, latencyFigures(r.Latency)...)

@@ -140,6 +140,8 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 		p("Not measured: %s (BenchmarkStartupToWSReady writes it).\n\n", r.Startup.Status())
 	}
 
+	p("%s", firstFrameDesign)
+
 	p("## 10,000 turns\n\n")
 	if t := r.Turns.Value; t != nil {
 		if err := plotTurns(filepath.Join(imgDir, turnsPNG), t); err != nil {

@@ -183,6 +183,7 @@ type Results struct {
 	Turns   Input[Turns]
 	Latency Input[Latency] // latency.go
 	Scale   Input[Scale]   // scale.go
+	Frame   Input[FirstFrame]
 }
 
 // readResults reads the e2e result files of dir.
@@ -194,5 +195,6 @@ func readResults(run *BenchRun, dir string) Results {
 		Turns:   readInput[Turns](dir, turnsFile),
 		Latency: readInput[Latency](dir, latencyFile),
 		Scale:   readInput[Scale](dir, scaleFile),
+		Frame:   readInput[FirstFrame](dir, firstFrameFile),
 	}
 }

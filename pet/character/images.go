@@ -8,15 +8,21 @@ import (
 	"image/png"
 	"io"
 	"io/fs"
+	"runtime"
+	"sync"
 )
 
 // pngMagic starts every PNG file.
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
 // loadImages decodes every image the manifest names, each file once.
+// The files are read and their sizes checked in order, then decoded on
+// all cores at once (decodeAll): the built-in pack's 37 images took 700
+// ms one after the other on a loaded 2-core machine, before the pet's
+// first frame.
 func (p *Pack) loadImages(fsys fs.FS, m *manifest) error {
+	decoded := decodeAll(fsys, m.imageNames())
 	cache := map[string]image.Image{}
-	var total int64
 	get := func(name string) (image.Image, error) {
 		if img, ok := cache[name]; ok {
 			return img, nil
@@ -24,10 +30,15 @@ func (p *Pack) loadImages(fsys fs.FS, m *manifest) error {
 		if len(cache) >= MaxImages {
 			return nil, fmt.Errorf("more than %d image files", MaxImages)
 		}
-		img, err := decodePNG(fsys, name, &total)
-		if err != nil {
-			return nil, err
+		d, ok := decoded[name]
+		if !ok {
+			// Past the first failure nothing more was read.
+			return nil, fmt.Errorf("image %s: not read", name)
 		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		img := d.img
 		b := img.Bounds().Size()
 		if len(cache) == 0 {
 			p.ImageSize = b
@@ -71,9 +82,86 @@ func (p *Pack) loadImages(fsys fs.FS, m *manifest) error {
 	return nil
 }
 
-// decodePNG reads one image, checking its size before decoding it. total
-// counts decoded pixels across the pack.
-func decodePNG(fsys fs.FS, name string, total *int64) (image.Image, error) {
+// imageNames are the files the manifest names, each once, in the order
+// loadImages asks for them.
+func (m *manifest) imageNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, id := range sortedKeys(m.Emotions) {
+		add(m.Emotions[id])
+	}
+	for _, id := range sortedKeys(m.Motions) {
+		for _, f := range m.Motions[id].Frames {
+			add(f)
+		}
+	}
+	for _, dir := range sortedKeys(m.Gaze) {
+		add(m.Gaze[dir])
+	}
+	return names
+}
+
+// decoded is one file's image, or why it has none.
+type decoded struct {
+	img image.Image
+	err error
+}
+
+// decodeAll reads names in order, checking each file's size and the
+// pack's total before any is decoded, up to the first that fails and at
+// most MaxImages of them; then decodes what was read on all cores.
+func decodeAll(fsys fs.FS, names []string) map[string]decoded {
+	out := map[string]decoded{}
+	var total, bytesRead int64
+	var data [][]byte
+	var read []string
+	for _, name := range names[:min(len(names), MaxImages)] {
+		b, err := readPNG(fsys, name, &total)
+		if err == nil && bytesRead+int64(len(b)) > MaxTotalBytes {
+			err = fmt.Errorf("image files add up to more than %d MiB", MaxTotalBytes>>20)
+		}
+		if err != nil {
+			out[name] = decoded{err: err}
+			break
+		}
+		bytesRead += int64(len(b))
+		data, read = append(data, b), append(read, name)
+	}
+	imgs := make([]decoded, len(read))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(read)) {
+		wg.Go(func() {
+			for i := range work {
+				img, err := png.Decode(bytes.NewReader(data[i]))
+				if err != nil {
+					imgs[i] = decoded{err: fmt.Errorf("image %s: %w", read[i], err)}
+					continue
+				}
+				imgs[i] = decoded{img: toNRGBA(img)}
+			}
+		})
+	}
+	for i := range read {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for i, name := range read {
+		out[name] = imgs[i]
+	}
+	return out
+}
+
+// readPNG reads one image file, checking its size before it is decoded.
+// total counts the pack's pixels across its files.
+func readPNG(fsys fs.FS, name string, total *int64) ([]byte, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("image %s: %w", name, unwrapPath(err))
@@ -103,11 +191,7 @@ func decodePNG(fsys fs.FS, name string, total *int64) (image.Image, error) {
 	if *total > MaxTotalPixels {
 		return nil, fmt.Errorf("images add up to more than %d million pixels", MaxTotalPixels>>20)
 	}
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("image %s: %w", name, err)
-	}
-	return toNRGBA(img), nil
+	return data, nil
 }
 
 // toNRGBA returns img as *image.NRGBA with its origin at (0, 0).

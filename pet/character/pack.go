@@ -42,15 +42,19 @@ const (
 	MaxImageBytes    = 16 << 20 // bytes per PNG file
 	MaxManifestBytes = 1 << 20  // bytes of character.json
 	MaxTotalPixels   = 64 << 20 // decoded pixels over all images
-	MaxFrames        = 256      // frames per motion
-	MaxImages        = 1024     // distinct image files
-	MinSize          = 16       // logical pixels, either side
-	MaxSize          = 2048     // logical pixels, either side
-	MinFPS           = 0.1
-	MaxFPS           = 60
-	MaxLines         = 64  // filler or failure lines
-	MaxLineLen       = 500 // bytes per line
-	MaxNameLen       = 64  // runes
+	// MaxTotalBytes bounds the image files over the pack, which are all
+	// held at once while they decode (images.go): no PNG is larger than
+	// its pixels, which MaxTotalPixels bounds at 256 MiB.
+	MaxTotalBytes = 256 << 20
+	MaxFrames     = 256  // frames per motion
+	MaxImages     = 1024 // distinct image files
+	MinSize       = 16   // logical pixels, either side
+	MaxSize       = 2048 // logical pixels, either side
+	MinFPS        = 0.1
+	MaxFPS        = 60
+	MaxLines      = 64  // filler or failure lines
+	MaxLineLen    = 500 // bytes per line
+	MaxNameLen    = 64  // runes
 )
 
 // Pack is a loaded, validated character.

@@ -450,3 +450,11 @@ func TestOutlineKeepsStructureNotPixels(t *testing.T) {
 		t.Fatal("the outline's idle motion is not found")
 	}
 }
+
+// BenchmarkLoadDefault is loading the default pack, as a pet's start
+// does before its first frame: its images decode on all cores.
+func BenchmarkLoadDefault(b *testing.B) {
+	for b.Loop() {
+		Default()
+	}
+}

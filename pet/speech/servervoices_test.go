@@ -47,7 +47,10 @@ func TestServerVoicesErrors(t *testing.T) {
 		"404":      http.NotFound,
 		"not json": func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<html>") },
 		"no list":  func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"data":[]}`) },
-		"500":      func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(500); io.WriteString(w, `{"voices":["a"]}`) },
+		"500": func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(500)
+			io.WriteString(w, `{"voices":["a"]}`)
+		},
 	} {
 		srv := httptest.NewServer(h)
 		if _, err := ServerVoices(context.Background(), srv.Client(), srv.URL+"/v1"); err == nil {

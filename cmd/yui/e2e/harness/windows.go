@@ -12,8 +12,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/shape"
-	"github.com/jezek/xgb/xtest"
 	"github.com/jezek/xgb/xproto"
+	"github.com/jezek/xgb/xtest"
 )
 
 // StartWM runs openbox, an EWMH window manager, on d and waits until it
@@ -306,4 +306,40 @@ func (d *Display) PressReturn(t testing.TB) time.Time {
 		t.Fatal(err)
 	}
 	return at
+}
+
+// rootRGB is PaintRoot's colour.
+var rootRGB = [3]byte{0x3c, 0x6e, 0x71}
+
+// WaitPainted polls r of the screen (XGetImage of the root, a few
+// milliseconds apart) until some pixel in it is neither the root's colour
+// nor black, an unpainted window's, and returns when it first saw one: a
+// window's first frame on screen, seen as a person would. It fails after
+// limit.
+func (d *Display) WaitPainted(t testing.TB, r image.Rectangle, limit time.Duration) time.Time {
+	t.Helper()
+	conn, err := xgb.NewConnDisplay(d.Name)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", d.Name, err)
+	}
+	defer conn.Close()
+	root := xproto.Setup(conn).DefaultScreen(conn).Root
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		img, err := xproto.GetImage(conn, xproto.ImageFormatZPixmap, xproto.Drawable(root),
+			int16(r.Min.X), int16(r.Min.Y), uint16(r.Dx()), uint16(r.Dy()), ^uint32(0)).Reply()
+		at := time.Now()
+		if err != nil {
+			t.Fatalf("read the screen: %v", err)
+		}
+		for i := 0; i+3 < len(img.Data); i += 4 { // BGRX at 24 bits deep
+			b, g, rr := img.Data[i], img.Data[i+1], img.Data[i+2]
+			if (b|g|rr) != 0 && [3]byte{rr, g, b} != rootRGB {
+				return at
+			}
+		}
+		time.Sleep(2 * time.Millisecond) // the poll's pace, not a wait on an event
+	}
+	t.Fatalf("nothing painted in %v within %s", r, limit)
+	return time.Time{}
 }
