@@ -165,7 +165,7 @@ func (w *MessageWindow) title() string {
 	if name == "" {
 		name = w.presetID
 	}
-	return name + lang.L(" — messages")
+	return lang.L("{{.Name}} — messages", map[string]any{"Name": name})
 }
 
 // attach mirrors c (nil: the preset is not running).
@@ -176,7 +176,7 @@ func (w *MessageWindow) attach(c windows.Session) {
 	w.conn = c
 	if c == nil {
 		w.setView(pet.View{})
-		w.conv.setEmpty(w.name() + lang.L(" is not running: no conversation to show."))
+		w.conv.setEmpty(lang.L("{{.Name}} is not running: no conversation to show.", map[string]any{"Name": w.name()}))
 		return
 	}
 	w.conv.setEmpty(lang.L("No messages yet."))
@@ -238,7 +238,7 @@ func (w *MessageWindow) presetChanged() {
 	w.meter.setScore(p.Relation)
 	w.showUsage()
 	if w.conn == nil {
-		w.conv.setEmpty(w.name() + lang.L(" is not running: no conversation to show."))
+		w.conv.setEmpty(lang.L("{{.Name}} is not running: no conversation to show.", map[string]any{"Name": w.name()}))
 	}
 }
 

@@ -38,15 +38,15 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 	}{
 		{"empty name", func() { retype(f.name, "  ") }, "name", "Name is empty"},
 		{"bad URL", func() { retype(f.baseURL, "http://[::1") }, "chat_base_url", "Base URL is not a valid URL"},
-		{"not a URL scheme", func() { retype(f.baseURL, "ftp://example.com") }, "chat_base_url", "Base URL must start with http://"},
+		{"not a URL scheme", func() { retype(f.baseURL, "ftp://example.com") }, "chat_base_url", "Base URL must start with one of http://"},
 		{"ftp for push", func() {
 			pickLabel(f.chatAPI, "Push (WebSocket)")
 			retype(f.baseURL, "ftp://127.0.0.1:8646")
-		}, "chat_base_url", "Base URL must start with http:// or https:// or ws:// or wss://"},
+		}, "chat_base_url", "Base URL must start with one of http://, https://, ws://, wss://"},
 		{"ws for chat_completions", func() {
 			pickLabel(f.chatAPI, "Chat Completions")
 			retype(f.baseURL, "ws://127.0.0.1:8646")
-		}, "chat_base_url", "must start with http:// or https:// for chat_completions"},
+		}, "chat_base_url", "must start with one of http://, https:// for chat_completions"},
 		{"no model for responses", func() {
 			pickLabel(f.chatAPI, "Responses")
 			retype(f.model, "")
@@ -298,10 +298,10 @@ func TestKeyWarningTextNamesTheKeys(t *testing.T) {
 	if got := KeyWarningText([]string{"key"}); !strings.HasPrefix(got, "The key crosses the network unencrypted") {
 		t.Errorf("chat key: %q", got)
 	}
-	if got := KeyWarningText([]string{"key", "speech.key"}); !strings.HasPrefix(got, "These keys cross (key, speech.key) the network unencrypted") {
+	if got := KeyWarningText([]string{"key", "speech.key"}); !strings.HasPrefix(got, "These keys cross the network unencrypted (key, speech.key;") {
 		t.Errorf("two keys: %q", got)
 	}
-	if got := KeyWarningText([]string{"voice.key"}); !strings.Contains(got, "(voice.key)") {
+	if got := KeyWarningText([]string{"voice.key"}); !strings.Contains(got, "(voice.key;") {
 		t.Errorf("voice key: %q", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet/settings"
+	"yui/windows/i18n"
 )
 
 // presetList is the left pane: the presets, the buttons that add,
@@ -87,10 +88,10 @@ func (l *presetList) content() fyne.CanvasObject {
 func (l *presetList) detail(p settings.Preset) string {
 	var parts []string
 	if p.ID == l.active {
-		parts = append(parts, "active")
+		parts = append(parts, lang.L("active"))
 	}
 	if !p.Enabled {
-		parts = append(parts, "off")
+		parts = append(parts, lang.L("off"))
 	}
 	parts = append(parts, chatAPILabel(p.ChatAPI))
 	return strings.Join(parts, " · ")
@@ -103,7 +104,7 @@ func (l *presetList) refresh(st settings.Settings) {
 	l.list.Refresh()
 	var why []string
 	for _, r := range l.w.b.Store().Refused() {
-		why = append(why, "• "+r.String())
+		why = append(why, "• "+refusalText(r))
 	}
 	l.refused.SetText(strings.Join(why, "\n"))
 	if len(why) == 0 {
@@ -249,4 +250,18 @@ var chatAPIOptions = []option{
 	{settings.ChatAPIPush, "Push (WebSocket)"},
 	{settings.ChatAPIChatCompletions, "Chat Completions"},
 	{settings.ChatAPIResponses, "Responses"},
+}
+
+// refusalText is r as the user reads it: which preset (or the global
+// settings) lost which fields, and why, in the user's language.
+func refusalText(r settings.Refusal) string {
+	why := make([]string, len(r.Fields))
+	for i, f := range r.Fields {
+		why[i] = i18n.Field(f)
+	}
+	fields := strings.Join(why, lang.L("; "))
+	if r.PresetID == "" {
+		return lang.L("Global settings: {{.Fields}}", map[string]any{"Fields": fields})
+	}
+	return lang.L("Preset “{{.Name}}”: {{.Fields}}", map[string]any{"Name": r.Name, "Fields": fields})
 }

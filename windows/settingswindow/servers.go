@@ -137,7 +137,7 @@ func (e *presetEditor) showAudioServers(found []localserver.AudioServer, note st
 			box = f.voiceServers
 		}
 		use := widget.NewButton(lang.L("Use"), func() { e.useAudioServer(s) })
-		box.Add(container.NewBorder(nil, nil, nil, use, widget.NewLabel(s.Label()+" — "+s.URL)))
+		box.Add(container.NewBorder(nil, nil, nil, use, widget.NewLabel(audioServerLabel(s)+" — "+s.URL)))
 	}
 	if note == "" {
 		note = lang.L("No local speech server answered: docs/voices.md says how to start one.")
@@ -222,8 +222,8 @@ func (e *presetEditor) showSuggestion(name, v string) {
 		f.suggestVoice.Hide()
 		return
 	}
-	f.speechVoice.SetPlaceHolder(lang.L("The character's voice") + ": " + v)
-	f.suggestVoice.SetText(lang.L("Use the character's voice") + " (" + name + ": " + v + ")")
+	f.speechVoice.SetPlaceHolder(lang.L("The character's voice: {{.Voice}}", map[string]any{"Voice": v}))
+	f.suggestVoice.SetText(lang.L("Use the character's voice ({{.Name}}: {{.Voice}})", map[string]any{"Name": name, "Voice": v}))
 	if e.draft.Speech.Voice == v {
 		f.suggestVoice.Hide()
 	} else {
