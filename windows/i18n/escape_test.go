@@ -127,7 +127,8 @@ func escapesIn(fset *token.FileSet, f *ast.File, viaLang map[string]bool) []stri
 }
 
 // TestNoTextEscapesTranslation walks windows/ and the tray (app/systray.go,
-// app/tray.go): every literal that reads as text goes through lang.
+// app/tray.go): every literal that reads as text goes through lang, and
+// every error's text through i18n.Error (errescape_test.go).
 func TestNoTextEscapesTranslation(t *testing.T) {
 	root := filepath.Join("..", "..")
 	var files []string
@@ -165,9 +166,10 @@ func TestNoTextEscapesTranslation(t *testing.T) {
 	var bad []string
 	for _, f := range parsed {
 		bad = append(bad, escapesIn(fset, f, viaLang)...)
+		bad = append(bad, errorEscapes(fset, f)...)
 	}
 	if len(bad) > 0 {
-		t.Errorf("%d texts reach the user untranslated (wrap them in lang.L, or allow a name in escape_test.go):\n%s",
+		t.Errorf("%d texts reach the user untranslated (wrap them in lang.L or an error in i18n.Error, or allow a name in escape_test.go):\n%s",
 			len(bad), strings.Join(bad, "\n"))
 	}
 }

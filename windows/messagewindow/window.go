@@ -6,6 +6,7 @@
 package messagewindow
 
 import (
+	"errors"
 	"image/color"
 	"log/slog"
 
@@ -21,6 +22,7 @@ import (
 	"yui/pet/transcript"
 	"yui/transport"
 	"yui/windows"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -312,7 +314,7 @@ func (w *MessageWindow) chooseImage() {
 	widgets.OpenImage(w.win, func(img transport.Image, err error) {
 		switch {
 		case err != nil:
-			dialog.ShowError(err, w.win)
+			dialog.ShowError(errors.New(i18n.Error(err)), w.win)
 		case img.Data != nil:
 			w.composer.addImage(img)
 			w.log.Info("messages_attach", "preset", w.presetID, "mime", img.MIME, "bytes", len(img.Data))

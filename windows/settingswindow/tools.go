@@ -155,7 +155,7 @@ func (t *toolsSection) toolRow(declared, desc string, st settings.Settings) fyne
 func (t *toolsSection) save(fn func(*settings.Settings)) {
 	err := t.w.b.Store().Update(func(s *settings.Settings) error { fn(s); return nil })
 	if err != nil {
-		dialog.ShowError(err, t.w.win)
+		t.w.showError(err)
 	}
 	t.refresh()
 }
@@ -213,7 +213,7 @@ func (t *toolsSection) test(name string, srv settings.MCPServer) {
 				return
 			}
 			if err != nil {
-				dialog.ShowError(err, t.w.win)
+				t.w.showError(err)
 				return
 			}
 			var names []string
@@ -347,7 +347,7 @@ func (t *toolsSection) importFile() {
 func (t *toolsSection) preview(path string) {
 	servers, err := settings.ReadMCPFile(path)
 	if err != nil {
-		dialog.ShowError(err, t.w.win)
+		t.w.showError(err)
 		return
 	}
 	have := t.w.b.Store().Get().MCPServers

@@ -24,7 +24,7 @@ func OpenImage(parent fyne.Window, done func(transport.Image, error)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
 			done(transport.Image{}, imageError{fmt.Errorf("the image could not be opened: %w", err),
-				lang.L("The image could not be opened: {{.Reason}}", map[string]any{"Reason": err.Error()})})
+				lang.L("The image could not be opened.")})
 			return
 		}
 		if r == nil {
@@ -44,7 +44,7 @@ func ReadImage(r io.Reader) (transport.Image, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxAttachment+1))
 	if err != nil {
 		return transport.Image{}, imageError{fmt.Errorf("the image could not be read: %w", err),
-			lang.L("The image could not be read: {{.Reason}}", map[string]any{"Reason": err.Error()})}
+			lang.L("The image could not be read.")}
 	}
 	if len(data) > MaxAttachment {
 		return transport.Image{}, imageError{fmt.Errorf("the image is too large (over %d MiB)", MaxAttachment>>20),
