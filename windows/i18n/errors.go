@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2/lang"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
 
 	"yui/pet/settings"
 )
@@ -66,8 +69,27 @@ func Field(fe settings.FieldError) string {
 // Reason is why a value is refused, in the language in use; a code this
 // file does not know (a newer settings package) shows its English.
 func Reason(code settings.Code, args map[string]any) string {
+	args = localNumbers(args)
 	if s, ok := reason(code, args); ok {
 		return s
 	}
 	return settings.English(code, args)
+}
+
+// localNumbers is args with its numbers written as the language in use
+// writes them (0,25 and 192.000 in German), the rest as they are.
+func localNumbers(args map[string]any) map[string]any {
+	if len(args) == 0 {
+		return args
+	}
+	p := message.NewPrinter(language.Make(string(Current())))
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		switch v.(type) {
+		case int, float64:
+			v = p.Sprint(number.Decimal(v))
+		}
+		out[k] = v
+	}
+	return out
 }

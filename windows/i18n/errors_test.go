@@ -59,9 +59,20 @@ func TestError(t *testing.T) {
 		{fmt.Errorf("deleting: %w", settings.ErrLastPreset), "最後のプリセットは削除できません。"},
 		{translatedErr{errors.New("x")}, "übersetzt"},
 		{errors.New("disk full"), "問題が発生しました（disk full）。"},
+		{&settings.Invalid{Code: settings.CodeBetween, Args: map[string]any{"Min": 0.25, "Max": 192000}}, "0.25 から 192,000 の間にしてください"},
 	} {
 		if got := Error(c.err); got != c.want {
 			t.Errorf("Error(%v) = %q, want %q", c.err, got, c.want)
 		}
+	}
+}
+
+// TestReasonWritesNumbersAsTheLanguageDoes: German writes 0,25 and 192.000.
+func TestReasonWritesNumbersAsTheLanguageDoes(t *testing.T) {
+	defer Use(settings.LanguageEnglish)
+	Use(settings.LanguageGerman)
+	got := Reason(settings.CodeBetween, map[string]any{"Min": 0.25, "Max": 192000})
+	if want := "muss zwischen 0,25 und 192.000 liegen"; got != want {
+		t.Errorf("Reason = %q, want %q", got, want)
 	}
 }

@@ -26,6 +26,10 @@ var allowed = map[string]bool{
 	" ·  ms": true,
 }
 
+// charClasses are constants of characters, not text: the classes of
+// line breaking (widgets/wrap.go).
+var charClasses = map[string]bool{"noLineStart": true, "noLineEnd": true}
+
 var (
 	verbs   = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]+)?[a-zA-Z]`)
 	allCaps = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)            // an environment variable
@@ -100,7 +104,7 @@ func escapesIn(fset *token.FileSet, f *ast.File, viaLang map[string]bool) []stri
 		case *ast.ImportSpec, *ast.Field:
 			return false // import paths, struct tags
 		case *ast.ValueSpec:
-			if len(n.Names) == 1 && viaLang[n.Names[0].Name] {
+			if len(n.Names) == 1 && (viaLang[n.Names[0].Name] || charClasses[n.Names[0].Name]) {
 				return false
 			}
 		case *ast.CallExpr:

@@ -54,7 +54,7 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 		{"context window not a number", func() { retype(f.contextWindow, "lots") }, "context_window", "Context window must be a whole number"},
 		{"negative check-in", func() { retype(f.checkIn, "-5") }, "check_in_minutes", "must be between 0 (off)"},
 		{"command engine without a command", func() { pickLabel(f.speechEngine, "Command (a local program: Piper, espeak-ng, …)") }, "speech.command", "is empty"},
-		{"command rate", func() { retype(f.speechCmd.rate, "22") }, "speech.command_rate", "must be 0 (the command writes a WAV) or 8000 to 192000"},
+		{"command rate", func() { retype(f.speechCmd.rate, "22") }, "speech.command_rate", "must be 0 (the command writes a WAV) or 8,000 to 192,000"},
 		{"voice threshold", func() {
 			pickLabel(f.voiceMode, "Hands-free")
 			pickLabel(f.voiceEngine, "Command")
