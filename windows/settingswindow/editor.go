@@ -222,7 +222,7 @@ func (e *presetEditor) revalidate() {
 			break // nothing red before the user touches the preset
 		}
 		if _, ok := e.errLabels[f]; !ok {
-			other = append(other, f+" "+reason)
+			other = append(other, fieldReason(f, reason))
 		}
 	}
 	slices.Sort(other)
@@ -246,7 +246,7 @@ func (e *presetEditor) reasonText(f string) string {
 	if !ok || !e.touched {
 		return ""
 	}
-	return e.fieldNames[f] + " " + r
+	return fieldReason(e.fieldNames[f], r)
 }
 
 // fieldError is the reason shown at field f, "" when it is valid.
@@ -458,4 +458,11 @@ func setError(l *widget.Label, text string) {
 // column.
 func formRows(objs ...fyne.CanvasObject) *fyne.Container {
 	return container.New(layout.NewFormLayout(), objs...)
+}
+
+// fieldReason is a field's name with why its value is refused: "Base URL
+// must start with …" in English, "ベース URL: …" where the reason is a
+// sentence of its own.
+func fieldReason(name, reason string) string {
+	return lang.L("{{.Field}} {{.Reason}}", map[string]any{"Field": name, "Reason": reason})
 }

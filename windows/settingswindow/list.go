@@ -240,7 +240,7 @@ func (l *presetList) makeActive() {
 func chatAPILabel(api string) string {
 	for _, o := range chatAPIOptions {
 		if o.value == api {
-			return o.label
+			return lang.L(o.label) // the choice's label, translated as the choice does
 		}
 	}
 	return api
