@@ -352,7 +352,7 @@ func (e *presetEditor) probe() {
 	e.w.run(probeTimeout, func(ctx context.Context) func() {
 		res := e.w.b.Probe(ctx, p)
 		if ctx.Err() != nil && !res.OK && res.Text == "" {
-			res.Text = lang.L("unreachable: no answer in {{.Seconds}} s", map[string]any{"Seconds": int(probeTimeout.Seconds())})
+			res = windows.Probe{Code: windows.ProbeTimeout}
 		}
 		return func() {
 			e.f.testConn.Enable()
@@ -371,7 +371,7 @@ func (e *presetEditor) showProbe(res windows.Probe) {
 	} else {
 		e.f.probeText.Importance = widget.DangerImportance
 	}
-	e.f.probeText.SetText(res.Text)
+	e.f.probeText.SetText(probeText(res))
 	if len(res.Models) > 0 {
 		e.f.setModels(res.Models)
 	}

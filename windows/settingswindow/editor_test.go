@@ -203,7 +203,7 @@ func TestSettingsClearTextKeyWarning(t *testing.T) {
 func TestSettingsProbeFillsModels(t *testing.T) {
 	h := openSettings(t, nil, "")
 	f := h.f()
-	h.b.ProbeResult = windows.Probe{OK: true, Text: "connected: 2 models", Models: []string{"llama3", "qwen2"}}
+	h.b.ProbeResult = windows.Probe{OK: true, Code: windows.ProbeModels, Text: "connected: 2 models", Models: []string{"llama3", "qwen2"}}
 	retype(f.baseURL, "http://127.0.0.1:9999/v1")
 	test.Tap(f.testConn)
 	h.sw.jobs.Wait()
@@ -217,7 +217,7 @@ func TestSettingsProbeFillsModels(t *testing.T) {
 		t.Fatalf("probed %v, want the edited preset", h.b.Probed)
 	}
 
-	h.b.ProbeResult = windows.Probe{Text: "key rejected"}
+	h.b.ProbeResult = windows.Probe{Code: windows.ProbeKeyRejected, Text: "key rejected"}
 	test.Tap(f.refreshModels)
 	h.sw.jobs.Wait()
 	if f.probeText.Text != "key rejected" {

@@ -294,7 +294,7 @@ func (p *welcomePage) tryWay(way string, btn *widget.Button, state *widget.Label
 		return func() {
 			btn.Enable()
 			if !res.OK {
-				state.SetText(res.Text)
+				state.SetText(probeText(res))
 				return
 			}
 			err := p.w.b.Store().UpdatePreset(id, func(pr *settings.Preset) error { set(pr); return nil })
@@ -302,7 +302,7 @@ func (p *welcomePage) tryWay(way string, btn *widget.Button, state *widget.Label
 				state.SetText(lang.L("Could not save: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 				return
 			}
-			state.SetText(lang.L("{{.Result}}. Saved: Yui talks with it now.", map[string]any{"Result": res.Text}))
+			state.SetText(lang.L("{{.Result}}. Saved: Yui talks with it now.", map[string]any{"Result": probeText(res)}))
 			p.w.log.Info("welcome_choice", "way", way, "chat_api", draft.ChatAPI, "url", draft.ChatBaseURL)
 		}
 	})
