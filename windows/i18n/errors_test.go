@@ -76,3 +76,18 @@ func TestReasonWritesNumbersAsTheLanguageDoes(t *testing.T) {
 		t.Errorf("Reason = %q, want %q", got, want)
 	}
 }
+
+// TestNotice: the start-up notice of a partly refused file, in Japanese.
+func TestNotice(t *testing.T) {
+	defer Use(settings.LanguageEnglish)
+	Use(settings.LanguageJapanese)
+	n := &settings.Notice{KeptAs: "/cfg/settings.json.invalid-1", Refused: []settings.Refusal{{PresetID: "p", Name: "Mint",
+		Fields: []settings.FieldError{{PresetID: "p", Field: "name", Code: settings.CodeEmpty}}}}}
+	want := "一部の設定は受け付けられず、除外されました（元のファイルは settings.json.invalid-1 として残してあります）: プリセット「Mint」: name: 入力してください。"
+	if got := Notice(n); got != want {
+		t.Errorf("Notice = %q, want %q", got, want)
+	}
+	if Notice(nil) != "" {
+		t.Error("no notice is not empty")
+	}
+}

@@ -104,7 +104,7 @@ func (l *presetList) refresh(st settings.Settings) {
 	l.list.Refresh()
 	var why []string
 	for _, r := range l.w.b.Store().Refused() {
-		why = append(why, "• "+refusalText(r))
+		why = append(why, "• "+i18n.Refusal(r))
 	}
 	l.refused.SetText(strings.Join(why, "\n"))
 	if len(why) == 0 {
@@ -250,18 +250,4 @@ var chatAPIOptions = []option{
 	{settings.ChatAPIPush, "Push (WebSocket)"},
 	{settings.ChatAPIChatCompletions, "Chat Completions"},
 	{settings.ChatAPIResponses, "Responses"},
-}
-
-// refusalText is r as the user reads it: which preset (or the global
-// settings) lost which fields, and why, in the user's language.
-func refusalText(r settings.Refusal) string {
-	why := make([]string, len(r.Fields))
-	for i, f := range r.Fields {
-		why[i] = i18n.Field(f)
-	}
-	fields := strings.Join(why, lang.L("; "))
-	if r.PresetID == "" {
-		return lang.L("Global settings: {{.Fields}}", map[string]any{"Fields": fields})
-	}
-	return lang.L("Preset “{{.Name}}”: {{.Fields}}", map[string]any{"Name": r.Name, "Fields": fields})
 }
