@@ -54,6 +54,8 @@ const (
 	CodeNotList        Code = "not_list"
 	CodeNotWholeNumber Code = "not_whole_number"
 	CodeNotNumber      Code = "not_number"
+	CodeNotMCPFile     Code = "not_mcp_file" // Detail
+	CodeNoMCPServers   Code = "no_mcp_servers"
 )
 
 // english is the text of each code, a text/template over its Args.
@@ -98,6 +100,8 @@ var english = map[Code]string{
 	CodeNotList:        "is not a list of the kind it should be",
 	CodeNotWholeNumber: "must be a whole number",
 	CodeNotNumber:      "must be a number such as 1 or 1.25",
+	CodeNotMCPFile:     "not an MCP servers file: {{.Detail}}",
+	CodeNoMCPServers:   "the file names no mcpServers",
 }
 
 // Codes lists every code, for the windows' test that each is translated.

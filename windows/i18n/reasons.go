@@ -91,6 +91,10 @@ func reason(code settings.Code, args map[string]any) (s string, ok bool) {
 		return lang.L("must be a whole number", args), true
 	case settings.CodeNotNumber:
 		return lang.L("must be a number such as 1 or 1.25", args), true
+	case settings.CodeNotMCPFile:
+		return lang.L("not an MCP servers file: {{.Detail}}", args), true
+	case settings.CodeNoMCPServers:
+		return lang.L("the file names no mcpServers", args), true
 	}
 	return "", false
 }
