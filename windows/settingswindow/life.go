@@ -184,7 +184,11 @@ func (s *lifeSection) showErrors(errs []settings.FieldError) {
 			key = "life.schedules"
 		}
 		if l, ok := s.errs[key]; ok {
-			l.SetText(strings.TrimSpace(l.Text + " " + i18n.Reason(e.Code, e.Args)))
+			why := i18n.Reason(e.Code, e.Args)
+			if l.Text != "" {
+				why = l.Text + lang.L("; ") + why
+			}
+			l.SetText(why)
 			l.Show()
 		}
 	}
