@@ -24,10 +24,10 @@ const noLineStart = "、。，．,.）)」』】〕〉》〙〗｝］]}〟’”
 // brackets and quotes.
 const noLineEnd = "（(「『【〔〈《〘〖｛［[{〝‘“«"
 
-// breaksAround reports whether text may break before and after r without
+// BreaksAround reports whether text may break before and after r without
 // a space: the ideographs, kana and full-width forms of Chinese and
 // Japanese. Hangul is not among them: Korean breaks at its spaces.
-func breaksAround(r rune) bool {
+func BreaksAround(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
 		r >= 0x3000 && r <= 0x303F || // CJK symbols and punctuation
 		r >= 0xFF00 && r <= 0xFFEF // full-width forms
@@ -39,7 +39,7 @@ func canBreak(a, b rune) bool {
 	if strings.ContainsRune(noLineStart, b) || strings.ContainsRune(noLineEnd, a) {
 		return false
 	}
-	return breaksAround(a) || breaksAround(b)
+	return BreaksAround(a) || BreaksAround(b)
 }
 
 // unit is a run of text no line breaks inside, unless it is wider than a
