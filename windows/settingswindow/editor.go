@@ -339,7 +339,7 @@ func (e *presetEditor) probe() {
 		return
 	}
 	if r, bad := e.fieldErrs["chat_base_url"]; bad {
-		e.f.probeText.SetText(lang.L("Fix the base URL first: {{.Reason}}", map[string]any{"Reason": r}))
+		e.f.probeText.SetText(lang.L("Fix the base URL first: it {{.Reason}}", map[string]any{"Reason": r}))
 		return
 	}
 	p := e.candidate()
