@@ -33,6 +33,7 @@ import (
 	"yui/tools/mcp"
 	"yui/transport/clock"
 	"yui/transport/outbox"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -271,7 +272,7 @@ func (y *yui) showStartNotices(notice *settings.Notice) {
 	for i, s := range y.running() {
 		var lines []string
 		if i == 0 && notice != nil {
-			lines = append(lines, notice.Message)
+			lines = append(lines, i18n.Notice(notice))
 		}
 		if s.packNotice != "" {
 			lines = append(lines, s.packNotice)

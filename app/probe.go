@@ -51,32 +51,33 @@ func (y *yui) Probe(ctx context.Context, p settings.Preset) windows.Probe {
 func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
 	u, err := push.WebSocketURL(p.ChatBaseURL)
 	if err != nil {
-		return windows.Probe{Text: "invalid: " + err.Error()}
+		return probeResult(windows.ProbeInvalid, "invalid: "+err.Error(), "Detail", err.Error())
 	}
 	d := websocket.Dialer{HandshakeTimeout: probeWait}
 	ws, resp, err := d.DialContext(ctx, u, nil)
 	if err != nil {
 		if errors.Is(err, websocket.ErrBadHandshake) && resp != nil {
-			return windows.Probe{Text: fmt.Sprintf("not a push backend: the server answered HTTP %d", resp.StatusCode)}
+			return probeResult(windows.ProbeNotPushHTTP, fmt.Sprintf("not a push backend: the server answered HTTP %d", resp.StatusCode), "Status", resp.StatusCode)
 		}
-		return windows.Probe{Text: "unreachable: " + textcut.OneLine(err.Error(), 120)}
+		detail := textcut.OneLine(err.Error(), 120)
+		return probeResult(windows.ProbeUnreachable, "unreachable: "+detail, "Detail", detail)
 	}
 	ws.Close()
 
 	opts := transport.Options{ChatBaseURL: p.ChatBaseURL, Key: p.Key, ChatID: p.ChatID, Clock: clock.Real{}, Logger: y.log.With("component", "probe")}
 	t, err := newTransport(settings.ChatAPIPush, opts)
 	if err != nil {
-		return windows.Probe{Text: err.Error()}
+		return probeResult(windows.ProbeInvalid, "invalid: "+err.Error(), "Detail", err.Error())
 	}
 	defer t.Close()
 	t.Start()
 	for {
 		select {
 		case <-ctx.Done():
-			return windows.Probe{Text: "no ready: the backend accepted the socket but did not answer hello"}
+			return probeResult(windows.ProbeNoReady, "no ready: the backend accepted the socket but did not answer hello")
 		case ev, ok := <-t.Events():
 			if !ok {
-				return windows.Probe{Text: "closed"}
+				return probeResult(windows.ProbeClosed, "closed")
 			}
 			st, isState := ev.(*transport.StateEvent)
 			if !isState {
@@ -84,13 +85,13 @@ func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
 			}
 			switch st.State {
 			case transport.StateReady:
-				return windows.Probe{OK: true, Text: "connected: ready"}
+				return windows.Probe{OK: true, Code: windows.ProbeReady, Text: "connected: ready"}
 			case transport.StateKeyRejected:
-				return windows.Probe{Text: "key rejected"}
+				return probeResult(windows.ProbeKeyRejected, "key rejected")
 			case transport.StateReconnecting:
-				return windows.Probe{Text: fmt.Sprintf("not a push backend: the socket closed (code %d) before ready", st.CloseCode)}
+				return probeResult(windows.ProbeNotPushClosed, fmt.Sprintf("not a push backend: the socket closed (code %d) before ready", st.CloseCode), "Code", st.CloseCode)
 			case transport.StateInvalid:
-				return windows.Probe{Text: "invalid: " + errText(st.Err)}
+				return probeResult(windows.ProbeInvalid, "invalid: "+errText(st.Err), "Detail", errText(st.Err))
 			}
 		}
 	}
@@ -101,13 +102,15 @@ func probeModels(ctx context.Context, p settings.Preset) windows.Probe {
 	models, status, err := listModels(ctx, p.ChatBaseURL, p.Key)
 	switch {
 	case err != nil && status == 0:
-		return windows.Probe{Text: "unreachable: " + textcut.OneLine(err.Error(), 120)}
+		detail := textcut.OneLine(err.Error(), 120)
+		return probeResult(windows.ProbeUnreachable, "unreachable: "+detail, "Detail", detail)
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return windows.Probe{Text: "key rejected"}
+		return probeResult(windows.ProbeKeyRejected, "key rejected")
 	case err != nil:
-		return windows.Probe{Text: fmt.Sprintf("the server answered HTTP %d: %s", status, textcut.OneLine(err.Error(), 120))}
+		detail := textcut.OneLine(err.Error(), 120)
+		return probeResult(windows.ProbeHTTP, fmt.Sprintf("the server answered HTTP %d: %s", status, detail), "Status", status, "Detail", detail)
 	}
-	return windows.Probe{OK: true, Text: fmt.Sprintf("connected: %d models", len(models)), Models: models}
+	return windows.Probe{OK: true, Code: windows.ProbeModels, Text: fmt.Sprintf("connected: %d models", len(models)), Models: models}
 }
 
 // listModels is GET {base}/models: the model ids, the HTTP status (0 when
@@ -125,6 +128,16 @@ func listModels(ctx context.Context, base, key string) ([]string, int, error) {
 		return nil, status, fmt.Errorf("HTTP %d", status)
 	}
 	return ids, status, perr
+}
+
+// probeResult is a failed probe: its code, its English text for the log
+// and its code's arguments as name, value pairs.
+func probeResult(code windows.ProbeCode, text string, kv ...any) windows.Probe {
+	args := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		args[kv[i].(string)] = kv[i+1]
+	}
+	return windows.Probe{Code: code, Args: args, Text: text}
 }
 
 func errText(err error) string {

@@ -56,12 +56,35 @@ type Session interface {
 type Probe struct {
 	// OK is true when the backend answered as one of its kind should.
 	OK bool
-	// Text says it for the user: "connected", "connected: 3 models",
+	// Code says what it found, for the window to say in the user's
+	// language with Args (settingswindow's probeText).
+	Code ProbeCode
+	// Args are the named arguments of the code's text.
+	Args map[string]any
+	// Text says it in English, for the log: "connected: 3 models",
 	// "key rejected", "unreachable: …", "not a push backend: …".
 	Text string
 	// Models are the models a request server lists (GET /models).
 	Models []string
 }
+
+// ProbeCode is what a probe found.
+type ProbeCode string
+
+// The probe codes; the comment names each one's Args.
+const (
+	ProbeReady         ProbeCode = "ready"           // a push backend said ready
+	ProbeModels        ProbeCode = "models"          // a request server lists Models
+	ProbeKeyRejected   ProbeCode = "key_rejected"    // the key was refused
+	ProbeUnreachable   ProbeCode = "unreachable"     // Detail: no answer
+	ProbeNotPushHTTP   ProbeCode = "not_push_http"   // Status: HTTP, not a WebSocket
+	ProbeNotPushClosed ProbeCode = "not_push_closed" // Code: the socket closed before ready
+	ProbeNoReady       ProbeCode = "no_ready"        // the socket took no hello
+	ProbeClosed        ProbeCode = "closed"          // the transport closed
+	ProbeInvalid       ProbeCode = "invalid"         // Detail: the settings cannot work
+	ProbeHTTP          ProbeCode = "http"            // Status, Detail: an HTTP error
+	ProbeTimeout       ProbeCode = "timeout"         // the window's: no answer in its time
+)
 
 // Backend is the app as the settings and message windows need it.
 type Backend interface {

@@ -34,7 +34,7 @@ type Refusal struct {
 func (r Refusal) String() string {
 	var why []string
 	for _, f := range r.Fields {
-		why = append(why, f.Field+" "+f.Reason)
+		why = append(why, f.Field+" "+f.Reason())
 	}
 	if r.PresetID == "" {
 		return "global settings: " + strings.Join(why, ", ")
@@ -113,7 +113,7 @@ func decodeLenient(data []byte, learned bool) (Settings, []Refusal, error) {
 	var history map[string][]transport.Delegation
 	if raw, ok := obj["delegation_history"]; ok && learned {
 		if err := json.Unmarshal(raw, &history); err != nil {
-			refused = append(refused, Refusal{Fields: []FieldError{{Field: "delegation_history", Reason: "is not a history per preset"}}})
+			refused = append(refused, Refusal{Fields: []FieldError{fieldErr("", "delegation_history", invalid(CodeNotList))}})
 			history = nil
 		}
 		delete(obj, "delegation_history")
@@ -121,7 +121,7 @@ func decodeLenient(data []byte, learned bool) (Settings, []Refusal, error) {
 	var rawPresets []json.RawMessage
 	if raw, ok := obj["presets"]; ok {
 		if err := json.Unmarshal(raw, &rawPresets); err != nil {
-			refused = append(refused, Refusal{Fields: []FieldError{{Field: "presets", Reason: "is not a list of presets"}}})
+			refused = append(refused, Refusal{Fields: []FieldError{fieldErr("", "presets", invalid(CodeNotList))}})
 			rawPresets = nil
 		}
 		delete(obj, "presets")
@@ -134,7 +134,7 @@ func decodeLenient(data []byte, learned bool) (Settings, []Refusal, error) {
 	if err := json.Unmarshal(rest, &s); err != nil {
 		// A global field of the wrong type: keep the defaults for all of
 		// them rather than guess which one.
-		refused = append(refused, Refusal{Fields: []FieldError{{Field: "settings", Reason: "has a field of the wrong type (" + err.Error() + ")"}}})
+		refused = append(refused, Refusal{Fields: []FieldError{fieldErr("", "settings", invalid(CodeWrongType, "Detail", err.Error()))}})
 		s = defaultSettings()
 		if raw, ok := obj["active_preset"]; ok {
 			_ = json.Unmarshal(raw, &s.ActivePreset)
@@ -165,7 +165,7 @@ func decodeLenient(data []byte, learned bool) (Settings, []Refusal, error) {
 				named.Name = fmt.Sprintf("#%d", i+1)
 			}
 			refused = append(refused, Refusal{PresetID: named.ID, Name: named.Name,
-				Fields: []FieldError{{PresetID: named.ID, Field: "preset", Reason: "has a field of the wrong type (" + err.Error() + ")"}}})
+				Fields: []FieldError{fieldErr(named.ID, "preset", invalid(CodeWrongType, "Detail", err.Error()))}})
 			continue
 		}
 		s.Presets = append(s.Presets, p)

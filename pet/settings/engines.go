@@ -1,7 +1,6 @@
 package settings
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -69,21 +68,21 @@ func voiceNeedsURL(v Voice) bool {
 }
 
 // validateServers reports the local servers' fields that cannot work.
-func (p *Preset) validateServers(bad func(field, reason string)) {
+func (p *Preset) validateServers(bad func(field string, why *Invalid)) {
 	sp := p.Speech
 	if sp.Engine == SpeechEngineGPTSoVITS && strings.TrimSpace(sp.RefAudio) == "" {
-		bad("speech.ref_audio", "is needed for gpt-sovits: the clip whose voice it speaks in")
+		bad("speech.ref_audio", invalid(CodeRefAudio))
 	}
 	if l := sp.RefLang; l != "" && !slices.Contains(gptSoVITSLangs, strings.ToLower(l)) {
-		bad("speech.ref_lang", fmt.Sprintf("must be one of %s", strings.Join(gptSoVITSLangs, ", ")))
+		bad("speech.ref_lang", oneOf(gptSoVITSLangs...))
 	}
 	for field, v := range map[string]string{"speech.ref_audio": sp.RefAudio, "speech.ref_text": sp.RefText,
 		"speech.piper_model": sp.PiperModel, "speech.piper_program": sp.PiperProgram} {
 		if strings.ContainsAny(v, "\x00\n") {
-			bad(field, "must be one line")
+			bad(field, invalid(CodeOneLine))
 		}
 	}
 	if sp.Engine == SpeechEnginePiper && strings.TrimSpace(sp.PiperModel) == "" && strings.TrimSpace(sp.BaseURL) == "" {
-		bad("speech.piper_model", "is needed for piper without a server: the voice model (.onnx), or a base URL of Piper's HTTP server")
+		bad("speech.piper_model", invalid(CodePiperModel))
 	}
 }

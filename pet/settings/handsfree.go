@@ -1,7 +1,6 @@
 package settings
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -40,18 +39,18 @@ func (h *HandsFree) SetEchoCancel(on bool) {
 }
 
 // validateHandsFree reports the invalid hands-free fields through bad.
-func (h HandsFree) validateHandsFree(bad func(field, reason string)) {
+func (h HandsFree) validateHandsFree(bad func(field string, why *Invalid)) {
 	if len(h.WakeWords) > MaxWakeWords {
-		bad("voice.wake_words", fmt.Sprintf("must have at most %d words", MaxWakeWords))
+		bad("voice.wake_words", invalid(CodeTooManyWords, "Max", MaxWakeWords))
 	}
 	for _, w := range h.WakeWords {
 		switch {
 		case strings.TrimSpace(w) == "":
-			bad("voice.wake_words", "has an empty word")
+			bad("voice.wake_words", invalid(CodeEmptyWord))
 		case len([]rune(w)) > MaxWakeWordLen:
-			bad("voice.wake_words", fmt.Sprintf("has a word longer than %d characters", MaxWakeWordLen))
+			bad("voice.wake_words", invalid(CodeLongWord, "Max", MaxWakeWordLen))
 		case strings.ContainsAny(w, "\x00\n"):
-			bad("voice.wake_words", "has a word with a line break")
+			bad("voice.wake_words", invalid(CodeWordLineBreak))
 		}
 	}
 }

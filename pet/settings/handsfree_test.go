@@ -31,7 +31,7 @@ func TestHandsFreeSettings(t *testing.T) {
 	p.Voice.WakeWords = []string{"yui", " ", strings.Repeat("a", 41)}
 	var fields []string
 	for _, f := range p.Validate() {
-		fields = append(fields, f.Field+" "+f.Reason)
+		fields = append(fields, f.Field+" "+f.Reason())
 	}
 	got := strings.Join(fields, "; ")
 	if !strings.Contains(got, "voice.wake_words has an empty word") || !strings.Contains(got, "longer than 40") || strings.Contains(got, "voice.mode") {

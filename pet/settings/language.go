@@ -35,9 +35,5 @@ func (l Language) validate() []FieldError {
 	if l.Valid() {
 		return nil
 	}
-	return []FieldError{{Field: "language", Reason: ReasonLanguage}}
+	return []FieldError{fieldErr("", "language", oneOf(append([]Language{LanguageSystem}, ShippedLanguages()...)...))}
 }
-
-// ReasonLanguage is the reason of an unknown language setting; the
-// settings window shows it translated (windows/i18n).
-const ReasonLanguage = `must be "" (the system's), "en", "ja", "ko", "zh-Hans", "es" or "de"`

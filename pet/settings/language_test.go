@@ -3,6 +3,7 @@ package settings
 import (
 	"crypto/rand"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -23,7 +24,7 @@ func TestLanguageValidatedAtTheField(t *testing.T) {
 		t.Fatalf("language fr: err = %v, want a ValidationError", err)
 	}
 	got := ve.For("")
-	if len(got) != 1 || got[0].Field != "language" || got[0].Reason != ReasonLanguage {
+	if len(got) != 1 || got[0].Field != "language" || got[0].Code != CodeOneOf || !strings.Contains(got[0].Reason(), `"zh-Hans"`) {
 		t.Fatalf("fields = %+v, want one language error", got)
 	}
 }

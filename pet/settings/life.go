@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -146,33 +147,31 @@ func (l Life) clone() Life {
 // ("life.schedules.2.at" for one schedule's), for preset id.
 func (l Life) Validate(id string) []FieldError {
 	var errs []FieldError
-	bad := func(field, reason string) {
-		errs = append(errs, FieldError{PresetID: id, Field: "life." + field, Reason: reason})
-	}
+	bad := func(field string, why *Invalid) { errs = append(errs, fieldErr(id, "life."+field, why)) }
 	if !slices.Contains(Talks, l.Talk) {
-		bad("talk", `must be "off", "rare", "normal" or "chatty"`)
+		bad("talk", oneOf(Talks...))
 	}
 	if _, _, err := ParseQuietHours(l.QuietHours); err != nil {
-		bad("quiet_hours", err.Error())
+		bad("quiet_hours", asInvalid(err))
 	}
 	if m := l.BackFromAwayMinutes; m != 0 && (m < 1 || m > MaxBackFromAwayMinutes) {
-		bad("back_from_away_minutes", fmt.Sprintf("must be 0 (off) or 1 to %d", MaxBackFromAwayMinutes))
+		bad("back_from_away_minutes", invalid(CodeZeroOrBetween, "Min", 1, "Max", MaxBackFromAwayMinutes))
 	}
 	if m := l.ScreenWatchMinutes; m != 0 && (m < MinScreenWatchMinutes || m > MaxScreenWatchMinutes) {
-		bad("screen_watch_minutes", fmt.Sprintf("must be 0 (off) or %d to %d", MinScreenWatchMinutes, MaxScreenWatchMinutes))
+		bad("screen_watch_minutes", invalid(CodeZeroOrBetween, "Min", MinScreenWatchMinutes, "Max", MaxScreenWatchMinutes))
 	}
-	if reason := checkWords(l.WatchApps); reason != "" {
-		bad("watch_apps", reason)
+	if why := checkWords(l.WatchApps); why != nil {
+		bad("watch_apps", why)
 	}
-	if reason := checkWords(l.PrivateTitles); reason != "" {
-		bad("private_titles", reason)
+	if why := checkWords(l.PrivateTitles); why != nil {
+		bad("private_titles", why)
 	}
 	if len(l.Schedules) > MaxSchedules {
-		bad("schedules", fmt.Sprintf("at most %d", MaxSchedules))
+		bad("schedules", invalid(CodeTooMany, "Max", MaxSchedules))
 	}
 	for i, s := range l.Schedules {
 		for _, fe := range s.Validate() {
-			bad(fmt.Sprintf("schedules.%d.%s", i, fe.Field), fe.Reason)
+			bad(fmt.Sprintf("schedules.%d.%s", i, fe.Field), &Invalid{Code: fe.Code, Args: fe.Args})
 		}
 	}
 	return errs
@@ -182,41 +181,41 @@ func (l Life) Validate(id string) []FieldError {
 func (s Schedule) Validate() []FieldError {
 	var errs []FieldError
 	if _, err := ParseClock(s.At); err != nil {
-		errs = append(errs, FieldError{Field: "at", Reason: err.Error()})
+		errs = append(errs, fieldErr("", "at", asInvalid(err)))
 	}
 	if !slices.Contains([]Days{DaysDaily, DaysWeekdays, DaysWeekends}, s.Days) {
-		errs = append(errs, FieldError{Field: "days", Reason: `must be "daily", "weekdays" or "weekends"`})
+		errs = append(errs, fieldErr("", "days", oneOf(DaysDaily, DaysWeekdays, DaysWeekends)))
 	}
 	if n := utf8.RuneCountInString(strings.TrimSpace(s.Note)); n < 1 || utf8.RuneCountInString(s.Note) > MaxScheduleNote {
-		errs = append(errs, FieldError{Field: "note", Reason: fmt.Sprintf("must be 1 to %d characters", MaxScheduleNote)})
+		errs = append(errs, fieldErr("", "note", invalid(CodeNoteLength, "Max", MaxScheduleNote)))
 	}
 	return errs
 }
 
-// checkWords is the reason a word list is refused, or "".
-func checkWords(words []string) string {
+// checkWords is why a word list is refused, or nil.
+func checkWords(words []string) *Invalid {
 	if len(words) > MaxLifeWords {
-		return fmt.Sprintf("at most %d words", MaxLifeWords)
+		return invalid(CodeTooManyWords, "Max", MaxLifeWords)
 	}
 	for _, w := range words {
 		if strings.TrimSpace(w) == "" {
-			return "has an empty word"
+			return invalid(CodeEmptyWord)
 		}
 		if utf8.RuneCountInString(w) > MaxLifeWord {
-			return fmt.Sprintf("has a word longer than %d characters", MaxLifeWord)
+			return invalid(CodeLongWord, "Max", MaxLifeWord)
 		}
 	}
-	return ""
+	return nil
 }
 
 // ParseClock reads "HH:MM" (24-hour) as the time since midnight.
 func ParseClock(s string) (time.Duration, error) {
 	var h, m int
 	if len(s) != 5 || s[2] != ':' {
-		return 0, fmt.Errorf("must be a time HH:MM, not %q", s)
+		return 0, invalid(CodeClock, "Value", strconv.Quote(s))
 	}
 	if _, err := fmt.Sscanf(s, "%02d:%02d", &h, &m); err != nil || h > 23 || m > 59 || h < 0 || m < 0 {
-		return 0, fmt.Errorf("must be a time HH:MM, not %q", s)
+		return 0, invalid(CodeClock, "Value", strconv.Quote(s))
 	}
 	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute, nil
 }
@@ -230,16 +229,16 @@ func ParseQuietHours(s string) (from, to time.Duration, err error) {
 	}
 	a, b, ok := strings.Cut(s, "-")
 	if !ok {
-		return 0, 0, fmt.Errorf(`must be "HH:MM-HH:MM" or empty, not %q`, s)
+		return 0, 0, invalid(CodeQuietHours, "Value", strconv.Quote(s))
 	}
 	if from, err = ParseClock(a); err == nil {
 		to, err = ParseClock(b)
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf(`must be "HH:MM-HH:MM" or empty, not %q`, s)
+		return 0, 0, invalid(CodeQuietHours, "Value", strconv.Quote(s))
 	}
 	if from == to {
-		return 0, 0, fmt.Errorf("must not start and end at the same time")
+		return 0, 0, invalid(CodeSameStartEnd)
 	}
 	return from, to, nil
 }

@@ -77,7 +77,7 @@ func TestLifeValidate(t *testing.T) {
 		l := DefaultLife()
 		c.edit(&l)
 		errs := l.Validate("p")
-		if len(errs) != 1 || errs[0].Field != c.field || errs[0].PresetID != "p" || errs[0].Reason == "" {
+		if len(errs) != 1 || errs[0].Field != c.field || errs[0].PresetID != "p" || errs[0].Code == "" {
 			t.Errorf("%s: errs = %v", c.field, errs)
 		}
 	}

@@ -1,10 +1,10 @@
 package settings
 
 import (
-	"fmt"
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -101,36 +101,36 @@ func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys
 // validateMCP names every MCP field that cannot work.
 func (s *Settings) validateMCP() []FieldError {
 	var errs []FieldError
-	bad := func(field, reason string) { errs = append(errs, FieldError{Field: field, Reason: reason}) }
+	bad := func(field string, why *Invalid) { errs = append(errs, fieldErr("", field, why)) }
 	for _, name := range slices.Sorted(maps.Keys(s.MCPServers)) {
 		m := s.MCPServers[name]
 		f := "mcp_servers." + name
 		switch {
 		case strings.TrimSpace(name) == "" || strings.Contains(name, "__"):
-			bad(f, `a server's name must not be empty or hold "__"`)
+			bad(f, invalid(CodeServerName))
 		case m.Command == "" && m.URL == "":
-			bad(f+".command", "a server needs a command or a url")
+			bad(f+".command", invalid(CodeServerNeeds))
 		case m.Command != "" && m.URL != "":
-			bad(f+".url", "a server has either a command or a url, not both")
+			bad(f+".url", invalid(CodeServerBoth))
 		}
 		if m.URL != "" {
 			if u, err := url.Parse(m.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				bad(f+".url", "must be an http or https URL")
+				bad(f+".url", invalid(CodeHTTPURL))
 			}
 		}
 		if m.TimeoutS < 0 || m.TimeoutS > MaxMCPTimeoutS {
-			bad(f+".timeout_s", fmt.Sprintf("must be 0 (60 s) to %d", MaxMCPTimeoutS))
+			bad(f+".timeout_s", invalid(CodeMCPTimeout, "Max", MaxMCPTimeoutS))
 		}
 	}
 	for _, tool := range slices.Sorted(maps.Keys(s.MCPPermissions)) {
 		if !slices.Contains([]string{MCPAsk, MCPAllow, MCPDeny}, s.MCPPermissions[tool]) {
-			bad("mcp_permissions."+tool, `must be "ask", "allow" or "deny"`)
+			bad("mcp_permissions."+tool, oneOf(MCPAsk, MCPAllow, MCPDeny))
 		}
 	}
 	for _, p := range s.Presets {
 		for _, n := range p.MCP {
 			if _, ok := s.MCPServers[n]; !ok {
-				errs = append(errs, FieldError{PresetID: p.ID, Field: "mcp", Reason: fmt.Sprintf("names no server %q", n)})
+				errs = append(errs, fieldErr(p.ID, "mcp", invalid(CodeNoSuchServer, "Name", strconv.Quote(n))))
 			}
 		}
 	}

@@ -2,8 +2,6 @@ package settings
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -31,10 +29,10 @@ func ParseMCPFile(data []byte) (map[string]MCPServer, error) {
 		MCPServers map[string]MCPServer `json:"mcpServers"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("not an MCP servers file: %w", err)
+		return nil, invalid(CodeNotMCPFile, "Detail", err.Error())
 	}
 	if len(f.MCPServers) == 0 {
-		return nil, errors.New("the file names no mcpServers")
+		return nil, invalid(CodeNoMCPServers)
 	}
 	probe := Settings{MCPServers: f.MCPServers}
 	if errs := probe.validateMCP(); len(errs) > 0 {

@@ -44,7 +44,8 @@ type Options struct {
 
 // Notice is what Open tells the user about the file it found.
 type Notice struct {
-	// Message is one line for the user.
+	// Message is one line for the user, in English (the log's; the
+	// windows say it in the user's language from the fields below).
 	Message string
 	// KeptAs is the path the unusable file was moved to, "" when none was.
 	KeptAs string
@@ -55,6 +56,8 @@ type Notice struct {
 	// Refused lists the presets and global fields of a usable file that
 	// were invalid and left out; KeptAs is then the original file's copy.
 	Refused []Refusal
+	// Notes are what reading the state files found wrong, in English.
+	Notes []string
 }
 
 // Store is the settings store. It is safe for concurrent use.
@@ -194,7 +197,7 @@ func (s *Store) openDecoded(d Decoded, data []byte, now func() time.Time) (*Stor
 		}
 		return s, nil, nil
 	}
-	n := &Notice{Repairs: d.Repairs, Refused: d.Refused}
+	n := &Notice{Repairs: d.Repairs, Refused: d.Refused, Notes: notes}
 	msgs := notes
 	if len(d.Refused) > 0 {
 		kept := fmt.Sprintf("%s.invalid-%d", s.Path(), now().Unix())

@@ -407,7 +407,7 @@ func TestValidatePreset(t *testing.T) {
 		p := base.Clone()
 		tc.change(&p)
 		errs := p.Validate()
-		if len(errs) != 1 || errs[0].Field != tc.field || errs[0].PresetID != "p" || errs[0].Reason == "" {
+		if len(errs) != 1 || errs[0].Field != tc.field || errs[0].PresetID != "p" || errs[0].Code == "" {
 			t.Errorf("%s: errors = %v", tc.field, errs)
 		}
 	}

@@ -1,7 +1,6 @@
 package settings
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -17,15 +16,20 @@ type FieldError struct {
 	PresetID string
 	// Field is the JSON name, dotted inside speech and voice ("speech.rate").
 	Field string
-	// Reason says what is wrong, for the user.
-	Reason string
+	// Code says what is wrong; the windows translate it with Args.
+	Code Code
+	// Args are the named arguments of the code's text.
+	Args map[string]any
 }
+
+// Reason is what is wrong, in English (for the log).
+func (e FieldError) Reason() string { return English(e.Code, e.Args) }
 
 func (e FieldError) Error() string {
 	if e.PresetID != "" {
-		return fmt.Sprintf("preset %s: %s: %s", e.PresetID, e.Field, e.Reason)
+		return fmt.Sprintf("preset %s: %s: %s", e.PresetID, e.Field, e.Reason())
 	}
-	return e.Field + ": " + e.Reason
+	return e.Field + ": " + e.Reason()
 }
 
 // ValidationError lists every invalid field of a settings value.
@@ -66,19 +70,19 @@ func (e *NewerVersionError) Error() string {
 func (s *Settings) Validate() error {
 	var errs []FieldError
 	if s.Version != CurrentVersion {
-		errs = append(errs, FieldError{Field: "version", Reason: fmt.Sprintf("must be %d", CurrentVersion)})
+		errs = append(errs, fieldErr("", "version", invalid(CodeVersion, "Version", CurrentVersion)))
 	}
 	if len(s.Presets) == 0 {
-		errs = append(errs, FieldError{Field: "presets", Reason: "at least one preset is needed"})
+		errs = append(errs, fieldErr("", "presets", invalid(CodeNoPresets)))
 	}
 	if _, ok := s.Preset(s.ActivePreset); !ok {
-		errs = append(errs, FieldError{Field: "active_preset", Reason: "names no preset"})
+		errs = append(errs, fieldErr("", "active_preset", invalid(CodeNoSuchPreset)))
 	}
 	if !slices.Contains([]string{ScreenLookUnset, ScreenLookAllowed, ScreenLookRefused}, s.ScreenLook) {
-		errs = append(errs, FieldError{Field: "screen_look", Reason: `must be "unset", "allowed" or "refused"`})
+		errs = append(errs, fieldErr("", "screen_look", oneOf(ScreenLookUnset, ScreenLookAllowed, ScreenLookRefused)))
 	}
 	if _, err := ParseLogLevel(s.LogLevel); err != nil {
-		errs = append(errs, FieldError{Field: "log_level", Reason: `must be "debug", "info", "warn" or "error"`})
+		errs = append(errs, fieldErr("", "log_level", oneOf("debug", "info", "warn", "error")))
 	}
 	errs = append(errs, s.validateMCP()...)
 	errs = append(errs, s.Language.validate()...)
@@ -86,7 +90,7 @@ func (s *Settings) Validate() error {
 	for _, p := range s.Presets {
 		errs = append(errs, p.Validate()...)
 		if p.ID != "" && seen[p.ID] {
-			errs = append(errs, FieldError{PresetID: p.ID, Field: "id", Reason: "used by another preset"})
+			errs = append(errs, fieldErr(p.ID, "id", invalid(CodeIDUsed)))
 		}
 		seen[p.ID] = true
 	}
@@ -99,81 +103,80 @@ func (s *Settings) Validate() error {
 // Validate reports the preset's invalid fields, or nil.
 func (p *Preset) Validate() []FieldError {
 	var errs []FieldError
-	bad := func(field, reason string) {
-		errs = append(errs, FieldError{PresetID: p.ID, Field: field, Reason: reason})
-	}
+	bad := func(field string, why *Invalid) { errs = append(errs, fieldErr(p.ID, field, why)) }
+	empty := invalid(CodeEmpty)
 	if p.ID == "" {
-		bad("id", "is empty")
+		bad("id", empty)
 	}
 	if strings.TrimSpace(p.Name) == "" {
-		bad("name", "is empty")
+		bad("name", empty)
 	}
 	if p.Character == "" {
-		bad("character", "is empty")
+		bad("character", empty)
 	}
 	if !slices.Contains([]string{ChatAPIPush, ChatAPIChatCompletions, ChatAPIResponses}, p.ChatAPI) {
-		bad("chat_api", `must be "push", "chat_completions" or "responses"`)
+		bad("chat_api", oneOf(ChatAPIPush, ChatAPIChatCompletions, ChatAPIResponses))
 	}
 	if err := CheckURL(p.ChatBaseURL, "http", "https", "ws", "wss"); err != nil {
-		bad("chat_base_url", err.Error())
+		bad("chat_base_url", asInvalid(err))
 	}
 	if p.ContextWindow < 0 {
-		bad("context_window", "must not be negative")
+		bad("context_window", invalid(CodeNegative))
 	}
 	if p.ChatID == "" {
-		bad("chat_id", "is empty")
+		bad("chat_id", empty)
 	}
 	if !slices.Contains(SpeechEngines, p.Speech.Engine) {
-		bad("speech.engine", "must be one of "+strings.Join(SpeechEngines, ", "))
+		bad("speech.engine", oneOf(SpeechEngines...))
 	}
 	if p.Speech.Engine == "command" && strings.TrimSpace(p.Speech.Command) == "" {
-		bad("speech.command", "is empty")
+		bad("speech.command", empty)
 	}
 	if r := p.Speech.CommandRate; r != 0 && (r < MinCommandRate || r > MaxCommandRate) {
-		bad("speech.command_rate", fmt.Sprintf("must be 0 (the command writes a WAV) or %d to %d", MinCommandRate, MaxCommandRate))
+		bad("speech.command_rate", invalid(CodeCommandRate, "Min", MinCommandRate, "Max", MaxCommandRate))
 	}
 	if p.Speech.BaseURL != "" || speechNeedsURL(p.Speech) {
 		if err := CheckURL(p.Speech.BaseURL, "http", "https"); err != nil {
-			bad("speech.base_url", err.Error())
+			bad("speech.base_url", asInvalid(err))
 		}
 	}
 	if p.Speech.Rate < 0.25 || p.Speech.Rate > 4 {
-		bad("speech.rate", "must be between 0.25 and 4")
+		bad("speech.rate", between(0.25, 4))
 	}
 	if !(p.Speech.Volume >= 0 && p.Speech.Volume <= 1) {
-		bad("speech.volume", "must be between 0 and 1")
+		bad("speech.volume", between(0, 1))
 	}
 	if !slices.Contains(VoiceModes, p.Voice.Mode) {
-		bad("voice.mode", `must be "off", "push_to_talk", "hands_free" or "wake_word"`)
+		bad("voice.mode", oneOf(VoiceModes...))
 	}
 	if !slices.Contains(VoiceEngines, p.Voice.Engine) {
-		bad("voice.engine", "must be one of "+strings.Join(VoiceEngines, ", "))
+		bad("voice.engine", oneOf(VoiceEngines...))
 	}
 	listening := p.Voice.Mode != "off" && slices.Contains(VoiceModes, p.Voice.Mode)
 	if p.Voice.BaseURL != "" || (voiceNeedsURL(p.Voice) && listening) {
 		if err := CheckURL(p.Voice.BaseURL, "http", "https"); err != nil {
-			bad("voice.base_url", err.Error())
+			bad("voice.base_url", asInvalid(err))
 		}
 	}
 	if p.Voice.Engine == "command" && listening && strings.TrimSpace(p.Voice.Command) == "" {
-		bad("voice.command", "is empty")
+		bad("voice.command", empty)
 	}
 	if t := p.Voice.Threshold; t != 0 && !(t >= MinVoiceThreshold && t <= MaxVoiceThreshold) {
-		bad("voice.threshold", fmt.Sprintf("must be between %d and %d dB (or 0, the default)", MinVoiceThreshold, MaxVoiceThreshold))
+		bad("voice.threshold", invalid(CodeThreshold, "Min", MinVoiceThreshold, "Max", MaxVoiceThreshold))
 	}
 	if strings.ContainsAny(p.Voice.Device, "\x00\n") {
-		bad("voice.device", "is not a device name")
+		bad("voice.device", invalid(CodeDevice))
 	}
 	p.Voice.validateHandsFree(bad)
 	p.validateServers(bad)
 	if !slices.Contains([]string{"never", "toggle", "always"}, p.ScreenOnTurn) {
-		bad("screen_on_turn", `must be "never", "toggle" or "always"`)
+		bad("screen_on_turn", oneOf("never", "toggle", "always"))
 	}
 	if p.Relation < RelationMin || p.Relation > RelationMax {
-		bad("relation", "must be between 0 and 100")
+		bad("relation", between(RelationMin, RelationMax))
 	}
 	if p.CheckInMinutes < 0 || p.CheckInMinutes > MaxCheckInMinutes {
-		bad("check_in_minutes", fmt.Sprintf("must be between 0 (off) and %d", MaxCheckInMinutes))
+		bad("check_in_minutes", invalid(CodeUpTo, "Max", MaxCheckInMinutes))
 	}
 	errs = append(errs, p.Life.Validate(p.ID)...)
 	return errs
@@ -206,11 +209,15 @@ func (p *Preset) ValidateEdit() []FieldError {
 			schemes = []string{"ws", "wss", "http", "https"}
 		}
 		if err := CheckURL(p.ChatBaseURL, schemes...); err != nil {
-			errs = append(errs, FieldError{PresetID: p.ID, Field: "chat_base_url", Reason: err.Error() + " for " + p.ChatAPI})
+			why := asInvalid(err)
+			if why.Code == CodeScheme {
+				why = invalid(CodeSchemeFor, "Schemes", why.Args["Schemes"], "API", p.ChatAPI)
+			}
+			errs = append(errs, fieldErr(p.ID, "chat_base_url", why))
 		}
 	}
 	if p.ChatAPI != ChatAPIPush && strings.TrimSpace(p.Model) == "" {
-		errs = append(errs, FieldError{PresetID: p.ID, Field: "model", Reason: "is needed for " + p.ChatAPI + ": pick one from the server's list"})
+		errs = append(errs, fieldErr(p.ID, "model", invalid(CodeModelNeeded, "API", p.ChatAPI)))
 	}
 	return errs
 }
@@ -269,17 +276,17 @@ func IsLoopback(host string) bool {
 // the given schemes, or nil.
 func CheckURL(raw string, schemes ...string) error {
 	if strings.TrimSpace(raw) == "" {
-		return errors.New("is empty")
+		return invalid(CodeEmpty)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return errors.New("is not a valid URL")
+		return invalid(CodeNotURL)
 	}
 	if !slices.Contains(schemes, strings.ToLower(u.Scheme)) {
-		return fmt.Errorf("must start with %s://", strings.Join(schemes, ":// or "))
+		return invalid(CodeScheme, "Schemes", strings.Join(schemes, "://, ")+"://")
 	}
 	if u.Host == "" || u.Hostname() == "" {
-		return errors.New("has no host")
+		return invalid(CodeNoHost)
 	}
 	return nil
 }

@@ -221,15 +221,39 @@ func containsColon(s string) bool {
 	return false
 }
 
-// NoModelHint is what fixes a server that lists no chat model: the
-// command for Ollama, what to do in the others.
-func NoModelHint(k Kind) string {
+// Fix names what gets a chat model onto a server that lists none, so
+// that the settings window can say it in the user's language; NoModelHint
+// is its English, for the log and the transports.
+type Fix string
+
+// The fixes NoModelFix gives.
+const (
+	FixOllamaPull   Fix = "ollama_pull"   // the command: ollama pull qwen3:4b
+	FixLMStudioLoad Fix = "lmstudio_load" // load one in LM Studio, or lms load
+	FixLoadModel    Fix = "load_model"    // load one in the server (Kind, if known)
+)
+
+// NoModelFix is what fixes a server of kind k that lists no chat model.
+func NoModelFix(k Kind) Fix {
 	switch k {
 	case Ollama:
-		return "run: ollama pull qwen3:4b"
+		return FixOllamaPull
 	case LMStudio:
+		return FixLMStudioLoad
+	}
+	return FixLoadModel
+}
+
+// NoModelHint is NoModelFix(k) in English: the command for Ollama, what
+// to do in the others.
+func NoModelHint(k Kind) string {
+	switch NoModelFix(k) {
+	case FixOllamaPull:
+		return "run: ollama pull qwen3:4b"
+	case FixLMStudioLoad:
 		return "load a model in LM Studio (or run: lms load qwen3-4b)"
-	case "":
+	}
+	if k == "" {
 		return "load a chat model in the server"
 	}
 	return "load a chat model in " + string(k)

@@ -19,9 +19,9 @@ func usageText(u *transport.Usage, contextWindow int) string {
 		return "—"
 	}
 	if contextWindow <= 0 {
-		return widgets.GroupThousands(u.TotalTokens) + lang.L(" tokens")
+		return lang.L("{{.Used}} tokens", map[string]any{"Used": widgets.GroupThousands(u.TotalTokens)})
 	}
-	return widgets.GroupThousands(u.TotalTokens) + " / " + widgets.GroupThousands(int64(contextWindow)) + lang.L(" tokens")
+	return lang.L("{{.Used}} / {{.Window}} tokens", map[string]any{"Used": widgets.GroupThousands(u.TotalTokens), "Window": widgets.GroupThousands(int64(contextWindow))})
 }
 
 // relationLevel is a display level of the relation score

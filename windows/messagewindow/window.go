@@ -6,6 +6,7 @@
 package messagewindow
 
 import (
+	"errors"
 	"image/color"
 	"log/slog"
 
@@ -21,6 +22,7 @@ import (
 	"yui/pet/transcript"
 	"yui/transport"
 	"yui/windows"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -165,7 +167,7 @@ func (w *MessageWindow) title() string {
 	if name == "" {
 		name = w.presetID
 	}
-	return name + lang.L(" — messages")
+	return lang.L("{{.Name}} — messages", map[string]any{"Name": name})
 }
 
 // attach mirrors c (nil: the preset is not running).
@@ -176,7 +178,7 @@ func (w *MessageWindow) attach(c windows.Session) {
 	w.conn = c
 	if c == nil {
 		w.setView(pet.View{})
-		w.conv.setEmpty(w.name() + lang.L(" is not running: no conversation to show."))
+		w.conv.setEmpty(lang.L("{{.Name}} is not running: no conversation to show.", map[string]any{"Name": w.name()}))
 		return
 	}
 	w.conv.setEmpty(lang.L("No messages yet."))
@@ -238,7 +240,7 @@ func (w *MessageWindow) presetChanged() {
 	w.meter.setScore(p.Relation)
 	w.showUsage()
 	if w.conn == nil {
-		w.conv.setEmpty(w.name() + lang.L(" is not running: no conversation to show."))
+		w.conv.setEmpty(lang.L("{{.Name}} is not running: no conversation to show.", map[string]any{"Name": w.name()}))
 	}
 }
 
@@ -312,7 +314,7 @@ func (w *MessageWindow) chooseImage() {
 	widgets.OpenImage(w.win, func(img transport.Image, err error) {
 		switch {
 		case err != nil:
-			dialog.ShowError(err, w.win)
+			dialog.ShowError(errors.New(i18n.Error(err)), w.win)
 		case img.Data != nil:
 			w.composer.addImage(img)
 			w.log.Info("messages_attach", "preset", w.presetID, "mime", img.MIME, "bytes", len(img.Data))

@@ -514,6 +514,22 @@ func TestMessageRowWrapCacheMatchesAFreshWrap(t *testing.T) {
 			t.Fatalf("after %d runes the cache wraps\n%q\nafresh\n%q", n, got, want)
 		}
 	}
+	// Japanese, which breaks between characters but not before 。 or 」.
+	ja := strings.Repeat("「こんにちは！」と彼女は言った。今日は、とてもいい天気ですね。", 4)
+	wc = wrapCache{}
+	r = []rune(ja)
+	for n := 1; n <= len(r); n++ {
+		text := string(r[:n])
+		got := wc.wrap(text, 180, msgTextSize)
+		if want := (*wrapCache)(nil).wrap(text, 180, msgTextSize); !slices.Equal(got, want) {
+			t.Fatalf("after %d runes the cache wraps\n%q\nafresh\n%q", n, got, want)
+		}
+		for _, l := range got[1:] {
+			if strings.ContainsAny(string([]rune(l)[:1]), "。、」！") {
+				t.Fatalf("a line starts with a closing mark: %q", got)
+			}
+		}
+	}
 	// A text that is not a growth (an edit) wraps afresh too.
 	if got, want := wc.wrap("Something else entirely.", 180, msgTextSize), (*wrapCache)(nil).wrap("Something else entirely.", 180, msgTextSize); !slices.Equal(got, want) {
 		t.Errorf("an edit wraps %q, want %q", got, want)

@@ -80,8 +80,8 @@ func breakLongWords(p string, width, size float32) string {
 	words := strings.Fields(p)
 	changed := false
 	for i, w := range words {
-		if utf8.RuneCountInString(w) <= shortWord {
-			continue
+		if utf8.RuneCountInString(w) <= shortWord || strings.ContainsFunc(w, widgets.BreaksAround) {
+			continue // short, or Chinese or Japanese: Wrap breaks it where kinsoku lets it
 		}
 		r := []rune(w)
 		if len(r) < 64 && fits(w) {

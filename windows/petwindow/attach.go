@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"yui/transport"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -57,14 +58,14 @@ func (w *PetWindow) chooseImage() {
 		return
 	}
 	// The pet window is too small to hold the dialog: it gets its own.
-	win := w.app.NewWindow(w.opts.Name + lang.L(" — attach an image"))
+	win := w.app.NewWindow(lang.L("{{.Name}} — attach an image", map[string]any{"Name": w.opts.Name}))
 	win.Resize(fyne.NewSize(720, 520))
 	win.Show()
 	widgets.OpenImage(win, func(img transport.Image, err error) {
 		win.Close()
 		switch {
 		case err != nil:
-			w.setNotice(err.Error())
+			w.setNotice(i18n.Error(err))
 		case img.Data != nil:
 			w.comp.attachments = append(w.comp.attachments, img)
 			w.showAttachments()
@@ -102,7 +103,7 @@ func (w *PetWindow) AskScreenLook(answer func(allowed bool)) {
 			w.comp.asking.Store(false)
 			return
 		}
-		win := w.app.NewWindow(w.opts.Name + lang.L(" — screen access"))
+		win := w.app.NewWindow(lang.L("{{.Name}} — screen access", map[string]any{"Name": w.opts.Name}))
 		done := func(allowed *bool) {
 			if !w.comp.asking.CompareAndSwap(true, false) {
 				return
@@ -117,7 +118,7 @@ func (w *PetWindow) AskScreenLook(answer func(allowed bool)) {
 		allow := widget.NewButton(lang.L("Allow"), func() { done(&yes) })
 		allow.Importance = widget.HighImportance
 		later := widget.NewButton(lang.L("Not now"), func() { done(&no) })
-		msg := widget.NewLabel(w.opts.Name + lang.L(" would like to look at your screen when it is asked to.\nYou can change this later in the settings."))
+		msg := widget.NewLabel(lang.L("{{.Name}} would like to look at your screen when it is asked to.\nYou can change this later in the settings.", map[string]any{"Name": w.opts.Name}))
 		msg.Wrapping = fyne.TextWrapWord
 		win.SetContent(container.NewPadded(container.NewVBox(msg, container.NewHBox(allow, later))))
 		win.SetCloseIntercept(func() { done(nil) })

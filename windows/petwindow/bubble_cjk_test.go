@@ -50,6 +50,11 @@ func TestBubbleDrawsACJKReply(t *testing.T) {
 			if got := strings.Join(lines, ""); strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(reply, " ", "") {
 				t.Errorf("wrapped lines lose text: %q", lines)
 			}
+			for i, line := range lines[1:] {
+				if strings.ContainsAny(string([]rune(line)[:1]), "、。，！？") {
+					t.Errorf("line %d starts with a closing mark (kinsoku, widgets.Wrap): %q", i+1, lines)
+				}
+			}
 			var drawn []string
 			for _, o := range test.WidgetRenderer(b).Objects() {
 				if tx, ok := o.(*canvas.Text); ok && tx.Text != "" {

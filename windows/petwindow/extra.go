@@ -26,7 +26,7 @@ func (w *PetWindow) showDelegations() {
 		w.delegWin.win.RequestFocus()
 		return
 	}
-	d := &delegationWindow{win: w.app.NewWindow(w.opts.Name + lang.L(" — delegations")), box: container.NewVBox()}
+	d := &delegationWindow{win: w.app.NewWindow(lang.L("{{.Name}} — delegations", map[string]any{"Name": w.opts.Name})), box: container.NewVBox()}
 	d.win.SetContent(container.NewVScroll(d.box))
 	d.win.Resize(fyne.NewSize(420, 300))
 	d.win.SetOnClosed(func() { w.delegWin = nil })
@@ -45,7 +45,7 @@ func (d *delegationWindow) update(items []transport.Delegation) {
 	for _, it := range items {
 		state := it.State
 		if it.State == "done" && it.Status != "" {
-			state = lang.L("done, ") + it.Status
+			state = lang.L("done, {{.Status}}", map[string]any{"Status": it.Status})
 		}
 		started := time.UnixMilli(it.StartedAt).Format("15:04")
 		title := widget.NewLabelWithStyle(lang.L("{{.Title}} — {{.State}} (since {{.Time}})", map[string]any{"Title": it.Title, "State": state, "Time": started}), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

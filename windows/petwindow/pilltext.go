@@ -27,6 +27,12 @@ const (
 	pillRetrying     = "rate limited: retrying"
 	pillRetry        = "retrying"
 	pillThinking     = "thinking"
+	// A server with no chat model, and how to get one
+	// (transport.NoModelError, localserver.NoModelHint).
+	pillNoModel      = "the server has no model"
+	pillOllamaPull   = "run: ollama pull qwen3:4b"
+	pillLMStudioLoad = "load a model in LM Studio (or run: lms load qwen3-4b)"
+	pillLoadModel    = "load a chat model in the server"
 )
 
 // The pill's notices when speech cannot be heard; the app sets them
@@ -73,6 +79,14 @@ func pillWord(s string) (string, bool) {
 		return lang.L(voice.StatusListening), true
 	case voice.StatusTranscribing:
 		return lang.L(voice.StatusTranscribing), true
+	case pillNoModel:
+		return lang.L(pillNoModel), true
+	case pillOllamaPull:
+		return lang.L(pillOllamaPull), true
+	case pillLMStudioLoad:
+		return lang.L(pillLMStudioLoad), true
+	case pillLoadModel:
+		return lang.L(pillLoadModel), true
 	}
 	return s, false
 }
@@ -81,6 +95,10 @@ var (
 	countdown = regexp.MustCompile(`^(.+) in (\d+) s$`)
 	toolState = regexp.MustCompile(`^(\S+) (running|done|failed)$`)
 	modelName = regexp.MustCompile(`^model (.+)$`)
+	// A server with no chat model, and how to get one
+	// (transport.NoModelError, localserver.NoModelHint).
+	noModel = regexp.MustCompile(`^(.+) has no model$`)
+	loadIn  = regexp.MustCompile(`^load a chat model in (.+)$`)
 )
 
 // translatePill translates the pill's or the plate's English text.
@@ -113,6 +131,12 @@ func translateSegment(p string) string {
 		case "failed":
 			return lang.L("{{.Tool}} failed", map[string]any{"Tool": m[1]})
 		}
+	}
+	if m := noModel.FindStringSubmatch(p); m != nil {
+		return lang.L("{{.Name}} has no model", map[string]any{"Name": m[1]})
+	}
+	if m := loadIn.FindStringSubmatch(p); m != nil {
+		return lang.L("load a chat model in {{.Kind}}", map[string]any{"Kind": m[1]})
 	}
 	if m := modelName.FindStringSubmatch(p); m != nil {
 		return lang.L("model {{.Name}}", map[string]any{"Name": m[1]})

@@ -15,15 +15,16 @@ func TestPillTranslated(t *testing.T) {
 	defer i18n.Use(settings.LanguageEnglish)
 	i18n.Use(settings.LanguageJapanese)
 	for in, want := range map[string]string{
-		"ready":                        "接続済み",
-		"ready · Ollama · qwen3:8b":    "接続済み · Ollama · qwen3:8b",
-		"ready · model qwen3:8b":       "接続済み · モデル qwen3:8b",
-		"reconnecting in 4 s":          "再接続まで 4 秒",
-		pet.OfflineText:                "オフライン: バックエンドに接続できません",
-		"offline · retrying in 3 s":    "オフライン · 再試行まで 3 秒",
-		"read_file running":            "read_file 実行中",
-		"thinking":                     "考え中",
-		"HTTP 500: the server said no": "HTTP 500: the server said no",
+		"ready":                     "接続済み",
+		"ready · Ollama · qwen3:8b": "接続済み · Ollama · qwen3:8b",
+		"ready · model qwen3:8b":    "接続済み · モデル qwen3:8b",
+		"reconnecting in 4 s":       "再接続まで 4 秒",
+		pet.OfflineText:             "オフライン: バックエンドに接続できません",
+		"offline · retrying in 3 s": "オフライン · 再試行まで 3 秒",
+		"read_file running":         "read_file 実行中",
+		"thinking":                  "考え中",
+		"Ollama has no model · run: ollama pull qwen3:4b": "Ollama にモデルがありません · ollama pull qwen3:4b を実行してください",
+		"HTTP 500: the server said no":                    "HTTP 500: the server said no",
 	} {
 		if got := translatePill(in); got != want {
 			t.Errorf("translatePill(%q) = %q, want %q", in, got, want)

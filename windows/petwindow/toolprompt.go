@@ -49,7 +49,7 @@ func (w *PetWindow) AskTool(tool, summary string, answer func(ToolAnswer)) (dism
 			finish(&d)
 			return
 		}
-		pw := w.app.NewWindow(w.opts.Name + " — " + lang.L("tool permission"))
+		pw := w.app.NewWindow(lang.L("{{.Name}} — tool permission", map[string]any{"Name": w.opts.Name}))
 		mu.Lock()
 		win = pw
 		mu.Unlock()
@@ -59,7 +59,7 @@ func (w *PetWindow) AskTool(tool, summary string, answer func(ToolAnswer)) (dism
 		always := widget.NewButton(lang.L("Always"), pick(ToolAllowAlways))
 		deny := widget.NewButton(lang.L("Deny"), pick(ToolDeny))
 		title := widget.NewLabelWithStyle(tool, fyne.TextAlignLeading, fyne.TextStyle{Bold: true, Monospace: true})
-		msg := widget.NewLabel(lang.L("wants to use a tool") + ": " + summary)
+		msg := widget.NewLabel(lang.L("wants to use a tool: {{.Tool}}", map[string]any{"Tool": summary}))
 		msg.Wrapping = fyne.TextWrapWord
 		pw.SetContent(container.NewPadded(container.NewVBox(title, msg, container.NewHBox(once, always, deny))))
 		pw.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {

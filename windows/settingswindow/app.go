@@ -73,7 +73,7 @@ func newGlobalSection(w *SettingsWindow) *globalSection {
 	g.openLogs = widget.NewButtonWithIcon(lang.L("Open log folder"), theme.FolderOpenIcon(), func() {
 		if err := w.b.OpenLogFolder(); err != nil {
 			g.result.Importance = widget.DangerImportance
-			g.result.SetText(lang.L("Could not open it: ") + err.Error())
+			g.result.SetText(lang.L("Could not open it: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 			return
 		}
 		g.result.SetText("")
@@ -129,7 +129,7 @@ func (g *globalSection) loadSpeakers() {
 			g.speakers.SetValue(g.w.b.Store().Get().Speakers)
 			g.filling = false
 			if err != nil {
-				g.soundNote.SetText(lang.L("No audio devices: ") + err.Error())
+				g.soundNote.SetText(lang.L("No audio devices: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 			} else if len(d.Outputs) == 0 {
 				g.soundNote.SetText(lang.L("This machine has no audio output: speech shows in the bubble."))
 			}
@@ -191,7 +191,7 @@ func (g *globalSection) save(fn func(s *settings.Settings) bool) {
 	})
 	if err != nil && !errors.Is(err, errUnchanged) {
 		g.result.Importance = widget.DangerImportance
-		g.result.SetText(lang.L("Not saved: {{.Err}}", map[string]any{"Err": err}))
+		g.result.SetText(lang.L("Not saved: {{.Err}}", map[string]any{"Err": i18n.Error(err)}))
 		g.refresh(g.w.b.Store().Get())
 	}
 }

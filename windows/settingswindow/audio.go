@@ -18,6 +18,7 @@ import (
 	"yui/pet/settings"
 	"yui/pet/speech"
 	"yui/pet/voice"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -338,7 +339,7 @@ func voicesNote(engine string, fromServer bool, n int, err error) string {
 	case errors.Is(err, speech.ErrNoSystemVoice):
 		return lang.L("No speech program is installed: install espeak-ng (Linux), or choose another engine. Speech shows in the bubble meanwhile.")
 	case err != nil:
-		return lang.L("The voices could not be listed: ") + err.Error()
+		return lang.L("The voices could not be listed: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)})
 	case engine == speech.EngineOpenAI && !fromServer:
 		return lang.N("{{.Count}} usual voices; a server with others (Kokoro, openedai-speech) takes any name typed here.", n, map[string]any{"Count": n})
 	case n == 0:
@@ -404,7 +405,7 @@ func (e *presetEditor) runMeter() {
 				return
 			}
 			if err != nil {
-				m.SetNote(lang.L("The microphone cannot be heard: ") + err.Error())
+				m.SetNote(lang.L("The microphone cannot be heard: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 			} else {
 				m.SetNote(lang.L("The microphone stopped."))
 			}
@@ -446,6 +447,6 @@ func (e *presetEditor) showDevices(inputs []voice.Device, err error) {
 	e.f.voiceDevice.SetOptions(opts) // quiet: the choice tells no one
 	e.f.voiceDevice.SetValue(cur)
 	if err != nil {
-		e.f.voiceMeter.SetNote(lang.L("No audio devices: ") + err.Error())
+		e.f.voiceMeter.SetNote(lang.L("No audio devices: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 	}
 }

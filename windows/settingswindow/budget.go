@@ -16,9 +16,9 @@ func budgetText(u *transport.Usage, window int) string {
 	case u == nil || u.InputTokens <= 0:
 		return lang.L("Budget in use: — (no request reported its usage yet)")
 	case window <= 0:
-		return lang.L("Budget in use: ") + widgets.GroupThousands(u.InputTokens) + lang.L(" tokens (context window unknown)")
+		return lang.L("Budget in use: {{.Used}} tokens (context window unknown)", map[string]any{"Used": widgets.GroupThousands(u.InputTokens)})
 	}
-	return lang.L("Budget in use: ") + widgets.GroupThousands(u.InputTokens) + " / " + widgets.GroupThousands(int64(window)) + lang.L(" tokens")
+	return lang.L("Budget in use: {{.Used}} / {{.Window}} tokens", map[string]any{"Used": widgets.GroupThousands(u.InputTokens), "Window": widgets.GroupThousands(int64(window))})
 }
 
 func newBudgetLabel() *widget.Label { return widget.NewLabel(budgetText(nil, 0)) }

@@ -100,14 +100,14 @@ func spacerLike(o fyne.CanvasObject) fyne.CanvasObject {
 // or "Done · ok · 2 Jan 14:02 → 14:09 (7 min)".
 func delegationMeta(d transport.Delegation) string {
 	if d.State == "running" {
-		return lang.L("Running · started ") + clock(d.StartedAt)
+		return lang.L("Running · started {{.Time}}", map[string]any{"Time": clock(d.StartedAt)})
 	}
 	status := d.Status
 	switch status {
 	case "":
-		status = "unknown"
+		status = lang.L("unknown")
 	case "error":
-		status = "failed"
+		status = lang.L("failed")
 	}
 	parts := []string{lang.L("Done"), status}
 	switch {
@@ -115,9 +115,9 @@ func delegationMeta(d transport.Delegation) string {
 		parts = append(parts, fmt.Sprintf("%s → %s (%s)", clock(d.StartedAt), clock(d.EndedAt),
 			readableSpan(time.Duration(d.EndedAt-d.StartedAt)*time.Millisecond)))
 	case d.EndedAt != 0:
-		parts = append(parts, lang.L("ended ")+clock(d.EndedAt))
+		parts = append(parts, lang.L("ended {{.Time}}", map[string]any{"Time": clock(d.EndedAt)}))
 	case d.StartedAt != 0:
-		parts = append(parts, lang.L("started ")+clock(d.StartedAt))
+		parts = append(parts, lang.L("started {{.Time}}", map[string]any{"Time": clock(d.StartedAt)}))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -2,7 +2,6 @@ package settingswindow
 
 import (
 	"context"
-	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"yui/pet/settings"
 	"yui/windows"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -175,7 +175,7 @@ func (e *presetEditor) editInt(field, text string, set func(p *settings.Preset, 
 	e.touched = true
 	n, err := parseInt(text)
 	if err != nil {
-		e.parseErrs[field] = err.Error()
+		e.parseErrs[field] = i18n.Error(err)
 	} else {
 		delete(e.parseErrs, field)
 		set(&e.draft, n)
@@ -191,7 +191,7 @@ func (e *presetEditor) editFloat(field, text string, set func(p *settings.Preset
 	e.touched = true
 	x, err := parseFloat(text)
 	if err != nil {
-		e.parseErrs[field] = err.Error()
+		e.parseErrs[field] = i18n.Error(err)
 	} else {
 		delete(e.parseErrs, field)
 		set(&e.draft, x)
@@ -207,9 +207,9 @@ func (e *presetEditor) revalidate() {
 		c := e.candidate()
 		for _, fe := range c.ValidateEdit() {
 			if prev, ok := e.fieldErrs[fe.Field]; ok {
-				e.fieldErrs[fe.Field] = prev + "; " + fe.Reason
+				e.fieldErrs[fe.Field] = prev + lang.L("; ") + i18n.Reason(fe.Code, fe.Args)
 			} else {
-				e.fieldErrs[fe.Field] = fe.Reason
+				e.fieldErrs[fe.Field] = i18n.Reason(fe.Code, fe.Args)
 			}
 		}
 		for f, r := range e.parseErrs {
@@ -222,7 +222,7 @@ func (e *presetEditor) revalidate() {
 			break // nothing red before the user touches the preset
 		}
 		if _, ok := e.errLabels[f]; !ok {
-			other = append(other, f+" "+reason)
+			other = append(other, fieldReason(f, reason))
 		}
 	}
 	slices.Sort(other)
@@ -246,7 +246,7 @@ func (e *presetEditor) reasonText(f string) string {
 	if !ok || !e.touched {
 		return ""
 	}
-	return e.fieldNames[f] + " " + r
+	return fieldReason(e.fieldNames[f], r)
 }
 
 // fieldError is the reason shown at field f, "" when it is valid.
@@ -278,7 +278,7 @@ func (e *presetEditor) updateBar() {
 		}
 		slices.Sort(names)
 		e.status.Importance = widget.DangerImportance
-		e.status.SetText(lang.L("Fix before saving: ") + strings.Join(names, ", "))
+		e.status.SetText(lang.L("Fix before saving: {{.Fields}}", map[string]any{"Fields": strings.Join(names, lang.L(", "))}))
 	case e.dirty():
 		e.save.Enable()
 		e.status.Importance = widget.MediumImportance
@@ -313,12 +313,8 @@ func (e *presetEditor) Save() {
 		return nil
 	})
 	if err != nil {
-		var ve *settings.ValidationError
-		if errors.As(err, &ve) {
-			err = ve // its text lists the fields
-		}
 		e.status.Importance = widget.DangerImportance
-		e.status.SetText(lang.L("Not saved: ") + err.Error())
+		e.status.SetText(lang.L("Not saved: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 		return
 	}
 	if p, ok := e.w.b.Store().Preset(e.id); ok {
@@ -343,20 +339,20 @@ func (e *presetEditor) probe() {
 		return
 	}
 	if r, bad := e.fieldErrs["chat_base_url"]; bad {
-		e.f.probeText.SetText(lang.L("Fix the base URL first: it ") + r)
+		e.f.probeText.SetText(lang.L("Fix the base URL first: it {{.Reason}}", map[string]any{"Reason": r}))
 		return
 	}
 	p := e.candidate()
 	e.probeGen++
 	gen, id := e.probeGen, e.id
 	e.f.probeText.Importance = widget.MediumImportance
-	e.f.probeText.SetText(lang.L("Testing ") + p.ChatBaseURL + " …")
+	e.f.probeText.SetText(lang.L("Testing {{.URL}} …", map[string]any{"URL": p.ChatBaseURL}))
 	e.f.testConn.Disable()
 	e.f.refreshModels.Disable()
 	e.w.run(probeTimeout, func(ctx context.Context) func() {
 		res := e.w.b.Probe(ctx, p)
 		if ctx.Err() != nil && !res.OK && res.Text == "" {
-			res.Text = lang.L("unreachable: no answer in ") + probeTimeout.String()
+			res = windows.Probe{Code: windows.ProbeTimeout}
 		}
 		return func() {
 			e.f.testConn.Enable()
@@ -375,7 +371,7 @@ func (e *presetEditor) showProbe(res windows.Probe) {
 	} else {
 		e.f.probeText.Importance = widget.DangerImportance
 	}
-	e.f.probeText.SetText(res.Text)
+	e.f.probeText.SetText(probeText(res))
 	if len(res.Models) > 0 {
 		e.f.setModels(res.Models)
 	}
@@ -428,7 +424,7 @@ func (e *presetEditor) testVoice() {
 			if err == nil && strings.TrimSpace(text) == "" {
 				text = lang.L("(nothing recognised)")
 			}
-			setResult(e.f.voiceResult, lang.L("Heard: ")+text, err)
+			setResult(e.f.voiceResult, lang.L("Heard: {{.Text}}", map[string]any{"Text": text}), err)
 		}
 	})
 }
@@ -436,7 +432,7 @@ func (e *presetEditor) testVoice() {
 func setResult(l *widget.Label, ok string, err error) {
 	if err != nil {
 		l.Importance = widget.DangerImportance
-		l.SetText(lang.L("Failed: ") + err.Error())
+		l.SetText(lang.L("Failed: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 		return
 	}
 	l.Importance = widget.SuccessImportance
@@ -462,4 +458,11 @@ func setError(l *widget.Label, text string) {
 // column.
 func formRows(objs ...fyne.CanvasObject) *fyne.Container {
 	return container.New(layout.NewFormLayout(), objs...)
+}
+
+// fieldReason is a field's name with why its value is refused: "Base URL
+// must start with …" in English, "ベース URL: …" where the reason is a
+// sentence of its own.
+func fieldReason(name, reason string) string {
+	return lang.L("{{.Field}} {{.Reason}}", map[string]any{"Field": name, "Reason": reason})
 }

@@ -38,15 +38,15 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 	}{
 		{"empty name", func() { retype(f.name, "  ") }, "name", "Name is empty"},
 		{"bad URL", func() { retype(f.baseURL, "http://[::1") }, "chat_base_url", "Base URL is not a valid URL"},
-		{"not a URL scheme", func() { retype(f.baseURL, "ftp://example.com") }, "chat_base_url", "Base URL must start with http://"},
+		{"not a URL scheme", func() { retype(f.baseURL, "ftp://example.com") }, "chat_base_url", "Base URL must start with one of http://"},
 		{"ftp for push", func() {
 			pickLabel(f.chatAPI, "Push (WebSocket)")
 			retype(f.baseURL, "ftp://127.0.0.1:8646")
-		}, "chat_base_url", "Base URL must start with http:// or https:// or ws:// or wss://"},
+		}, "chat_base_url", "Base URL must start with one of http://, https://, ws://, wss://"},
 		{"ws for chat_completions", func() {
 			pickLabel(f.chatAPI, "Chat Completions")
 			retype(f.baseURL, "ws://127.0.0.1:8646")
-		}, "chat_base_url", "must start with http:// or https:// for chat_completions"},
+		}, "chat_base_url", "must start with one of http://, https:// for chat_completions"},
 		{"no model for responses", func() {
 			pickLabel(f.chatAPI, "Responses")
 			retype(f.model, "")
@@ -54,7 +54,7 @@ func TestSettingsEditorRefusesInvalidFields(t *testing.T) {
 		{"context window not a number", func() { retype(f.contextWindow, "lots") }, "context_window", "Context window must be a whole number"},
 		{"negative check-in", func() { retype(f.checkIn, "-5") }, "check_in_minutes", "must be between 0 (off)"},
 		{"command engine without a command", func() { pickLabel(f.speechEngine, "Command (a local program: Piper, espeak-ng, …)") }, "speech.command", "is empty"},
-		{"command rate", func() { retype(f.speechCmd.rate, "22") }, "speech.command_rate", "must be 0 (the command writes a WAV) or 8000 to 192000"},
+		{"command rate", func() { retype(f.speechCmd.rate, "22") }, "speech.command_rate", "must be 0 (the command writes a WAV) or 8,000 to 192,000"},
 		{"voice threshold", func() {
 			pickLabel(f.voiceMode, "Hands-free")
 			pickLabel(f.voiceEngine, "Command")
@@ -203,7 +203,7 @@ func TestSettingsClearTextKeyWarning(t *testing.T) {
 func TestSettingsProbeFillsModels(t *testing.T) {
 	h := openSettings(t, nil, "")
 	f := h.f()
-	h.b.ProbeResult = windows.Probe{OK: true, Text: "connected: 2 models", Models: []string{"llama3", "qwen2"}}
+	h.b.ProbeResult = windows.Probe{OK: true, Code: windows.ProbeModels, Text: "connected: 2 models", Models: []string{"llama3", "qwen2"}}
 	retype(f.baseURL, "http://127.0.0.1:9999/v1")
 	test.Tap(f.testConn)
 	h.sw.jobs.Wait()
@@ -217,7 +217,7 @@ func TestSettingsProbeFillsModels(t *testing.T) {
 		t.Fatalf("probed %v, want the edited preset", h.b.Probed)
 	}
 
-	h.b.ProbeResult = windows.Probe{Text: "key rejected"}
+	h.b.ProbeResult = windows.Probe{Code: windows.ProbeKeyRejected, Text: "key rejected"}
 	test.Tap(f.refreshModels)
 	h.sw.jobs.Wait()
 	if f.probeText.Text != "key rejected" {
@@ -298,10 +298,10 @@ func TestKeyWarningTextNamesTheKeys(t *testing.T) {
 	if got := KeyWarningText([]string{"key"}); !strings.HasPrefix(got, "The key crosses the network unencrypted") {
 		t.Errorf("chat key: %q", got)
 	}
-	if got := KeyWarningText([]string{"key", "speech.key"}); !strings.HasPrefix(got, "These keys cross (key, speech.key) the network unencrypted") {
+	if got := KeyWarningText([]string{"key", "speech.key"}); !strings.HasPrefix(got, "These keys cross the network unencrypted (key, speech.key;") {
 		t.Errorf("two keys: %q", got)
 	}
-	if got := KeyWarningText([]string{"voice.key"}); !strings.Contains(got, "(voice.key)") {
+	if got := KeyWarningText([]string{"voice.key"}); !strings.Contains(got, "(voice.key;") {
 		t.Errorf("voice key: %q", got)
 	}
 }

@@ -319,7 +319,7 @@ func (r *factRow) set(f facts.Fact, edit, del func(facts.Fact)) {
 	r.text.SetText(f.Text)
 	used := lang.L("never used yet")
 	if !f.LastUsed.IsZero() {
-		used = lang.L("last used ") + f.LastUsed.Local().Format(lang.X("format.datetime", "2 Jan 2006 15:04"))
+		used = lang.L("last used {{.Date}}", map[string]any{"Date": widgets.FormatDateTime(f.LastUsed.Local())})
 	}
 	r.meta.SetText(lang.L("#{{.ID}} · about {{.About}} · learnt {{.Date}} · {{.Used}}", map[string]any{"ID": f.ID, "About": aboutLabel(f.About), "Date": widgets.FormatDateTime(f.Created.Local()), "Used": used}))
 }

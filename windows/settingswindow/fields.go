@@ -270,11 +270,11 @@ func (f *presetFields) showKeyWarning(fields []string) {
 // KeyWarningText is the settings window's warning for keys that would
 // cross the network unencrypted.
 func KeyWarningText(fields []string) string {
-	what := lang.L("The key crosses")
-	if len(fields) > 1 || fields[0] != "key" {
-		what = lang.L("These keys cross (") + strings.Join(fields, ", ") + ")"
+	if len(fields) == 1 && fields[0] == "key" {
+		return lang.L("The key crosses the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://.")
 	}
-	return what + lang.L(" the network unencrypted (ws:// or http:// to another machine). Use wss:// or https://.")
+	return lang.L("These keys cross the network unencrypted ({{.Keys}}; ws:// or http:// to another machine). Use wss:// or https://.",
+		map[string]any{"Keys": strings.Join(fields, ", ")})
 }
 
 // characters lists the packs to pick from: the built-in one and the
@@ -306,7 +306,7 @@ func parseInt(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, errors.New("must be a whole number")
+		return 0, &settings.Invalid{Code: settings.CodeNotWholeNumber}
 	}
 	return n, nil
 }
@@ -314,7 +314,7 @@ func parseInt(s string) (int, error) {
 func parseFloat(s string) (float64, error) {
 	x, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(s, ",", ".")), 64)
 	if err != nil {
-		return 0, errors.New("must be a number such as 1 or 1.25")
+		return 0, &settings.Invalid{Code: settings.CodeNotNumber}
 	}
 	return x, nil
 }

@@ -20,6 +20,7 @@ import (
 	"yui/pet/character"
 	"yui/pet/character/shimeji"
 	"yui/pet/settings"
+	"yui/windows/i18n"
 )
 
 // The Characters tab: every pack (built-in, imported, made by hand) with
@@ -148,7 +149,7 @@ func (g *gallery) card(gp galleryPack) fyne.CanvasObject {
 	img.SetMinSize(fyne.NewSize(72, 96))
 	title := widget.NewLabelWithStyle(fmt.Sprintf("%s  (%s, %s)", gp.name, gp.id, gp.kind), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	if gp.err != nil {
-		msg := widget.NewLabel(lang.L("Does not load: ") + gp.err.Error())
+		msg := widget.NewLabel(lang.L("Does not load: {{.Reason}}", map[string]any{"Reason": i18n.Error(gp.err)}))
 		msg.Wrapping = fyne.TextWrapWord
 		return container.NewBorder(nil, nil, img, nil, container.NewVBox(title, msg))
 	}
@@ -175,7 +176,7 @@ func (g *gallery) play(id, motion string) {
 				return
 			}
 			if err != nil {
-				g.status.SetText(err.Error())
+				g.status.SetText(i18n.Error(err))
 				return
 			}
 			g.animate(p.Frames(motion, ""), id+": "+motion)
@@ -307,7 +308,7 @@ func (g *gallery) dropped(_ fyne.Position, uris []fyne.URI) {
 // importDir imports the set in dir, off the UI thread, and tells the user
 // the pack's id or why the set was refused.
 func (g *gallery) importDir(dir string) {
-	g.status.SetText(lang.L("Importing ") + filepath.Base(dir) + "…")
+	g.status.SetText(lang.L("Importing {{.Name}}…", map[string]any{"Name": filepath.Base(dir)}))
 	cfg := g.w.b.Store().Dir()
 	g.w.jobs.Add(1)
 	go func() {
@@ -318,7 +319,7 @@ func (g *gallery) importDir(dir string) {
 				return
 			}
 			if err != nil {
-				g.status.SetText(lang.L("Not imported: ") + err.Error())
+				g.status.SetText(lang.L("Not imported: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 				g.w.log.Warn("settings_character_import", "dir", dir, "err", err.Error())
 				g.w.showError(err)
 				return

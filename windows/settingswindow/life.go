@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet/settings"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -138,10 +139,10 @@ func (s *lifeSection) draft() (settings.Life, []settings.FieldError) {
 		Schedules: slices.Clone(s.schedules)}
 	var ok bool
 	if l.BackFromAwayMinutes, ok = number(s.away.Text); !ok {
-		errs = append(errs, settings.FieldError{Field: "life.back_from_away_minutes", Reason: lang.L("must be a number")})
+		errs = append(errs, settings.FieldError{Field: "life.back_from_away_minutes", Code: settings.CodeNotWholeNumber})
 	}
 	if l.ScreenWatchMinutes, ok = number(s.screen.Text); !ok {
-		errs = append(errs, settings.FieldError{Field: "life.screen_watch_minutes", Reason: lang.L("must be a number")})
+		errs = append(errs, settings.FieldError{Field: "life.screen_watch_minutes", Code: settings.CodeNotWholeNumber})
 	}
 	return l, errs
 }
@@ -159,7 +160,7 @@ func (s *lifeSection) save() {
 		return
 	}
 	if err := s.w.b.Store().UpdatePreset(s.id, func(p *settings.Preset) error { p.Life = l; return nil }); err != nil {
-		s.saved.SetText(err.Error())
+		s.saved.SetText(lang.L("Not saved: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 		return
 	}
 	// The preset editor's Save writes the whole preset from its draft: the
@@ -183,7 +184,11 @@ func (s *lifeSection) showErrors(errs []settings.FieldError) {
 			key = "life.schedules"
 		}
 		if l, ok := s.errs[key]; ok {
-			l.SetText(strings.TrimSpace(l.Text + " " + e.Reason))
+			why := i18n.Reason(e.Code, e.Args)
+			if l.Text != "" {
+				why = l.Text + lang.L("; ") + why
+			}
+			l.SetText(why)
 			l.Show()
 		}
 	}
@@ -234,9 +239,9 @@ func (s *lifeSection) editSchedule(i int) {
 		if errs := next.Validate(); len(errs) > 0 {
 			var why []string
 			for _, e := range errs {
-				why = append(why, e.Field+" "+e.Reason)
+				why = append(why, i18n.Field(e))
 			}
-			reason.SetText(strings.Join(why, "; "))
+			reason.SetText(strings.Join(why, lang.L("; ")))
 			reason.Show()
 			d.Show() // the form stays open with its reason
 			return

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet/settings"
+	"yui/windows/i18n"
 )
 
 // presetList is the left pane: the presets, the buttons that add,
@@ -87,10 +88,10 @@ func (l *presetList) content() fyne.CanvasObject {
 func (l *presetList) detail(p settings.Preset) string {
 	var parts []string
 	if p.ID == l.active {
-		parts = append(parts, "active")
+		parts = append(parts, lang.L("active"))
 	}
 	if !p.Enabled {
-		parts = append(parts, "off")
+		parts = append(parts, lang.L("off"))
 	}
 	parts = append(parts, chatAPILabel(p.ChatAPI))
 	return strings.Join(parts, " · ")
@@ -103,7 +104,7 @@ func (l *presetList) refresh(st settings.Settings) {
 	l.list.Refresh()
 	var why []string
 	for _, r := range l.w.b.Store().Refused() {
-		why = append(why, "• "+r.String())
+		why = append(why, "• "+i18n.Refusal(r))
 	}
 	l.refused.SetText(strings.Join(why, "\n"))
 	if len(why) == 0 {
@@ -239,7 +240,7 @@ func (l *presetList) makeActive() {
 func chatAPILabel(api string) string {
 	for _, o := range chatAPIOptions {
 		if o.value == api {
-			return o.label
+			return lang.L(o.label) // the choice's label, translated as the choice does
 		}
 	}
 	return api

@@ -161,7 +161,7 @@ func (e *presetEditor) showAudioServers(found []localserver.AudioServer, note st
 	var speechRows, voiceRows []fyne.CanvasObject
 	for _, s := range found {
 		use := widget.NewButton(lang.L("Use"), func() { e.useAudioServer(s) })
-		row := container.NewBorder(nil, nil, nil, use, widget.NewLabel(serverLabel(s)))
+		row := container.NewBorder(nil, nil, nil, use, widget.NewLabel(audioServerLabel(s)+" — "+s.URL))
 		if s.Service == localserver.ServiceTranscription {
 			voiceRows = append(voiceRows, row)
 		} else {
@@ -191,21 +191,6 @@ func (e *presetEditor) showAudioServers(found []localserver.AudioServer, note st
 func setObjects(box *fyne.Container, objs []fyne.CanvasObject) {
 	box.Objects = objs
 	box.Refresh()
-}
-
-// serverLabel names a found server in its row: "Kokoro-FastAPI · 67
-// voices — http://127.0.0.1:8880/v1".
-func serverLabel(s localserver.AudioServer) string {
-	n := len(s.Offers)
-	switch {
-	case n == 0:
-		return lang.X("settings.servers.row", "{{.Name}} — {{.URL}}", map[string]any{"Name": string(s.Kind), "URL": s.URL})
-	case s.Service == localserver.ServiceSpeech:
-		return lang.XN("settings.servers.row_voices", "{{.Name}} · {{.Count}} voices — {{.URL}}", n,
-			map[string]any{"Name": string(s.Kind), "URL": s.URL, "Count": n})
-	}
-	return lang.XN("settings.servers.row_models", "{{.Name}} · {{.Count}} models — {{.URL}}", n,
-		map[string]any{"Name": string(s.Kind), "URL": s.URL, "Count": n})
 }
 
 // useAudioServer points the preset's engine at s in one click.
@@ -280,9 +265,8 @@ func (e *presetEditor) showSuggestion(name, v string) {
 		f.suggestVoice.Hide()
 		return
 	}
-	f.speechVoice.SetPlaceHolder(lang.X("settings.speech.character_voice", "The character's voice: {{.Voice}}", map[string]any{"Voice": v}))
-	f.suggestVoice.SetText(lang.X("settings.speech.use_character_voice", "Use the character's voice ({{.Character}}: {{.Voice}})",
-		map[string]any{"Character": name, "Voice": v}))
+	f.speechVoice.SetPlaceHolder(lang.L("The character's voice: {{.Voice}}", map[string]any{"Voice": v}))
+	f.suggestVoice.SetText(lang.L("Use the character's voice ({{.Name}}: {{.Voice}})", map[string]any{"Name": name, "Voice": v}))
 	if e.draft.Speech.Voice == v {
 		f.suggestVoice.Hide()
 	} else {

@@ -123,13 +123,13 @@ func TestServerRowLabel(t *testing.T) {
 		s    localserver.AudioServer
 		want string
 	}{
-		{s[0], "Kokoro-FastAPI · 2 voices — http://127.0.0.1:8880/v1"},
-		{s[1], "GPT-SoVITS — http://127.0.0.1:9880"},
+		{s[0], "Kokoro-FastAPI · 2 voices"},
+		{s[1], "GPT-SoVITS"},
 		{localserver.AudioServer{Service: localserver.ServiceTranscription, Kind: localserver.Speaches, URL: "http://127.0.0.1:8000/v1",
-			Offers: []string{"Systran/faster-whisper-small"}}, "speaches · 1 model — http://127.0.0.1:8000/v1"},
+			Offers: []string{"Systran/faster-whisper-small"}}, "speaches · 1 model"},
 	} {
-		if got := serverLabel(c.s); got != c.want {
-			t.Errorf("serverLabel = %q, want %q", got, c.want)
+		if got := audioServerLabel(c.s); got != c.want {
+			t.Errorf("audioServerLabel = %q, want %q", got, c.want)
 		}
 	}
 }

@@ -86,10 +86,10 @@ func stateText(s mcp.Status) string {
 	case mcp.StateRunning:
 		return lang.N("running with {{.Count}} tools", len(s.Tools), map[string]any{"Count": len(s.Tools)})
 	case mcp.StateFailed:
-		return lang.L("failed") + ": " + s.Err
+		return lang.L("failed: {{.Error}}", map[string]any{"Error": s.Err})
 	case mcp.StateStarting:
 		if s.Err != "" {
-			return lang.L("starting") + " (" + lang.L("last error") + ": " + s.Err + ")"
+			return lang.L("starting (last error: {{.Error}})", map[string]any{"Error": s.Err})
 		}
 		return lang.L("starting")
 	}
@@ -155,7 +155,7 @@ func (t *toolsSection) toolRow(declared, desc string, st settings.Settings) fyne
 func (t *toolsSection) save(fn func(*settings.Settings)) {
 	err := t.w.b.Store().Update(func(s *settings.Settings) error { fn(s); return nil })
 	if err != nil {
-		dialog.ShowError(err, t.w.win)
+		t.w.showError(err)
 	}
 	t.refresh()
 }
@@ -213,7 +213,7 @@ func (t *toolsSection) test(name string, srv settings.MCPServer) {
 				return
 			}
 			if err != nil {
-				dialog.ShowError(err, t.w.win)
+				t.w.showError(err)
 				return
 			}
 			var names []string
@@ -347,7 +347,7 @@ func (t *toolsSection) importFile() {
 func (t *toolsSection) preview(path string) {
 	servers, err := settings.ReadMCPFile(path)
 	if err != nil {
-		dialog.ShowError(err, t.w.win)
+		t.w.showError(err)
 		return
 	}
 	have := t.w.b.Store().Get().MCPServers
@@ -359,7 +359,7 @@ func (t *toolsSection) preview(path string) {
 			what = strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
 		}
 		if _, dup := have[n]; dup {
-			what += " (" + lang.L("kept: a server of that name exists") + ")"
+			what = lang.L("{{.Server}} (kept: a server of that name exists)", map[string]any{"Server": what})
 		}
 		lines = append(lines, n+": "+what)
 	}

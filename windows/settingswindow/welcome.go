@@ -14,6 +14,7 @@ import (
 
 	"yui/pet/settings"
 	"yui/transport/localserver"
+	"yui/windows/i18n"
 )
 
 // The welcome page: what the settings window shows first when nothing is
@@ -161,7 +162,7 @@ func (p *welcomePage) presetID() string {
 // scan asks the local ports and lists what answered.
 func (p *welcomePage) scan() {
 	p.find.Disable()
-	p.findState.SetText(lang.L("Looking on ports ") + portList() + "…")
+	p.findState.SetText(lang.L("Looking on ports {{.Ports}}…", map[string]any{"Ports": portList()}))
 	p.w.run(findTimeout, func(ctx context.Context) func() {
 		found := p.w.b.FindServers(ctx)
 		return func() {
@@ -196,16 +197,16 @@ func (p *welcomePage) showFound(found []localserver.Server) {
 		inUse = pr.ChatBaseURL
 	}
 	for _, s := range found {
-		label := wrapLabel(s.Label() + "\n" + s.URL)
+		label := wrapLabel(serverLabel(s) + "\n" + s.URL)
 		use := widget.NewButton(lang.L("Use"), func() { p.use(s) })
 		if s.URL == inUse {
-			label.SetText(s.Label() + lang.L(" · in use\n") + s.URL)
+			label.SetText(lang.L("{{.Server}} · in use\n{{.URL}}", map[string]any{"Server": serverLabel(s), "URL": s.URL}))
 			label.TextStyle.Bold = true
 		}
 		row := container.NewBorder(nil, nil, nil, use, label)
 		p.found.Add(row)
 		if s.Model == "" {
-			hint := wrapLabel(lang.L("{{.Kind}} has no chat model yet: {{.Hint}}. Yui picks it up once it is there.", map[string]any{"Kind": s.Kind, "Hint": localserver.NoModelHint(s.Kind)}))
+			hint := wrapLabel(lang.L("{{.Kind}} has no chat model yet: {{.Hint}}. Yui picks it up once it is there.", map[string]any{"Kind": s.Kind, "Hint": noModelHint(s.Kind)}))
 			hint.Importance = widget.WarningImportance
 			p.found.Add(hint)
 		}
@@ -219,7 +220,7 @@ func (p *welcomePage) use(s localserver.Server) {
 	}
 	p.w.b.UseServer(id, s)
 	p.showFound(p.w.b.FoundServers())
-	p.findState.SetText(lang.L("Yui now talks with ") + s.Label() + ".")
+	p.findState.SetText(lang.L("Yui now talks with {{.Server}}.", map[string]any{"Server": serverLabel(s)}))
 	p.w.log.Info("welcome_choice", "way", "local", "url", s.URL, "kind", string(s.Kind))
 }
 
@@ -229,7 +230,7 @@ func (p *welcomePage) pickCloud(name string) {
 		if c.Name == name {
 			p.cloudURL.SetText(c.BaseURL)
 			p.cloudModel.SetText(c.Model)
-			p.cloudHint.SetText(lang.L("Key: ") + c.KeyHint)
+			p.cloudHint.SetText(lang.L("Key: {{.Hint}}", map[string]any{"Hint": c.KeyHint}))
 			p.cloudState.SetText("")
 		}
 	}
@@ -283,7 +284,7 @@ func (p *welcomePage) tryWay(way string, btn *widget.Button, state *widget.Label
 	}
 	set(&draft)
 	if errs := draft.ValidateEdit(); len(errs) > 0 {
-		state.SetText(errs[0].Field + " " + errs[0].Reason)
+		state.SetText(i18n.Field(errs[0]))
 		return
 	}
 	btn.Disable()
@@ -293,15 +294,15 @@ func (p *welcomePage) tryWay(way string, btn *widget.Button, state *widget.Label
 		return func() {
 			btn.Enable()
 			if !res.OK {
-				state.SetText(res.Text)
+				state.SetText(probeText(res))
 				return
 			}
 			err := p.w.b.Store().UpdatePreset(id, func(pr *settings.Preset) error { set(pr); return nil })
 			if err != nil {
-				state.SetText(lang.L("Could not save: ") + err.Error())
+				state.SetText(lang.L("Could not save: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 				return
 			}
-			state.SetText(res.Text + lang.L(". Saved: Yui talks with it now."))
+			state.SetText(lang.L("{{.Result}}. Saved: Yui talks with it now.", map[string]any{"Result": probeText(res)}))
 			p.w.log.Info("welcome_choice", "way", way, "chat_api", draft.ChatAPI, "url", draft.ChatBaseURL)
 		}
 	})
@@ -309,7 +310,7 @@ func (p *welcomePage) tryWay(way string, btn *widget.Button, state *widget.Label
 
 func (p *welcomePage) tryDemo() {
 	if err := p.w.b.TryDemo(); err != nil {
-		p.demoState.SetText(lang.L("The demo could not start: ") + err.Error())
+		p.demoState.SetText(lang.L("The demo could not start: {{.Reason}}", map[string]any{"Reason": i18n.Error(err)}))
 		return
 	}
 	p.demo.Disable()

@@ -56,13 +56,13 @@ func TestWelcomePage(t *testing.T) {
 		t.Fatalf("no key: %q", p.cloudState.Text)
 	}
 	test.Type(p.cloudKey, "sk-test")
-	b.ProbeResult = windows.Probe{Text: "key rejected"}
+	b.ProbeResult = windows.Probe{Code: windows.ProbeKeyRejected, Text: "key rejected"}
 	test.Tap(p.cloudTest)
 	h.sw.jobs.Wait()
 	if p.cloudState.Text != "key rejected" || h.stored().Key != "" {
 		t.Fatalf("refused key: state %q, stored key %q", p.cloudState.Text, h.stored().Key)
 	}
-	b.ProbeResult = windows.Probe{OK: true, Text: "connected: 2 models"}
+	b.ProbeResult = windows.Probe{OK: true, Code: windows.ProbeModels, Text: "connected: 2 models", Models: []string{"a", "b"}}
 	test.Tap(p.cloudTest)
 	h.sw.jobs.Wait()
 	got := h.stored()

@@ -7,6 +7,7 @@ package settingswindow
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 
 	"yui/pet/settings"
 	"yui/windows"
+	"yui/windows/i18n"
 )
 
 // Settings window size: it fits a 1280x800 screen with room for the
@@ -202,7 +204,7 @@ func (w *SettingsWindow) closeRequested() {
 		return
 	}
 	d := dialog.NewConfirm(lang.L("Unsaved changes"),
-		lang.L("Preset \"")+w.ed.draft.Name+lang.L("\" has changes that are not saved.\nClose the window and leave them?"),
+		lang.L("Preset “{{.Name}}” has changes that are not saved.\nClose the window and leave them?", map[string]any{"Name": w.ed.draft.Name}),
 		func(ok bool) {
 			if ok && w.win != nil {
 				w.win.Close()
@@ -242,7 +244,7 @@ func (w *SettingsWindow) selectPreset(id string) {
 		w.list.sync(prev)
 		name := w.ed.draft.Name
 		d := dialog.NewConfirm(lang.L("Unsaved changes"),
-			lang.L("Preset \"")+name+lang.L("\" has changes that are not saved.\nLeave them and open the other preset?"),
+			lang.L("Preset “{{.Name}}” has changes that are not saved.\nLeave them and open the other preset?", map[string]any{"Name": name}),
 			func(ok bool) {
 				if ok && w.win != nil && w.selected == prev {
 					w.setSelected(id)
@@ -323,6 +325,6 @@ func (w *SettingsWindow) run(timeout time.Duration, work func(ctx context.Contex
 
 func (w *SettingsWindow) showError(err error) {
 	if w.win != nil {
-		dialog.ShowError(err, w.win)
+		dialog.ShowError(errors.New(i18n.Error(err)), w.win) // the dialog shows err.Error()
 	}
 }

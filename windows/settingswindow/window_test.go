@@ -175,7 +175,7 @@ func TestSettingsShowsRefusedPresets(t *testing.T) {
 	if len(h.sw.list.presets) != 1 {
 		t.Fatalf("list holds %d presets", len(h.sw.list.presets))
 	}
-	if !h.sw.list.refusedBox.Visible() || !strings.Contains(h.sw.list.refused.Text, `preset "Broken": chat_api must be`) {
+	if !h.sw.list.refusedBox.Visible() || !strings.Contains(h.sw.list.refused.Text, `Preset “Broken”: chat_api: must be one of`) {
 		t.Fatalf("refused shown %v: %q", h.sw.list.refusedBox.Visible(), h.sw.list.refused.Text)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/storage"
 
 	"yui/transport"
@@ -22,7 +23,8 @@ const MaxAttachment = 32 << 20
 func OpenImage(parent fyne.Window, done func(transport.Image, error)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			done(transport.Image{}, fmt.Errorf("The image could not be opened: %v", err))
+			done(transport.Image{}, imageError{fmt.Errorf("the image could not be opened: %w", err),
+				lang.L("The image could not be opened.")})
 			return
 		}
 		if r == nil {
@@ -41,14 +43,25 @@ func OpenImage(parent fyne.Window, done func(transport.Image, error)) {
 func ReadImage(r io.Reader) (transport.Image, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxAttachment+1))
 	if err != nil {
-		return transport.Image{}, fmt.Errorf("The image could not be read: %v", err)
+		return transport.Image{}, imageError{fmt.Errorf("the image could not be read: %w", err),
+			lang.L("The image could not be read.")}
 	}
 	if len(data) > MaxAttachment {
-		return transport.Image{}, fmt.Errorf("The image is too large (over %d MiB).", MaxAttachment>>20)
+		return transport.Image{}, imageError{fmt.Errorf("the image is too large (over %d MiB)", MaxAttachment>>20),
+			lang.L("The image is too large (over {{.MiB}} MiB).", map[string]any{"MiB": MaxAttachment >> 20})}
 	}
 	switch mime := http.DetectContentType(data); mime {
 	case "image/png", "image/jpeg":
 		return transport.Image{MIME: mime, Data: data}, nil
 	}
-	return transport.Image{}, errors.New("Only PNG and JPEG images can be attached.")
+	return transport.Image{}, imageError{errors.New("only PNG and JPEG images can be attached"), lang.L("Only PNG and JPEG images can be attached.")}
 }
+
+// imageError is an attachment refused: English for the log, and its text
+// in the user's language for the window (i18n.Translated).
+type imageError struct {
+	error
+	translated string
+}
+
+func (e imageError) Translated() string { return e.translated }

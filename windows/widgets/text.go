@@ -3,48 +3,18 @@ package widgets
 import (
 	"image/color"
 	"strings"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 )
 
 // WrapText breaks text into at most maxLines lines no wider than width,
-// at spaces where it can and inside a word when it must. A text that needs
-// more lines ends its last line with an ellipsis.
+// where the language lets a line break (Wrap) and inside a word when it
+// must. A text that needs more lines ends its last line with an ellipsis.
 func WrapText(text string, width, size float32, maxLines int) []string {
 	style := fyne.TextStyle{}
 	fits := func(s string) bool { return fyne.MeasureText(s, size, style).Width <= width }
-	var lines []string
-	for _, para := range strings.Split(strings.TrimSpace(text), "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			cand := word
-			if line != "" {
-				cand = line + " " + word
-			}
-			if fits(cand) {
-				line = cand
-				continue
-			}
-			if line != "" {
-				lines = append(lines, line)
-			}
-			// Break a word wider than the bubble.
-			for !fits(word) {
-				n := 1
-				for n < utf8.RuneCountInString(word) && fits(string([]rune(word)[:n+1])) {
-					n++
-				}
-				lines = append(lines, string([]rune(word)[:n]))
-				word = string([]rune(word)[n:])
-			}
-			line = word
-		}
-		if line != "" || len(lines) == 0 {
-			lines = append(lines, line)
-		}
-	}
+	lines := Wrap(text, fits)
 	if len(lines) > maxLines {
 		lines = lines[:maxLines]
 		last := []rune(lines[maxLines-1])
