@@ -209,6 +209,7 @@ func (s *lifeSection) showSchedules() {
 		row := widget.NewLabel(fmt.Sprintf("%s  %s  %s", sc.At, options(daysOptions).label(string(sc.Days)), sc.Note))
 		s.schedList.Add(container.NewBorder(nil, nil, nil, container.NewHBox(edit, del), row))
 	}
+	s.schedList.Refresh() // Add and RemoveAll do not repaint (servers.go, setObjects)
 }
 
 // editSchedule opens the form of schedule i, or of a new one (i < 0).
@@ -280,6 +281,7 @@ func (s *lifeSection) reloadReminders() {
 		row := widget.NewLabel(fmt.Sprintf("#%d  %s  %s", r.ID, widgets.FormatDateTime(r.At.Local()), r.Text))
 		s.remList.Add(container.NewBorder(nil, nil, nil, del, row))
 	}
+	s.remList.Refresh() // Add and RemoveAll do not repaint (servers.go, setObjects)
 }
 
 // talkOptions and daysOptions label the life settings' values for the

@@ -183,6 +183,7 @@ func portList() string {
 // showFound lists the servers found, each with a button to use it.
 func (p *welcomePage) showFound(found []localserver.Server) {
 	p.found.RemoveAll()
+	defer p.found.Refresh() // Add and RemoveAll do not repaint (servers.go, setObjects)
 	switch len(found) {
 	case 0:
 		p.findState.SetText(lang.L("No model server answers on this computer. Start one (see below) and look again."))
