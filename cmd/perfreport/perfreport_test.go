@@ -518,3 +518,12 @@ func TestLatencyFiguresAndPlot(t *testing.T) {
 		t.Errorf("no latency.json: %v", missing[0].Result())
 	}
 }
+
+// A micro figure with no goal (reported, such as the canceller's ERLE)
+// draws as reported, not as an infinite share of a zero goal.
+func TestMicroPlotReportedFigure(t *testing.T) {
+	figs := []Figure{{Name: "ERLE", Unit: "dB", Measured: 29.5}, {Name: "x", Unit: "ms", Measured: 5, Goal: 10}}
+	if err := plotMicro(filepath.Join(t.TempDir(), microPNG), figs); err != nil {
+		t.Fatal(err)
+	}
+}

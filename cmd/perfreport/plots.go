@@ -272,9 +272,14 @@ func plotMicro(path string, figs []Figure) error {
 	for k := len(figs) - 1; k >= 0; k-- {
 		f := figs[k]
 		names = append(names, f.Name)
-		if f.Missing != "" {
+		switch {
+		case f.Missing != "":
 			pct = append(pct, 0)
 			texts = append(texts, "not measured")
+			continue
+		case f.Goal == 0: // reported, no goal to be a share of (ERLE)
+			pct = append(pct, 0)
+			texts = append(texts, withUnit(f.Measured, f.Unit)+", reported")
 			continue
 		}
 		pct = append(pct, 100*f.Measured/f.Goal)
