@@ -152,7 +152,8 @@ func plotLatency(path string, l *Latency) error {
 func shortPart(part string) string {
 	for _, k := range []struct{ has, short string }{
 		{"transcription server", "STT"}, {"model server", "model"}, {"speech server", "TTS"},
-		{"end of speech", "detection"}, {"chat request", "request"}, {"speech request", "handoff"}, {"first sample", "playback"},
+		{"backend", "backend"}, {"end of speech", "detection"}, {"chat request", "request"}, {"turn frame", "request"},
+		{"speech request", "handoff"}, {"first sample", "playback"},
 	} {
 		if strings.Contains(part, k.has) {
 			return k.short
