@@ -14,7 +14,7 @@ import (
 type Decoded struct {
 	Settings Settings
 	// Repairs lists the fixes made (see Repair).
-	Repairs []string
+	Repairs []Fix
 	// Refused lists what was invalid and left out: whole presets, and
 	// global fields put back to their defaults.
 	Refused []Refusal

@@ -52,7 +52,7 @@ type Notice struct {
 	// Err is why the file could not be used, nil when only repairs were made.
 	Err error
 	// Repairs lists the fixes made to a usable file (see Settings.Repair).
-	Repairs []string
+	Repairs []Fix
 	// Refused lists the presets and global fields of a usable file that
 	// were invalid and left out; KeptAs is then the original file's copy.
 	Refused []Refusal
@@ -213,7 +213,11 @@ func (s *Store) openDecoded(d Decoded, data []byte, now func() time.Time) (*Stor
 			filepath.Base(kept), strings.Join(what, "; ")))
 	}
 	if len(d.Repairs) > 0 {
-		msgs = append(msgs, "Some settings were repaired: "+strings.Join(d.Repairs, "; ")+".")
+		fixed := make([]string, len(d.Repairs))
+		for i, f := range d.Repairs {
+			fixed[i] = f.String()
+		}
+		msgs = append(msgs, "Some settings were repaired: "+strings.Join(fixed, "; ")+".")
 	}
 	n.Message = strings.Join(msgs, " ")
 	if len(d.Repairs) > 0 || len(d.Refused) > 0 || d.From < CurrentVersion {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -291,20 +292,20 @@ func CheckURL(raw string, schemes ...string) error {
 	return nil
 }
 
-// Repair fixes what can be fixed without the user and returns a line per
-// fix: relation scores clamped to 0–100, missing or duplicate preset ids
+// Repair fixes what can be fixed without the user and returns each fix
+// (fixes.go): relation scores clamped to 0–100, missing or duplicate preset ids
 // and chat_ids replaced by new ones, an unknown active preset replaced by
 // the first one, and a default preset added when there is none. rand
 // supplies new ids.
-func (s *Settings) Repair(rand io.Reader) ([]string, error) {
-	var fixes []string
+func (s *Settings) Repair(rand io.Reader) ([]Fix, error) {
+	var fixes []Fix
 	if len(s.Presets) == 0 {
 		p, err := NewPreset(rand, DefaultPresetName)
 		if err != nil {
 			return fixes, err
 		}
 		s.Presets = append(s.Presets, p)
-		fixes = append(fixes, "no preset: added the default preset")
+		fixes = append(fixes, Fix{Code: FixAddedPreset})
 	}
 	ids := map[string]bool{}
 	chats := map[string]bool{}
@@ -318,9 +319,9 @@ func (s *Settings) Repair(rand io.Reader) ([]string, error) {
 			}
 			p.ID = id
 			if old == "" {
-				fixes = append(fixes, fmt.Sprintf("preset %q had no id: gave it %s", p.Name, id))
+				fixes = append(fixes, Fix{Code: FixPresetID, Preset: p.Name, New: id})
 			} else {
-				fixes = append(fixes, fmt.Sprintf("preset %q repeated id %s: gave it %s", p.Name, old, id))
+				fixes = append(fixes, Fix{Code: FixDuplicatePresetID, Preset: p.Name, Old: old, New: id})
 			}
 		}
 		ids[p.ID] = true
@@ -330,15 +331,15 @@ func (s *Settings) Repair(rand io.Reader) ([]string, error) {
 				return fixes, err
 			}
 			if p.ChatID == "" {
-				fixes = append(fixes, fmt.Sprintf("preset %q had no chat_id: gave it %s", p.Name, id))
+				fixes = append(fixes, Fix{Code: FixChatID, Preset: p.Name, New: id})
 			} else {
-				fixes = append(fixes, fmt.Sprintf("preset %q repeated chat_id %s: gave it %s", p.Name, p.ChatID, id))
+				fixes = append(fixes, Fix{Code: FixDuplicateChatID, Preset: p.Name, Old: p.ChatID, New: id})
 			}
 			p.ChatID = id
 		}
 		chats[p.ChatID] = true
 		if c := clamp(p.Relation); c != p.Relation {
-			fixes = append(fixes, fmt.Sprintf("preset %q relation %d: clamped to %d", p.Name, p.Relation, c))
+			fixes = append(fixes, Fix{Code: FixRelation, Preset: p.Name, Old: strconv.Itoa(p.Relation), New: strconv.Itoa(c)})
 			p.Relation = c
 		}
 		if p.Positions == nil {
@@ -348,7 +349,7 @@ func (s *Settings) Repair(rand io.Reader) ([]string, error) {
 	}
 	if !ids[s.ActivePreset] {
 		if s.ActivePreset != "" {
-			fixes = append(fixes, fmt.Sprintf("active preset %s does not exist: made %q active", s.ActivePreset, s.Presets[0].Name))
+			fixes = append(fixes, Fix{Code: FixActivePreset, Preset: s.Presets[0].Name, Old: s.ActivePreset})
 		}
 		s.ActivePreset = s.Presets[0].ID
 	}

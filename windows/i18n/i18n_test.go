@@ -98,3 +98,15 @@ func TestNumbersAndDatesInTheLanguage(t *testing.T) {
 		}
 	}
 }
+
+// Every repair the settings make has words of its own in the windows,
+// not the log's English.
+func TestEveryFixWorded(t *testing.T) {
+	for _, c := range []settings.FixCode{settings.FixAddedPreset, settings.FixPresetID, settings.FixDuplicatePresetID,
+		settings.FixChatID, settings.FixDuplicateChatID, settings.FixRelation, settings.FixActivePreset} {
+		f := settings.Fix{Code: c, Preset: "Yui", Old: "1", New: "2"}
+		if got := Fix(f); got == "" || got == f.String() {
+			t.Errorf("%s: worded %q, the log's English", c, got)
+		}
+	}
+}

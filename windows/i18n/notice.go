@@ -39,7 +39,11 @@ func Notice(n *settings.Notice) string {
 			map[string]any{"File": file, "What": strings.Join(what, lang.L("; "))}))
 	}
 	if len(n.Repairs) > 0 {
-		msgs = append(msgs, lang.L("Some settings were repaired: {{.What}}.", map[string]any{"What": strings.Join(n.Repairs, lang.L("; "))}))
+		fixed := make([]string, len(n.Repairs))
+		for i, f := range n.Repairs {
+			fixed[i] = Fix(f)
+		}
+		msgs = append(msgs, lang.L("Some settings were repaired: {{.What}}.", map[string]any{"What": strings.Join(fixed, lang.L("; "))}))
 	}
 	return strings.Join(msgs, " ")
 }
@@ -56,4 +60,25 @@ func Refusal(r settings.Refusal) string {
 		return lang.L("Global settings: {{.Fields}}", map[string]any{"Fields": fields})
 	}
 	return lang.L("Preset “{{.Name}}”: {{.Fields}}", map[string]any{"Name": r.Name, "Fields": fields})
+}
+
+// Fix is a repair as the user reads it.
+func Fix(f settings.Fix) string {
+	switch f.Code {
+	case settings.FixAddedPreset:
+		return lang.L("there was no preset, so the default one was added")
+	case settings.FixPresetID:
+		return lang.L("preset {{.Name}} had no id and got {{.New}}", map[string]any{"Name": f.Preset, "New": f.New})
+	case settings.FixDuplicatePresetID:
+		return lang.L("preset {{.Name}} repeated the id {{.Old}} and got {{.New}}", map[string]any{"Name": f.Preset, "Old": f.Old, "New": f.New})
+	case settings.FixChatID:
+		return lang.L("preset {{.Name}} had no chat id and got {{.New}}", map[string]any{"Name": f.Preset, "New": f.New})
+	case settings.FixDuplicateChatID:
+		return lang.L("preset {{.Name}} repeated the chat id {{.Old}} and got {{.New}}", map[string]any{"Name": f.Preset, "Old": f.Old, "New": f.New})
+	case settings.FixRelation:
+		return lang.L("preset {{.Name}}'s relation {{.Old}} was brought to {{.New}}", map[string]any{"Name": f.Preset, "Old": f.Old, "New": f.New})
+	case settings.FixActivePreset:
+		return lang.L("the active preset {{.Old}} did not exist, so {{.Name}} became active", map[string]any{"Name": f.Preset, "Old": f.Old})
+	}
+	return f.String()
 }
