@@ -93,3 +93,17 @@ func localNumbers(args map[string]any) map[string]any {
 	}
 	return out
 }
+
+// Decimal is v with digits decimals as the language in use writes it
+// (1,25 in German); the speech rate's slider shows it.
+func Decimal(v float64, digits int) string {
+	p := message.NewPrinter(language.Make(string(Current())))
+	return p.Sprint(number.Decimal(v, number.Scale(digits)))
+}
+
+// Percent is share (0–1) as a whole percentage as the language in use
+// writes it ("100 %" in German, "100%" in English).
+func Percent(share float64) string {
+	p := message.NewPrinter(language.Make(string(Current())))
+	return p.Sprint(number.Percent(share, number.Scale(0)))
+}

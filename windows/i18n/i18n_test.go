@@ -110,3 +110,16 @@ func TestEveryFixWorded(t *testing.T) {
 		}
 	}
 }
+
+// The speech sliders' figures: English 1.25 and 100%, German 1,25 and
+// 100 % (with a no-break space).
+func TestDecimalAndPercentFollowTheLanguage(t *testing.T) {
+	defer Use(settings.LanguageEnglish)
+	if got, pct := Decimal(1.25, 2), Percent(1); got != "1.25" || pct != "100%" {
+		t.Errorf("English: %q, %q", got, pct)
+	}
+	Use(settings.LanguageGerman)
+	if got, pct := Decimal(1.25, 2), Percent(0.5); got != "1,25" || (pct != "50 %" && pct != "50\u00a0%") {
+		t.Errorf("German: %q, %q", got, pct)
+	}
+}

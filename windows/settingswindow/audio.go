@@ -122,9 +122,9 @@ func (e *presetEditor) buildAudioFields(entry, password func(func(*settings.Pres
 	f.speechURL.SetPlaceHolder("https://api.openai.com/v1")
 	f.speechKey = password(func(p *settings.Preset, s string) { p.Speech.Key = s })
 	f.speechModel = entry(func(p *settings.Preset, s string) { p.Speech.Model = strings.TrimSpace(s) })
-	f.speechRate = newSlider(0.25, 4, 0.05, 1, func(v float64) string { return fmt.Sprintf("%.2f×", v) },
+	f.speechRate = newSlider(0.25, 4, 0.05, 1, func(v float64) string { return i18n.Decimal(v, 2) + "×" },
 		func(v float64) { e.edit(func(p *settings.Preset) { p.Speech.Rate = round2(v) }) })
-	f.speechVolume = newSlider(0, 1, 0.05, 1, func(v float64) string { return fmt.Sprintf("%.0f%%", v*100) },
+	f.speechVolume = newSlider(0, 1, 0.05, 1, func(v float64) string { return i18n.Percent(v) },
 		func(v float64) { e.edit(func(p *settings.Preset) { p.Speech.Volume = round2(v) }) })
 	f.speechCmd = e.newSpeechCommandFields()
 	f.speechTest = widget.NewButtonWithIcon(lang.L("Speak a sample"), theme.MediaPlayIcon(), e.speakSample)
