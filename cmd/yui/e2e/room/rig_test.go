@@ -236,6 +236,19 @@ func (r *rig) waitEnds(limit time.Duration, n int) {
 	})
 }
 
+// waitSilent waits until the pet's speech, if any, has ended in the monitor.
+func (r *rig) waitSilent(limit time.Duration) {
+	r.t.Helper()
+	harness.WaitFor(r.t, limit, "the speaker's monitor to fall silent", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.err != nil {
+			r.t.Fatalf("room: %v", r.err)
+		}
+		return !r.speaking
+	})
+}
+
 // endAfter is the end of the first run of the pet's speech that ends after
 // sample at, and whether there is one yet.
 func (r *rig) endAfter(at int) (int, bool) {
@@ -247,6 +260,14 @@ func (r *rig) endAfter(at int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// silentSince reports whether the pet's speech is over and its last run
+// ended before sample at.
+func (r *rig) silentSince(at int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.speaking && (len(r.ends) == 0 || r.ends[len(r.ends)-1] <= at) && r.pos > at
 }
 
 // lastSaid is the clip placed last and how many were placed.
