@@ -15,7 +15,7 @@ FYNE := $(BIN)/tools/fyne-$(FYNE_VERSION)/fyne
 LINUX_PKG := $(DIST)/Yui.tar.xz
 WIN_SETUP := $(DIST)/Yui-setup.exe
 
-.PHONY: mcp-servers run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter e2e-wine package package-linux package-windows package-installer
+.PHONY: mcp-servers run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter e2e-room e2e-wine package package-linux package-windows package-installer
 
 deps:
 	@.ci/deps.sh build
@@ -48,6 +48,11 @@ e2e: test-deps build package-linux mcp-servers
 # two virtual monitors of different sizes): one compositor for the group.
 e2e-mutter: test-deps build
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/mutter/
+
+# The hands-free room rig (docs/hands-free.md): PulseAudio in user mode, a
+# null sink for the pet's speech, a virtual microphone and a room between.
+e2e-room: test-deps build
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/room/
 
 # The Windows build under Wine, on the very bin/yui.exe, bin/yui-sim.exe and
 # dist/Yui-setup.exe of package-windows and package-installer (the Linux
@@ -127,7 +132,7 @@ package-installer: package-windows
 	makensis -V2 -DVERSION=$(WIN_VERSION) -DEXE=$(CURDIR)/$(BIN)/yui.exe -DICON=$(CURDIR)/$(BIN)/nsis/yui.ico \
 		-DOUTFILE=$(CURDIR)/$(WIN_SETUP) assets/windows/installer.nsi
 
-test: vet unit fuzz package-windows e2e e2e-mutter e2e-wine
+test: vet unit fuzz package-windows e2e e2e-mutter e2e-room e2e-wine
 
 # The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
 SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt

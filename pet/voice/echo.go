@@ -27,6 +27,16 @@ const EchoRaise = 2
 // the user's first word (docs/hands-free.md).
 const EchoRaisedOnset = 200 * time.Millisecond
 
+// refGuard is how far before a block's capture stamp the reference it is
+// cleaned against ends. The output pulls the mix in chunks, so the newest
+// milliseconds before the stamp may not have been handed out yet when the
+// microphone's callback runs (PulseAudio's ALSA plugin leaves 12–17 ms):
+// a lookup reaching them gets silence for every block's tail, a reference
+// full of holes the filter cannot model. Every real echo comes later than
+// the guard (the output's own buffer is 30 ms and the capture's adds to
+// it): it only shortens the delay the estimator finds.
+const refGuard = 30 * time.Millisecond
+
 // echoPath runs the canceller on the frame loop's blocks, in place of
 // the raw microphone: the VAD, the meter and the transcript all get the
 // cleaned signal. Its buffers grow to the largest block once.
@@ -56,7 +66,7 @@ func (e *echoPath) process(pcm []int16, at time.Time) []int16 {
 		e.clean = make([]int16, len(pcm))
 	}
 	ref, clean := e.ref[:len(pcm)], e.clean[:len(pcm)]
-	e.far.Played(ref, at)
+	e.far.Played(ref, at.Add(-refGuard))
 	e.c.Process(pcm, ref, clean)
 	var ms float64
 	for _, v := range ref {

@@ -118,6 +118,14 @@ func (c *Canceller) block() {
 	if !dt {
 		c.f.learn(st, c.y, c.e)
 	}
+	// A filter whose error is louder than the microphone models an echo
+	// that is not there (the reference's timeline jumped, the room
+	// changed): it would add the pet's voice. The block goes on as the
+	// microphone heard it while the filter follows or starts over.
+	if st.see > st.sdd {
+		copy(c.e, c.mic)
+		clear(c.y)
+	}
 	if c.cfg.NoSuppressor {
 		copy(c.clean, c.e)
 	} else {

@@ -216,3 +216,50 @@ func BenchmarkERLE(b *testing.B) {
 	}
 	b.ReportMetric(got, "ERLE-dB")
 }
+
+// A reference whose timeline jumps (the output stalled and its reference
+// caught up with the clock: 40 ms) leaves the filter modelling an echo
+// that is no longer there. Its output must not come out louder than the
+// microphone: the canceller then passes the microphone until the filter
+// has followed or started over, instead of adding the pet's voice.
+func TestNeverLouderThanMicrophone(t *testing.T) {
+	rm := room.Issue35()
+	rm.NoiseDB = -65
+	far := farEnd(t, 20*time.Second)
+	n, jump, shift := len(far), 12*rate, rate/25
+	mic := make([]float64, n)
+	rm.Start().Process(far, mic)
+	mic16 := make([]int16, n)
+	room.ToInt16(mic16, mic)
+	ref := make([]float32, n)
+	for i := range ref {
+		if j := i; i < jump {
+			ref[i] = float32(far[j])
+		} else if j = i - shift; j >= 0 {
+			ref[i] = float32(far[j])
+		}
+	}
+	c := aec.New(aec.Config{})
+	out16 := make([]int16, n)
+	for i := 0; i < n; i += 160 {
+		c.Process(mic16[i:i+160], ref[i:i+160], out16[i:i+160])
+	}
+	lat := int(aec.Latency * rate / time.Second)
+	worst := -100.0
+	const win = rate / 10
+	for i := jump; i+win+lat <= n; i += win {
+		var em, eo float64
+		for j := i; j < i+win; j++ {
+			em += mic[j] * mic[j]
+			o := float64(out16[j+lat]) / 32768
+			eo += o * o
+		}
+		if em > 1e-7*win {
+			worst = max(worst, db(eo/em))
+		}
+	}
+	t.Logf("after the jump the output is at most %.1f dB over the microphone (100 ms windows)", worst)
+	if worst > 1 {
+		t.Fatalf("after the reference jumped, the canceller's output rose %.1f dB over the microphone", worst)
+	}
+}

@@ -77,10 +77,18 @@ func (r Room) Start() *Sim {
 	if r.LowPass > 0 {
 		s.lp = math.Exp(-2 * math.Pi * r.LowPass / float64(r.Rate))
 	}
-	if r.NoiseDB > -100 {
-		s.noise = math.Pow(10, r.NoiseDB/20)
-	}
+	s.SetNoise(r.NoiseDB)
 	return s
+}
+
+// SetNoise changes the noise floor to db dBFS (-100 or lower is none):
+// the rig moves one running room from a quiet floor to a loud one without
+// losing the echo's history.
+func (s *Sim) SetNoise(db float64) {
+	s.noise = 0
+	if db > -100 {
+		s.noise = math.Pow(10, db/20)
+	}
 }
 
 // Process writes into mic the room's echo of speaker plus its noise
