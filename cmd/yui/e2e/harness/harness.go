@@ -55,12 +55,16 @@ func StartXvfb(t testing.TB, w, h int) *Display {
 	t.Helper()
 	// Xvfb picks a free display itself and names it on the pipe once it
 	// accepts connections: tests running at once never share a display.
+	// -noreset: by default the server resets when its last client leaves
+	// (PaintRoot's display, a probe), and a client connecting during the
+	// reset is refused: openbox once died so ("Failed to open the
+	// display") and the test waited 15 s for a window manager.
 	r, wr, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp", "-noreset")
 	cmd.ExtraFiles = []*os.File{wr}
 	if err := cmd.Start(); err != nil {
 		wr.Close()
