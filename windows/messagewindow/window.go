@@ -252,7 +252,7 @@ const notRunning = "not running"
 // shows and what changed is redrawn.
 func (w *MessageWindow) setView(v pet.View) {
 	w.view = v
-	text := v.Pill.Conn
+	text := i18n.Pill(v.Pill.Conn)
 	var dot color.Color = colMuted
 	if w.conn == nil {
 		text = lang.L(notRunning)
@@ -260,7 +260,7 @@ func (w *MessageWindow) setView(v pet.View) {
 		dot = widgets.StateColor(v.Pill.ConnState)
 	}
 	if v.Pill.Tool != "" {
-		text += " · " + v.Pill.Tool
+		text += " · " + i18n.Pill(v.Pill.Tool)
 	}
 	if w.connText.Text != text {
 		w.connText.SetText(text)

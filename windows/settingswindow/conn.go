@@ -14,6 +14,7 @@ import (
 
 	"yui/pet"
 	"yui/windows"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -117,13 +118,13 @@ func (s *connSection) show(v pet.View) {
 	if text == "" {
 		text = v.Pill.ConnState.String()
 	}
-	s.state.SetText(text)
+	s.state.SetText(i18n.Pill(text))
 	var extra []string
 	if v.Pill.Tool != "" {
-		extra = append(extra, v.Pill.Tool)
+		extra = append(extra, i18n.Pill(v.Pill.Tool))
 	}
 	if v.Pill.Voice != "" {
-		extra = append(extra, v.Pill.Voice)
+		extra = append(extra, i18n.Pill(v.Pill.Voice))
 	}
 	s.detail.SetText(strings.Join(extra, " · "))
 	widgets.SetShown(s.detail, s.detail.Text != "")

@@ -9,10 +9,13 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"yui/pet"
 	"yui/pet/character"
 	"yui/pet/settings"
 	"yui/pet/speech"
+	"yui/transport"
 	"yui/transport/localserver"
+	"yui/windows/i18n"
 )
 
 func foundAudio() []localserver.AudioServer {
@@ -209,4 +212,19 @@ func choose(h *settingsHarness, id string) {
 	h.f().character.SetValue(id)
 	h.f().character.changed(id)
 	h.sw.jobs.Wait()
+}
+
+// The Connection tab words the pet's state as the pill does, in the
+// language in use (windows/i18n/pill.go).
+func TestConnectionStateTranslated(t *testing.T) {
+	h := openSettings(t, nil, "")
+	defer i18n.Use(settings.LanguageEnglish)
+	i18n.Use(settings.LanguageJapanese)
+	h.sw.conn.show(pet.View{Pill: pet.Pill{Conn: "reconnecting in 3 s", ConnState: transport.StateReconnecting, Voice: "listening"}})
+	if got := h.sw.conn.state.Text; got != "再接続まで 3 秒" {
+		t.Errorf("state %q, want the Japanese pill's", got)
+	}
+	if got := h.sw.conn.detail.Text; got == "listening" || got == "" {
+		t.Errorf("detail %q, want it translated", got)
+	}
 }

@@ -1,19 +1,18 @@
-package petwindow
+package i18n
 
 import (
 	"testing"
 
 	"yui/pet"
 	"yui/pet/settings"
-	"yui/windows/i18n"
 )
 
 // TestPillTranslated: the pill's English texts from pet and transport
 // show in the language in use, a countdown's number and a tool's or a
 // model's name kept; an unknown text (a server's error) stays as it is.
 func TestPillTranslated(t *testing.T) {
-	defer i18n.Use(settings.LanguageEnglish)
-	i18n.Use(settings.LanguageJapanese)
+	defer Use(settings.LanguageEnglish)
+	Use(settings.LanguageJapanese)
 	for in, want := range map[string]string{
 		"ready":                     "接続済み",
 		"ready · Ollama · qwen3:8b": "接続済み · Ollama · qwen3:8b",
@@ -26,12 +25,12 @@ func TestPillTranslated(t *testing.T) {
 		"Ollama has no model · run: ollama pull qwen3:4b": "Ollama にモデルがありません · ollama pull qwen3:4b を実行してください",
 		"HTTP 500: the server said no":                    "HTTP 500: the server said no",
 	} {
-		if got := translatePill(in); got != want {
-			t.Errorf("translatePill(%q) = %q, want %q", in, got, want)
+		if got := Pill(in); got != want {
+			t.Errorf("Pill(%q) = %q, want %q", in, got, want)
 		}
 	}
-	i18n.Use(settings.LanguageEnglish)
-	if got := translatePill("reconnecting in 4 s"); got != "reconnecting in 4 s" {
+	Use(settings.LanguageEnglish)
+	if got := Pill("reconnecting in 4 s"); got != "reconnecting in 4 s" {
 		t.Errorf("English: %q", got)
 	}
 }
