@@ -15,25 +15,13 @@ import (
 	"testing"
 
 	"yui/pet/audio"
+	"yui/transport/localserver/localservertest"
 )
 
 // knownWAV is a 16-bit mono WAV of n samples at rate: a 300 Hz tone.
 // dataSize is the data chunk's size field; a streamed WAV gives 0 there.
 func knownWAV(rate, n int, dataSize uint32) []byte {
-	h := make([]byte, 44)
-	copy(h, "RIFF")
-	binary.LittleEndian.PutUint32(h[4:], 36+dataSize)
-	copy(h[8:], "WAVEfmt ")
-	binary.LittleEndian.PutUint32(h[16:], 16)
-	binary.LittleEndian.PutUint16(h[20:], 1)
-	binary.LittleEndian.PutUint16(h[22:], 1)
-	binary.LittleEndian.PutUint32(h[24:], uint32(rate))
-	binary.LittleEndian.PutUint32(h[28:], uint32(rate*2))
-	binary.LittleEndian.PutUint16(h[32:], 2)
-	binary.LittleEndian.PutUint16(h[34:], 16)
-	copy(h[36:], "data")
-	binary.LittleEndian.PutUint32(h[40:], dataSize)
-	return append(h, tone(rate, n)...)
+	return append(localservertest.WAVHeader(rate, dataSize), tone(rate, n)...)
 }
 
 func tone(rate, n int) []byte {

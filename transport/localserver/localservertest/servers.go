@@ -112,17 +112,10 @@ func (s *WhisperCpp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	f, _, err := r.FormFile("file")
-	if err != nil {
+	req, ok := formFields(r)
+	if !ok {
 		io.WriteString(w, `{"error":"no 'file' field in the request"}`)
 		return
-	}
-	n, _ := io.Copy(io.Discard, f)
-	req := map[string]string{"file_bytes": itoa(n)}
-	for k, v := range r.MultipartForm.Value {
-		if len(v) > 0 {
-			req[k] = v[0]
-		}
 	}
 	s.Requests.add(req)
 	io.WriteString(w, `{"text":`+jsonString(" "+s.Text+"\n")+`}`)
@@ -146,13 +139,26 @@ func (s *Whisper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	f, _, err := r.FormFile("file")
-	if err != nil {
+	req, ok := formFields(r)
+	if !ok {
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"error":{"message":"file is required","type":"invalid_request_error"}}`)
 		return
 	}
 	arrived := time.Now()
+	s.Requests.add(req)
+	sleep(r, s.Delay)
+	io.WriteString(w, `{"text":`+jsonString(s.Text)+`}`)
+	s.Timings.add(Timing{Text: s.Text, Arrived: arrived, Answered: time.Now(), Cancelled: r.Context().Err() != nil})
+}
+
+// formFields reads a multipart upload: its text fields, and the size of
+// its "file" as "file_bytes"; false when it has no file.
+func formFields(r *http.Request) (map[string]string, bool) {
+	f, _, err := r.FormFile("file")
+	if err != nil {
+		return nil, false
+	}
 	n, _ := io.Copy(io.Discard, f)
 	req := map[string]string{"file_bytes": itoa(n)}
 	for k, v := range r.MultipartForm.Value {
@@ -160,8 +166,5 @@ func (s *Whisper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			req[k] = v[0]
 		}
 	}
-	s.Requests.add(req)
-	sleep(r, s.Delay)
-	io.WriteString(w, `{"text":`+jsonString(s.Text)+`}`)
-	s.Timings.add(Timing{Text: s.Text, Arrived: arrived, Answered: time.Now(), Cancelled: r.Context().Err() != nil})
+	return req, true
 }

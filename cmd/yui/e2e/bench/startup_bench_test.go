@@ -23,12 +23,7 @@ import (
 // every run to startup.json.
 func BenchmarkStartupToWSReady(b *testing.B) {
 	dir := harness.BinDir(b)
-	runs := 5
-	if s := os.Getenv("YUI_BENCH_STARTUP_RUNS"); s != "" {
-		if n, err := strconv.Atoi(s); err == nil && n > 0 && n <= 50 {
-			runs = n
-		}
-	}
+	runs := startupRuns()
 	var d *harness.Display
 	cleanXvfbFiles(b, &d)
 	d = harness.StartXvfb(b, 1280, 800)
@@ -87,12 +82,7 @@ func BenchmarkStartupToWSReady(b *testing.B) {
 // YUI_BENCH_OUT set it writes firstframe.json.
 func BenchmarkFirstFrame(b *testing.B) {
 	dir := harness.BinDir(b)
-	runs := 5
-	if s := os.Getenv("YUI_BENCH_STARTUP_RUNS"); s != "" {
-		if n, err := strconv.Atoi(s); err == nil && n > 0 && n <= 50 {
-			runs = n
-		}
-	}
+	runs := startupRuns()
 	var d *harness.Display
 	cleanXvfbFiles(b, &d)
 	d = harness.StartXvfb(b, 1280, 800)
@@ -137,4 +127,15 @@ func median(v []float64) float64 {
 		return (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
 	return s[len(s)/2]
+}
+
+// startupRuns is how many times a start-up benchmark starts the app:
+// YUI_BENCH_STARTUP_RUNS (1 to 50), 5 unless set.
+func startupRuns() int {
+	if s := os.Getenv("YUI_BENCH_STARTUP_RUNS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 && n <= 50 {
+			return n
+		}
+	}
+	return 5
 }
