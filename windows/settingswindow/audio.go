@@ -297,7 +297,7 @@ func (e *presetEditor) engineChanged() {
 	}
 	e.showEngineFields()
 	e.loadVoices()
-	e.suggestVoice() // the character's voice for this engine
+	e.engineVoice() // the character's voice for this engine (servers.go)
 }
 
 // loadVoices lists the speech engine's voices into the picker, off the UI

@@ -35,6 +35,9 @@ func openSettings(t *testing.T, b *fakeBackend, presetID string) *settingsHarnes
 	h.sw = NewSettingsWindow(a, b, slog.New(slog.NewJSONHandler(h.log, nil)))
 	h.sw.Show(presetID)
 	t.Cleanup(func() {
+		// The jobs first: a job's result reads the window, which Close
+		// clears (the test driver runs fyne.Do on the job's goroutine).
+		h.sw.jobs.Wait()
 		h.sw.Close()
 		h.sw.jobs.Wait()
 	})

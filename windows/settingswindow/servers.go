@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"yui/pet/character"
 	"yui/pet/settings"
 	"yui/pet/speech"
 	"yui/transport/localserver"
@@ -40,6 +41,16 @@ type serverFields struct {
 	// ended (audioTabShown).
 	scanning  bool
 	scannedAt time.Time
+	// charVoices are the characters' names and speech blocks as last
+	// read, by id: choosing an engine offers the voice from here, on the
+	// UI thread, and only a character not read yet asks for a job.
+	charVoices map[string]charVoice
+}
+
+// charVoice is what a character's pack says of its voice.
+type charVoice struct {
+	name   string
+	speech character.Speech
 }
 
 // audioScanWait bounds a scan: every port is asked at once.
@@ -227,14 +238,26 @@ func (e *presetEditor) useAudioServer(s localserver.AudioServer) {
 // suggestVoice offers the voice the preset's character names for the
 // engine: the placeholder says it (an empty voice speaks with it) and a
 // button fills it in. A voice the user chose stays as it is. It runs when
-// a character or an engine is chosen, and with each scan (each one job,
-// alone: the UI thread does nothing after it starts one).
+// a character is chosen (its pack is read again: it may have been
+// imported since) and with each scan, each one job.
 func (e *presetEditor) suggestVoice() {
 	if e.id == "" || e.loading {
 		return
 	}
 	suggest := e.suggestion()
 	e.w.run(voiceListWait, func(context.Context) func() { return suggest() })
+}
+
+// engineVoice offers the character's voice for a newly chosen engine, on
+// the UI thread, from the character as last read. The tabs that hold the
+// engines read it when they show (audioTabShown), so no job is needed.
+func (e *presetEditor) engineVoice() {
+	if e.id == "" || e.loading {
+		return
+	}
+	if cv, ok := e.f.charVoices[e.draft.Character]; ok {
+		e.showSuggestion(cv.name, cv.speech.Suggest(e.draft.Speech.Engine, e.draft.Speech.Model))
+	}
 }
 
 // suggestion reads the character's pack (call the result off the UI
@@ -244,13 +267,19 @@ func (e *presetEditor) suggestion() func() func() {
 	dir := e.w.b.Store().Dir()
 	return func() func() {
 		pack, err := loadPack(dir, id)
-		name, v := id, ""
+		cv := charVoice{name: id}
 		if err == nil {
-			name, v = pack.Name, pack.Speech.Suggest(engine, model)
+			cv = charVoice{name: pack.Name, speech: pack.Speech}
 		}
 		return func() {
+			if err == nil {
+				if e.f.charVoices == nil {
+					e.f.charVoices = map[string]charVoice{}
+				}
+				e.f.charVoices[id] = cv
+			}
 			if e.draft.Character == id && e.draft.Speech.Engine == engine {
-				e.showSuggestion(name, v)
+				e.showSuggestion(cv.name, cv.speech.Suggest(engine, model))
 			}
 		}
 	}
