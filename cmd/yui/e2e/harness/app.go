@@ -122,7 +122,7 @@ func (a *App) Talk(text string) {
 func (a *App) OpenComposer() {
 	a.T.Helper()
 	c := CharacterCentre(a.PetRect())
-	a.D.Run(a.T, "xdotool", "mousemove", "--sync", fmt.Sprint(c.X), fmt.Sprint(c.Y))
+	a.D.MoveTo(a.T, c.X, c.Y)
 	win := a.D.WindowUnderPointer(a.T)
 	opened := a.Count("pet_composer_open", nil)
 	a.D.Run(a.T, "xdotool", "click", "--repeat", "2", "--delay", "80", "1")

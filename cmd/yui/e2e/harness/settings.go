@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -96,7 +97,21 @@ func Click(t testing.TB, d *Display, x, y int, button ...string) {
 	if len(button) > 0 {
 		b = button[0]
 	}
-	d.Run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(x), fmt.Sprint(y), "click", b)
+	d.MoveTo(t, x, y)
+	d.Run(t, "xdotool", "click", b)
+}
+
+// MoveTo moves the pointer to x, y and waits until it is there. xdotool's
+// mousemove --sync waits for the pointer to move, which it never does when
+// it is already there (a second click at one place): the move is then
+// left out.
+func (d *Display) MoveTo(t testing.TB, x, y int) {
+	t.Helper()
+	out, err := d.Command("xdotool", "getmouselocation", "--shell").Output()
+	if err == nil && strings.Contains(string(out), fmt.Sprintf("X=%d\n", x)) && strings.Contains(string(out), fmt.Sprintf("Y=%d\n", y)) {
+		return
+	}
+	d.Run(t, "xdotool", "mousemove", "--sync", fmt.Sprint(x), fmt.Sprint(y))
 }
 
 // Where the App tab and the start-at-login switch are in the settings window.
