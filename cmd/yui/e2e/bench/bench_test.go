@@ -256,8 +256,18 @@ func sampleUsage(b *testing.B, procs []*harness.Proc, window time.Duration) []us
 	_, cpu0, cs0 := read()
 	sum := make([]int64, n)
 	samples := int64(0)
-	for end := time.Now().Add(window); time.Now().Before(end); {
-		time.Sleep(min(time.Second, time.Until(end))) // the measuring window itself
+	// One RSS sample a second through the window, and one at its end: the
+	// window is what is measured, not a wait for something to happen.
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	end := time.NewTimer(window)
+	defer end.Stop()
+	for done := false; !done; {
+		select {
+		case <-tick.C:
+		case <-end.C:
+			done = true
+		}
 		rss, _, _ := read()
 		for k := range sum {
 			sum[k] += rss[k]

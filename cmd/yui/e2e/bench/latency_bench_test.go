@@ -316,9 +316,7 @@ func utterance(b *testing.B) (path string, speechEnd time.Duration) {
 }
 
 // serveHTTP serves h on a free loopback port until the benchmark ends.
-func serveHTTP(b *testing.B, h interface {
-	ServeHTTP(w http.ResponseWriter, r *http.Request)
-}) string {
+func serveHTTP(b *testing.B, h http.Handler) string {
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
 	return srv.URL
