@@ -97,6 +97,9 @@ func Run(cfg Config) error {
 		}
 	}
 	applySecrets(store.Get())
+	// The characters load while the rest of start-up runs (preload.go).
+	loads := startPackLoads(dir, startingPresets(store.Get(), cfg.Demo))
+	defer loads.wait()
 	if cfg.Verbose {
 		level.Set(slog.LevelDebug)
 	}
@@ -124,6 +127,18 @@ func Run(cfg Config) error {
 	useKeyring(store, log)
 	applySecrets(store.Get())
 	logNotice(log, notice)
+	// What waits on a device or another process starts now and is taken
+	// where it is needed (preload.go): none of it needs Fyne.
+	type audioOpened struct {
+		out *audioOut
+		err error
+	}
+	audioLater := startLater(func() audioOpened { // speech output (speech.go)
+		o, err := openAudio(cfg.AudioOut, log)
+		return audioOpened{o, err}
+	})
+	deskLater := startLater(func() desktop.Desktop { return openDesktop(log) })
+	motionLater := startLater(motionpref.Reduced)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -132,12 +147,13 @@ func Run(cfg Config) error {
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	a.Settings().SetTheme(widgets.Theme())
 	l := useLanguage(ctx, a, store.Get().Language, log) // before any window (language.go)
+	go warmFonts()                                      // preload.go
 	if store.FirstStart() {
 		// Before the sessions start: the preset's voice follows the language.
 		firstStartLanguage(ctx, store, store.Get().ActivePreset, l, log)
 	}
 	y := &yui{app: a, log: log, store: store, configDir: dir, logDir: logDir, cfg: cfg,
-		sessions: map[string]*session{}}
+		sessions: map[string]*session{}, loads: loads}
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:
 	// from then on nothing may ask the UI for anything.
 	a.Lifecycle().SetOnStopped(func() { y.quitting.Store(true) })
@@ -149,17 +165,21 @@ func Run(cfg Config) error {
 		log.Debug("memory_released", "rss_bytes", rss)
 	})
 	defer y.release.close()
-	if y.audio, err = openAudio(cfg.AudioOut, log); err != nil { // speech output (speech.go)
+	opened := audioLater.get()
+	if y.audio, err = opened.out, opened.err; err != nil {
+		if d := deskLater.get(); d != nil {
+			d.Close()
+		}
 		return err
 	}
 	defer y.audio.close() // after the sessions, which play on it
 	y.pid = os.Getpid()
-	if y.reducedMotion = motionpref.Reduced(); y.reducedMotion {
+	if y.reducedMotion = motionLater.get(); y.reducedMotion {
 		log.Info("reduced_motion", "gaze", "off", "idle_pace", reducedIdlePace)
 	}
 
 	y.browserPath = findBrowser(log)
-	if y.desk = openDesktop(log); y.desk != nil {
+	if y.desk = deskLater.get(); y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
 	}
 	y.quiet = desktop.NewQuiet(y.desk, nil, func(on bool) { fyne.Do(func() { y.quietChanged(on) }) })
@@ -201,6 +221,8 @@ func Run(cfg Config) error {
 			return err
 		}
 	}
+	// A load no pet took (its preset did not start) lets its files go.
+	y.loads = nil
 	// Edits apply live, on the UI thread, in save order.
 	unsubscribe := store.Subscribe(func(c settings.Change) {
 		applySecrets(c.New)
@@ -383,7 +405,8 @@ type yui struct {
 	audio     *audioOut    // the process's audio output (speech.go)
 	farEnd    farEnd       // the echo canceller's reference (handsfree.go)
 	desktopSide
-	packs packCache // scaled packs shared by the pets showing them (packs.go)
+	packs packCache  // scaled packs shared by the pets showing them (packs.go)
+	loads *packLoads // the characters read during start-up (preload.go)
 	pid   int
 	mcp   *mcp.Manager // the user's MCP servers (mcp.go)
 

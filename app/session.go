@@ -56,6 +56,9 @@ type session struct {
 	// packNotice tells the user why their character pack was refused
 	// ("" when it was not); shown once in the pet.
 	packNotice string
+	// quick is the pack being loaded whose first frame the window shows
+	// until scalePack has the rest; nil for a pack another pet had ready.
+	quick *character.Quick
 
 	cur         atomic.Pointer[conn]
 	settingsHit atomic.Bool // the settings window opened for a connection problem
@@ -89,9 +92,16 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	s := &session{y: y, log: y.log.With("preset", p.ID)}
 	s.setPreset(p)
 	// A character another pet shows already comes scaled from it.
+	// Otherwise the window starts from the pack's first frame, and the
+	// rest of its images decode while it shows (scalePack).
 	pack, packErr := y.packs.running(p.Character), error(nil)
 	if pack == nil {
-		pack, packErr = character.Select(y.configDir, p.Character)
+		ld, ok := y.loads.take(p.Character) // read during start-up (preload.go)
+		if !ok {
+			ld = &packLoad{}
+			ld.quick, ld.err = character.SelectQuick(y.configDir, p.Character)
+		}
+		s.quick, pack, packErr = ld.quick, ld.quick.First, ld.err
 	}
 	s.pack = pack
 	if packErr != nil {
@@ -158,10 +168,15 @@ func (s *session) setPreset(p settings.Preset) { s.preset.Store(&p) }
 // full-size images meanwhile. UI thread.
 func (s *session) scalePack() {
 	w, h := s.win.CharacterPixels()
-	full := s.pack
+	full, quick := s.pack, s.quick
+	s.quick = nil
 	s.y.closing.Add(1) // shutdown waits for it
 	go func() {
 		defer s.y.closing.Done()
+		var late string
+		if quick != nil {
+			full, late = s.restOf(quick)
+		}
 		scaled, key := s.y.packs.scaled(full, w, h)
 		fyne.Do(func() {
 			// Closed meanwhile, or the app is quitting: once Fyne's loop
@@ -172,8 +187,29 @@ func (s *session) scalePack() {
 			}
 			s.pack, s.packKey = scaled, key
 			s.win.SetPack(scaled)
+			if late != "" {
+				s.win.SetNotice(late)
+			}
+			// Decoding and scaling left the full-size images behind:
+			// they go back to the system once the pets are quiet.
+			s.y.release.poke()
 		})
 	}()
+}
+
+// restOf decodes the rest of quick's images. An image whose data breaks
+// past a valid header is found only here, after the window showed the
+// pack's first frame: the default character then stands in, drawn in the
+// refused one's place, and notice says why, as a refusal at start does.
+func (s *session) restOf(quick *character.Quick) (full *character.Pack, notice string) {
+	full, err := quick.Rest()
+	if err == nil {
+		return full, ""
+	}
+	id := s.cfg().Character
+	err = fmt.Errorf("character %q refused: %w; using the default character", id, err)
+	s.log.Warn("character_refused", "character", id, "err", err.Error())
+	return character.Default(), refusedNotice(id, err)
 }
 
 // connect starts a new connection, replacing (and closing, off the

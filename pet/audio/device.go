@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/ebitengine/oto/v3"
+
+	"yui/transport/clock"
 )
 
 // Device buffering: the device's own buffer and the one oto keeps per
@@ -61,21 +63,27 @@ func OpenDevice(m *Mixer) (*Device, error) {
 		return nil, fmt.Errorf("%w: %v", ErrNoDevice, err)
 	}
 	d := &Device{m: m, ctx: ctx, done: make(chan struct{})}
-	d.player = ctx.NewPlayer(&mixReader{m: m})
+	d.player = ctx.NewPlayer(&mixReader{m: m, lead: newLeadGuard(clock.Real{})})
 	d.player.SetBufferSize(int(PlayerBuffer * Rate / time.Second * 4))
 	d.player.Play()
+	// Nothing plays yet: the device starts suspended and wakes with the
+	// first stream, as after any idle spell (watch). Running it on
+	// silence from the start cost an idle pet its first seconds of audio
+	// wake-ups, and on a device that takes samples as fast as they come
+	// (ALSA's null device) a core for those seconds, beside the pet's
+	// first frame.
+	suspended := ctx.Suspend() == nil
 	d.wg.Add(1)
-	go d.watch(m.wakeChan())
+	go d.watch(m.wakeChan(), suspended)
 	return d, nil
 }
 
 // watch suspends the device while nothing plays, wakes it when a stream
 // starts, and fails the mixer when the device goes away.
-func (d *Device) watch(wake <-chan struct{}) {
+func (d *Device) watch(wake <-chan struct{}, suspended bool) {
 	defer d.wg.Done()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
-	suspended := false
 	idleSince := time.Now()
 	for {
 		select {
@@ -125,8 +133,9 @@ func (d *Device) Close() error {
 
 // mixReader is the mixer as the float32 little-endian byte stream oto reads.
 type mixReader struct {
-	m   *Mixer
-	buf []float32
+	m    *Mixer
+	buf  []float32
+	lead *leadGuard
 }
 
 func (r *mixReader) Read(p []byte) (int, error) {
@@ -138,6 +147,7 @@ func (r *mixReader) Read(p []byte) (int, error) {
 		r.buf = make([]float32, n)
 	}
 	b := r.buf[:n]
+	r.lead.wait(n)
 	r.m.Read(b)
 	for i, x := range b {
 		binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(x))

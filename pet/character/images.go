@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -17,36 +18,43 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
 // loadImages decodes every image the manifest names, each file once.
 // The files are read and their sizes checked in order, then decoded on
-// all cores at once (decodeAll): the built-in pack's 37 images took 700
-// ms one after the other on a loaded 2-core machine, before the pet's
-// first frame.
+// all cores at once (imageFiles.decode): the built-in pack's 37 images
+// took 700 ms one after the other on a loaded 2-core machine, before the
+// pet's first frame.
 func (p *Pack) loadImages(fsys fs.FS, m *manifest) error {
-	decoded := decodeAll(fsys, m.imageNames())
-	cache := map[string]image.Image{}
+	f := readImages(fsys, m.imageNames())
+	f.decode(m.imageNames())
+	return p.assign(m, f, nil)
+}
+
+// assign fills p's emotions, motions, gaze and mirror from f's images.
+// A file read but not decoded yet shows stand (LoadQuick's first pack);
+// with stand nil every file must be decoded. The size check uses each
+// file's header, so both ways refuse the same packs for the same reason.
+func (p *Pack) assign(m *manifest, f *imageFiles, stand image.Image) error {
+	seen := map[string]bool{}
 	get := func(name string) (image.Image, error) {
-		if img, ok := cache[name]; ok {
-			return img, nil
-		}
-		if len(cache) >= MaxImages {
+		if !seen[name] && len(seen) >= MaxImages {
 			return nil, fmt.Errorf("more than %d image files", MaxImages)
 		}
-		d, ok := decoded[name]
-		if !ok {
-			// Past the first failure nothing more was read.
-			return nil, fmt.Errorf("image %s: not read", name)
+		size, err := f.size(name)
+		if err != nil {
+			return nil, err
 		}
-		if d.err != nil {
-			return nil, d.err
+		if len(seen) == 0 {
+			p.ImageSize = size
+		} else if size != p.ImageSize {
+			return nil, fmt.Errorf("image %s is %dx%d, other images are %dx%d; all images must be the same size", name, size.X, size.Y, p.ImageSize.X, p.ImageSize.Y)
 		}
-		img := d.img
-		b := img.Bounds().Size()
-		if len(cache) == 0 {
-			p.ImageSize = b
-		} else if b != p.ImageSize {
-			return nil, fmt.Errorf("image %s is %dx%d, other images are %dx%d; all images must be the same size", name, b.X, b.Y, p.ImageSize.X, p.ImageSize.Y)
+		seen[name] = true
+		img, err := f.image(name)
+		if err == nil && img == nil {
+			if stand == nil {
+				return nil, fmt.Errorf("image %s: not decoded", name)
+			}
+			img = stand
 		}
-		cache[name] = img
-		return img, nil
+		return img, err
 	}
 	// Sorted order makes the first error the same on every run.
 	for _, id := range sortedKeys(m.Emotions) {
@@ -107,91 +115,132 @@ func (m *manifest) imageNames() []string {
 	return names
 }
 
-// decoded is one file's image, or why it has none.
-type decoded struct {
-	img image.Image
-	err error
+// imageFiles are a pack's image files: read, their headers checked, and
+// decoded when asked (decode). Not safe for concurrent use.
+type imageFiles struct {
+	errs  map[string]error       // files that failed, read or decode
+	data  map[string][]byte      // read, not decoded yet
+	sizes map[string]image.Point // every file read, from its header
+	imgs  map[string]*image.NRGBA
 }
 
-// decodeAll reads names in order, checking each file's size and the
-// pack's total before any is decoded, up to the first that fails and at
-// most MaxImages of them; then decodes what was read on all cores.
-func decodeAll(fsys fs.FS, names []string) map[string]decoded {
-	out := map[string]decoded{}
+// readImages reads names in order, checking each file's size and the
+// pack's total, up to the first that fails and at most MaxImages of them.
+// Nothing is decoded yet.
+func readImages(fsys fs.FS, names []string) *imageFiles {
+	f := &imageFiles{errs: map[string]error{}, data: map[string][]byte{}, sizes: map[string]image.Point{}, imgs: map[string]*image.NRGBA{}}
 	var total, bytesRead int64
-	var data [][]byte
-	var read []string
 	for _, name := range names[:min(len(names), MaxImages)] {
-		b, err := readPNG(fsys, name, &total)
+		b, size, err := readPNG(fsys, name, &total)
 		if err == nil && bytesRead+int64(len(b)) > MaxTotalBytes {
 			err = fmt.Errorf("image files add up to more than %d MiB", MaxTotalBytes>>20)
 		}
 		if err != nil {
-			out[name] = decoded{err: err}
+			f.errs[name] = err
 			break
 		}
 		bytesRead += int64(len(b))
-		data, read = append(data, b), append(read, name)
+		f.data[name], f.sizes[name] = b, size
 	}
-	imgs := make([]decoded, len(read))
+	return f
+}
+
+// decode decodes the files of names read and not decoded yet, on all
+// cores, and lets their compressed bytes go.
+func (f *imageFiles) decode(names []string) {
+	var todo []string
+	for _, n := range names {
+		if _, ok := f.data[n]; ok && !slices.Contains(todo, n) {
+			todo = append(todo, n)
+		}
+	}
+	imgs := make([]*image.NRGBA, len(todo))
+	errs := make([]error, len(todo))
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(read)) {
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
 		wg.Go(func() {
 			for i := range work {
-				img, err := png.Decode(bytes.NewReader(data[i]))
+				img, err := png.Decode(bytes.NewReader(f.data[todo[i]]))
 				if err != nil {
-					imgs[i] = decoded{err: fmt.Errorf("image %s: %w", read[i], err)}
+					errs[i] = fmt.Errorf("image %s: %w", todo[i], err)
 					continue
 				}
-				imgs[i] = decoded{img: toNRGBA(img)}
+				imgs[i] = toNRGBA(img)
 			}
 		})
 	}
-	for i := range read {
+	for i := range todo {
 		work <- i
 	}
 	close(work)
 	wg.Wait()
-	for i, name := range read {
-		out[name] = imgs[i]
+	for i, n := range todo {
+		delete(f.data, n)
+		if errs[i] != nil {
+			f.errs[n] = errs[i]
+		} else {
+			f.imgs[n] = imgs[i]
+		}
 	}
-	return out
 }
 
-// readPNG reads one image file, checking its size before it is decoded.
-// total counts the pack's pixels across its files.
-func readPNG(fsys fs.FS, name string, total *int64) ([]byte, error) {
+// size is a file's image size from its header, or why it has none.
+func (f *imageFiles) size(name string) (image.Point, error) {
+	if err := f.errs[name]; err != nil {
+		return image.Point{}, err
+	}
+	if s, ok := f.sizes[name]; ok {
+		return s, nil
+	}
+	// Past the first failure nothing more was read.
+	return image.Point{}, fmt.Errorf("image %s: not read", name)
+}
+
+// image is a file's decoded image, nil when it is not decoded yet.
+func (f *imageFiles) image(name string) (image.Image, error) {
+	if err := f.errs[name]; err != nil {
+		return nil, err
+	}
+	if img, ok := f.imgs[name]; ok {
+		return img, nil
+	}
+	return nil, nil
+}
+
+// readPNG reads one image file, checking its size before it is decoded,
+// and returns its bytes and the size its header gives. total counts the pack's pixels across its files.
+func readPNG(fsys fs.FS, name string, total *int64) ([]byte, image.Point, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("image %s: %w", name, unwrapPath(err))
+		return nil, image.Point{}, fmt.Errorf("image %s: %w", name, unwrapPath(err))
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("image %s is a folder", name)
+		return nil, image.Point{}, fmt.Errorf("image %s is a folder", name)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("read image %s: %w", name, unwrapPath(err))
+		return nil, image.Point{}, fmt.Errorf("read image %s: %w", name, unwrapPath(err))
 	}
 	if len(data) > MaxImageBytes {
-		return nil, fmt.Errorf("image %s is larger than %d MiB", name, MaxImageBytes>>20)
+		return nil, image.Point{}, fmt.Errorf("image %s is larger than %d MiB", name, MaxImageBytes>>20)
 	}
 	if !bytes.HasPrefix(data, pngMagic) {
-		return nil, fmt.Errorf("image %s is not a PNG file", name)
+		return nil, image.Point{}, fmt.Errorf("image %s is not a PNG file", name)
 	}
 	cfg, err := png.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("image %s: %w", name, err)
+		return nil, image.Point{}, fmt.Errorf("image %s: %w", name, err)
 	}
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
-		return nil, fmt.Errorf("image %s is %dx%d; each side must be 1..%d pixels", name, cfg.Width, cfg.Height, MaxImageSide)
+		return nil, image.Point{}, fmt.Errorf("image %s is %dx%d; each side must be 1..%d pixels", name, cfg.Width, cfg.Height, MaxImageSide)
 	}
 	*total += int64(cfg.Width) * int64(cfg.Height)
 	if *total > MaxTotalPixels {
-		return nil, fmt.Errorf("images add up to more than %d million pixels", MaxTotalPixels>>20)
+		return nil, image.Point{}, fmt.Errorf("images add up to more than %d million pixels", MaxTotalPixels>>20)
 	}
-	return data, nil
+	return data, image.Pt(cfg.Width, cfg.Height), nil
 }
 
 // toNRGBA returns img as *image.NRGBA with its origin at (0, 0).

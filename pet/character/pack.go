@@ -167,15 +167,19 @@ func packLabel(id string) string {
 
 // LoadDir loads the pack in the folder dir, for example
 // <config dir>/characters/<id>/.
-func LoadDir(dir string) (*Pack, error) {
+func LoadDir(dir string) (*Pack, error) { return loadDir(dir, Load) }
+
+// loadDir is LoadDir with load in place of Load.
+func loadDir[T any](dir string, load func(fs.FS) (T, error)) (T, error) {
+	var zero T
 	st, err := os.Stat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("load pack from %s: %w", dir, err)
+		return zero, fmt.Errorf("load pack from %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("load pack from %s: not a folder", dir)
+		return zero, fmt.Errorf("load pack from %s: not a folder", dir)
 	}
-	return Load(os.DirFS(dir))
+	return load(os.DirFS(dir))
 }
 
 // Dir is the folder a user pack with this id is read from.
@@ -197,6 +201,24 @@ func Select(configDir, id string) (*Pack, error) {
 
 // selectPack is Select with the default pack supplied by def.
 func selectPack(configDir, id string, def func() *Pack) (*Pack, error) {
+	return selectWith(configDir, id, Load, func(p *Pack) string { return p.ID }, def)
+}
+
+// selectWith is Select's rule over a way to load a pack (Load, LoadQuick),
+// the id of what it loaded, and the default.
+func selectWith[T any](configDir, id string, load func(fs.FS) (T, error), idOf func(T) string, def func() T) (T, error) {
+	builtin := func() (T, bool) {
+		fsys := assets.BuiltinCharacter(id)
+		if fsys == nil || id == DefaultID {
+			var zero T
+			return zero, false
+		}
+		p, err := load(fsys)
+		if err != nil {
+			panic(fmt.Sprintf("embedded character %s is broken: %v", id, err))
+		}
+		return p, true
+	}
 	if id == "" {
 		return def(), nil
 	}
@@ -207,7 +229,7 @@ func selectPack(configDir, id string, def func() *Pack) (*Pack, error) {
 		if id == DefaultID {
 			return def(), nil
 		}
-		if b, ok := Builtin(id); ok {
+		if b, ok := builtin(); ok {
 			return b, nil
 		}
 		return def(), fmt.Errorf("character %q: no config folder to load it from; using the default character", id)
@@ -218,19 +240,19 @@ func selectPack(configDir, id string, def func() *Pack) (*Pack, error) {
 			if id == DefaultID {
 				return def(), nil
 			}
-			if b, ok := Builtin(id); ok {
+			if b, ok := builtin(); ok {
 				return b, nil
 			}
 			return def(), fmt.Errorf("character %q: no pack at %s; using the default character", id, dir)
 		}
 		return def(), fmt.Errorf("character %q: %w; using the default character", id, err)
 	}
-	p, err := LoadDir(dir)
+	p, err := loadDir(dir, load)
 	if err != nil {
 		return def(), fmt.Errorf("character %q refused: %w; using the default character", id, err)
 	}
-	if p.ID != id {
-		return def(), fmt.Errorf("character %q refused: %s says its id is %q; using the default character", id, filepath.Join(dir, ManifestName), p.ID)
+	if got := idOf(p); got != id {
+		return def(), fmt.Errorf("character %q refused: %s says its id is %q; using the default character", id, filepath.Join(dir, ManifestName), got)
 	}
 	return p, nil
 }

@@ -226,6 +226,12 @@ func TestLoadRefusals(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.reason) {
 				t.Errorf("error %q does not contain %q", err, tt.reason)
 			}
+			// The quick load refuses the same packs for the same reason
+			// (quick.go); its first frame decodes the idle motion, where
+			// the corrupt image is.
+			if _, qerr := LoadQuick(fsys); qerr == nil || qerr.Error() != err.Error() {
+				t.Errorf("LoadQuick error %v, Load's %q", qerr, err)
+			}
 		})
 	}
 }
@@ -387,6 +393,14 @@ func FuzzLoad(f *testing.F) {
 			"img/b.png":      {Data: img},
 		}
 		p, err := Load(fsys)
+		// The quick load and its rest refuse what Load refuses (quick.go).
+		q, qerr := LoadQuick(fsys)
+		if qerr == nil {
+			_, qerr = q.Rest()
+		}
+		if (err == nil) != (qerr == nil) || (err != nil && err.Error() != qerr.Error()) {
+			t.Fatalf("Load error %v, LoadQuick's %v", err, qerr)
+		}
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "load pack") {
 				t.Fatalf("error %q does not start with \"load pack\"", err)

@@ -1,0 +1,130 @@
+package app
+
+import (
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"yui/pet/character"
+	"yui/pet/settings"
+)
+
+// packLoads reads the characters of the pets about to start while the
+// rest of start-up runs (the log, the keyring, the driver, the audio
+// device, the desktop): decoding a pack's images is the largest part of
+// a pet's start before its first frame that a bare window does not pay
+// (docs/performance.md, "Where the pet's first frame waits"). Each
+// character is read once, however many presets show it; a session takes
+// its load once, and a pet started later reads its pack from disk again
+// (the user may have changed it meanwhile).
+type packLoads struct {
+	wg sync.WaitGroup
+	mu sync.Mutex
+	m  map[string]*packLoad
+}
+
+type packLoad struct {
+	done  chan struct{}
+	quick *character.Quick // its first frame decoded (character.LoadQuick)
+	err   error
+}
+
+// startPackLoads starts reading the characters of presets, each on its
+// own goroutine (the pack's own decoding uses every core: pet/character/images.go).
+func startPackLoads(configDir string, presets []settings.Preset) *packLoads {
+	l := &packLoads{m: map[string]*packLoad{}}
+	for _, p := range presets {
+		if _, ok := l.m[p.Character]; ok {
+			continue
+		}
+		ld := &packLoad{done: make(chan struct{})}
+		l.m[p.Character] = ld
+		l.wg.Add(1)
+		go func(id string) {
+			defer l.wg.Done()
+			defer close(ld.done)
+			ld.quick, ld.err = character.SelectQuick(configDir, id)
+		}(p.Character)
+	}
+	return l
+}
+
+// take returns the load of character id started at start-up, once it
+// has ended, and forgets it; ok is false when none was started for id.
+// Safe on nil.
+func (l *packLoads) take(id string) (ld *packLoad, ok bool) {
+	if l == nil {
+		return nil, false
+	}
+	l.mu.Lock()
+	ld, ok = l.m[id]
+	delete(l.m, id)
+	l.mu.Unlock()
+	if ok {
+		<-ld.done
+	}
+	return ld, ok
+}
+
+// wait returns once every load has ended (Run's way out: no goroutine
+// outlives it). Safe on nil.
+func (l *packLoads) wait() {
+	if l != nil {
+		l.wg.Wait()
+	}
+}
+
+// warmFonts has Fyne find the system's fallback fonts and load the
+// theme's text faces off the UI goroutine, while start-up goes on: the
+// first text a pet window measures (its rows' height, layout.go) would
+// otherwise scan the system's fonts there, 150-350 ms on a machine with
+// the CJK fonts installed. Fyne's font caches are safe for concurrent use
+// (internal/painter/font.go: a lock around the scan, async maps), and the
+// theme was set before this starts. The styles are the ones the pet
+// window draws: its tags, its italic captions, its bold names.
+func warmFonts() {
+	size := theme.TextSize()
+	for _, st := range []fyne.TextStyle{{}, {Italic: true}, {Bold: true}} {
+		fyne.MeasureText("Ag", size, st)
+	}
+}
+
+// startingPresets are the presets whose pets start with the app: the
+// demo's (the default character) with --demo, else the enabled ones. A
+// guess that misses costs a load; the session then reads its pack itself.
+func startingPresets(st settings.Settings, demo bool) []settings.Preset {
+	if demo {
+		return []settings.Preset{{Character: settings.DefaultCharacter}}
+	}
+	var out []settings.Preset
+	for _, p := range st.Presets {
+		if p.Enabled {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// later is a value being made on its own goroutine while start-up goes
+// on (the audio device, the desktop's X connection, the motion
+// preference: each a wait on another process or a device, none on Fyne);
+// get waits for it where start-up used to make it.
+type later[T any] struct {
+	done chan struct{}
+	v    T
+}
+
+func startLater[T any](f func() T) *later[T] {
+	l := &later[T]{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		l.v = f()
+	}()
+	return l
+}
+
+func (l *later[T]) get() T {
+	<-l.done
+	return l.v
+}

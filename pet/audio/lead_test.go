@@ -1,0 +1,66 @@
+package audio
+
+import (
+	"testing"
+	"time"
+
+	"yui/transport/clock"
+)
+
+// A device that never blocks pulls at once up to maxLead ahead, then in
+// real time; one that falls behind (suspended, stalled) starts again at
+// the clock without a backlog.
+func TestLeadGuard(t *testing.T) {
+	fc := clock.NewFake(time.Unix(0, 0))
+	g := newLeadGuard(fc)
+	const pull = Rate / 50 // 20 ms
+	pulls := make(chan int, 20)
+	go func() {
+		for i := range 14 {
+			g.wait(pull)
+			pulls <- i
+		}
+	}()
+	// Twelve pulls are 240 ms ahead; the 13th would be 260 ms ahead and
+	// waits on the clock, with nothing more handed out.
+	if !fc.WaitPending(1, 5*time.Second) {
+		t.Fatal("the 13th pull did not wait")
+	}
+	if got := len(pulls); got != 12 {
+		t.Fatalf("%d pulls before the first wait, want 12", got)
+	}
+	fc.Advance(20 * time.Millisecond)
+	if !fc.WaitArmed(2, 5*time.Second) {
+		t.Fatal("the 14th pull did not wait")
+	}
+	if got := len(pulls); got != 13 {
+		t.Fatalf("%d pulls after 20 ms, want 13", got)
+	}
+	fc.Advance(20 * time.Millisecond)
+	if i := recv(t, pulls); i != 13 {
+		for i != 13 {
+			i = recv(t, pulls)
+		}
+	}
+
+	// A second of silence from the device: its next 12 pulls go at once.
+	fc.Advance(time.Second)
+	armed := fc.Armed()
+	for range 12 {
+		g.wait(pull)
+	}
+	if fc.Armed() != armed {
+		t.Fatal("after a gap the guard made the device wait for a backlog")
+	}
+}
+
+func recv(t *testing.T, c <-chan int) int {
+	t.Helper()
+	select {
+	case i := <-c:
+		return i
+	case <-time.After(5 * time.Second):
+		t.Fatal("no pull")
+		return -1
+	}
+}
