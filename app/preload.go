@@ -77,12 +77,13 @@ func (l *packLoads) wait() {
 
 // warmFonts has Fyne find the system's fallback fonts and load the
 // theme's text faces off the UI goroutine, while start-up goes on: the
-// first text a pet window measures (its rows' height, layout.go) would
-// otherwise scan the system's fonts there, 150-350 ms on a machine with
-// the CJK fonts installed. Fyne's font caches are safe for concurrent use
-// (internal/painter/font.go: a lock around the scan, async maps), and the
-// theme was set before this starts. The styles are the ones the pet
-// window draws: its tags, its italic captions, its bold names.
+// first text a pet window measures (its rows' height,
+// windows/petwindow/layout.go) would otherwise scan the system's fonts
+// there, 150-350 ms on a machine with the CJK fonts installed. Fyne's
+// font caches are safe for concurrent use (a lock around the scan, async
+// maps: fyne.io/fyne/v2/internal/painter/font.go), and the theme was set
+// before this starts. The styles are the ones the pet window draws: its
+// tags, its italic captions, its bold names.
 func warmFonts() {
 	size := theme.TextSize()
 	for _, st := range []fyne.TextStyle{{}, {Italic: true}, {Bold: true}} {
