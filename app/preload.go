@@ -76,19 +76,17 @@ func (l *packLoads) wait() {
 }
 
 // warmFonts has Fyne find the system's fallback fonts and load the
-// theme's text faces off the UI goroutine, while start-up goes on: the
+// theme's text face off the UI goroutine, while start-up goes on: the
 // first text a pet window measures (its rows' height,
 // windows/petwindow/layout.go) would otherwise scan the system's fonts
 // there, 150-350 ms on a machine with the CJK fonts installed. Fyne's
 // font caches are safe for concurrent use (a lock around the scan, async
 // maps: fyne.io/fyne/v2/internal/painter/font.go), and the theme was set
-// before this starts. The styles are the ones the pet window draws: its
-// tags, its italic captions, its bold names.
+// before this starts. Only the regular style: each other style loads a
+// fallback face of its own (with the CJK fonts, 15 MiB of tables for
+// italic and bold), which a pet that never draws it should not hold.
 func warmFonts() {
-	size := theme.TextSize()
-	for _, st := range []fyne.TextStyle{{}, {Italic: true}, {Bold: true}} {
-		fyne.MeasureText("Ag", size, st)
-	}
+	fyne.MeasureText("Ag", theme.TextSize(), fyne.TextStyle{})
 }
 
 // startingPresets are the presets whose pets start with the app: the

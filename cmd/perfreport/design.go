@@ -120,7 +120,9 @@ CFF face is parsed). A pet pays those and its own start-up, which now runs besid
   benchmark opens in place of a sound card) takes samples as fast as they come, so a core spun
   beside the first frame. The output's pulls are now held within 250 ms of real time
   (pet/audio/lead.go) on any device.
-* **The fonts** are warmed off the UI goroutine as soon as the theme is set.
+* **The fonts**: the regular face and the system's fallback fonts are loaded off the UI goroutine as
+  soon as the theme is set (only the regular style: with the CJK fonts each other style holds 15 MiB
+  of tables of its own, which a pet that never draws it should not hold).
 
 What is left over the bare window is the pet's larger process (settings, log, keyring, 21 ms of
 translations parsed at init), the work above competing for the machine's two cores, and a shaped,
