@@ -67,6 +67,16 @@ func (l *packLoads) take(id string) (ld *packLoad, ok bool) {
 	return ld, ok
 }
 
+// quick is character id's pack for a pet about to start: the load
+// start-up began for it, else one read now (character.SelectQuick: the
+// first frame only, on the UI thread too). Safe on nil.
+func (l *packLoads) quick(configDir, id string) (*character.Quick, error) {
+	if ld, ok := l.take(id); ok {
+		return ld.quick, ld.err
+	}
+	return character.SelectQuick(configDir, id)
+}
+
 // wait returns once every load has ended (Run's way out: no goroutine
 // outlives it). Safe on nil.
 func (l *packLoads) wait() {
@@ -89,20 +99,15 @@ func warmFonts() {
 	fyne.MeasureText("Ag", theme.TextSize(), fyne.TextStyle{})
 }
 
-// startingPresets are the presets whose pets start with the app: the
-// demo's (the default character) with --demo, else the enabled ones. A
-// guess that misses costs a load; the session then reads its pack itself.
+// startingPresets are the presets whose pets start with the app, before
+// the source that runs them is open (source.go): the demo's (the default
+// character) with --demo, else the enabled ones. A guess that misses
+// costs a load; the session then reads its pack itself.
 func startingPresets(st settings.Settings, demo bool) []settings.Preset {
 	if demo {
 		return []settings.Preset{{Character: settings.DefaultCharacter}}
 	}
-	var out []settings.Preset
-	for _, p := range st.Presets {
-		if p.Enabled {
-			out = append(out, p)
-		}
-	}
-	return out
+	return enabledPresets(st)
 }
 
 // later is a value being made on its own goroutine while start-up goes

@@ -96,12 +96,8 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	// rest of its images decode while it shows (scalePack).
 	pack, packErr := y.packs.running(p.Character), error(nil)
 	if pack == nil {
-		ld, ok := y.loads.take(p.Character) // read during start-up (preload.go)
-		if !ok {
-			ld = &packLoad{}
-			ld.quick, ld.err = character.SelectQuick(y.configDir, p.Character)
-		}
-		s.quick, pack, packErr = ld.quick, ld.quick.First, ld.err
+		s.quick, packErr = y.loads.quick(y.configDir, p.Character) // preload.go
+		pack = s.quick.First
 	}
 	s.pack = pack
 	if packErr != nil {
@@ -207,7 +203,7 @@ func (s *session) restOf(quick *character.Quick) (full *character.Pack, notice s
 		return full, ""
 	}
 	id := s.cfg().Character
-	err = fmt.Errorf("character %q refused: %w; using the default character", id, err)
+	err = character.Refused(id, err)
 	s.log.Warn("character_refused", "character", id, "err", err.Error())
 	return character.Default(), refusedNotice(id, err)
 }

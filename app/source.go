@@ -94,15 +94,22 @@ type userSource struct{ y *yui }
 func (u userSource) settings() settings.Settings { return u.y.store.Get() }
 
 func (u userSource) runnable(st settings.Settings) []settings.Preset {
+	out := enabledPresets(st)
+	for i := range out {
+		if out[i].ID == st.ActivePreset {
+			u.y.override(&out[i])
+		}
+	}
+	return out
+}
+
+// enabledPresets are st's enabled presets, in order.
+func enabledPresets(st settings.Settings) []settings.Preset {
 	var out []settings.Preset
 	for _, p := range st.Presets {
-		if !p.Enabled {
-			continue
+		if p.Enabled {
+			out = append(out, p)
 		}
-		if p.ID == st.ActivePreset {
-			u.y.override(&p)
-		}
-		out = append(out, p)
 	}
 	return out
 }

@@ -33,12 +33,20 @@ func rms(s []float32) float64 {
 
 func waitDone(t *testing.T, c <-chan error) error {
 	t.Helper()
+	return recvWithin(t, c, "done was not called")
+}
+
+// recvWithin returns the next value on c; the test fails with what when
+// none comes within 5 s.
+func recvWithin[T any](t *testing.T, c <-chan T, what string) T {
+	t.Helper()
 	select {
-	case err := <-c:
-		return err
+	case v := <-c:
+		return v
 	case <-time.After(5 * time.Second):
-		t.Fatal("done was not called")
-		return nil
+		t.Fatal(what)
+		var zero T
+		return zero
 	}
 }
 

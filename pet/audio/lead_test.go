@@ -37,30 +37,24 @@ func TestLeadGuard(t *testing.T) {
 		t.Fatalf("%d pulls after 20 ms, want 13", got)
 	}
 	fc.Advance(20 * time.Millisecond)
-	if i := recv(t, pulls); i != 13 {
-		for i != 13 {
-			i = recv(t, pulls)
+	for want := range 14 {
+		if got := recvWithin(t, pulls, "no pull"); got != want {
+			t.Fatalf("pull %d came as %d", want, got)
 		}
 	}
 
 	// A second of silence from the device: its next 12 pulls go at once.
 	fc.Advance(time.Second)
 	armed := fc.Armed()
-	for range 12 {
-		g.wait(pull)
-	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 12 {
+			g.wait(pull)
+		}
+	}()
+	recvWithin(t, done, "after a gap the guard made the device wait for a backlog")
 	if fc.Armed() != armed {
 		t.Fatal("after a gap the guard made the device wait for a backlog")
-	}
-}
-
-func recv(t *testing.T, c <-chan int) int {
-	t.Helper()
-	select {
-	case i := <-c:
-		return i
-	case <-time.After(5 * time.Second):
-		t.Fatal("no pull")
-		return -1
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
-	"slices"
 	"sync"
 )
 
@@ -22,8 +21,9 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 // took 700 ms one after the other on a loaded 2-core machine, before the
 // pet's first frame.
 func (p *Pack) loadImages(fsys fs.FS, m *manifest) error {
-	f := readImages(fsys, m.imageNames())
-	f.decode(m.imageNames())
+	names := m.imageNames()
+	f := readImages(fsys, names)
+	f.decode(names)
 	return p.assign(m, f, nil)
 }
 
@@ -149,8 +149,10 @@ func readImages(fsys fs.FS, names []string) *imageFiles {
 // cores, and lets their compressed bytes go.
 func (f *imageFiles) decode(names []string) {
 	var todo []string
+	queued := map[string]bool{}
 	for _, n := range names {
-		if _, ok := f.data[n]; ok && !slices.Contains(todo, n) {
+		if _, ok := f.data[n]; ok && !queued[n] {
+			queued[n] = true
 			todo = append(todo, n)
 		}
 	}

@@ -143,18 +143,35 @@ func ValidID(id string) bool { return idPattern.MatchString(id) }
 // Load reads and validates the pack in fsys (character.json at its root).
 // Errors say what is wrong: "load pack <id>: ...".
 func Load(fsys fs.FS) (*Pack, error) {
-	m, err := readManifest(fsys)
+	m, p, err := readPack(fsys)
 	if err != nil {
-		return nil, fmt.Errorf("load pack: %w", err)
-	}
-	p, err := m.validate()
-	if err != nil {
-		return nil, fmt.Errorf("load pack %s: %w", packLabel(m.ID), err)
+		return nil, err
 	}
 	if err := p.loadImages(fsys, m); err != nil {
 		return nil, fmt.Errorf("load pack %s: %w", p.ID, err)
 	}
 	return p, nil
+}
+
+// readPack reads fsys's character.json and validates it: the pack before
+// its images (Load, LoadQuick).
+func readPack(fsys fs.FS) (*manifest, *Pack, error) {
+	m, err := readManifest(fsys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load pack: %w", err)
+	}
+	p, err := m.validate()
+	if err != nil {
+		return nil, nil, fmt.Errorf("load pack %s: %w", packLabel(m.ID), err)
+	}
+	return m, p, nil
+}
+
+// Refused is the error of a pack id refused for err, the default standing
+// in: Select's, and the app's when a pack's rest fails to decode
+// (Quick.Rest).
+func Refused(id string, err error) error {
+	return fmt.Errorf("character %q refused: %w; using the default character", id, err)
 }
 
 // packLabel is how an error names a pack whose id may be bad.
@@ -249,7 +266,7 @@ func selectWith[T any](configDir, id string, load func(fs.FS) (T, error), idOf f
 	}
 	p, err := loadDir(dir, load)
 	if err != nil {
-		return def(), fmt.Errorf("character %q refused: %w; using the default character", id, err)
+		return def(), Refused(id, err)
 	}
 	if got := idOf(p); got != id {
 		return def(), fmt.Errorf("character %q refused: %s says its id is %q; using the default character", id, filepath.Join(dir, ManifestName), got)

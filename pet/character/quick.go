@@ -31,27 +31,18 @@ type Quick struct {
 // refuses with the same error, but for an image whose data is corrupt
 // past a valid header: Rest finds that one.
 func LoadQuick(fsys fs.FS) (*Quick, error) {
-	m, err := readManifest(fsys)
+	m, p, err := readPack(fsys)
 	if err != nil {
-		return nil, fmt.Errorf("load pack: %w", err)
-	}
-	p, err := m.validate()
-	if err != nil {
-		return nil, fmt.Errorf("load pack %s: %w", packLabel(m.ID), err)
+		return nil, err
 	}
 	q := &Quick{m: m, base: *p, files: readImages(fsys, m.imageNames())}
+	// validate makes every pack have an idle motion with a frame.
 	first := m.firstNames()
 	q.files.decode(first)
-	var stand image.Image
-	if len(first) > 0 {
-		stand, _ = q.files.image(first[0]) // nil when it failed: assign says why
-	}
+	stand, _ := q.files.image(first[0]) // nil when it failed: assign says why
 	q.First = q.base.fresh()
 	if err := q.First.assign(m, q.files, stand); err != nil {
 		return nil, fmt.Errorf("load pack %s: %w", p.ID, err)
-	}
-	if stand == nil { // no image could stand in: every one was decoded
-		q.rest = q.First
 	}
 	return q, nil
 }
@@ -61,9 +52,6 @@ func LoadQuick(fsys fs.FS) (*Quick, error) {
 // return the same. Safe for concurrent use.
 func (q *Quick) Rest() (*Pack, error) {
 	q.once.Do(func() {
-		if q.rest != nil {
-			return
-		}
 		q.files.decode(q.m.imageNames())
 		p := q.base.fresh()
 		if err := p.assign(q.m, q.files, nil); err != nil {
