@@ -23,7 +23,7 @@ type fakeServer struct {
 	t             *testing.T
 	srv           *mcp.Server
 	mu            sync.Mutex
-	sess          []*mcp.ServerSession
+	conns         []mcp.Connection // the server side of each dial
 	dials         int
 	fail          error         // dial error while set
 	inSlow        chan struct{} // a slow call reached the server
@@ -69,20 +69,36 @@ func (f *fakeServer) dial(ServerConfig, io.Writer) (mcp.Transport, func(), error
 		return nil, nil, f.fail
 	}
 	ct, st := mcp.NewInMemoryTransports()
-	ss, err := f.srv.Connect(context.Background(), st, nil)
-	if err != nil {
+	cut := &cutTransport{Transport: st}
+	if _, err := f.srv.Connect(context.Background(), cut, nil); err != nil {
 		f.t.Fatal(err)
 	}
-	f.sess = append(f.sess, ss)
+	f.conns = append(f.conns, cut.conn)
 	return ct, nil, nil
 }
 
-// crash ends the latest server session, as a server process dying would.
+// crash cuts the latest server connection, as a server process dying
+// would. Not ServerSession.Close: that waits for the session's in-flight
+// requests, and the SDK's own subscriptions/listen handler, when it
+// arrived as Close began, parks until a cancel Close had already sent
+// (go-sdk v1.8.0, mcp/server.go): the test hung there for 10 minutes.
 func (f *fakeServer) crash() {
 	f.mu.Lock()
-	s := f.sess[len(f.sess)-1]
+	c := f.conns[len(f.conns)-1]
 	f.mu.Unlock()
-	s.Close()
+	c.Close()
+}
+
+// cutTransport keeps the server side's connection, for crash to close.
+type cutTransport struct {
+	mcp.Transport
+	conn mcp.Connection
+}
+
+func (c *cutTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := c.Transport.Connect(ctx)
+	c.conn = conn
+	return conn, err
 }
 
 // harness is a manager over a fake server, with a fake clock and a
