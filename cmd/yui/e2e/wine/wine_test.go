@@ -574,7 +574,15 @@ func TestWineSpeechSystem(t *testing.T) {
 	d := w.d
 	s := harness.StartSim(t, harness.FreePort(t), "sim-key", "echo")
 	wav := filepath.Join(harness.Artifacts(t), "out.wav")
-	a := w.startYui(t.TempDir(), "sim-key", "--chat-api", "push", "--chat-base-url", s.Url, "--audio-out", winPath(wav), "--stats-every", "1s")
+	// Typing is the day's first input: with the first activity on, its
+	// turn's speech could fail first, and the one speech_failed line
+	// (logged once, not per sentence) would carry that turn's id, not
+	// the typed one's (a loaded run showed it).
+	cfg := t.TempDir()
+	p := harness.PushPreset("p-wine0002", "Yui", s, "sim-key")
+	p.Life = harness.QuietLife()
+	harness.WriteSettings(t, cfg, p)
+	a := w.startYui(cfg, "sim-key", "--chat-api", "push", "--chat-base-url", s.Url, "--audio-out", winPath(wav), "--stats-every", "1s")
 	a.WaitRecord(wineStart, "ws_ready", nil)
 	eng := a.WaitRecord(10*time.Second, "speech_engine", nil)
 	t.Logf("speech engine under Wine: %v (configured %v)", eng["engine"], eng["configured"])
