@@ -30,13 +30,13 @@ type Reference struct {
 	ready bool
 }
 
-// refKeep is how much of the mix the reference keeps; refResync is how far
-// the write position may fall behind the clock (the output was idle or
-// stalled) before it jumps to the clock, leaving silence behind.
-const (
-	refKeep   = 2 * time.Second
-	refResync = 150 * time.Millisecond
-)
+// refKeep is how much of the mix the reference keeps.
+const refKeep = 2 * time.Second
+
+// refSlack is how far the write position may fall behind the clock before
+// the timeline moves up to it: a millisecond, the resampler's rounding
+// and nothing more (see write).
+const refSlack = RefRate / 1000
 
 // NewReference returns an empty reference on c (nil: the wall clock).
 func NewReference(c clock.Clock) *Reference {
@@ -51,11 +51,34 @@ func (r *Reference) slot(t time.Time) int64 {
 }
 
 // write takes the mix at Rate as the output is handed it.
+//
+// The timeline counts on from where the last write ended, because an
+// output pulls its mix ahead of what it plays (its buffers: DeviceBuffer,
+// PlayerBuffer, the sound server's) and what it pulls plays one sample
+// after the other: the count, not the clock at each pull, says when a
+// sample plays. Pulled behind the clock, a sample cannot play when the
+// count says: the output ran dry (an underrun — a busy machine, a sound
+// server that missed its turn) and played silence for as long as the
+// count lags, so everything from here on plays that much later, and the
+// timeline moves up to the clock, silence left where nothing was handed.
+// It never moves back: the output's lead is what the echo canceller's
+// delay estimate holds (pet/voice/aec/delay.go), and a timeline that
+// wobbles with each pull's jitter moves the echo under a filter that had
+// learned it. Issue 35's rig found the old rule (move up only past
+// 150 ms) left the timeline up to 120 ms behind the output for seconds,
+// a reference read as silence and an echo delay that moved with every
+// stall (docs/hands-free.md).
+//
+// For example, an output that pulls 15 ms every 15 ms, 45 ms ahead: a
+// stall of 30 ms costs nothing (the lead covers it, the count is still
+// ahead of the clock); one of 60 ms leaves the count 15 ms behind the
+// clock, and the next pull is stamped at the clock: the 15 ms the
+// speaker played silence are silence in the reference too.
 func (r *Reference) write(mix []float32) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.slot(r.clk.Now())
-	if !r.ready || r.w < now-int64(refResync*RefRate/time.Second) {
+	if !r.ready || r.w < now-refSlack {
 		r.zero(r.w, now)
 		r.w, r.ready = now, true
 	}

@@ -63,3 +63,61 @@ func rmsOf(s []float32) float64 {
 	}
 	return math.Sqrt(e / float64(len(s)))
 }
+
+// The reference follows the output's schedule, as write's doc says: an
+// output that pulls 15 ms every 15 ms, 45 ms ahead of the clock, keeps a
+// timeline that counts on through a 30 ms stall (the lead covers it), and
+// that moves up by exactly the gap after a 60 ms one (the speaker played
+// 15 ms of silence): a click pulled after each stall sits where it plays.
+func TestReferenceFollowsTheOutputSchedule(t *testing.T) {
+	const period = 15 * time.Millisecond
+	n := int(period * Rate / time.Second)
+	for _, tc := range []struct {
+		name  string
+		stall time.Duration
+		shift time.Duration // how much later than the count the click plays
+	}{
+		{"stall within the lead", 30 * time.Millisecond, 0},
+		{"underrun", 60 * time.Millisecond, 15 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := clock.NewFake(time.Unix(1000, 0))
+			ref := NewReference(clk)
+			start := clk.Now()
+			silence := make([]float32, n)
+			// The output fills its 45 ms lead at once, then pulls a
+			// period each period.
+			pulled := 0
+			for range 3 {
+				ref.write(silence)
+				pulled += n
+			}
+			for range 10 {
+				clk.Advance(period)
+				ref.write(silence)
+				pulled += n
+			}
+			// The stall: the output pulls nothing, then refills its
+			// lead; the click is the first sample after the stall.
+			clk.Advance(tc.stall)
+			click := make([]float32, n)
+			click[0] = 1
+			ref.write(click)
+			want := start.Add(time.Duration(pulled)*time.Second/Rate + tc.shift)
+			got := make([]float32, RefRate/100)
+			// Played's window ends at its end: put the click in its middle.
+			ref.Played(got, want.Add(5*time.Millisecond))
+			peak := 0
+			for i, v := range got {
+				if math.Abs(float64(v)) > math.Abs(float64(got[peak])) {
+					peak = i
+				}
+			}
+			// The resampler's filter puts the click's peak within its
+			// half-length of the sample.
+			if at := peak - len(got)/2; at < -2 || at > 10 {
+				t.Fatalf("the click is %d samples from where it plays (%v)", at, got)
+			}
+		})
+	}
+}

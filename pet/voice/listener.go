@@ -58,7 +58,8 @@ type ListenerOptions struct {
 	Clock clock.Clock
 }
 
-// stamped is a captured block and when its callback ran.
+// stamped is a captured block and when its last sample was captured
+// (captureTimeline).
 type stamped struct {
 	pcm []int16
 	at  time.Time
@@ -158,10 +159,14 @@ func (l *Listener) Run(ctx context.Context) error {
 	defer l.running.Store(false)
 
 	var got atomic.Bool
+	// Stamped here, before a full queue can drop the block: the
+	// timeline counts every sample the device gave (stamp.go).
+	tl := captureTimeline{rate: l.rate}
 	err := l.o.Capture.Start(ctx, Mono16k, func(pcm []int16) {
 		got.Store(true)
+		at := tl.stamp(len(pcm), l.o.Clock.Now())
 		select {
-		case l.blocks <- stamped{append([]int16(nil), pcm...), l.o.Clock.Now()}:
+		case l.blocks <- stamped{append([]int16(nil), pcm...), at}:
 		default:
 			l.dropped.Add(1)
 		}

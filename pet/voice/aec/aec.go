@@ -17,7 +17,10 @@ type Config struct {
 	// bulk delay; 128 ms by default (the delay estimator takes the bulk,
 	// and each partition costs BenchmarkCancel 0.1% of a core).
 	Tail time.Duration
-	// MaxDelay bounds the bulk delay the estimator may find; 500 ms.
+	// MaxDelay bounds the bulk delay the estimator may find; 1 s by
+	// default. The sound server's buffers count: issue 35's rig, on
+	// PulseAudio through ALSA's pulse plugin, measured echoes from 100 ms
+	// to 500 ms behind the reference (docs/hands-free.md).
 	MaxDelay time.Duration
 	// NoSuppressor leaves out the residual echo suppressor (measurements
 	// of the linear filter alone).
@@ -60,7 +63,7 @@ func New(cfg Config) *Canceller {
 		cfg.Tail = 128 * time.Millisecond
 	}
 	if cfg.MaxDelay <= 0 {
-		cfg.MaxDelay = 500 * time.Millisecond
+		cfg.MaxDelay = time.Second
 	}
 	parts := max(int(cfg.Tail*Rate/time.Second)/Block, 2)
 	maxDelay := int(cfg.MaxDelay * Rate / time.Second)
@@ -68,7 +71,7 @@ func New(cfg Config) *Canceller {
 		cfg:   cfg,
 		f:     newFilter(Block, parts),
 		s:     newSuppressor(Block),
-		d:     newDelayEstimator(),
+		d:     newDelayEstimator(maxDelay),
 		line:  make([]float64, maxDelay+2*Block),
 		mic:   make([]float64, Block),
 		far:   make([]float64, Block),

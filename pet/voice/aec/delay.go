@@ -24,21 +24,26 @@ type delayEstimator struct {
 	score              float64
 }
 
-// Estimator tuning: 4 ms envelope steps at 16 kHz, 3 s of history, lags
-// up to 500 ms, an estimate every 250 ms of far-end activity.
+// Estimator tuning: 4 ms envelope steps at 16 kHz, 3 s of history, an
+// estimate every 250 ms of far-end activity; the lags searched are the
+// canceller's (Config.MaxDelay).
 const (
-	envStep     = 64
-	envHistory  = 750
-	envMaxLag   = 125
-	envEvery    = 62
-	minScore    = 0.35 // weaker peaks are noise or double talk
-	farStepRMS2 = farActiveMS
+	envStep    = 64
+	envHistory = 750
+	envEvery   = 62
+	minScore   = 0.35 // weaker peaks are noise or double talk
+	// switchMargin is how much better than the adopted lag's a new one
+	// must score.
+	switchMargin = 0.15
+	farStepRMS2  = farActiveMS
 )
 
-func newDelayEstimator() *delayEstimator {
-	n := envHistory + envMaxLag
+// newDelayEstimator searches lags of 0 to maxDelay samples.
+func newDelayEstimator(maxDelay int) *delayEstimator {
+	maxLag := maxDelay / envStep
+	n := envHistory + maxLag
 	return &delayEstimator{
-		step: envStep, maxLag: envMaxLag, hist: envHistory, every: envEvery,
+		step: envStep, maxLag: maxLag, hist: envHistory, every: envEvery,
 		mic: make([]float64, n), far: make([]float64, n), cand: -1,
 	}
 }
@@ -85,7 +90,7 @@ func (d *delayEstimator) estimate() {
 		v := d.mic[(d.at-1-t+n)%n] - mm
 		vm += v * v
 	}
-	best, bestLag := -1.0, -1
+	best, bestLag, cur := -1.0, -1, -1.0
 	for lag := 0; lag <= d.maxLag && lag < n-d.hist; lag++ {
 		var c, vf float64
 		for t := range d.hist {
@@ -97,12 +102,21 @@ func (d *delayEstimator) estimate() {
 		if vf <= 0 || vm <= 0 {
 			continue
 		}
-		if s := c / math.Sqrt(vm*vf); s > best {
+		s := c / math.Sqrt(vm*vf)
+		if s > best {
 			best, bestLag = s, lag
+		}
+		if d.known && abs(lag-d.lag) <= 1 {
+			cur = max(cur, s)
 		}
 	}
 	d.score = best
-	if best < minScore {
+	// A lag already adopted keeps its place against a peak barely
+	// higher: over a second of lags, speech of the user's own or a
+	// reply that repeats itself finds a weak one somewhere (a filter
+	// moved to it forgets the room).
+	if best < minScore || d.known && abs(bestLag-d.lag) > 1 && best < cur+switchMargin {
+		d.cand = -1
 		return
 	}
 	if d.cand >= 0 && abs(bestLag-d.cand) <= 1 {
