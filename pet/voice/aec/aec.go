@@ -38,7 +38,9 @@ type Canceller struct {
 	d      *delayEstimator
 	line   []float64 // far-end delay line (ring)
 	lineAt int
-	delay  int // applied bulk delay, samples, a multiple of Block
+	delay  int // delay applied to the reference, samples: the bulk delay and the tracker's moves
+	tr     *tracker
+	resets int // the filter's starts over the tracker has seen
 	mic    []float64
 	far    []float64
 	fill   int
@@ -48,6 +50,7 @@ type Canceller struct {
 	out    fifo
 	stats  stats
 	shifts int // delay changes applied
+	moves  int // echo moves the tracker followed
 }
 
 // margin is how far before the estimated delay the filter starts: the
@@ -72,6 +75,7 @@ func New(cfg Config) *Canceller {
 		f:     newFilter(Block, parts),
 		s:     newSuppressor(Block),
 		d:     newDelayEstimator(maxDelay),
+		tr:    newTracker(parts * Block),
 		line:  make([]float64, maxDelay+2*Block),
 		mic:   make([]float64, Block),
 		far:   make([]float64, Block),
@@ -129,6 +133,7 @@ func (c *Canceller) block() {
 		copy(c.e, c.mic)
 		clear(c.y)
 	}
+	c.track(st)
 	if c.cfg.NoSuppressor {
 		copy(c.clean, c.e)
 	} else {
@@ -138,8 +143,24 @@ func (c *Canceller) block() {
 	c.out.push(c.clean)
 }
 
-// follow applies the estimator's delay once it moved by a block or more,
-// shifting the filter so that what it learned stays in place.
+// track moves the reference with the echo (track.go): by the tracker's
+// measure, within what the delay line holds.
+func (c *Canceller) track(st blockStats) {
+	if c.f.resets != c.resets {
+		c.resets = c.f.resets
+		c.tr.forget()
+	}
+	move := c.tr.add(c.mic, c.dfar, st.sxx > farActiveMS*Block, c.f.adapt.adapted)
+	if move == 0 {
+		return
+	}
+	c.delay = min(max(c.delay+move, 0), len(c.line)-2*Block)
+	c.moves++
+}
+
+// follow applies the estimator's delay once it is a block or more away
+// from the one applied, by whole blocks, shifting the filter so that what
+// it learned stays in place (the tracker's sub-block moves are kept).
 func (c *Canceller) follow() {
 	lag, ok := c.d.Lag()
 	if !ok {
@@ -147,16 +168,21 @@ func (c *Canceller) follow() {
 	}
 	want := max(lag-margin, 0) / Block * Block
 	want = min(want, len(c.line)-2*Block)
-	if want == c.delay {
+	k := (want - c.delay) / Block
+	if k == 0 {
 		return
 	}
-	c.f.shift((want - c.delay) / Block)
-	c.delay = want
+	c.f.shift(k)
+	c.tr.shifted(k * Block)
+	c.delay += k * Block
 	c.shifts++
 }
 
-// Delay is the bulk delay applied to the reference.
-func (c *Canceller) Delay() time.Duration { return time.Duration(c.delay) * time.Second / Rate }
+// Delay is the delay applied to the reference: the bulk delay and the
+// tracker's moves.
+func (c *Canceller) Delay() time.Duration {
+	return time.Duration(c.delay) * time.Second / Rate
+}
 
 // Converged reports whether the filter's step control trusts its own
 // estimate of the echo (it has heard enough of the far end).
@@ -187,6 +213,7 @@ func (c *Canceller) ResidualGain() float64 {
 // minResidual bounds the share the detector counts on: -30 dB.
 const minResidual = 0.001
 
-// Restarts counts the delay changes the canceller followed and the times
-// its filter diverged and started over (the voice_echo_stats log line).
-func (c *Canceller) Restarts() (shifts, resets int) { return c.shifts, c.f.resets }
+// Restarts counts the bulk delay changes the canceller followed, the
+// echo moves its tracker followed, and the times its filter diverged and
+// started over.
+func (c *Canceller) Restarts() (shifts, moves, resets int) { return c.shifts, c.moves, c.f.resets }

@@ -263,3 +263,64 @@ func TestNeverLouderThanMicrophone(t *testing.T) {
 		t.Fatalf("after the reference jumped, the canceller's output rose %.1f dB over the microphone", worst)
 	}
 }
+
+// The echo stepping by a few milliseconds (the output's reference caught
+// up with a stall, the sound server's buffers moved: issue 35's rig saw
+// steps of 1-17 ms several times a minute) costs the filter only the
+// moment the tracker needs to see it (well under half a second): once it has, the echo is down as far
+// as before the step. Without the tracker (track.go) every one of these
+// steps, 1 ms too, left the linear filter at 0 dB for the 10 s after it:
+// the error jumps, the double-talk detector holds the adaptation, and the
+// filter never relearns.
+func TestFilterFollowsEchoStep(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		shift int // samples the reference is late from the step on (negative: early)
+	}{
+		{"reference 2.5 ms late", 40},
+		{"reference 1 ms late", 16},
+		{"reference 10 ms early", -160},
+		{"reference 17 ms late", 272},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rm := room.Issue35()
+			rm.NoiseDB = -65
+			far := farEnd(t, 24*time.Second)
+			n, step := len(far), 12*rate
+			r := run{mic: make([]float64, n), echo: make([]float64, n), near: make([]float64, n), out: make([]float64, n)}
+			rm.Start().Process(far, r.mic)
+			quiet := rm
+			quiet.NoiseDB = -200
+			quiet.Start().Process(far, r.echo)
+			mic16 := make([]int16, n)
+			room.ToInt16(mic16, r.mic)
+			ref := make([]float32, n)
+			for i := range ref {
+				j := i
+				if i >= step {
+					j = i - tc.shift
+				}
+				if j >= 0 && j < n {
+					ref[i] = float32(far[j])
+				}
+			}
+			c := aec.New(aec.Config{NoSuppressor: true})
+			out16 := make([]int16, n)
+			for i := 0; i < n; i += 160 {
+				c.Process(mic16[i:i+160], ref[i:i+160], out16[i:i+160])
+			}
+			lat := int(aec.Latency * rate / time.Second)
+			for i := range n - lat {
+				r.out[i] = float64(out16[i+lat]) / 32768
+			}
+			before := linearERLE(r, rm, 8*rate, step)
+			soon := linearERLE(r, rm, step+rate/2, step+2*rate)
+			after := linearERLE(r, rm, step+2*rate, n-rate)
+			_, moves, resets := c.Restarts()
+			t.Logf("ERLE before the step %.1f dB, 0.5-2 s after it %.1f dB, from 2 s on %.1f dB; %d moves, %d starts over", before, soon, after, moves, resets)
+			if soon < 15 || after < 20 {
+				t.Fatalf("ERLE %.1f dB 0.5-2 s after the step, %.1f dB from 2 s on (%.1f dB before)", soon, after, before)
+			}
+		})
+	}
+}
