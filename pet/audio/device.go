@@ -103,7 +103,7 @@ func (d *Device) watch(wake <-chan struct{}, suspended bool) {
 				d.m.Fail(fmt.Errorf("audio device: %w", err))
 				return
 			}
-			if d.m.Active() {
+			if d.m.Active() || d.m.keptAwake() {
 				idleSince = now
 				if suspended { // a start raced with the suspend
 					_ = d.ctx.Resume()

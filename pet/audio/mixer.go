@@ -29,6 +29,40 @@ type Mixer struct {
 	// sleeps while nothing plays wakes on it.
 	wake chan struct{}
 	ref  *Reference // hears the mix: the echo canceller's far end
+	kept int        // KeepAwake holds not yet released
+}
+
+// KeepAwake keeps the output running, on silence when nothing plays,
+// until release is called (once; later calls do nothing). The echo
+// canceller holds it while it listens: an output that sleeps and wakes
+// again comes back with another latency, and every reply would start
+// with an echo the canceller has to find again (docs/hands-free.md).
+func (m *Mixer) KeepAwake() (release func()) {
+	m.mu.Lock()
+	m.kept++
+	wake := m.wake
+	m.mu.Unlock()
+	if wake != nil {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			m.mu.Lock()
+			m.kept--
+			m.mu.Unlock()
+		})
+	}
+}
+
+// keptAwake reports whether a KeepAwake hold is on.
+func (m *Mixer) keptAwake() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.kept > 0
 }
 
 // NewMixer returns a mixer with no players.

@@ -28,6 +28,7 @@ type Reference struct {
 	rs    resampler
 	out   []float32 // resampler output scratch
 	ready bool
+	keep  func() (release func()) // the mixer's KeepAwake (SetReference)
 }
 
 // refKeep is how much of the mix the reference keeps.
@@ -175,6 +176,25 @@ func (r *resampler) run(in []float32, out []float32) []float32 {
 // (reference.go); nil removes it.
 func (m *Mixer) SetReference(r *Reference) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.ref = r
+	m.mu.Unlock()
+	if r != nil {
+		r.mu.Lock()
+		r.keep = m.KeepAwake
+		r.mu.Unlock()
+	}
+}
+
+// KeepRunning keeps the output the reference hears running until release
+// is called (Mixer.KeepAwake): the echo canceller holds it while it
+// listens (pet/voice's outputKeeper). A reference on no mixer keeps
+// nothing.
+func (r *Reference) KeepRunning() (release func()) {
+	r.mu.Lock()
+	keep := r.keep
+	r.mu.Unlock()
+	if keep == nil {
+		return func() {}
+	}
+	return keep()
 }

@@ -121,3 +121,29 @@ func TestReferenceFollowsTheOutputSchedule(t *testing.T) {
 		})
 	}
 }
+
+// A reference on a mixer keeps the mixer's output awake while a listener
+// holds it, and lets it sleep once every hold is released, once each.
+func TestReferenceKeepsTheOutputRunning(t *testing.T) {
+	m := NewMixer()
+	r := NewReference(nil)
+	if release := r.KeepRunning(); release == nil {
+		t.Fatal("a reference on no mixer returned no release")
+	} else {
+		release()
+	}
+	m.SetReference(r)
+	a, b := r.KeepRunning(), r.KeepRunning()
+	if !m.keptAwake() {
+		t.Fatal("held twice, the mixer is not kept awake")
+	}
+	a()
+	a()
+	if !m.keptAwake() {
+		t.Fatal("one release called twice let go of the other hold")
+	}
+	b()
+	if m.keptAwake() {
+		t.Fatal("every hold released, the mixer is still kept awake")
+	}
+}

@@ -15,6 +15,14 @@ type FarEnd interface {
 	Played(dst []float32, end time.Time)
 }
 
+// outputKeeper is a FarEnd that can keep its output running while the
+// canceller listens (pet/audio.Reference): an output that sleeps between
+// replies wakes with another latency, and each reply's echo would have
+// to be found again while the user may already be talking over it.
+type outputKeeper interface {
+	KeepRunning() (release func())
+}
+
 // EchoRaise is the VAD's raise while the pet speaks when its echo is
 // cancelled: the threshold then counts from the echo floor (echoFloor),
 // which already holds the pet's voice, instead of from the room's noise

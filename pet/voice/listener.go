@@ -199,6 +199,11 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 	fr := newFramer(l.rate, l.o.VAD, l.o.Mode)
 	echo := l.newEcho()
 	if echo != nil {
+		// Push-to-talk listens while the key is down, not between
+		// replies: the output may sleep then.
+		if k, ok := l.o.FarEnd.(outputKeeper); ok && l.o.Mode.handsFree() {
+			defer k.KeepRunning()()
+		}
 		fr.echoFloor = echo.echoFloor
 		if echo.rec != nil {
 			defer echo.rec.Close()

@@ -41,6 +41,20 @@ type roomRig struct {
 	// newest lag samples read as silence, as a real output that pulls
 	// the mix in chunks leaves them (PulseAudio's ALSA plugin: 12–17 ms).
 	lag int
+	// holds counts KeepRunning calls, releases their releases.
+	holds, releases int
+}
+
+// KeepRunning makes the rig an outputKeeper (echo.go).
+func (r *roomRig) KeepRunning() func() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.holds++
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.releases++
+	}
 }
 
 func (r *roomRig) Now() time.Time {
@@ -320,4 +334,23 @@ func BenchmarkBargeInLatency(b *testing.B) {
 	}
 	b.ReportMetric(med, "barge-ms")
 	b.ReportMetric(worst, "barge-max-ms")
+}
+
+// A listener cancelling echo keeps the output running for as long as it
+// listens hands-free, and lets it go when it stops; push-to-talk never
+// holds it (the output sleeps between replies then).
+func TestListenerKeepsTheOutputRunning(t *testing.T) {
+	for _, tc := range []struct {
+		mode  Mode
+		holds int
+	}{{ModeHandsFree, 1}, {ModeWakeWord, 1}, {ModePushToTalk, 0}} {
+		r := newRoomRig(t, -65, 1)
+		r.run(r.end(), true, tc.mode)
+		r.mu.Lock()
+		holds, releases := r.holds, r.releases
+		r.mu.Unlock()
+		if holds != tc.holds || releases != holds {
+			t.Errorf("%s: %d holds, %d released; want %d, all released", tc.mode, holds, releases, tc.holds)
+		}
+	}
 }

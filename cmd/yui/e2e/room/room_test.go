@@ -110,7 +110,8 @@ func TestRoomUserBargesIn(t *testing.T) {
 	r := startRig(t, p, issueRoom(-45))
 	b := startBackend(t, "room-key")
 	weather := loadClip(t, "speech-male.wav", weatherText)
-	a := startApp(t, p, b, startTranscriber(t, weather), "hands_free", true, "")
+	debug := filepath.Join(harness.Artifacts(t), "voice-debug")
+	a := startApp(t, p, b, startTranscriber(t, weather), "hands_free", true, debug)
 	speakReplies(a, r, b, 3)
 	ok := 0
 	var lats []time.Duration
