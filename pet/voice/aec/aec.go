@@ -49,9 +49,8 @@ type Canceller struct {
 	clean  []float64
 	out    fifo
 	stats  stats
-	shifts int  // delay changes applied
-	moves  int  // echo moves the tracker followed
-	near   bool // the user talks over the far end (stats.nearEnd)
+	shifts int // delay changes applied
+	moves  int // echo moves the tracker followed
 }
 
 // margin is how far before the estimated delay the filter starts: the
@@ -111,7 +110,7 @@ func (c *Canceller) Process(mic []int16, far []float32, out []int16) {
 
 // block runs the chain on one full block.
 func (c *Canceller) block() {
-	c.d.add(c.mic, c.far, c.near)
+	c.d.add(c.mic, c.far)
 	c.follow()
 	n := len(c.line)
 	for i, v := range c.far {
@@ -123,8 +122,7 @@ func (c *Canceller) block() {
 	c.lineAt = (c.lineAt + Block) % n
 	st := c.f.process(c.dfar, c.mic, c.y, c.e)
 	dt := c.stats.block(st, c.f.adapt.adapted)
-	c.near = c.stats.nearEnd(st)
-	if !dt && !c.near {
+	if !dt {
 		c.f.learn(st, c.y, c.e)
 	}
 	// A filter whose error is louder than the microphone models an echo
@@ -152,7 +150,7 @@ func (c *Canceller) track(st blockStats) {
 		c.resets = c.f.resets
 		c.tr.forget()
 	}
-	move := c.tr.add(c.mic, c.dfar, st.sxx > farActiveMS*Block, c.near, c.f.adapt.adapted)
+	move := c.tr.add(c.mic, c.dfar, st.sxx > farActiveMS*Block, c.f.adapt.adapted)
 	if move == 0 {
 		return
 	}

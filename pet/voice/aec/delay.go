@@ -22,7 +22,6 @@ type delayEstimator struct {
 	cand               int // last estimate, waiting for a second one
 	known              bool
 	score              float64
-	talkAt             int // envelope step of the last near-end speech; -1 before any
 }
 
 // Estimator tuning: 4 ms envelope steps at 16 kHz, 3 s of history, an
@@ -45,19 +44,12 @@ func newDelayEstimator(maxDelay int) *delayEstimator {
 	n := envHistory + maxLag
 	return &delayEstimator{
 		step: envStep, maxLag: maxLag, hist: envHistory, every: envEvery,
-		mic: make([]float64, n), far: make([]float64, n), cand: -1, talkAt: -1,
+		mic: make([]float64, n), far: make([]float64, n), cand: -1,
 	}
 }
 
-// add takes samples of microphone and reference (same length); talk says
-// the user talks over the far end (stats.nearEnd). No estimate is made
-// over a window with the user's voice in it: it finds lags that are not
-// the room's (issue 35's rig: 960 ms while the user spoke over a reply),
-// and a filter moved to one forgets the room.
-func (d *delayEstimator) add(mic, far []float64, talk bool) {
-	if talk {
-		d.talkAt = d.at
-	}
+// add takes samples of microphone and reference (same length).
+func (d *delayEstimator) add(mic, far []float64) {
 	for i := range mic {
 		d.accMic += mic[i] * mic[i]
 		d.accFar += far[i] * far[i]
@@ -73,7 +65,7 @@ func (d *delayEstimator) add(mic, far []float64, talk bool) {
 		}
 		d.at++
 		d.accMic, d.accFar, d.fill = 0, 0, 0
-		if d.since >= d.every && d.at >= n && (d.talkAt < 0 || d.at-d.talkAt > d.hist) {
+		if d.since >= d.every && d.at >= n {
 			d.since = 0
 			d.estimate()
 		}

@@ -10,60 +10,6 @@ type stats struct {
 	sdd, see float64 // smoothed, far-end single talk only (ERLE)
 	hold     int     // blocks the adaptation stays held (double talk)
 	ratio    float64 // error-to-microphone power in single talk, smoothed
-	nearMic  float64 // microphone power, smoothed (nearEnd)
-	nearFar  float64 // delayed reference power, smoothed
-	nearGain float64 // the room's power gain from reference to microphone; 0 before the far end played
-	nearHold int     // blocks the near end counts as present
-	nearSeen int     // far-end blocks the gain has heard
-}
-
-// Near-end detection that does not lean on the filter's error (which a
-// moved echo or a filter gone wrong raises as much as the user's voice):
-// the microphone louder than the room's gain makes the reference, both
-// averaged over about half a second, so that where in time the echo
-// lies does not matter. The gain follows the least ratio seen (down fast,
-// up over seconds): the user's voice only ever raises it.
-const (
-	nearSmooth = 0.985
-	nearRatio  = 3.0 // 4.8 dB
-	nearHold   = 38  // 300 ms
-	gainFall   = 0.02
-	gainRise   = 0.002
-	// gainLearn is how long the gain rises as fast as it falls: the
-	// first echo comes after the first reference, and a gain learned from
-	// those blocks alone is too low.
-	gainLearn = 250 // 2 s
-)
-
-// nearEnd takes one block's energies and reports whether the user is
-// talking over the far end (or was within nearHold).
-func (s *stats) nearEnd(st blockStats) bool {
-	n := float64(Block)
-	s.nearMic = nearSmooth*s.nearMic + (1-nearSmooth)*st.sdd
-	s.nearFar = nearSmooth*s.nearFar + (1-nearSmooth)*st.sxx
-	if s.nearHold > 0 {
-		s.nearHold--
-	}
-	if st.sxx <= farActiveMS*n || s.nearFar <= 0 {
-		return s.nearHold > 0
-	}
-	g := max(s.nearMic-s.noise*n, 0) / s.nearFar
-	s.nearSeen++
-	switch {
-	case s.nearGain == 0:
-		s.nearGain = max(g, tinyEcho)
-	case g < s.nearGain || s.nearSeen < gainLearn:
-		s.nearGain += gainFall * (g - s.nearGain)
-	default:
-		s.nearGain += gainRise * (g - s.nearGain)
-	}
-	if s.nearSeen < gainLearn {
-		return s.nearHold > 0
-	}
-	if s.nearMic > nearRatio*s.nearGain*s.nearFar+4*s.noise*n {
-		s.nearHold = nearHold
-	}
-	return s.nearHold > 0
 }
 
 // Double-talk detection: the error jumps far above the share of the

@@ -35,7 +35,6 @@ type tracker struct {
 	mic, far   []float64
 	fill       int    // samples in the rings since the last reset
 	active     []bool // far-end activity of each block in the window (ring)
-	talkAt     int    // block of the last near-end speech; -1 before any
 	blocks     int
 	since      int // samples since the last measurement
 	ref        int // where the path lay when the filter had learned it; -1: not yet
@@ -65,7 +64,7 @@ func newTracker(span int) *tracker {
 		fft: fourier.NewFFT(n), n: n, win: trackWin, span: span,
 		mic: make([]float64, trackWin+span), far: make([]float64, trackWin+span),
 		active: make([]bool, trackWin/Block),
-		ref:    -1, cand: -1, talkAt: -1,
+		ref:    -1, cand: -1,
 		a: make([]float64, n), b: make([]float64, n), cc: make([]float64, n),
 		ca: make([]complex128, n/2+1), cb: make([]complex128, n/2+1),
 	}
@@ -94,15 +93,10 @@ func (t *tracker) shifted(k int) {
 	}
 }
 
-// add takes one block of microphone and delayed reference; talk says the
-// user talks over the far end (stats.nearEnd), learned that the filter
-// has converged. It returns by how many samples the echo has moved later
-// (negative: earlier), 0 when it has not. A window with the user's voice
-// in it is not measured: it moves the peak.
-func (t *tracker) add(mic, dfar []float64, farOn, talk, learned bool) int {
-	if talk {
-		t.talkAt = t.blocks
-	}
+// add takes one block of microphone and delayed reference; learned says
+// the filter has converged. It returns by how many samples the echo has
+// moved later (negative: earlier), 0 when it has not.
+func (t *tracker) add(mic, dfar []float64, farOn, learned bool) int {
 	m := len(t.mic)
 	copy(t.mic, t.mic[Block:])
 	copy(t.mic[m-Block:], mic)
@@ -122,8 +116,7 @@ func (t *tracker) add(mic, dfar []float64, farOn, talk, learned bool) int {
 			on++
 		}
 	}
-	quiet := t.talkAt < 0 || t.blocks-t.talkAt > len(t.mic)/Block
-	if !learned || !quiet || 2*on < len(t.active) {
+	if !learned || 2*on < len(t.active) {
 		return 0
 	}
 	lag, ok := t.measure()
