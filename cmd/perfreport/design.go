@@ -90,13 +90,24 @@ const latencyDesign = `### What Yui's parts are, and their floors
   server), or the tail when the server is slower: a 400 ms hangover would split slow speech in noise
   in two (` + "`TestVADBoundariesOnSpeechInNoise`" + `, speech-slow.wav), and a 160 ms tail split a
   follow-up in two (` + "`TestRoomWakeWord`" + `). With the hangover's rest spent waiting, the next part
-  ("to the chat request") holds it when the transcription came back first.
+  ("to the chat request") holds it when the transcription came back first. The recording plays through
+  ` + "`--voice-in`" + ` one 20 ms block a block's time after the start, as a microphone delivers it (timed
+  from the block before, each came a little late, and the end of a 3 s recording about 20 ms late:
+  time the benchmark counted as Yui's).
 - **Request**: from the transcript, or from the Enter key (pressed through XTEST, so no xdotool start-up
-  counts), to the chat request at the server: Fyne's event loop delivers the key, then the turn is built
-  and sent on a kept-alive connection.
+  counts, 150 ms after the last character, as a typist's comes), to the chat request at the server:
+  Fyne's event loop takes input 60 times a second, so the key waits up to 16.7 ms for it, then the turn
+  is built and sent on a kept-alive connection (about a millisecond). Pressed the moment xdotool had
+  typed the last character, the key also waited for the repaint of that character, and the figure was
+  15 ms longer. The typed paths are the median of five turns: the key's wait for the loop moves each
+  turn's figure by up to 16.7 ms.
 - **Handoff**: the token that ends the first sentence to the speech request (` + "`transport/request/sentence.go`" + `).
 - **Playback**: the speech server's first audio to the first sample at the output: no buffering beyond
-  the output's period.
+  the output's period. The benchmark's output is the no-device one (` + "`pet/audio/paced.go`" + `), which
+  pulls the mix every 20 ms and, since this run's change, also the moment a sentence's first samples
+  come (` + "`Player.Start`" + ` wakes it again then): it used to hand them on at its next period, up to 20 ms
+  later. A sound card's output pulls on its own period (10 ms or so under PulseAudio), which is that
+  device's floor.
 
 The character's filler line plays while the model thinks, so the first sound comes sooner than the
 reply's; the reply cuts it off at its first render.

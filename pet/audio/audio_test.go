@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -342,13 +343,14 @@ func TestPacedPullsInRealTimeOnTheClock(t *testing.T) {
 	c := clock.NewFake(time.Unix(0, 0))
 	m := NewMixer()
 	p := m.NewPlayer()
-	var pulled int
-	var loud int
+	// The sink runs on the clock's goroutine or on the output's own (a
+	// stream starting is pulled at once).
+	var pulled, loud atomic.Int64
 	out := NewPaced(m, c, func(b []float32) {
-		pulled += len(b)
+		pulled.Add(int64(len(b)))
 		for _, x := range b {
 			if x != 0 {
-				loud++
+				loud.Add(1)
 			}
 		}
 	})
@@ -361,8 +363,8 @@ func TestPacedPullsInRealTimeOnTheClock(t *testing.T) {
 	for range 20 { // 400 ms
 		c.Advance(PacedPeriod)
 	}
-	if pulled != Rate*4/10 {
-		t.Fatalf("pulled %d samples in 400 ms, want %d", pulled, Rate*4/10)
+	if n := pulled.Load(); n != Rate*4/10 {
+		t.Fatalf("pulled %d samples in 400 ms, want %d", n, Rate*4/10)
 	}
 	select {
 	case <-done:
@@ -375,8 +377,8 @@ func TestPacedPullsInRealTimeOnTheClock(t *testing.T) {
 	if err := waitDone(t, done); err != nil {
 		t.Fatal(err)
 	}
-	if loud < Rate/2-100 {
-		t.Fatalf("%d loud samples of %d", loud, Rate/2)
+	if n := loud.Load(); n < Rate/2-100 {
+		t.Fatalf("%d loud samples of %d", n, Rate/2)
 	}
 }
 
@@ -466,5 +468,54 @@ func TestDecodeEmptyStream(t *testing.T) {
 	defer s.Close(nil)
 	if err := Decode(bytes.NewReader(nil), Format{}, s); !errors.Is(err, ErrNoAudio) {
 		t.Fatalf("Decode of an empty stream = %v, want ErrNoAudio", err)
+	}
+}
+
+// A stream that starts between two periods is pulled at once, and so is
+// its first speech when it comes after the start: with no device there
+// is no period to wait for.
+func TestPacedPullsAStreamAsItStarts(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		c := clock.NewFake(time.Unix(0, 0))
+		m := NewMixer()
+		p := m.NewPlayer()
+		loud := make(chan int, 64)
+		out := NewPaced(m, c, func(b []float32) {
+			n := 0
+			for _, x := range b {
+				if x != 0 {
+					n++
+				}
+			}
+			loud <- n
+		})
+		c.Advance(PacedPeriod / 2)
+		s := NewStream()
+		if !late {
+			s.Write(tone(Rate/10, 0.5))
+		}
+		p.Start(s, func(error) {})
+		if late {
+			// The start's own pull, on silence; the speech comes 5 ms on.
+			if n := <-loud; n != 0 {
+				t.Fatalf("%d loud samples before any speech", n)
+			}
+			c.Advance(PacedPeriod / 4)
+			s.Write(tone(Rate/10, 0.5))
+		}
+		s.Close(nil)
+		deadline := time.After(5 * time.Second)
+	wait:
+		for {
+			select {
+			case n := <-loud:
+				if n > 0 {
+					break wait
+				}
+			case <-deadline:
+				t.Fatalf("speech written late=%v waited for the next period", late)
+			}
+		}
+		out.Close()
 	}
 }

@@ -43,10 +43,7 @@ func (m *Mixer) KeepAwake() (release func()) {
 	wake := m.wake
 	m.mu.Unlock()
 	if wake != nil {
-		select {
-		case wake <- struct{}{}:
-		default:
-		}
+		signal(wake)
 	}
 	var once sync.Once
 	return func() {
@@ -63,6 +60,15 @@ func (m *Mixer) keptAwake() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.kept > 0
+}
+
+// signal tells an output's wake channel, without waiting: one signal
+// pending is as good as two.
+func signal(wake chan struct{}) {
+	select {
+	case wake <- struct{}{}:
+	default:
+	}
 }
 
 // NewMixer returns a mixer with no players.
@@ -275,11 +281,18 @@ func (p *Player) Start(s *Stream, done func(error)) (stop func()) {
 			old.stopOnce.Do(func() { close(old.stopped) })
 		}
 		p.cur = v
-		if p.m.wake != nil {
-			select {
-			case p.m.wake <- struct{}{}:
-			default:
-			}
+		if wake := p.m.wake; wake != nil {
+			signal(wake)
+			// A sentence starts before its speech comes: wake the
+			// output again with its first samples, so that an output
+			// that pulls when woken (Paced) hands them on at once.
+			go func() {
+				select {
+				case <-s.Ready():
+					signal(wake)
+				case <-v.stopped:
+				}
+			}()
 		}
 	}
 	p.m.mu.Unlock()

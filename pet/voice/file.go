@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"yui/transport/clock"
 )
@@ -50,8 +51,14 @@ func (f *File) Start(ctx context.Context, fm Format, onFrame func(pcm []int16)) 
 	n := FrameSamples(fm.SampleRate)
 	block := make([]int16, n*ch)
 	tick := make(chan struct{}, 1)
-	for pos := 0; ; pos += n {
-		t := f.clock.AfterFunc(FrameDuration, func() { tick <- struct{}{} })
+	// Each block is due a whole number of frames after the start, as a
+	// microphone's are: a block timed from the one before it would come a
+	// little later each time (the time each takes to hand on), and a long
+	// file would play slower than it sounds.
+	start := f.clock.Now()
+	for pos, k := 0, 1; ; pos, k = pos+n, k+1 {
+		wait := start.Add(time.Duration(k) * FrameDuration).Sub(f.clock.Now())
+		t := f.clock.AfterFunc(max(wait, 0), func() { tick <- struct{}{} })
 		select {
 		case <-ctx.Done():
 			t.Stop()

@@ -40,10 +40,13 @@ func (k *Kokoro) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		arrived := time.Now()
 		sleep(r, k.Delay)
+		// The timing is kept before the first audio goes: a client that
+		// plays it at once may be asked about it before this handler
+		// runs on.
+		k.Timings.add(Timing{Text: req["input"], Arrived: arrived, Answered: time.Now(), Cancelled: r.Context().Err() != nil})
 		w.Header().Set("Content-Type", "audio/pcm")
 		w.Write(Tone(24000, 2400)) // 0.1 s
 		w.(http.Flusher).Flush()
-		k.Timings.add(Timing{Text: req["input"], Arrived: arrived, Answered: time.Now(), Cancelled: r.Context().Err() != nil})
 		k.Hold.wait(r)
 		w.Write(Tone(24000, 21600))
 	default:
