@@ -154,7 +154,19 @@ func (c *Canceller) track(st blockStats) {
 	if move == 0 {
 		return
 	}
-	c.delay = min(max(c.delay+move, 0), len(c.line)-2*Block)
+	c.moveBy(move)
+}
+
+// moveBy moves the reference by the tracker's move, within what the
+// delay line holds.
+func (c *Canceller) moveBy(move int) {
+	to := min(max(c.delay+move, 0), len(c.line)-2*Block)
+	if applied := to - c.delay; applied != move {
+		// The line held less than the move: the path lies where the
+		// part not applied leaves it, not where the tracker learned it.
+		c.tr.shifted(applied - move)
+	}
+	c.delay = to
 	c.moves++
 }
 

@@ -30,11 +30,12 @@ import (
 // reads its reference 40 samples earlier. Not safe for concurrent use.
 type tracker struct {
 	fft        *fourier.FFT
-	n          int // FFT size
-	win, span  int // microphone window; lags searched, 0 to span-1
-	mic, far   []float64
-	fill       int    // samples in the rings since the last reset
-	active     []bool // far-end activity of each block in the window (ring)
+	n          int       // FFT size
+	win, span  int       // microphone window; lags searched, 0 to span-1
+	mic, far   []float64 // rings of the last win+span samples
+	pos        int       // where the next block goes in the rings: the oldest sample
+	fill       int       // samples in the rings since the last reset
+	active     []bool    // far-end activity of each block in the window (ring)
 	blocks     int
 	since      int // samples since the last measurement
 	ref        int // where the path lay when the filter had learned it; -1: not yet
@@ -98,10 +99,9 @@ func (t *tracker) shifted(k int) {
 // moved later (negative: earlier), 0 when it has not.
 func (t *tracker) add(mic, dfar []float64, farOn, learned bool) int {
 	m := len(t.mic)
-	copy(t.mic, t.mic[Block:])
-	copy(t.mic[m-Block:], mic)
-	copy(t.far, t.far[Block:])
-	copy(t.far[m-Block:], dfar)
+	ringPut(t.mic, t.pos, mic)
+	ringPut(t.far, t.pos, dfar)
+	t.pos = (t.pos + Block) % m
 	t.active[t.blocks%len(t.active)] = farOn
 	t.blocks++
 	t.fill = min(t.fill+Block, m)
@@ -146,10 +146,11 @@ func (t *tracker) add(mic, dfar []float64, farOn, learned bool) int {
 func (t *tracker) measure() (int, bool) {
 	// a is the microphone's window, b the reference from span samples
 	// before it: a[i] = mic(T-win+i) matches b[i+span-L] for a path L.
+	m := len(t.mic)
 	clear(t.a)
-	copy(t.a, t.mic[t.span:])
+	ringGet(t.a[:t.win], t.mic, (t.pos+t.span)%m)
 	clear(t.b)
-	copy(t.b, t.far)
+	ringGet(t.b[:m], t.far, t.pos)
 	t.fft.Coefficients(t.ca, t.a)
 	t.fft.Coefficients(t.cb, t.b)
 	for k := range t.ca {
@@ -176,4 +177,16 @@ func (t *tracker) measure() (int, bool) {
 	}
 	rms := math.Sqrt(sum / float64(t.span))
 	return at, rms > 0 && best > trackPeak*rms
+}
+
+// ringPut writes x into ring from pos on, wrapping at its end.
+func ringPut(ring []float64, pos int, x []float64) {
+	n := copy(ring[pos:], x)
+	copy(ring, x[n:])
+}
+
+// ringGet fills dst from ring, from pos on, wrapping at its end.
+func ringGet(dst, ring []float64, pos int) {
+	n := copy(dst, ring[pos:])
+	copy(dst[n:], ring)
 }

@@ -50,8 +50,10 @@ func (p *Paced) Handle(w *Writer, r *http.Request, _ int) {
 			return
 		}
 		b, _ := json.Marshal(tok)
-		w.Raw(fmt.Sprintf("data: {\"id\":\"p\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"finish_reason\":null}]}\n\n", b))
+		// Stamped before the write: the client may act on the token
+		// (ask for its sentence's speech) before the write returns.
 		turn.Wrote = append(turn.Wrote, time.Now())
+		w.Raw(fmt.Sprintf("data: {\"id\":\"p\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"finish_reason\":null}]}\n\n", b))
 		wait = p.First + time.Duration(i+1)*p.Every
 	}
 	w.Raw("data: {\"id\":\"p\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n" +
