@@ -95,7 +95,7 @@ const latencyDesign = `### What Yui's parts are, and their floors
   from the block before, each came a little late, and the end of a 3 s recording about 20 ms late:
   time the benchmark counted as Yui's).
 - **Request**: from the transcript, or from the Enter key (pressed through XTEST, so no xdotool start-up
-  counts, 150 ms after the last character, as a typist's comes), to the chat request at the server:
+  counts, once the pet window shows the typed text, as a person presses it), to the chat request at the server:
   Fyne's event loop takes input 60 times a second, so the key waits up to 16.7 ms for it, then the turn
   is built and sent on a kept-alive connection (about a millisecond). Pressed the moment xdotool had
   typed the last character, the key also waited for the repaint of that character, and the figure was

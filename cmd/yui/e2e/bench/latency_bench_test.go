@@ -122,9 +122,7 @@ func measurePushLatency(b *testing.B) latencyPath {
 		if n > 0 {
 			nthRecord(b, a, "speech_done", map[string]string{"text": replyFirstSentence}, n-1)
 		}
-		a.D.Run(b, "xdotool", "type", "--delay", "30", "is it warm")
-		time.Sleep(typistPause)
-		enter := a.D.PressReturn(b)
+		enter := typeAndEnter(b, a)
 		runs = append(runs, pushTurn(b, a, sim, speech, enter, n))
 	}
 	return medianTurn(b, runs)
@@ -150,14 +148,7 @@ func pushTurn(b *testing.B, a *harness.App, sim *harness.Sim, speech *localserve
 	if synth.Arrived.IsZero() {
 		b.Fatalf("push: no speech request for %q", replyFirstSentence)
 	}
-	if os.Getenv("YUI_BENCH_DEBUG") != "" {
-		for _, r := range a.Log() {
-			if at := recordTime(b, r); !at.Before(enter) && at.Before(enter.Add(800*time.Millisecond)) {
-				fmt.Fprintf(os.Stderr, "push +%5.1f ms %s %v\n", float64(at.Sub(enter).Microseconds())/1000, r.Str("msg"), r)
-			}
-		}
-		fmt.Fprintf(os.Stderr, "push turn frame +%.1f ms\n", float64(turnAt.Sub(enter).Microseconds())/1000)
-	}
+	debugRecords(b, a, "push", enter, turnAt)
 	ms := func(from, to time.Time) float64 { return float64(to.Sub(from).Microseconds()) / 1000 }
 	p := latencyPath{Path: "push", Spans: []latencySpan{
 		{"to the turn frame at the backend", true, ms(enter, turnAt)},
@@ -166,20 +157,48 @@ func pushTurn(b *testing.B, a *harness.App, sim *harness.Sim, speech *localserve
 		{"speech server, to its first audio", false, ms(synth.Arrived, synth.Answered)},
 		{"to the first sample at the output", true, ms(synth.Answered, recordTime(b, first))},
 	}}
+	p.total()
+	return p
+}
+
+// typeAndEnter types the question into the open composer and presses
+// Enter once the pet window shows it, as a person does who sees their
+// text before sending it, and returns when Enter was pressed. Pressed the
+// moment xdotool had typed the last character, the key would find the UI
+// still drawing that character and count Fyne's repaint as the turn's.
+func typeAndEnter(b *testing.B, a *harness.App) time.Time {
+	b.Helper()
+	a.D.InputSettled(b, a.PetRect(), 10*time.Second, func() {
+		a.D.Run(b, "xdotool", "type", "--delay", "30", "is it warm")
+	})
+	return a.D.PressReturn(b)
+}
+
+// debugRecords prints, with YUI_BENCH_DEBUG set, the app's records in the
+// 800 ms after enter, and when the first frame of the turn reached its
+// server.
+func debugRecords(b *testing.B, a *harness.App, label string, enter, request time.Time) {
+	if os.Getenv("YUI_BENCH_DEBUG") == "" {
+		return
+	}
+	for _, r := range a.Log() {
+		if at := recordTime(b, r); !at.Before(enter) && at.Before(enter.Add(800*time.Millisecond)) {
+			fmt.Fprintf(os.Stderr, "%s +%5.1f ms %s %v\n", label, float64(at.Sub(enter).Microseconds())/1000, r.Str("msg"), r)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%s: the request at its server +%.1f ms\n", label, float64(request.Sub(enter).Microseconds())/1000)
+}
+
+// total sums p's spans: the whole time and Yui's part of it.
+func (p *latencyPath) total() {
+	p.TotalMS, p.AddedMS = 0, 0
 	for _, s := range p.Spans {
 		p.TotalMS += s.MS
 		if s.Yui {
 			p.AddedMS += s.MS
 		}
 	}
-	return p
 }
-
-// typistPause is the time between the last character and the Enter key:
-// a person's, not xdotool's next keystroke a few milliseconds on, which
-// would find the UI still drawing the last character and measure Fyne's
-// repaint of it as the turn's time.
-const typistPause = 150 * time.Millisecond
 
 // typedTurns is how many typed turns each typed path takes: a key waits
 // for the UI loop's next poll (60 a second) and a first sample for the
@@ -267,18 +286,9 @@ func measureLatency(b *testing.B) (voice, typed latencyPath) {
 		if n == 1 {
 			a.OpenComposer()
 		}
-		a.D.Run(b, "xdotool", "type", "--delay", "30", "is it warm")
-		time.Sleep(typistPause)
-		enter := a.D.PressReturn(b)
+		enter := typeAndEnter(b, a)
 		runs = append(runs, latencyOf(b, a, "typed", enter, nil, model, speech, n))
-		if os.Getenv("YUI_BENCH_DEBUG") != "" {
-			for _, r := range a.Log() {
-				if at := recordTime(b, r); !at.Before(enter) && at.Before(enter.Add(800*time.Millisecond)) {
-					fmt.Fprintf(os.Stderr, "+%5.1f ms %s %v\n", float64(at.Sub(enter).Microseconds())/1000, r.Str("msg"), r)
-				}
-			}
-			fmt.Fprintf(os.Stderr, "chat request +%.1f ms\n", float64(model.Turns()[n].Arrived.Sub(enter).Microseconds())/1000)
-		}
+		debugRecords(b, a, "typed", enter, model.Turns()[n].Arrived)
 	}
 	typed = medianTurn(b, runs)
 	return voice, typed
@@ -339,12 +349,7 @@ func latencyOf(b *testing.B, a *harness.App, path string, start time.Time, whisp
 		latencySpan{"to the speech request received", true, ms(sentenceEnd, synth.Arrived)},
 		latencySpan{"speech server, to its first audio", false, ms(synth.Arrived, synth.Answered)},
 		latencySpan{"to the first sample at the output", true, ms(synth.Answered, firstSample)})
-	for _, s := range p.Spans {
-		p.TotalMS += s.MS
-		if s.Yui {
-			p.AddedMS += s.MS
-		}
-	}
+	p.total()
 	// The first sound heard: the turn's filler line, when one plays
 	// before the reply.
 	for _, r := range a.Log() {

@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"strconv"
@@ -318,6 +319,56 @@ var rootRGB = [3]byte{0x3c, 0x6e, 0x71}
 // limit.
 func (d *Display) WaitPainted(t testing.TB, r image.Rectangle, limit time.Duration) time.Time {
 	t.Helper()
+	var painted time.Time
+	d.pollScreen(t, r, limit, "nothing painted", func(px []byte, at time.Time) bool {
+		for i := 0; i+3 < len(px); i += 4 { // BGRX at 24 bits deep
+			b, g, rr := px[i], px[i+1], px[i+2]
+			if (b|g|rr) != 0 && [3]byte{rr, g, b} != rootRGB {
+				painted = at
+				return true
+			}
+		}
+		return false
+	})
+	return painted
+}
+
+// settleQuiet is how long the screen must hold still to count as settled:
+// longer than a frame at 60 a second, so that the wait between two frames
+// of one change is not taken for its end.
+const settleQuiet = 25 * time.Millisecond
+
+// InputSettled runs input (keys typed into the app) and waits until r of
+// the screen has changed from what it showed before and then held still
+// for settleQuiet: the app has drawn what it was given and nothing since,
+// as a person sees their text appear before pressing Enter. It fails
+// after limit.
+func (d *Display) InputSettled(t testing.TB, r image.Rectangle, limit time.Duration, input func()) {
+	t.Helper()
+	var before, last []byte
+	var still time.Time
+	changed := false
+	d.pollScreen(t, r, limit, "no settled change", func(px []byte, at time.Time) bool {
+		switch {
+		case before == nil:
+			before, last = bytes.Clone(px), bytes.Clone(px)
+			input()
+			still = time.Now()
+			return false
+		case !bytes.Equal(px, last):
+			changed = changed || !bytes.Equal(px, before)
+			last, still = bytes.Clone(px), at
+			return false
+		}
+		return changed && at.Sub(still) >= settleQuiet
+	})
+}
+
+// pollScreen reads r of the screen every 2 ms (a frame drawn is an event
+// on the X server no client is told of) and hands each reading to done
+// until it returns true; it fails with what after limit.
+func (d *Display) pollScreen(t testing.TB, r image.Rectangle, limit time.Duration, what string, done func(px []byte, at time.Time) bool) {
+	t.Helper()
 	conn, err := xgb.NewConnDisplay(d.Name)
 	if err != nil {
 		t.Fatalf("connect to %s: %v", d.Name, err)
@@ -325,8 +376,6 @@ func (d *Display) WaitPainted(t testing.TB, r image.Rectangle, limit time.Durati
 	defer conn.Close()
 	root := xproto.Setup(conn).DefaultScreen(conn).Root
 	deadline := time.Now().Add(limit)
-	// The screen is read every 2 ms: a first frame is an event on the X
-	// server no client is told of.
 	tick := time.NewTicker(2 * time.Millisecond)
 	defer tick.Stop()
 	for ; time.Now().Before(deadline); <-tick.C {
@@ -336,13 +385,9 @@ func (d *Display) WaitPainted(t testing.TB, r image.Rectangle, limit time.Durati
 		if err != nil {
 			t.Fatalf("read the screen: %v", err)
 		}
-		for i := 0; i+3 < len(img.Data); i += 4 { // BGRX at 24 bits deep
-			b, g, rr := img.Data[i], img.Data[i+1], img.Data[i+2]
-			if (b|g|rr) != 0 && [3]byte{rr, g, b} != rootRGB {
-				return at
-			}
+		if done(img.Data, at) {
+			return
 		}
 	}
-	t.Fatalf("nothing painted in %v within %s", r, limit)
-	return time.Time{}
+	t.Fatalf("%s in %v within %s", what, r, limit)
 }
