@@ -8,6 +8,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log"
+	"os"
+	"runtime/trace"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
@@ -16,7 +19,19 @@ import (
 
 func main() {
 	n := flag.Int("windows", 1, "how many windows to show")
+	traceFile := flag.String("trace", "", "write a Go execution trace of the run to this file, to set beside yui --trace's")
 	flag.Parse()
+	if *traceFile != "" {
+		f, err := os.Create(*traceFile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := trace.Start(f); err != nil {
+			log.Fatal(err)
+		}
+		defer f.Close()
+		defer trace.Stop()
+	}
 	a := app.NewWithID("io.github.yui.barewindow")
 	for i := range max(*n, 1) {
 		title := "bare"

@@ -3,7 +3,7 @@
 //	yui [--config-dir DIR] [--demo] [--verbose]
 //	    [--chat-api push|chat_completions|responses] [--chat-base-url URL] [--model M]
 //	    [--audio-out FILE.wav]
-//	    [--voice-in FILE.wav] [--stats-every DURATION]
+//	    [--voice-in FILE.wav] [--stats-every DURATION] [--trace FILE]
 //	yui voices [--engine system|openai|command|none]
 //	yui devices
 //	yui pack import DIR [--id ID] [--set NAME] [--config-dir DIR]
@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/trace"
 
 	"early/localeenv"
 
@@ -43,6 +44,7 @@ func main() {
 	flag.StringVar(&cfg.VoiceIn, "voice-in", "", "play a WAV `file` (any rate, then silence) as the main pet's microphone; the preset's voice mode applies")
 	flag.StringVar(&cfg.VoiceDebug, "voice-debug", "", "write the main pet's raw microphone, echo reference and cleaned stream as WAV files to this `directory`")
 	flag.DurationVar(&cfg.StatsEvery, "stats-every", 0, "log the goroutine count, heap, resident set and open files at this `interval` (e.g. 10s; 0: never)")
+	traceFile := flag.String("trace", "", "write a Go execution trace of the whole run to this `file` (go tool trace reads it): which goroutines wake an idle pet, and why")
 	flag.Usage = func() {
 		out := flag.CommandLine.Output()
 		fmt.Fprintf(out, "usage: yui [flags]\n       yui COMMAND [flags]\n\nStarts Yui, the desktop companion: one pet on the desktop for each enabled\npreset. The key of a one-run override is read from the YUI_KEY environment\nvariable.\n\n")
@@ -63,7 +65,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "yui:", err)
 		os.Exit(2)
 	}
+	stopTrace, err := startTrace(*traceFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "yui:", err)
+		os.Exit(2)
+	}
 	err = app.Run(cfg)
+	stopTrace()
 	release() // the app's own connections kept the display from resetting
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "yui:", err)
@@ -84,4 +92,27 @@ func takeKey() string {
 	k := os.Getenv(keyEnv)
 	os.Unsetenv(keyEnv)
 	return k
+}
+
+// startTrace starts a Go execution trace into path ("" traces nothing)
+// and returns what ends it and closes the file. docs/performance.md shows
+// how the idle figures were taken apart with it.
+func startTrace(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	return func() {
+		trace.Stop()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "yui: trace:", err)
+		}
+	}, nil
 }

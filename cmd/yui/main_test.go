@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,5 +28,27 @@ func TestKeyLeavesTheEnvironment(t *testing.T) {
 	}
 	if got := takeKey(); got != "" {
 		t.Fatalf("second takeKey = %q, want empty", got)
+	}
+}
+
+// --trace writes a Go execution trace once the run ends; without it
+// nothing is traced; a file that cannot be made is an error at start.
+func TestStartTrace(t *testing.T) {
+	stop, err := startTrace("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	path := filepath.Join(t.TempDir(), "run.trace")
+	stop, err = startTrace(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		t.Fatalf("trace file: %v, %v", fi, err)
+	}
+	if _, err := startTrace(filepath.Join(t.TempDir(), "no", "such", "dir", "t")); err == nil {
+		t.Fatal("a trace into a missing directory started")
 	}
 }

@@ -79,11 +79,20 @@ func OpenDevice(m *Mixer) (*Device, error) {
 }
 
 // watch suspends the device while nothing plays, wakes it when a stream
-// starts, and fails the mixer when the device goes away.
+// starts, and fails the mixer when the device goes away. Its ticker runs
+// only while the device is awake: a suspended device waits for Start or
+// KeepAwake, which both signal wake (a signal that comes while it is
+// suspending stays pending in the channel), so an idle pet's audio costs
+// no wake-up at all (docs/performance.md, idle).
 func (d *Device) watch(wake <-chan struct{}, suspended bool) {
 	defer d.wg.Done()
-	tick := time.NewTicker(250 * time.Millisecond)
+	tick := time.NewTicker(deviceCheck)
 	defer tick.Stop()
+	ticks := tick.C
+	if suspended {
+		tick.Stop()
+		ticks = nil
+	}
 	idleSince := time.Now()
 	for {
 		select {
@@ -96,29 +105,31 @@ func (d *Device) watch(wake <-chan struct{}, suspended bool) {
 					return
 				}
 				suspended = false
+				tick.Reset(deviceCheck)
+				ticks = tick.C
 			}
 			idleSince = time.Now()
-		case now := <-tick.C:
+		case now := <-ticks:
 			if err := d.ctx.Err(); err != nil {
 				d.m.Fail(fmt.Errorf("audio device: %w", err))
 				return
 			}
 			if d.m.Active() || d.m.keptAwake() {
 				idleSince = now
-				if suspended { // a start raced with the suspend
-					_ = d.ctx.Resume()
-					suspended = false
-				}
 				continue
 			}
-			if !suspended && now.Sub(idleSince) > deviceIdle {
-				if d.ctx.Suspend() == nil {
-					suspended = true
-				}
+			if now.Sub(idleSince) > deviceIdle && d.ctx.Suspend() == nil {
+				suspended = true
+				tick.Stop()
+				ticks = nil
 			}
 		}
 	}
 }
+
+// deviceCheck is how often an awake device is checked for idleness and
+// for an error (a device unplugged while playing).
+const deviceCheck = 250 * time.Millisecond
 
 // Close stops playing. oto cannot close its context: the process keeps it.
 func (d *Device) Close() error {

@@ -139,6 +139,18 @@ func (f *Fake) Windows() ([]Window, error) {
 	return append([]Window(nil), f.windows...), nil
 }
 
+// WindowStates is the x11 layer's cheaper read for do-not-disturb
+// (quiet.go's stateReader): the windows, titles and all, with the active
+// window's id.
+func (f *Fake) WindowStates() ([]Window, ID, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.usable(); err != nil {
+		return nil, 0, err
+	}
+	return append([]Window(nil), f.windows...), f.active, nil
+}
+
 // Active implements Desktop.
 func (f *Fake) Active() (Window, bool, error) {
 	f.mu.Lock()

@@ -27,15 +27,37 @@ func (l *quietLog) list() []bool {
 	return append([]bool(nil), l.got...)
 }
 
-func TestQuietFollowsFullscreenAndTheSwitch(t *testing.T) {
-	d := NewFake(FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true))
+// windowsOnly hides the Fake's WindowStates: Quiet reads Windows and
+// Active, as on a desktop without the cheaper read (Windows).
+type windowsOnly struct{ Desktop }
+
+// quietPaths runs a test on both of Quiet's reads: WindowStates (X11) and
+// Windows with Active.
+func quietPaths(t *testing.T, test func(t *testing.T, d *Fake, wrap func(*Fake) Desktop)) {
+	for _, p := range []struct {
+		name string
+		wrap func(*Fake) Desktop
+	}{
+		{"states", func(f *Fake) Desktop { return f }},
+		{"windows and active", func(f *Fake) Desktop { return windowsOnly{f} }},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			test(t, NewFake(FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
+				FakeMonitor(image.Rect(1920, 0, 3200, 720), 0, false)), p.wrap)
+		})
+	}
+}
+
+func TestQuietFollowsFullscreenAndTheSwitch(t *testing.T) { quietPaths(t, testQuietFollows) }
+
+func testQuietFollows(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 	film := Window{ID: 7, App: "mpv", Frame: image.Rect(0, 0, 1920, 1080), Normal: true}
 	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
 	d.SetWindows(notes, film)
 	d.SetActive(8)
 	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
-	q := NewQuiet(d, clk, log.add)
+	q := NewQuiet(wrap(d), clk, log.add)
 	defer q.Close()
 
 	step := func(what string, want []bool, on bool) {
@@ -87,16 +109,17 @@ func TestQuietFollowsFullscreenAndTheSwitch(t *testing.T) {
 // Two monitors: a fullscreen film on the second hides only the pets
 // there; the user working on the first (the active window) changes
 // nothing.
-func TestQuietPerMonitor(t *testing.T) {
+func TestQuietPerMonitor(t *testing.T) { quietPaths(t, testQuietPerMonitor) }
+
+func testQuietPerMonitor(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 	left, right := image.Rect(0, 0, 1920, 1080), image.Rect(1920, 0, 3200, 720)
-	d := NewFake(FakeMonitor(left, 40, true), FakeMonitor(right, 0, false))
 	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
 	film := Window{ID: 7, App: "mpv", Frame: right, Normal: true, Fullscreen: true}
 	d.SetWindows(notes, film)
 	d.SetActive(8)
 	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
-	q := NewQuiet(d, clk, log.add)
+	q := NewQuiet(wrap(d), clk, log.add)
 	defer q.Close()
 	petLeft, petRight := image.Rect(1500, 800, 1692, 1056), image.Rect(2500, 400, 2692, 656)
 	if q.Hides(petLeft) || q.Hides(petRight) {

@@ -145,6 +145,46 @@ func (x *x11) workArea() image.Rectangle {
 }
 
 func (x *x11) Windows() ([]Window, error) {
+	return x.windows(true)
+}
+
+// mapped keeps the windows that are mapped and not override-redirect: of
+// the root's children, those a person sees as top-level windows. Every
+// toolkit keeps unmapped helper windows there, and one request each
+// here spares the rest of a window's query for them.
+func (x *x11) mapped(ws []xproto.Window) []xproto.Window {
+	cs := make([]xproto.GetWindowAttributesCookie, len(ws))
+	for i, w := range ws {
+		cs[i] = xproto.GetWindowAttributes(x.conn, w)
+	}
+	out := ws[:0:0]
+	for i, c := range cs {
+		if a, err := c.Reply(); err == nil && !a.OverrideRedirect && a.MapState == xproto.MapStateViewable {
+			out = append(out, ws[i])
+		}
+	}
+	return out
+}
+
+// WindowStates is Windows without what only a person reads (titles, the
+// application, the frame's extents), with the active window's id: what
+// do-not-disturb reads every QuietPoll (quiet.go). Each xgb request waits
+// for xgb's sender goroutine, so an idle pet's cost follows the number of
+// requests: seven a window here against twelve, and none more for the
+// active window, which is in the list (docs/performance.md, idle).
+func (x *x11) WindowStates() ([]Window, ID, error) {
+	active := x.prop(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow)
+	ws, err := x.windows(false)
+	var id ID
+	if v := cardinals(active.Reply()); len(v) > 0 {
+		id = ID(v[0])
+	}
+	return ws, id, err
+}
+
+// windows lists the windows, top first, each with what a person reads too
+// when full.
+func (x *x11) windows(full bool) ([]Window, error) {
 	if x.isClosed() {
 		return nil, errClosed
 	}
@@ -166,14 +206,14 @@ func (x *x11) Windows() ([]Window, error) {
 		if err != nil {
 			return nil, fmt.Errorf("desktop: window list: %w", err)
 		}
-		wins = t.Children
+		wins = x.mapped(t.Children)
 	}
 	slices.Reverse(wins) // top first, as on Windows
 	// Every request for every window goes out before the first reply is
 	// read: one round trip's latency for the whole list.
 	qs := make([]*windowQuery, len(wins))
 	for i, w := range wins {
-		qs[i] = x.query(w)
+		qs[i] = x.query(w, full)
 	}
 	out := make([]Window, 0, len(wins))
 	for _, q := range qs {
@@ -208,14 +248,38 @@ func (x *x11) Active() (Window, bool, error) {
 	if len(v) == 0 || v[0] == 0 {
 		return Window{}, false, nil
 	}
-	w, ok := x.query(xproto.Window(v[0])).result(false)
+	w, ok := x.query(xproto.Window(v[0]), true).result(false)
 	return w, ok, nil
 }
 
-// windowQuery holds the requests for one window's state.
+// ActiveName is the focused window's id, title and application alone:
+// what the life scheduler reads every ActivityPoll (activity.go), in four
+// requests against Active's thirteen.
+func (x *x11) ActiveName() (Window, bool, error) {
+	if x.isClosed() {
+		return Window{}, false, errClosed
+	}
+	v := cardinals(x.prop(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow).Reply())
+	if len(v) == 0 || v[0] == 0 {
+		return Window{}, false, nil
+	}
+	win := xproto.Window(v[0])
+	netName := x.prop(win, "_NET_WM_NAME", x.atom("UTF8_STRING"))
+	name := x.prop(win, "WM_NAME", xproto.GetPropertyTypeAny)
+	class := x.prop(win, "WM_CLASS", xproto.AtomString)
+	w := Window{ID: ID(win), Title: text(netName.Reply()), App: wmClass(text(class.Reply()))}
+	if n := text(name.Reply()); w.Title == "" {
+		w.Title = n
+	}
+	return w, true, nil
+}
+
+// windowQuery holds the requests for one window's state; the names and
+// extents only when full.
 type windowQuery struct {
 	x                                    *x11
 	win                                  xproto.Window
+	full                                 bool
 	attrs                                xproto.GetWindowAttributesCookie
 	geom                                 xproto.GetGeometryCookie
 	pos                                  xproto.TranslateCoordinatesCookie
@@ -223,25 +287,29 @@ type windowQuery struct {
 	wmState, wtype, pid, gtkExtents      xproto.GetPropertyCookie
 }
 
-func (x *x11) query(w xproto.Window) *windowQuery {
-	return &windowQuery{
+func (x *x11) query(w xproto.Window, full bool) *windowQuery {
+	q := &windowQuery{
 		x:       x,
 		win:     w,
+		full:    full,
 		attrs:   xproto.GetWindowAttributes(x.conn, w),
 		geom:    xproto.GetGeometry(x.conn, xproto.Drawable(w)),
 		pos:     xproto.TranslateCoordinates(x.conn, w, x.root, 0, 0),
-		netName: x.prop(w, "_NET_WM_NAME", x.atom("UTF8_STRING")),
-		name:    x.prop(w, "WM_NAME", xproto.GetPropertyTypeAny),
-		class:   x.prop(w, "WM_CLASS", xproto.AtomString),
-		extents: x.prop(w, "_NET_FRAME_EXTENTS", xproto.AtomCardinal),
+		state:   x.prop(w, "_NET_WM_STATE", xproto.AtomAtom),
+		wmState: x.prop(w, "WM_STATE", x.atom("WM_STATE")),
+		wtype:   x.prop(w, "_NET_WM_WINDOW_TYPE", xproto.AtomAtom),
+		pid:     x.prop(w, "_NET_WM_PID", xproto.AtomCardinal),
+	}
+	if full {
+		q.netName = x.prop(w, "_NET_WM_NAME", x.atom("UTF8_STRING"))
+		q.name = x.prop(w, "WM_NAME", xproto.GetPropertyTypeAny)
+		q.class = x.prop(w, "WM_CLASS", xproto.AtomString)
+		q.extents = x.prop(w, "_NET_FRAME_EXTENTS", xproto.AtomCardinal)
 		// Client-side decorations: the shadow GTK and libadwaita draw
 		// around the visible frame, inside the X window.
-		gtkExtents: x.prop(w, "_GTK_FRAME_EXTENTS", xproto.AtomCardinal),
-		state:      x.prop(w, "_NET_WM_STATE", xproto.AtomAtom),
-		wmState:    x.prop(w, "WM_STATE", x.atom("WM_STATE")),
-		wtype:      x.prop(w, "_NET_WM_WINDOW_TYPE", xproto.AtomAtom),
-		pid:        x.prop(w, "_NET_WM_PID", xproto.AtomCardinal),
+		q.gtkExtents = x.prop(w, "_GTK_FRAME_EXTENTS", xproto.AtomCardinal)
 	}
+	return q
 }
 
 // result reads the replies. ok is false for a window that is gone, and,
@@ -251,10 +319,14 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 	a, errA := q.attrs.Reply()
 	g, errG := q.geom.Reply()
 	p, errP := q.pos.Reply()
-	netName, name := text(q.netName.Reply()), text(q.name.Reply())
-	class := text(q.class.Reply())
-	ext := cardinals(q.extents.Reply())
-	gtk := cardinals(q.gtkExtents.Reply())
+	var netName, name, class string
+	var ext, gtk []uint32
+	if q.full {
+		netName, name = text(q.netName.Reply()), text(q.name.Reply())
+		class = text(q.class.Reply())
+		ext = cardinals(q.extents.Reply())
+		gtk = cardinals(q.gtkExtents.Reply())
+	}
 	state := cardinals(q.state.Reply())
 	wmState := cardinals(q.wmState.Reply())
 	wtype := cardinals(q.wtype.Reply())
@@ -381,7 +453,7 @@ func (x *x11) Watch(id ID, f func(Change)) (func(), error) {
 		xproto.ChangeWindowAttributes(x.conn, frame, xproto.CwEventMask, []uint32{xproto.EventMaskStructureNotify})
 	}
 	w := &x11Watch{id: id, frame: frame, f: f}
-	if cur, ok := x.query(win).result(false); ok {
+	if cur, ok := x.query(win, true).result(false); ok {
 		w.last, w.mini = cur.Frame, cur.Minimized
 	}
 	x.mu.Lock()
@@ -454,7 +526,7 @@ func (x *x11) update(w *x11Watch, destroyed bool) {
 	}
 	cur, ok := Window{}, false
 	if !destroyed {
-		cur, ok = x.query(xproto.Window(w.id)).result(false)
+		cur, ok = x.query(xproto.Window(w.id), true).result(false)
 	}
 	if !ok {
 		x.unwatch(w)

@@ -137,6 +137,24 @@ func TestX11UnderXvfb(t *testing.T) {
 	if a, ok, err := d.Active(); err != nil || !ok || a.ID != ID(notes) {
 		t.Fatalf("active %+v %v %v", a, ok, err)
 	}
+	// The life scheduler's read: the active window's id, title and
+	// application (WM_CLASS's class part), nothing else.
+	c.set(notes, "WM_CLASS", xproto.AtomString, 8, []byte("notes\x00Notes\x00"))
+	if a, ok, err := d.(*x11).ActiveName(); err != nil || !ok || a != (Window{ID: ID(notes), Title: "Shopping", App: "Notes"}) {
+		t.Fatalf("active name %+v %v %v", a, ok, err)
+	}
+	// Do-not-disturb's read: the same windows and states, no names or
+	// frame extents, and the active window's id.
+	sts, active, err := d.(*x11).WindowStates()
+	if err != nil || active != ID(notes) || len(sts) != 2 {
+		t.Fatalf("window states %+v, active %v, %v", sts, active, err)
+	}
+	if w := sts[0]; w.ID != ID(notes) || w.Frame != image.Rect(100, 200, 500, 500) || w.PID != 4321 || w.Title != "" || w.App != "" || w.Minimized || !w.Normal {
+		t.Fatalf("framed window's state %+v", w)
+	}
+	if w := sts[1]; w.ID != ID(hidden) || !w.Minimized {
+		t.Fatalf("hidden window's state %+v", w)
+	}
 
 	// Watch: a move, a minimise, a close.
 	ch := make(chan Change, 16)

@@ -56,15 +56,21 @@ func (p *pointerPoller) unwatch(id int) {
 
 func (p *pointerPoller) run(every time.Duration, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
-	t := time.NewTicker(every)
+	pace := pointerPace{every: every}
+	t := time.NewTimer(every)
 	defer t.Stop()
-	for {
+	var last image.Point
+	var lastErr error
+	for first := true; ; first = false {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
 		}
 		pt, err := p.c.Pointer()
+		moved := first || pt != last || (err == nil) != (lastErr == nil)
+		last, lastErr = pt, err
+		t.Reset(pace.next(moved))
 		p.mu.Lock()
 		subs := make([]func(image.Point, bool), 0, len(p.subs))
 		for _, f := range p.subs {
@@ -75,6 +81,42 @@ func (p *pointerPoller) run(every time.Duration, stop <-chan struct{}, done chan
 			f(pt, err == nil)
 		}
 	}
+}
+
+// Pointer pace: after stillPolls readings of a pointer that has not
+// moved, the poller reads it slowEvery times less often.
+const (
+	stillPolls = 7
+	slowEvery  = 3
+)
+
+// pointerPace is the poller's period. Each reading is a round trip that
+// wakes four goroutines (xgb's sender, its sequence numbers and its
+// reader, and the poller), and a pointer the user left alone needs no
+// look seven times a second: an idle pet would wake for nothing.
+// With every at 150 ms: while the pointer moves, a reading every 150 ms;
+// once it has stood still for seven readings (about a second), one every
+// 450 ms; the first reading that sees it move again goes back to 150 ms.
+// The eyes start to follow a pointer at most 450 ms after it starts.
+type pointerPace struct {
+	every time.Duration
+	still int // readings in a row that saw no move
+}
+
+// next takes whether the last reading saw the pointer move (or its
+// reading fail or come back) and returns the wait before the next one.
+func (p *pointerPace) next(moved bool) time.Duration {
+	if moved {
+		p.still = 0
+		return p.every
+	}
+	if p.still < stillPolls {
+		p.still++
+	}
+	if p.still >= stillPolls {
+		return slowEvery * p.every
+	}
+	return p.every
 }
 
 // close stops the poller for good and waits for it.

@@ -174,7 +174,8 @@ func (c *Conn) Pointer() (image.Point, error) {
 }
 
 // WatchPointer calls f with the pointer's position (ok false when it could
-// not be read) every period, from one poller goroutine that all watchers
+// not be read) every period while the pointer moves, and a third as often
+// once it has stood still for a second (pointerPace), from one poller goroutine that all watchers
 // share and that runs only while one watches; the first watcher's period
 // sets it. f must not block. The returned function stops the watch (safe to
 // call twice).

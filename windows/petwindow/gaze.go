@@ -26,7 +26,7 @@ func (w *PetWindow) startGaze() {
 	}
 	var still pointerThrottle // the poller's goroutine only
 	deliver := func(p image.Point, ok bool) {
-		if still.pass(p, ok) {
+		if still.pass(p, ok, time.Now()) {
 			fyne.Do(func() { w.followPointer(p, ok) })
 		}
 	}
@@ -46,29 +46,31 @@ func (w *PetWindow) startGaze() {
 	}(w.gazeStop)
 }
 
-// stillEvery is how many polls of a pointer that has not moved go by
+// stillTick is how long a pointer that has not moved goes unreported
 // before the UI hears of it again: the eyes have nothing new to follow,
 // and the look-around (lookaround.go) needs only a tick now and then.
-const stillEvery = 3
+// It is a time, not a count of readings, because the X poller reads a
+// still pointer less often (tools/xconn/pointer.go): at 150 ms a reading,
+// every third passes; at 450 ms, each does.
+const stillTick = 400 * time.Millisecond
 
 // pointerThrottle passes a pointer reading on to the UI when the pointer
-// moved, or its reading failed or came back, and otherwise every
-// stillEvery-th reading: each reading passed on wakes the UI goroutine,
-// for every pet, several times a second.
+// moved, or its reading failed or came back, and otherwise once stillTick
+// has gone by since the last it passed: each reading passed on wakes the
+// UI goroutine, for every pet.
 type pointerThrottle struct {
-	last    image.Point
-	lastOK  bool
-	seen    bool
-	skipped int
+	last   image.Point
+	lastOK bool
+	seen   bool
+	passed time.Time // when the last reading went to the UI
 }
 
-// pass reports whether the reading p, ok goes to the UI.
-func (t *pointerThrottle) pass(p image.Point, ok bool) bool {
-	if t.seen && p == t.last && ok == t.lastOK && t.skipped < stillEvery-1 {
-		t.skipped++
+// pass reports whether the reading p, ok, taken at now, goes to the UI.
+func (t *pointerThrottle) pass(p image.Point, ok bool, now time.Time) bool {
+	if t.seen && p == t.last && ok == t.lastOK && now.Sub(t.passed) < stillTick {
 		return false
 	}
-	t.seen, t.last, t.lastOK, t.skipped = true, p, ok, 0
+	t.seen, t.last, t.lastOK, t.passed = true, p, ok, now
 	return true
 }
 

@@ -36,28 +36,36 @@ func TestLookAroundGlancesLeftThenRight(t *testing.T) {
 }
 
 // A pointer that moves is passed on at once; one that stays is passed on
-// every stillEvery-th reading, for the look-around; a failed reading, and
-// the first good one after it, are passed on.
+// once stillTick has gone by since the last reading passed on, for the
+// look-around, at the fast pace (every third reading) and the slow one
+// (each); a failed reading, and the first good one after it, are passed on.
 func TestPointerThrottle(t *testing.T) {
 	a, b := image.Pt(10, 10), image.Pt(11, 10)
+	const fast, slow = 150 * time.Millisecond, 450 * time.Millisecond
 	steps := []struct {
-		p    image.Point
-		ok   bool
-		want bool
+		after time.Duration // since the reading before
+		p     image.Point
+		ok    bool
+		want  bool
 	}{
-		{a, true, true},   // the first reading
-		{a, true, false},  // still
-		{a, true, false},  // still
-		{a, true, true},   // the third: a tick for the look-around
-		{a, true, false},  // still
-		{b, true, true},   // moved
-		{b, false, true},  // the reading failed
-		{b, false, false}, // still failing
-		{b, true, true},   // back
+		{0, a, true, true},      // the first reading
+		{fast, a, true, false},  // still
+		{fast, a, true, false},  // still
+		{fast, a, true, true},   // the third: a tick for the look-around
+		{fast, a, true, false},  // still
+		{fast, b, true, true},   // moved
+		{fast, b, false, true},  // the reading failed
+		{fast, b, false, false}, // still failing
+		{fast, b, true, true},   // back
+		{slow, b, true, true},   // the poller slowed down: each still reading
+		{slow, b, true, true},
+		{fast, b, true, false},
 	}
 	var th pointerThrottle
+	now := time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)
 	for i, s := range steps {
-		if got := th.pass(s.p, s.ok); got != s.want {
+		now = now.Add(s.after)
+		if got := th.pass(s.p, s.ok, now); got != s.want {
 			t.Errorf("reading %d (%v, %v): passed %v, want %v", i, s.p, s.ok, got, s.want)
 		}
 	}
