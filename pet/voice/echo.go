@@ -33,7 +33,7 @@ const EchoRaise = 2
 // is cancelled: shorter than DefaultVADConfig.RaisedOnset, which had to
 // outlast the pet's own syllables, so that the pet stops within 600 ms of
 // the user's first word (docs/hands-free.md).
-const EchoRaisedOnset = 200 * time.Millisecond
+const EchoRaisedOnset = 160 * time.Millisecond
 
 // refGuard is how far before a block's capture stamp the reference it is
 // cleaned against ends. The output pulls the mix in chunks, so the newest
@@ -54,13 +54,62 @@ type echoPath struct {
 	ref   []float32
 	clean []int16
 	rec   *debugRecorder // nil unless --voice-debug
-	peak  float64        // the reference's recent mean square, held (echoFloor)
+	peak  float64        // the reference's loudness where its echo arrives now (echoFloor)
 	gain  float64        // cleaned over reference level in single talk, dB
+	past  refLevels      // the reference's recent block loudness
+	near  bool           // the user is talking (setNearEnd)
 }
 
-// echoHold is how much of the reference's loudness a block carries to the
-// next (per 20 ms): the room and the canceller's timing spread the echo.
-const echoHold = 0.7
+// setNearEnd tells the path whether the voice detector has an utterance
+// open: the canceller then holds what it learned (aec.SetNearEnd), and
+// the echo floor does not take the user's voice for the pet's.
+func (e *echoPath) setNearEnd(on bool) {
+	e.near = on
+	e.c.SetNearEnd(on)
+}
+
+// refLevels is the reference's mean square block by block over the last
+// second and a bit: its echo reaches the microphone the canceller's delay
+// later and lasts the room's tail, so the loudness the pet's voice has in
+// the microphone now is the reference's of that span, not of this block
+// (which held it 50 ms and more too early on issue 35's rig).
+type refLevels struct {
+	ms  [64]float64
+	dur [64]time.Duration
+	at  int
+}
+
+// add records one block's mean square and length.
+func (r *refLevels) add(ms float64, d time.Duration) {
+	r.at = (r.at + 1) % len(r.ms)
+	r.ms[r.at], r.dur[r.at] = ms, d
+}
+
+// loudest is the largest mean square of the blocks that ended between
+// from and to ago (to > from), and of the newest block when from is zero.
+func (r *refLevels) loudest(from, to time.Duration) float64 {
+	var ago time.Duration
+	best := 0.0
+	for k := range len(r.ms) {
+		i := (r.at - k + len(r.ms)) % len(r.ms)
+		if ago >= from && ago <= to && r.ms[i] > best {
+			best = r.ms[i]
+		}
+		ago += r.dur[i]
+		if ago > to || r.dur[i] == 0 {
+			break
+		}
+	}
+	return best
+}
+
+// echoSpan is how far either side of the canceller's delay the echo of a
+// reference block reaches the microphone: its timing's spread before,
+// the room's tail (the filter's 128 ms) after.
+const (
+	echoEarly = 20 * time.Millisecond
+	echoTail  = 160 * time.Millisecond
+)
 
 func newEchoPath(far FarEnd, rec *debugRecorder) *echoPath {
 	return &echoPath{c: aec.New(aec.Config{}), far: far, rec: rec}
@@ -81,8 +130,10 @@ func (e *echoPath) process(pcm []int16, at time.Time) []int16 {
 		ms += float64(v) * float64(v)
 	}
 	ms /= float64(max(len(ref), 1))
-	e.peak = max(ms, e.peak*echoHold)
-	e.learnGain(ms, clean)
+	e.past.add(ms, time.Duration(len(ref))*time.Second/aec.Rate)
+	d := e.c.Delay()
+	e.peak = e.past.loudest(max(d-echoEarly, 0), d+echoTail)
+	e.learnGain(e.peak, clean)
 	e.rec.write(pcm, ref, clean)
 	return clean
 }
@@ -93,11 +144,15 @@ func (e *echoPath) process(pcm []int16, at time.Time) []int16 {
 // starts at 0 dB: until the canceller has heard the room, the pet's
 // voice counts as loud as it was played.
 func (e *echoPath) learnGain(refMS float64, clean []int16) {
-	if refMS < farActive || e.c.DoubleTalk() {
+	if refMS < farActive || e.c.DoubleTalk() || e.near {
 		return
 	}
 	x := min(Level(clean)-dbOf(refMS), 0)
-	e.gain += gainRate * (x - e.gain)
+	rate := gainRate
+	if x > e.gain {
+		rate = gainRise
+	}
+	e.gain += rate * (x - e.gain)
 }
 
 // Echo floor tuning: a block counts as the far end playing above
@@ -106,7 +161,8 @@ func (e *echoPath) learnGain(refMS float64, clean []int16) {
 const (
 	farActive  = 1e-5
 	gainRate   = 0.05
-	echoMargin = 6
+	gainRise   = 0.005
+	echoMargin = 4
 )
 
 // echoFloor is the level, in dBFS, the pet's own voice may still reach in

@@ -240,6 +240,7 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 			at = b.at
 			pcm := b.pcm
 			if echo != nil {
+				echo.setNearEnd(fr.vad.InUtterance())
 				pcm = echo.process(pcm, b.at)
 			}
 			for _, a := range fr.feed(pcm, speaking) {

@@ -44,13 +44,15 @@ type Canceller struct {
 	mic    []float64
 	far    []float64
 	fill   int
-	y, e   []float64
+	y, e   []float64 // the foreground's estimate and error: the output
+	yb, eb []float64 // the background's, which it learns from
 	dfar   []float64
 	clean  []float64
 	out    fifo
 	stats  stats
 	shifts int // delay changes applied
 	moves  int // echo moves the tracker followed
+	near   bool // the user is talking (SetNearEnd)
 }
 
 // margin is how far before the estimated delay the filter starts: the
@@ -81,6 +83,8 @@ func New(cfg Config) *Canceller {
 		far:   make([]float64, Block),
 		y:     make([]float64, Block),
 		e:     make([]float64, Block),
+		yb:    make([]float64, Block),
+		eb:    make([]float64, Block),
 		dfar:  make([]float64, Block),
 		clean: make([]float64, Block),
 		out:   newFIFO(4*Rate + 2*Block),
@@ -110,7 +114,9 @@ func (c *Canceller) Process(mic []int16, far []float32, out []int16) {
 
 // block runs the chain on one full block.
 func (c *Canceller) block() {
-	c.d.add(c.mic, c.far)
+	if !c.near {
+		c.d.add(c.mic, c.far)
+	}
 	c.follow()
 	n := len(c.line)
 	for i, v := range c.far {
@@ -120,10 +126,11 @@ func (c *Canceller) block() {
 		c.dfar[i] = c.line[(c.lineAt+i-c.delay+n)%n]
 	}
 	c.lineAt = (c.lineAt + Block) % n
-	st := c.f.process(c.dfar, c.mic, c.y, c.e)
+	st, bg := c.f.process(c.dfar, c.mic, c.y, c.e, c.yb, c.eb)
+	st, bg = c.f.choose(st, bg, c.mic, c.y, c.e, c.yb, c.eb)
 	dt := c.stats.block(st, c.f.adapt.adapted)
-	if !dt {
-		c.f.learn(st, c.y, c.e)
+	if !dt && !c.f.diverged(st) {
+		c.f.learn(bg, c.yb, c.eb)
 	}
 	// A filter whose error is louder than the microphone models an echo
 	// that is not there (the reference's timeline jumped, the room
@@ -149,6 +156,9 @@ func (c *Canceller) track(st blockStats) {
 	if c.f.resets != c.resets {
 		c.resets = c.f.resets
 		c.tr.forget()
+	}
+	if c.near {
+		return
 	}
 	move := c.tr.add(c.mic, c.dfar, st.sxx > farActiveMS*Block, c.f.adapt.adapted)
 	if move == 0 {
@@ -189,6 +199,16 @@ func (c *Canceller) follow() {
 	c.delay += k * Block
 	c.shifts++
 }
+
+// SetNearEnd tells the canceller whether the user is talking (the voice
+// detector has an utterance open on its output). While they are, it keeps
+// where it knows the echo to be: the delay estimator takes no blocks and
+// the tracker does not move (the filters go on, the foreground guarded by
+// the background's comparison and both by the double-talk hold). The
+// user's voice over the pet's is what both mistake for the echo moving: on issue 35's rig the estimator took a sentence said over a
+// reply for a 950 ms echo, and every reply after it broke through
+// (docs/hands-free.md).
+func (c *Canceller) SetNearEnd(on bool) { c.near = on }
 
 // Delay is the delay applied to the reference: the bulk delay and the
 // tracker's moves.

@@ -13,10 +13,18 @@ import (
 // Speex's MDF uses). The gradient constraint is applied to the first
 // partition and to one other in turn each block (alternately
 // unconstrained MDF), which keeps the cost at a few FFTs per block.
+//
+// Two filters share the far-end history (two-path, as Speex's and
+// WebRTC's cancellers do, two.go): w, the background, adapts on every
+// block and is allowed to go wrong; fw, the foreground, is what the
+// canceller's output is cleaned with, and takes w's weights only when
+// they do measurably better.
 type filter struct {
 	b, n, p int
 	fft     *fourier.FFT
-	x, w    [][]complex128 // far-end spectra (ring, x[head] newest) and partitions
+	x, w    [][]complex128 // far-end spectra (ring, x[head] newest) and background partitions
+	fw      [][]complex128 // foreground partitions
+	two     twoPath
 	head    int
 	far     []float64 // the last two far-end blocks, time domain
 	power   []float64 // smoothed far-end power per bin
@@ -49,6 +57,7 @@ func newFilter(b, p int) *filter {
 		fft:   fourier.NewFFT(n),
 		x:     make([][]complex128, p),
 		w:     make([][]complex128, p),
+		fw:    make([][]complex128, p),
 		far:   make([]float64, n),
 		power: make([]float64, bins),
 		prop:  make([]float64, p),
@@ -61,6 +70,7 @@ func newFilter(b, p int) *filter {
 	for i := range p {
 		f.x[i] = make([]complex128, bins)
 		f.w[i] = make([]complex128, bins)
+		f.fw[i] = make([]complex128, bins)
 		f.prop[i] = 1 / float64(p)
 	}
 	f.adapt.eh = make([]float64, bins)
@@ -80,46 +90,55 @@ type blockStats struct {
 	sxx, sdd, syy, see, sey float64
 }
 
-// process runs one block: far and mic are b samples; y receives the echo
-// estimate and e the error (mic minus the estimate).
-func (f *filter) process(far, mic, y, e []float64) blockStats {
+// process runs one block: far and mic are b samples; y and e receive the
+// foreground's echo estimate and error (mic minus the estimate), the
+// canceller's output; yb and eb the background's, which it learns from.
+// The returned stats are the foreground's and the background's.
+func (f *filter) process(far, mic, y, e, yb, eb []float64) (fg, bg blockStats) {
 	b := f.b
 	copy(f.far, f.far[b:])
 	copy(f.far[b:], far)
 	f.head = (f.head + f.p - 1) % f.p
-	xm := f.x[f.head]
-	f.fft.Coefficients(xm, f.far)
+	f.fft.Coefficients(f.x[f.head], f.far)
+	f.estimate(f.fw, y)
+	f.estimate(f.w, yb)
+	for i := range b {
+		e[i] = mic[i] - y[i]
+		eb[i] = mic[i] - yb[i]
+		fg.sxx += far[i] * far[i]
+		fg.sdd += mic[i] * mic[i]
+		fg.syy += y[i] * y[i]
+		fg.see += e[i] * e[i]
+		fg.sey += e[i] * y[i]
+		bg.syy += yb[i] * yb[i]
+		bg.see += eb[i] * eb[i]
+		bg.sey += eb[i] * yb[i]
+	}
+	bg.sxx, bg.sdd = fg.sxx, fg.sdd
+	return fg, bg
+}
 
-	// Echo estimate: the sum over partitions of W_j X_{m-j}.
+// estimate writes into y the echo the partitions w make of the far-end
+// history: the sum over partitions of W_j X_{m-j}, back in time.
+func (f *filter) estimate(w [][]complex128, y []float64) {
 	clear(f.fy)
 	for j := range f.p {
-		xj, wj := f.x[(f.head+j)%f.p], f.w[j]
+		xj, wj := f.x[(f.head+j)%f.p], w[j]
 		for k := range f.fy {
 			f.fy[k] += wj[k] * xj[k]
 		}
 	}
 	f.fft.Sequence(f.tf, f.fy)
 	inv := 1 / float64(f.n)
-	var st blockStats
-	for i := range b {
-		y[i] = f.tf[b+i] * inv
-		e[i] = mic[i] - y[i]
-		st.sxx += far[i] * far[i]
-		st.sdd += mic[i] * mic[i]
-		st.syy += y[i] * y[i]
-		st.see += e[i] * e[i]
-		st.sey += e[i] * y[i]
+	for i := range f.b {
+		y[i] = f.tf[f.b+i] * inv
 	}
-	return st
 }
 
-// learn adapts the filter on the block process just ran, unless the
-// filter diverged (then it starts over) or the far end was silent for
-// the filter's whole span.
+// learn adapts the background on the block process just ran (its
+// stats, estimate and error), unless the far end was silent for the
+// filter's whole span.
 func (f *filter) learn(st blockStats, y, e []float64) {
-	if f.diverged(st) {
-		return
-	}
 	f.spectra(y, e)
 	// NLMS normalises by the far end's power over the filter's span: the
 	// mean over the partitions of |X|², per bin.
@@ -167,20 +186,25 @@ func (f *filter) spectra(y, e []float64) {
 
 func sq(c complex128) float64 { return real(c)*real(c) + imag(c)*imag(c) }
 
-// diverged resets a filter whose output is far louder than the
-// microphone (it can only add echo then) and reports it.
-func (f *filter) diverged(st blockStats) bool {
-	if st.see > 4*(st.sdd+1e-5*float64(f.b)) && st.syy > st.sdd {
+// diverged starts both filters over when the foreground's output is far
+// louder than the microphone (it can only add echo then: the background
+// it took went wrong where the comparison could not see it) and reports
+// it. A background gone wrong alone is taken back to the foreground
+// (two.go).
+func (f *filter) diverged(fg blockStats) bool {
+	if fg.see > 4*(fg.sdd+1e-5*float64(f.b)) && fg.syy > fg.sdd {
 		f.adapt.divergence++
 	} else {
 		f.adapt.divergence = 0
 	}
-	if f.adapt.divergence < 2 && !math.IsNaN(st.see) {
+	if f.adapt.divergence < 2 && !math.IsNaN(fg.see) {
 		return false
 	}
 	for j := range f.p {
 		clear(f.w[j])
+		clear(f.fw[j])
 	}
+	f.two = twoPath{}
 	f.adapt.divergence, f.adapt.adapted, f.adapt.sumAdapt = 0, false, 0
 	f.adapt.pey, f.adapt.pyy = 0, 0
 	f.resets++
@@ -202,9 +226,11 @@ func (f *filter) shift(k int) {
 		for j := 0; j < p; j++ {
 			if j+k < p {
 				copy(f.w[j], f.w[j+k])
+				copy(f.fw[j], f.fw[j+k])
 				copy(f.x[order(j)], f.x[order(j+k)])
 			} else {
 				clear(f.w[j])
+				clear(f.fw[j])
 				clear(f.x[order(j)])
 			}
 		}
@@ -214,9 +240,11 @@ func (f *filter) shift(k int) {
 	for j := p - 1; j >= 0; j-- {
 		if j-k >= 0 {
 			copy(f.w[j], f.w[j-k])
+			copy(f.fw[j], f.fw[j-k])
 			copy(f.x[order(j)], f.x[order(j-k)])
 		} else {
 			clear(f.w[j])
+			clear(f.fw[j])
 			clear(f.x[order(j)])
 		}
 	}
