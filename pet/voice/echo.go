@@ -29,10 +29,11 @@ type outputKeeper interface {
 // with DefaultVADConfig.Raise's 14 dB on top.
 const EchoRaise = 2
 
-// EchoRaisedOnset is the sustained speech that barges in when the echo
-// is cancelled: shorter than DefaultVADConfig.RaisedOnset, which had to
-// outlast the pet's own syllables, so that the pet stops within 600 ms of
-// the user's first word (docs/hands-free.md).
+// EchoRaisedOnset is the speech that barges in when the echo is
+// cancelled, counted over twice its length (VAD.SetRaisedWide): shorter
+// than DefaultVADConfig.RaisedOnset, which had to outlast the pet's own
+// syllables, so that the pet stops within 600 ms of the user's first
+// word (docs/hands-free.md).
 const EchoRaisedOnset = 160 * time.Millisecond
 
 // refGuard is how far before a block's capture stamp the reference it is
@@ -161,8 +162,8 @@ func (e *echoPath) learnGain(refMS float64, clean []int16) {
 const (
 	farActive  = 1e-5
 	gainRate   = 0.05
-	gainRise   = 0.005
-	echoMargin = 4
+	gainRise   = 0.02
+	echoMargin = 6
 )
 
 // echoFloor is the level, in dBFS, the pet's own voice may still reach in

@@ -205,6 +205,7 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 			defer k.KeepRunning()()
 		}
 		fr.echoFloor = echo.echoFloor
+		fr.vad.SetRaisedWide(true)
 		if echo.rec != nil {
 			defer echo.rec.Close()
 		}

@@ -120,6 +120,7 @@ type VAD struct {
 	frame      int // samples per frame
 	onset      int // frames
 	raisedOn   int
+	raisedWide bool // while raised, RaisedOnset's voiced frames within twice it (SetRaisedWide)
 	hangover   int
 	maxUtt     int
 	raised     bool
@@ -151,12 +152,16 @@ func NewVAD(rate int, cfg VADConfig) *VAD {
 		last:      -100,
 		echoFloor: -100,
 	}
-	v.recent = make([]bool, 0, max(v.onset, v.raisedOn)+1)
+	v.recent = make([]bool, 0, max(v.onset, 2*v.raisedOn)+1)
 	return v
 }
 
 // FrameSamples is the number of samples in one FrameDuration at rate.
 func FrameSamples(rate int) int { return rate * int(FrameDuration/time.Millisecond) / 1000 }
+
+// SetRaisedWide makes the raised onset find its voiced frames within
+// twice its length (echo-cancelled barge-in, pet/voice/echo.go).
+func (v *VAD) SetRaisedWide(on bool) { v.raisedWide = on }
 
 // SetRaised raises the threshold and the onset while the pet speaks.
 func (v *VAD) SetRaised(on bool) { v.raised = on }
@@ -211,24 +216,32 @@ func (v *VAD) Frame(pcm []int16) VADEvent {
 		return VADNone
 	}
 
-	v.recent = append(v.recent, voiced)
-	if len(v.recent) > onset {
-		n := copy(v.recent, v.recent[len(v.recent)-onset:])
-		v.recent = v.recent[:n]
-	}
 	// Open on a window mostly voiced (all of a short onset; four fifths of
 	// a sustained one, since words have quiet consonants), ending voiced.
+	// While the pet speaks it may also open on the onset's worth of voiced
+	// frames within twice the onset (SetRaisedWide): a user's first words
+	// over her come in bursts with gaps between them (issue 35's rig:
+	// "Could you" and a 200 ms pause before "tell me"), and waiting for
+	// one burst that alone fills the onset took half a second.
+	window := onset
 	need := (onset*4 + 4) / 5
 	if onset <= 3 {
 		need = onset
 	}
-	n, first := 0, -1
-	for j, on := range v.recent {
-		if on {
-			n++
-			if first < 0 {
-				first = j
-			}
+	wide := v.raised && v.raisedWide
+	keep := window
+	if wide {
+		keep = 2 * onset
+	}
+	v.recent = append(v.recent, voiced)
+	if len(v.recent) > keep {
+		n := copy(v.recent, v.recent[len(v.recent)-keep:])
+		v.recent = v.recent[:n]
+	}
+	n, first := voicedIn(v.recent, window)
+	if wide && !(voiced && n >= need) {
+		if m, f := voicedIn(v.recent, 2*onset); m >= onset {
+			n, first, need = m, f, onset
 		}
 	}
 	if voiced && n >= need {
@@ -263,6 +276,21 @@ func (v *VAD) voiced(pcm []int16) bool {
 		v.spec.track(voiced)
 	}
 	return voiced
+}
+
+// voicedIn counts the voiced frames among the last k of recent and
+// returns the index of the first of them in recent (-1: none).
+func voicedIn(recent []bool, k int) (n, first int) {
+	first = -1
+	for j := max(len(recent)-k, 0); j < len(recent); j++ {
+		if recent[j] {
+			n++
+			if first < 0 {
+				first = j
+			}
+		}
+	}
+	return n, first
 }
 
 // Level is the RMS level of pcm in dBFS (-100 for silence).

@@ -120,3 +120,56 @@ func BenchmarkVADFrame(b *testing.B) {
 	}
 	b.ReportMetric(float64(FrameDuration)/(float64(b.Elapsed())/float64(b.N)), "x-realtime")
 }
+
+// While the pet speaks with her echo cancelled, the barge-in onset may
+// find its voiced frames within twice its length: the user's first words
+// over her come in bursts ("Could you", a pause, "tell me"). Speech in
+// 100 ms bursts 60 ms apart never fills a 160 ms onset four fifths
+// voiced; the wide count opens on the second burst. Continuous speech
+// opens as soon either way.
+func TestVADRaisedWideOpensOnBursts(t *testing.T) {
+	user := loadSpeech(t, "speech-male.wav")
+	user = scale(user, -22+(Level(user)-speechLevel(user)))
+	n := FrameSamples(rate)
+	// The sentence's voiced frames, in bursts of five with three frames
+	// of the room between them.
+	var voicedFrames [][]int16
+	for i := 0; i+n <= len(user); i += n {
+		if Level(user[i:i+n]) > -40 {
+			voicedFrames = append(voicedFrames, user[i:i+n])
+		}
+	}
+	at := 2 * rate
+	bursty := noise(6*rate, -60, 5)
+	for k, pos := 0, at; k < len(voicedFrames) && pos+n < len(bursty); k++ {
+		mix(bursty, voicedFrames[k], pos)
+		pos += n
+		if k%5 == 4 {
+			pos += 3 * n
+		}
+	}
+	steady := noise(6*rate, -60, 5)
+	for k, pos := 0, at; k < len(voicedFrames) && pos+n < len(steady); k, pos = k+1, pos+n {
+		mix(steady, voicedFrames[k], pos)
+	}
+	open := func(pcm []int16, wide bool) time.Duration {
+		v := NewVAD(rate, VADConfig{Raise: EchoRaise, RaisedOnset: EchoRaisedOnset})
+		v.SetRaisedWide(wide)
+		for i := 0; i+n <= at+rate; i += n {
+			v.SetRaised(true)
+			if v.Frame(pcm[i:i+n]) == VADStart {
+				return ms(i + n - at)
+			}
+		}
+		return -1
+	}
+	if got := open(bursty, false); got >= 0 {
+		t.Fatalf("bursts opened the onset counted over its own length, %v after the first", got)
+	}
+	if got := open(bursty, true); got < 0 || got > 240*time.Millisecond {
+		t.Fatalf("bursts opened the wide onset %v after the first (want within 240 ms)", got)
+	}
+	if narrow, wide := open(steady, false), open(steady, true); narrow < 0 || wide != narrow {
+		t.Fatalf("steady speech opened %v counted over the onset, %v over twice it", narrow, wide)
+	}
+}

@@ -50,10 +50,15 @@ type Canceller struct {
 	clean  []float64
 	out    fifo
 	stats  stats
-	shifts int // delay changes applied
-	moves  int // echo moves the tracker followed
+	shifts int  // delay changes applied
+	moves  int  // echo moves the tracker followed
 	near   bool // the user is talking (SetNearEnd)
+	lost   int  // blocks the suppressor still predicts from the reference (block)
 }
+
+// lostHold is how long after the filter last did harm the suppressor
+// keeps predicting the echo from the reference: 96 ms.
+const lostHold = 12
 
 // margin is how far before the estimated delay the filter starts: the
 // direct path may come a little before the strongest one.
@@ -135,16 +140,23 @@ func (c *Canceller) block() {
 	// A filter whose error is louder than the microphone models an echo
 	// that is not there (the reference's timeline jumped, the room
 	// changed): it would add the pet's voice. The block goes on as the
-	// microphone heard it while the filter follows or starts over.
+	// microphone heard it while the filter follows or starts over, and
+	// the suppressor predicts the echo from the reference itself, as
+	// before the filter converged, until lostHold blocks after the last
+	// such block: on issue 35's rig a 2 ms step of the echo passed the
+	// pet's voice through whole for the 100–150 ms the tracker took.
 	if st.see > st.sdd {
 		copy(c.e, c.mic)
 		clear(c.y)
+		c.lost = lostHold
+	} else if c.lost > 0 {
+		c.lost--
 	}
 	c.track(st)
 	if c.cfg.NoSuppressor {
 		copy(c.clean, c.e)
 	} else {
-		unsure := !c.f.adapt.adapted
+		unsure := !c.f.adapt.adapted || c.lost > 0
 		c.s.process(c.e, c.y, c.dfar, c.f.adapt.leak, unsure, c.stats.pathGain, c.clean)
 	}
 	c.out.push(c.clean)
