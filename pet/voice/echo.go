@@ -158,7 +158,9 @@ func (e *echoPath) learnGain(refMS float64, clean []int16) {
 
 // Echo floor tuning: a block counts as the far end playing above
 // farActive (-50 dBFS mean square); the gain moves a twentieth of the way
-// per block; echoMargin covers a syllable louder than the average.
+// per block down and gainRise of it up (a louder cleaned block may be the
+// user, not the echo); echoMargin covers a syllable louder than the
+// average.
 const (
 	farActive  = 1e-5
 	gainRate   = 0.05

@@ -223,13 +223,12 @@ func (v *VAD) Frame(pcm []int16) VADEvent {
 	// over her come in bursts with gaps between them (issue 35's rig:
 	// "Could you" and a 200 ms pause before "tell me"), and waiting for
 	// one burst that alone fills the onset took half a second.
-	window := onset
 	need := (onset*4 + 4) / 5
 	if onset <= 3 {
 		need = onset
 	}
 	wide := v.raised && v.raisedWide
-	keep := window
+	keep := onset
 	if wide {
 		keep = 2 * onset
 	}
@@ -238,7 +237,7 @@ func (v *VAD) Frame(pcm []int16) VADEvent {
 		n := copy(v.recent, v.recent[len(v.recent)-keep:])
 		v.recent = v.recent[:n]
 	}
-	n, first := voicedIn(v.recent, window)
+	n, first := voicedIn(v.recent, onset)
 	if wide && !(voiced && n >= need) {
 		if m, f := voicedIn(v.recent, 2*onset); m >= onset {
 			n, first, need = m, f, onset

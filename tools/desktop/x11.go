@@ -173,13 +173,9 @@ func (x *x11) mapped(ws []xproto.Window) []xproto.Window {
 // requests: seven a window here against twelve, and none more for the
 // active window, which is in the list (docs/performance.md, idle).
 func (x *x11) WindowStates() ([]Window, ID, error) {
-	active := x.prop(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow)
+	active := x.activeProp() // answered while the list is read
 	ws, err := x.windows(false)
-	var id ID
-	if v := cardinals(active.Reply()); len(v) > 0 {
-		id = ID(v[0])
-	}
-	return ws, id, err
+	return ws, ID(activeOf(active)), err
 }
 
 // windows lists the windows, top first, each with what a person reads too
@@ -240,15 +236,36 @@ func (x *x11) UserIdle() (time.Duration, error) {
 	return time.Duration(r.MsSinceUserInput) * time.Millisecond, nil
 }
 
+// activeProp asks for _NET_ACTIVE_WINDOW; activeOf reads its reply: the
+// focused window, 0 for none.
+func (x *x11) activeProp() xproto.GetPropertyCookie {
+	return x.prop(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow)
+}
+
+func activeOf(c xproto.GetPropertyCookie) xproto.Window {
+	if v := cardinals(c.Reply()); len(v) > 0 {
+		return xproto.Window(v[0])
+	}
+	return 0
+}
+
+// title is a window's title: _NET_WM_NAME, else WM_NAME.
+func title(netName, name string) string {
+	if netName != "" {
+		return netName
+	}
+	return name
+}
+
 func (x *x11) Active() (Window, bool, error) {
 	if x.isClosed() {
 		return Window{}, false, errClosed
 	}
-	v := cardinals(x.prop(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow).Reply())
-	if len(v) == 0 || v[0] == 0 {
+	win := activeOf(x.activeProp())
+	if win == 0 {
 		return Window{}, false, nil
 	}
-	w, ok := x.query(xproto.Window(v[0]), true).result(false)
+	w, ok := x.query(win, true).result(false)
 	return w, ok, nil
 }
 
@@ -259,19 +276,15 @@ func (x *x11) ActiveName() (Window, bool, error) {
 	if x.isClosed() {
 		return Window{}, false, errClosed
 	}
-	v := cardinals(x.prop(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow).Reply())
-	if len(v) == 0 || v[0] == 0 {
+	win := activeOf(x.activeProp())
+	if win == 0 {
 		return Window{}, false, nil
 	}
-	win := xproto.Window(v[0])
 	netName := x.prop(win, "_NET_WM_NAME", x.atom("UTF8_STRING"))
 	name := x.prop(win, "WM_NAME", xproto.GetPropertyTypeAny)
 	class := x.prop(win, "WM_CLASS", xproto.AtomString)
-	w := Window{ID: ID(win), Title: text(netName.Reply()), App: wmClass(text(class.Reply()))}
-	if n := text(name.Reply()); w.Title == "" {
-		w.Title = n
-	}
-	return w, true, nil
+	return Window{ID: ID(win), Title: title(text(netName.Reply()), text(name.Reply())),
+		App: wmClass(text(class.Reply()))}, true, nil
 }
 
 // windowQuery holds the requests for one window's state; the names and
@@ -337,10 +350,7 @@ func (q *windowQuery) result(bare bool) (Window, bool) {
 	if bare && (a.OverrideRedirect || a.MapState != xproto.MapStateViewable) {
 		return Window{}, false
 	}
-	w := Window{ID: ID(q.win), Title: netName, Normal: true}
-	if w.Title == "" {
-		w.Title = name
-	}
+	w := Window{ID: ID(q.win), Title: title(netName, name), Normal: true}
 	w.App = wmClass(class)
 	r := image.Rect(int(p.DstX), int(p.DstY), int(p.DstX)+int(g.Width), int(p.DstY)+int(g.Height))
 	w.Frame = visibleFrame(r, ext, gtk)
