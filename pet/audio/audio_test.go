@@ -519,3 +519,48 @@ func TestPacedPullsAStreamAsItStarts(t *testing.T) {
 		out.Close()
 	}
 }
+
+// TestHoldPausesEveryPlayerWhereItIs: a held mixer hands out silence,
+// moves no stream on and ends none; released, the streams go on from
+// where they paused. A release called twice releases once.
+func TestHoldPausesEveryPlayerWhereItIs(t *testing.T) {
+	m := NewMixer()
+	ref := NewReference(nil)
+	m.SetReference(ref)
+	p := m.NewPlayer()
+	s := NewStream()
+	s.Write(tone(1000, 0.5))
+	s.Close(nil)
+	done := make(chan error, 1)
+	p.Start(s, func(err error) { done <- err })
+
+	out := make([]float32, 400)
+	m.Read(out)
+	handed := p.Handed()
+	release := ref.Hold()
+	inner := m.Hold()
+	for range 3 {
+		m.Read(out)
+		if rms(out) != 0 {
+			t.Fatal("a held mixer played")
+		}
+	}
+	if p.Handed() != handed || !p.Playing() {
+		t.Fatalf("held: %d samples handed (want %d), playing %v", p.Handed(), handed, p.Playing())
+	}
+	release()
+	release() // once only: the second hold still stands
+	m.Read(out)
+	if rms(out) != 0 {
+		t.Fatal("the mixer played with a hold still on")
+	}
+	inner()
+	m.Read(out)
+	if rms(out) < 0.3 || p.Handed() != handed+len(out) {
+		t.Fatalf("released: rms %.3f, %d samples handed: the stream did not go on where it paused", rms(out), p.Handed())
+	}
+	m.Read(out)
+	if err := waitDone(t, done); err != nil {
+		t.Fatalf("done(%v)", err)
+	}
+}

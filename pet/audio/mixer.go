@@ -30,7 +30,17 @@ type Mixer struct {
 	wake chan struct{}
 	ref  *Reference // hears the mix: the echo canceller's far end
 	kept int        // KeepAwake holds not yet released
+	held int        // Hold holds not yet released
 }
+
+// Hold pauses every player where it is, until release is called (once;
+// later calls do nothing): the mix is silence, and no stream moves on or
+// ends. Hands-free listening holds it the moment the user may be talking
+// over the pet (pet/voice's outputHolder): her voice stops at once instead
+// of once the detector is sure, which also takes her echo off the user's
+// words while it decides; it stops her for good (a barge-in) or lets her
+// go on where she paused (docs/hands-free.md).
+func (m *Mixer) Hold() (release func()) { return m.count(&m.held) }
 
 // KeepAwake keeps the output running, on silence when nothing plays,
 // until release is called (once; later calls do nothing). The echo
@@ -38,18 +48,27 @@ type Mixer struct {
 // again comes back with another latency, and every reply would start
 // with an echo the canceller has to find again (docs/hands-free.md).
 func (m *Mixer) KeepAwake() (release func()) {
+	release = m.count(&m.kept)
 	m.mu.Lock()
-	m.kept++
 	wake := m.wake
 	m.mu.Unlock()
 	if wake != nil {
 		signal(wake)
 	}
+	return release
+}
+
+// count adds one to *n, a counter m.mu guards, and returns the release
+// that takes it back, once.
+func (m *Mixer) count(n *int) (release func()) {
+	m.mu.Lock()
+	*n++
+	m.mu.Unlock()
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			m.mu.Lock()
-			m.kept--
+			*n--
 			m.mu.Unlock()
 		})
 	}
@@ -176,7 +195,7 @@ func (m *Mixer) read(dst []float32) {
 	active := false
 	for _, p := range m.players {
 		v := p.cur
-		if v == nil {
+		if v == nil || m.held > 0 {
 			p.env.add(nil, len(dst))
 			continue
 		}

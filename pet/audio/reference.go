@@ -29,6 +29,7 @@ type Reference struct {
 	out   []float32 // resampler output scratch
 	ready bool
 	keep  func() (release func()) // the mixer's KeepAwake (SetReference)
+	hold  func() (release func()) // the mixer's Hold (SetReference)
 }
 
 // refKeep is how much of the mix the reference keeps.
@@ -180,7 +181,7 @@ func (m *Mixer) SetReference(r *Reference) {
 	m.mu.Unlock()
 	if r != nil {
 		r.mu.Lock()
-		r.keep = m.KeepAwake
+		r.keep, r.hold = m.KeepAwake, m.Hold
 		r.mu.Unlock()
 	}
 }
@@ -189,12 +190,22 @@ func (m *Mixer) SetReference(r *Reference) {
 // is called (Mixer.KeepAwake): the echo canceller holds it while it
 // listens (pet/voice's outputKeeper). A reference on no mixer keeps
 // nothing.
-func (r *Reference) KeepRunning() (release func()) {
+func (r *Reference) KeepRunning() (release func()) { return r.through(&r.keep) }
+
+// Hold pauses the output the reference hears until release is called
+// (Mixer.Hold): the echo canceller's listener holds it while the user may
+// be talking over the pet (pet/voice's outputHolder). A reference on no
+// mixer holds nothing.
+func (r *Reference) Hold() (release func()) { return r.through(&r.hold) }
+
+// through calls the mixer's method *f (set by SetReference, r.mu guards
+// it), or returns a release that does nothing when there is no mixer.
+func (r *Reference) through(f *func() (release func())) (release func()) {
 	r.mu.Lock()
-	keep := r.keep
+	call := *f
 	r.mu.Unlock()
-	if keep == nil {
+	if call == nil {
 		return func() {}
 	}
-	return keep()
+	return call()
 }

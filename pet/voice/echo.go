@@ -23,6 +23,13 @@ type outputKeeper interface {
 	KeepRunning() (release func())
 }
 
+// outputHolder is a FarEnd that can pause its output
+// (pet/audio.Reference): hands-free listening pauses the pet the moment
+// someone may be talking over her (framer.go's hold).
+type outputHolder interface {
+	Hold() (release func())
+}
+
 // EchoRaise is the VAD's raise while the pet speaks when its echo is
 // cancelled: the threshold then counts from the echo floor (echoFloor),
 // which already holds the pet's voice, instead of from the room's noise
@@ -167,6 +174,16 @@ const (
 	gainRise   = 0.02
 	echoMargin = 6
 )
+
+// echoDue reports whether the reference was playing where its echo
+// reaches the microphone now: after the pet's speech stops, her last
+// words still arrive for the room's delay and tail, and a spoken turn's
+// filler cut at once (its turn ended with nothing to say) leaves such a
+// tail with no speech owed. On issue 35's rig each of those tails, heard
+// with the threshold of a quiet room whenever the canceller had let a
+// little through, opened an utterance, which became a spoken turn whose
+// own cut filler opened the next: a loop every 0.7 s.
+func (e *echoPath) echoDue() bool { return e.peak >= farActive }
 
 // echoFloor is the level, in dBFS, the pet's own voice may still reach in
 // the cleaned signal: the reference's recent loudness less what the

@@ -14,6 +14,11 @@ const (
 	// keep the text for the utterance's end (early.go).
 	actEarly
 	actEarlyVoid // the speech went on: the early transcription is void
+	// actHold: someone may be talking over the pet: pause her output
+	// while the detector decides; actRelease: it decided (a barge-in
+	// came first) or heard nothing more: let her go on.
+	actHold
+	actRelease
 )
 
 type action struct {
@@ -42,9 +47,78 @@ type framer struct {
 	minHeld int
 	// echoFloor, when set, is the pet's voice's level in the input (echo.go).
 	echoFloor func() float64
+	// echoDue, when set, tells whether the pet's voice may still reach
+	// the input though she no longer speaks: the echo of her last words
+	// arrives the room's delay and tail after the output fell silent
+	// (echo.go). The raised threshold holds over it; a barge-in does not.
+	echoDue func() bool
 	// earlyEnd is the end of the voiced audio an actEarly was cut at, 0
 	// when none stands.
 	earlyEnd int64
+	hold     holdState
+}
+
+// holdState is the framer's pause of the pet's output (actHold): on a
+// tentative onset while she speaks (VAD.Tentative), until the detector
+// barges in, she has nothing left to say, the input has had no voiced
+// frame for holdQuiet, or holdMax went by. Held, her echo fades from the
+// input within the canceller's delay and the room's tail, and the user's
+// next words are heard against the room alone: on issue 35's rig the
+// raised onset came only with "tell me", the second burst of "Could you
+// tell me…", 560 ms after the first word; the hold stops her at "Could".
+type holdState struct {
+	on          bool    // the listener can hold the output (hands-free, echo cancelled)
+	held        bool    // holding now
+	from, voice int64   // where the hold began and the last voiced frame since, in samples
+	quiet, max  int64   // holdQuiet and holdMax in samples
+	floor       float64 // the echo floor when the hold began
+	lastFloor   float64 // the echo floor of the last frame
+}
+
+// echoFloor is the echo floor the detector counts from: while held, no
+// lower than when the hold began. The pet's voice stops, and with it the
+// reference the floor is read from, but her last words still reach the
+// microphone (through the output's buffers, the room's delay and tail),
+// and the room's own noise lies under a floor that counted from her: on
+// the rig, a floor that fell with the reference let those through, and
+// holds on a syllable of her echo became barge-ins.
+func (h *holdState) echoFloor(now float64) float64 {
+	h.lastFloor = now
+	if h.held {
+		return max(now, h.floor)
+	}
+	return now
+}
+
+// How long a hold lasts without a barge-in: holdQuiet after the last
+// voiced frame (longer than the pause between a user's first words),
+// holdMax at the most.
+const (
+	holdQuiet = 300 * time.Millisecond
+	holdMax   = 1500 * time.Millisecond
+)
+
+// step moves the hold on after a frame; owed tells whether the pet's
+// speech is owed, ev what the frame did to the utterance.
+func (h *holdState) step(acts []action, v *VAD, pos int64, owed bool, ev VADEvent) []action {
+	if !h.on {
+		return acts
+	}
+	if !h.held {
+		if owed && v.Tentative() {
+			h.held, h.from, h.voice, h.floor = true, pos, pos, h.lastFloor
+			acts = append(acts, action{kind: actHold})
+		}
+		return acts
+	}
+	if v.LastVoiced() {
+		h.voice = pos
+	}
+	if ev == VADStart || !owed || pos-h.voice >= h.quiet || pos-h.from >= h.max {
+		h.held = false
+		acts = append(acts, action{kind: actRelease})
+	}
+	return acts
 }
 
 func newFramer(rate int, cfg VADConfig, mode Mode) *framer {
@@ -58,27 +132,30 @@ func newFramer(rate int, cfg VADConfig, mode Mode) *framer {
 		preRoll: samples(preRoll),
 		tail:    samples(tailPad),
 		minHeld: samples(minPress),
+		hold:    holdState{quiet: int64(samples(holdQuiet)), max: int64(samples(holdMax))},
 	}
 }
 
-// feed takes one captured block; speaking tells whether the pet speaks.
+// feed takes one captured block; speaking tells whether the pet speaks
+// (her speech is owed: what a barge-in stops).
 func (f *framer) feed(block []int16, speaking func() bool) []action {
 	var acts []action
 	f.hist = append(f.hist, block...)
 	f.pending = append(f.pending, block...)
 	for len(f.pending) >= f.n {
 		frame := f.pending[:f.n]
-		raised := speaking()
+		owed := speaking()
+		raised := owed || (f.echoDue != nil && f.echoDue())
 		f.vad.SetRaised(raised)
 		if f.echoFloor != nil {
-			f.vad.SetEchoFloor(f.echoFloor())
+			f.vad.SetEchoFloor(f.hold.echoFloor(f.echoFloor()))
 		}
 		ev := f.vad.Frame(frame)
 		f.pos += int64(f.n)
 		f.pending = f.pending[f.n:]
 		switch ev {
 		case VADStart:
-			if raised && (f.mode.handsFree() || f.held) {
+			if owed && (f.mode.handsFree() || f.held) {
 				acts = append(acts, action{kind: actBargeIn})
 			}
 			if f.mode.handsFree() {
@@ -93,6 +170,7 @@ func (f *framer) feed(block []int16, speaking func() bool) []action {
 		case VADNone:
 			acts = f.early(acts)
 		}
+		acts = f.hold.step(acts, f.vad, f.pos, owed, ev)
 	}
 	f.pending = append([]int16(nil), f.pending...)
 	f.trim()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -198,6 +199,13 @@ func (l *Listener) Run(ctx context.Context) error {
 func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 	fr := newFramer(l.rate, l.o.VAD, l.o.Mode)
 	echo := l.newEcho()
+	var holder outputHolder
+	var unhold func() // the output's hold while it lasts
+	defer func() {
+		if unhold != nil {
+			unhold()
+		}
+	}()
 	if echo != nil {
 		// Push-to-talk listens while the key is down, not between
 		// replies: the output may sleep then.
@@ -205,6 +213,10 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 			defer k.KeepRunning()()
 		}
 		fr.echoFloor = echo.echoFloor
+		fr.echoDue = echo.echoDue
+		if h, ok := l.o.FarEnd.(outputHolder); ok && l.o.Mode.handsFree() {
+			holder, fr.hold.on = h, true
+		}
 		fr.vad.SetRaisedWide(true)
 		if echo.rec != nil {
 			defer echo.rec.Close()
@@ -241,14 +253,39 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 			at = b.at
 			pcm := b.pcm
 			if echo != nil {
-				echo.setNearEnd(fr.vad.InUtterance())
+				// A hold stands for the user talking as much as an open
+				// utterance does: the canceller's estimator must not
+				// take the user's first words for the pet's paused voice
+				// (on the rig it adopted a 634 ms echo so).
+				echo.setNearEnd(fr.vad.InUtterance() || fr.hold.held)
 				pcm = echo.process(pcm, b.at)
 			}
 			for _, a := range fr.feed(pcm, speaking) {
 				switch a.kind {
 				case actBargeIn:
-					l.o.Logger.Info("voice_barge_in")
+					// heard_ms: the speech the detector took, from its first
+					// voiced frame; lag_ms: from the block's capture to now.
+					s, _ := fr.vad.Utterance()
+					attrs := []any{"heard_ms", (fr.pos - s) * 1000 / int64(l.rate),
+						"lag_ms", l.o.Clock.Now().Sub(at).Milliseconds(),
+						"level_db", round1(fr.vad.LastLevel()), "floor_db", round1(fr.vad.Floor())}
+					if echo != nil {
+						attrs = append(attrs, "echo_floor_db", round1(echo.echoFloor()), "echo_gain_db", round1(echo.gain),
+							"echo_ms", echo.c.Delay().Milliseconds())
+					}
+					l.o.Logger.Info("voice_barge_in", attrs...)
 					l.o.Target.BargeIn()
+				case actHold:
+					if unhold == nil {
+						unhold = holder.Hold()
+						l.o.Logger.Info("voice_hold")
+					}
+				case actRelease:
+					if unhold != nil {
+						unhold()
+						unhold = nil
+						l.o.Logger.Info("voice_hold_released")
+					}
 				case actListening:
 					l.o.Target.SetVoiceStatus(StatusListening)
 				case actEarly:
@@ -430,3 +467,6 @@ func (l *Listener) wakeFilter(text string, followUp bool) (string, bool) {
 	l.o.Target.SetVoiceStatus("")
 	return "", false
 }
+
+// round1 rounds a level to a tenth of a decibel for a log record.
+func round1(db float64) float64 { return math.Round(db*10) / 10 }

@@ -70,6 +70,7 @@ type rig struct {
 	next     *clip // mixed in at the next start, after nextAfter
 	nextWait int
 	said     []placed
+	wall     []time.Time // when each block was written to the microphone, by block index
 	err      error
 }
 
@@ -127,6 +128,7 @@ func (r *rig) run(out io.Reader) {
 		r.mu.Lock()
 		r.watch(spk)
 		r.mix(mic)
+		r.wall = append(r.wall, time.Now())
 		r.pos += block
 		r.mu.Unlock()
 		room.ToInt16(pcm, mic)
@@ -291,6 +293,17 @@ func (r *rig) peak() float64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.peakDB
+}
+
+// wallAt is when the block holding sample at went through the room: read
+// from the speaker's monitor and written to the microphone.
+func (r *rig) wallAt(at int) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i := at / block; i >= 0 && i < len(r.wall) {
+		return r.wall[i]
+	}
+	return time.Time{}
 }
 
 func samplesToDur(n int) time.Duration { return time.Duration(n) * time.Second / rate }

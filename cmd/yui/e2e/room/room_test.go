@@ -61,6 +61,9 @@ func TestRoomRepliesDoNotInterrupt(t *testing.T) {
 	r.setNoise(-45)
 	speakReplies(a, r, b, 20)
 	checkQuiet(t, a, b, "-45 dBFS", nb, nu, nt)
+	// A hold pauses her while the detector decides whether someone talks
+	// over her; with no one talking, each is a stutter in her speech.
+	t.Logf("the pet paused %d times over 40 replies (voice_hold)", a.Count("voice_hold", nil))
 	t.Logf("the pet's speech peaked at %.1f dBFS in the speaker's monitor", r.peak())
 	reportERLE(t, debug, quiet)
 }
@@ -183,7 +186,33 @@ func bargeIn(t *testing.T, a *harness.App, r *rig, b *backend, c *clip) (time.Du
 	if cutBefore {
 		return -1, text
 	}
+	logSplit(t, a, r, said.onset(), end)
 	return samplesToDur(end - said.onset()), text
+}
+
+// logSplit says where the time from the user's onset to the speaker's
+// silence went: when the app held her output (voice_hold, the first after
+// the onset), when it barged in (voice_barge_in: the microphone's path,
+// the canceller, the detector), and when the speaker's last loud block
+// went through the room (the stop and the output's buffers after it), all
+// from the rig's wall time of the onset's block.
+func logSplit(t *testing.T, a *harness.App, r *rig, onset, end int) {
+	t.Helper()
+	from, to := r.wallAt(onset), r.wallAt(end-block)
+	if from.IsZero() || to.IsZero() {
+		return
+	}
+	first := func(msg string) string {
+		for _, rec := range a.Log() {
+			at, err := time.Parse(time.RFC3339Nano, rec.Str("time"))
+			if rec.Str("msg") == msg && err == nil && !at.Before(from.Add(-time.Second)) && !at.After(to.Add(time.Second)) {
+				return at.Sub(from).Round(time.Millisecond).String()
+			}
+		}
+		return "none"
+	}
+	t.Logf("  after the onset went into the microphone: held %s, barge-in %s, the speaker's last loud block %v",
+		first("voice_hold"), first("voice_barge_in"), to.Sub(from).Round(time.Millisecond))
 }
 
 // TestRoomWakeWord: in wake_word mode a sentence without the pet's name
