@@ -15,6 +15,7 @@ type Figure struct {
 	Unit     string
 	Goal     float64 // in Unit; 0: no goal, the figure is reported
 	Strict   bool    // the goal is "under" (<), not "within" (≤)
+	AtLeast  bool    // the goal is a floor (≥): more is better (ERLE)
 	Missing  string  // why it was not measured; "" when it was
 }
 
@@ -34,6 +35,11 @@ func (f Figure) Result() Result {
 		return NotMeasured
 	case f.Goal == 0:
 		return Reported
+	case f.AtLeast:
+		if f.Measured >= f.Goal {
+			return Pass
+		}
+		return Fail
 	case f.Measured < f.Goal || (!f.Strict && f.Measured == f.Goal):
 		return Pass
 	default:
@@ -56,7 +62,10 @@ func (f Figure) GoalText() string {
 		return "—"
 	}
 	op := "≤"
-	if f.Strict {
+	switch {
+	case f.AtLeast:
+		op = "≥"
+	case f.Strict:
 		op = "<"
 	}
 	return op + " " + withUnit(f.Goal, f.Unit)
@@ -94,36 +103,45 @@ type microGoal struct {
 	shown      string
 	goal       float64
 	strict     bool
+	atLeast    bool
 }
 
 // microGoals are the micro-benchmark goals of README and the specs.
 var microGoals = []microGoal{
 	{"render decode+dispatch", "Push `render` frame: decode and dispatch (BenchmarkRenderDecodeDispatch)",
-		"yui/transport/push.BenchmarkRenderDecodeDispatch", "ns/op", 1e-3, "µs", 20, true},
+		"yui/transport/push.BenchmarkRenderDecodeDispatch", "ns/op", 1e-3, "µs", 20, true, false},
 	{"render allocations", "Push `render` frame: allocations (BenchmarkRenderDecodeDispatch)",
-		"yui/transport/push.BenchmarkRenderDecodeDispatch", "allocs/op", 1, "allocs", 30, true},
+		"yui/transport/push.BenchmarkRenderDecodeDispatch", "allocs/op", 1, "allocs", 30, true, false},
 	{"turn frame, 200 KiB image", "Push `turn` frame with a 200 KiB image: encode (BenchmarkTurnFrame200KiBImage)",
-		"yui/transport/push.BenchmarkTurnFrame200KiBImage", "ns/op", 1e-6, "ms", 2, true},
+		"yui/transport/push.BenchmarkTurnFrame200KiBImage", "ns/op", 1e-6, "ms", 2, true, false},
 	{"Chat Completions chunk", "Chat Completions stream chunk: parse and dispatch (BenchmarkChunk)",
-		"yui/transport/chatcompletions.BenchmarkChunk", "ns/chunk", 1e-3, "µs", 20, true},
+		"yui/transport/chatcompletions.BenchmarkChunk", "ns/chunk", 1e-3, "µs", 20, true, false},
 	{"Responses event", "Responses stream event: parse and dispatch (BenchmarkEvent)",
-		"yui/transport/responses.BenchmarkEvent", "ns/chunk", 1e-3, "µs", 20, true},
+		"yui/transport/responses.BenchmarkEvent", "ns/chunk", 1e-3, "µs", 20, true, false},
 	{"JPEG fitter, 4K screenshot", "JPEG fitter: a 3840x2160 screenshot into a 256 KiB frame (BenchmarkFit3840x2160Into256KiB; docs/protocol/client-tools.md: well inside the time a user would notice)",
-		"yui/tools/imagefit.BenchmarkFit3840x2160Into256KiB", "ns/op", 1e-6, "ms", 500, true},
+		"yui/tools/imagefit.BenchmarkFit3840x2160Into256KiB", "ns/op", 1e-6, "ms", 500, true, false},
 	{"first audio overhead", "First audio: the client's time from a sentence reaching the queue to its first sample at the output (BenchmarkSegmentToFirstSample)",
-		"yui/pet/playback.BenchmarkSegmentToFirstSample", "ms-to-first-sample", 1, "ms", 20, true},
+		"yui/pet/playback.BenchmarkSegmentToFirstSample", "ms-to-first-sample", 1, "ms", 20, true, false},
 	{"first sentence handoff", "First sentence: the token that ends it to its speech event, the next token 50 ms later (BenchmarkSentenceHandoff; issue 37: within 25 ms)",
-		"yui/transport/chatcompletions.BenchmarkSentenceHandoff", "handoff-ms", 1, "ms", 25, true},
+		"yui/transport/chatcompletions.BenchmarkSentenceHandoff", "handoff-ms", 1, "ms", 25, true, false},
 	{"stop to silence", "Stop to silence: the most audio heard after a stop, buffers included (BenchmarkAudioAfterStop)",
-		"yui/pet/playback.BenchmarkAudioAfterStop", "worst-ms-audible-after-stop", 1, "ms", 50, true},
+		"yui/pet/playback.BenchmarkAudioAfterStop", "worst-ms-audible-after-stop", 1, "ms", 50, true, false},
 	// Hands-free over speakers (docs/hands-free.md): synthetic rooms until
 	// the sound-server rig records its own.
 	{"echo canceller cost", "Echo canceller: share of one core per second of 16 kHz audio, far end playing (BenchmarkCancel; issue 35: well under 5%)",
-		"yui/pet/voice/aec.BenchmarkCancel", "%core", 1, "%", 5, true},
+		"yui/pet/voice/aec.BenchmarkCancel", "%core", 1, "%", 5, true, false},
 	{"ERLE, synthetic room", "Echo canceller: ERLE of the linear filter in issue 35's room after 10 s (BenchmarkERLE; at least 25 dB wanted)",
-		"yui/pet/voice/aec.BenchmarkERLE", "ERLE-dB", 1, "dB", 0, false},
+		"yui/pet/voice/aec.BenchmarkERLE", "ERLE-dB", 1, "dB", 0, false, false},
 	{"barge-in latency", "Barge-in over speakers: speech onset to the stop, slowest of ten (BenchmarkBargeInLatency)",
-		"yui/pet/voice.BenchmarkBargeInLatency", "barge-max-ms", 1, "ms", 600, false},
+		"yui/pet/voice.BenchmarkBargeInLatency", "barge-max-ms", 1, "ms", 600, false, false},
+	{"ERLE, the rig, -65 dBFS", "Echo canceller on a real sound server: ERLE of the whole canceller in issue 35's room at -65 dBFS after 10 s, from the --voice-debug recording (BenchmarkRoomERLE)",
+		"yui/cmd/yui/e2e/room.BenchmarkRoomERLE", "ERLE-dB", 1, "dB", 25, false, true},
+	{"ERLE, the rig, -45 dBFS", "The same at -45 dBFS, each stream's noise taken out (BenchmarkRoomERLE)",
+		"yui/cmd/yui/e2e/room.BenchmarkRoomERLE", "ERLE-45-dB", 1, "dB", 25, false, true},
+	{"barge-in, the rig", "Barge-in on a real sound server: the user's onset to the speaker's silence, median of ten tries (BenchmarkRoomBargeIn)",
+		"yui/cmd/yui/e2e/room.BenchmarkRoomBargeIn", "barge-ms", 1, "ms", 600, false, false},
+	{"barge-in, the rig, 9th of 10", "The same, the ninth fastest of ten: the issue asks 9 of 10 within 600 ms (BenchmarkRoomBargeIn)",
+		"yui/cmd/yui/e2e/room.BenchmarkRoomBargeIn", "barge-9th-ms", 1, "ms", 600, false, false},
 }
 
 // Goal ratios of the developers' guide: one idle pet at most 1.2x a bare
@@ -166,7 +184,7 @@ func Figures(r Results) []Figure {
 }
 
 func microFigure(run *BenchRun, g microGoal) Figure {
-	f := Figure{Name: g.name, What: g.what, Unit: g.shown, Goal: g.goal, Strict: g.strict}
+	f := Figure{Name: g.name, What: g.what, Unit: g.shown, Goal: g.goal, Strict: g.strict, AtLeast: g.atLeast}
 	v, err := run.Metric(g.key, g.unit)
 	if err != nil {
 		f.Missing = err.Error()

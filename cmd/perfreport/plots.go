@@ -277,9 +277,13 @@ func plotMicro(path string, figs []Figure) error {
 			pct = append(pct, 0)
 			texts = append(texts, "not measured")
 			continue
-		case f.Goal == 0: // reported, no goal to be a share of (ERLE)
+		case f.Goal == 0: // reported, no goal to be a share of
 			pct = append(pct, 0)
 			texts = append(texts, withUnit(f.Measured, f.Unit)+", reported")
+			continue
+		case f.AtLeast: // a floor: the goal as a share of the figure, so that shorter is better here too
+			pct = append(pct, 100*f.Goal/max(f.Measured, 1e-9))
+			texts = append(texts, fmt.Sprintf("%s, at least %s", withUnit(f.Measured, f.Unit), withUnit(f.Goal, f.Unit)))
 			continue
 		}
 		pct = append(pct, 100*f.Measured/f.Goal)

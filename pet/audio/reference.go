@@ -28,6 +28,7 @@ type Reference struct {
 	rs    resampler
 	out   []float32 // resampler output scratch
 	ready bool
+	line  refTimeline
 	keep  func() (release func()) // the mixer's KeepAwake (SetReference)
 	hold  func() (release func()) // the mixer's Hold (SetReference)
 }
@@ -35,9 +36,9 @@ type Reference struct {
 // refKeep is how much of the mix the reference keeps.
 const refKeep = 2 * time.Second
 
-// refSlack is how far the write position may fall behind the clock before
-// the timeline moves up to it: a millisecond, the resampler's rounding
-// and nothing more (see write).
+// refSlack is how far a pull may come behind the count and still be on
+// time: a millisecond, the resampler's rounding and nothing more
+// (timeline.go).
 const refSlack = RefRate / 1000
 
 // NewReference returns an empty reference on c (nil: the wall clock).
@@ -58,18 +59,16 @@ func (r *Reference) slot(t time.Time) int64 {
 // output pulls its mix ahead of what it plays (its buffers: DeviceBuffer,
 // PlayerBuffer, the sound server's) and what it pulls plays one sample
 // after the other: the count, not the clock at each pull, says when a
-// sample plays. Pulled behind the clock, a sample cannot play when the
-// count says: the output ran dry (an underrun — a busy machine, a sound
-// server that missed its turn) and played silence for as long as the
-// count lags, so everything from here on plays that much later, and the
-// timeline moves up to the clock, silence left where nothing was handed.
-// It never moves back: the output's lead is what the echo canceller's
-// delay estimate holds (pet/voice/aec/delay.go), and a timeline that
-// wobbles with each pull's jitter moves the echo under a filter that had
-// learned it. Issue 35's rig found the old rule (move up only past
-// 150 ms) left the timeline up to 120 ms behind the output for seconds,
-// a reference read as silence and an echo delay that moved with every
-// stall (docs/hands-free.md).
+// sample plays. It leaves the count only when the pulls prove it wrong
+// (refTimeline, timeline.go): a pull comes behind it (the output ran dry
+// and played silence: the timeline moves up, silence left where nothing
+// was handed), or the pulls keep running far ahead of the clock (the
+// output dropped what it had pulled: the timeline moves back). It does
+// not follow each pull's jitter: a timeline that wobbles moves the echo
+// under a filter that had learned it (pet/voice/aec/track.go). Issue 35's
+// rig found the old rule (move up only past 150 ms) left the timeline up
+// to 120 ms behind the output for seconds, a reference read as silence
+// and an echo delay that moved with every stall (docs/hands-free.md).
 //
 // For example, an output that pulls 15 ms every 15 ms, 45 ms ahead: a
 // stall of 30 ms costs nothing (the lead covers it, the count is still
@@ -80,9 +79,13 @@ func (r *Reference) write(mix []float32) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.slot(r.clk.Now())
-	if !r.ready || r.w < now-refSlack {
+	if !r.ready {
 		r.zero(r.w, now)
-		r.w, r.ready = now, true
+		r.w, r.ready, r.line = now, true, newRefTimeline()
+	} else if to := r.line.place(r.w, now); to != r.w {
+		// Moving back leaves the slots past the new end unread (Played).
+		r.zero(r.w, to)
+		r.w = to
 	}
 	r.out = r.rs.run(mix, r.out[:0])
 	n := int64(len(r.ring))

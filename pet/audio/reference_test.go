@@ -100,24 +100,7 @@ func TestReferenceFollowsTheOutputSchedule(t *testing.T) {
 			// The stall: the output pulls nothing, then refills its
 			// lead; the click is the first sample after the stall.
 			clk.Advance(tc.stall)
-			click := make([]float32, n)
-			click[0] = 1
-			ref.write(click)
-			want := start.Add(time.Duration(pulled)*time.Second/Rate + tc.shift)
-			got := make([]float32, RefRate/100)
-			// Played's window ends at its end: put the click in its middle.
-			ref.Played(got, want.Add(5*time.Millisecond))
-			peak := 0
-			for i, v := range got {
-				if math.Abs(float64(v)) > math.Abs(float64(got[peak])) {
-					peak = i
-				}
-			}
-			// The resampler's filter puts the click's peak within its
-			// half-length of the sample.
-			if at := peak - len(got)/2; at < -2 || at > 10 {
-				t.Fatalf("the click is %d samples from where it plays (%v)", at, got)
-			}
+			pullClick(t, ref, n, start.Add(time.Duration(pulled)*time.Second/Rate+tc.shift))
 		})
 	}
 }
@@ -145,5 +128,62 @@ func TestReferenceKeepsTheOutputRunning(t *testing.T) {
 	b()
 	if m.keptAwake() {
 		t.Fatal("every hold released, the mixer is still kept awake")
+	}
+}
+
+// An output that takes 230 ms of the mix at once and then pulls on the
+// clock, 230 ms ahead of it, dropped what it took (issue 35's rig, after
+// an underrun): half a second on, the timeline moves back, and a click
+// pulled then sits a millisecond after the clock, not 230 ms later.
+// Pulls within 100 ms of the clock never move it back.
+func TestReferenceMovesBackOffADroppedLead(t *testing.T) {
+	const period = 15 * time.Millisecond
+	n := int(period * Rate / time.Second)
+	for _, tc := range []struct {
+		name  string
+		jump  int           // periods taken at once
+		shift time.Duration // where the click lands after the clock
+	}{
+		{"dropped", 16, time.Millisecond},
+		{"within a buffer", 6, 6 * period},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := clock.NewFake(time.Unix(1000, 0))
+			ref := NewReference(clk)
+			silence := make([]float32, n)
+			ref.write(silence)
+			for range tc.jump {
+				ref.write(silence)
+			}
+			for range 50 { // 750 ms on the clock
+				clk.Advance(period)
+				ref.write(silence)
+			}
+			clk.Advance(period)
+			pullClick(t, ref, n, clk.Now().Add(tc.shift))
+		})
+	}
+}
+
+// pullClick has the output pull n samples starting with a click, and
+// fails t unless the reference has the click where want says it plays.
+func pullClick(t *testing.T, ref *Reference, n int, want time.Time) {
+	t.Helper()
+	click := make([]float32, n)
+	click[0] = 1
+	ref.write(click)
+	got := make([]float32, RefRate/100)
+	// Played's window ends at its end: put the click in its middle.
+	ref.Played(got, want.Add(5*time.Millisecond))
+	peak := 0
+	for i, v := range got {
+		if math.Abs(float64(v)) > math.Abs(float64(got[peak])) {
+			peak = i
+		}
+	}
+	// The resampler's filter puts the click's peak within its
+	// half-length of the sample.
+	if at := peak - len(got)/2; got[peak] == 0 || at < -2 || at > 10 {
+		t.Fatalf("the click is %d samples from where it plays (%v)", at, got)
 	}
 }

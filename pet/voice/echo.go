@@ -66,6 +66,7 @@ type echoPath struct {
 	gain  float64        // cleaned over reference level in single talk, dB
 	past  refLevels      // the reference's recent block loudness
 	near  bool           // the user is talking (setNearEnd)
+	noise float64        // the cleaned stream's mean square with no echo due (learnNoise)
 }
 
 // setNearEnd tells the path whether the voice detector has an utterance
@@ -141,26 +142,70 @@ func (e *echoPath) process(pcm []int16, at time.Time) []int16 {
 	e.past.add(ms, time.Duration(len(ref))*time.Second/aec.Rate)
 	d := e.c.Delay()
 	e.peak = e.past.loudest(max(d-echoEarly, 0), d+echoTail)
-	e.learnGain(e.peak, clean)
+	left := meanSquare(clean)
+	if !e.echoDue() {
+		e.learnNoise(left)
+	}
+	e.learnGain(e.peak, left)
 	e.rec.write(pcm, ref, clean)
 	return clean
 }
 
 // learnGain follows how far below the reference the pet's voice comes
 // out of the canceller (filter and suppressor together), in dB, on blocks
-// where the far end plays and the canceller hears no double talk. It
-// starts at 0 dB: until the canceller has heard the room, the pet's
-// voice counts as loud as it was played.
-func (e *echoPath) learnGain(refMS float64, clean []int16) {
+// where the far end plays and the canceller hears no double talk; ms is
+// the cleaned block's mean square. It starts at 0 dB: until the canceller
+// has heard the room, the pet's voice counts as loud as it was played.
+//
+// What is left of her voice is the cleaned block less the room's noise,
+// down to a sixteenth of it (12 dB under: the echo floor, 6 dB over what
+// is left, then lies under the detector's noise floor, which counts the
+// speech band only): the suppressor cuts no deeper than the noise
+// (aec/suppress.go), and a gain learned from the noise itself put the
+// echo floor 6 dB over the noise floor in a -45 dBFS room, where the
+// user's first words over her did not reach it (issue 35's rig: held at
+// "tell me" instead of at "Could you", 580 ms after their onset).
+func (e *echoPath) learnGain(refMS, ms float64) {
 	if refMS < farActive || e.c.DoubleTalk() || e.near {
 		return
 	}
-	x := min(Level(clean)-dbOf(refMS), 0)
+	x := min(dbOf(max(ms-e.noise, e.noise/16))-dbOf(refMS), 0)
 	rate := gainRate
 	if x > e.gain {
 		rate = gainRise
 	}
 	e.gain += rate * (x - e.gain)
+}
+
+// learnNoise follows the room's noise in the cleaned stream on blocks
+// with no echo due and no one talking: at once down, slowly up.
+func (e *echoPath) learnNoise(ms float64) {
+	switch {
+	case e.near:
+	case e.noise == 0:
+		e.noise = ms
+	case ms < e.noise:
+		e.noise += noiseFall * (ms - e.noise)
+	default:
+		e.noise += noiseRise * (ms - e.noise)
+	}
+}
+
+// The cleaned stream's noise estimate moves a fifth of the way down per
+// block and a hundredth up.
+const (
+	noiseFall = 0.2
+	noiseRise = 0.01
+)
+
+// meanSquare is pcm's mean square, full scale 1 (0 for no samples).
+func meanSquare(pcm []int16) float64 {
+	var sum float64
+	for _, s := range pcm {
+		f := float64(s) / 32768
+		sum += f * f
+	}
+	return sum / float64(max(len(pcm), 1))
 }
 
 // Echo floor tuning: a block counts as the far end playing above

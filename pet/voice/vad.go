@@ -319,18 +319,4 @@ func voicedIn(recent []bool, k int) (n, first int) {
 }
 
 // Level is the RMS level of pcm in dBFS (-100 for silence).
-func Level(pcm []int16) float64 {
-	if len(pcm) == 0 {
-		return -100
-	}
-	var sum float64
-	for _, s := range pcm {
-		f := float64(s)
-		sum += f * f
-	}
-	ms := sum / float64(len(pcm)) / (32768 * 32768)
-	if ms <= 1e-10 {
-		return -100
-	}
-	return 10 * math.Log10(ms)
-}
+func Level(pcm []int16) float64 { return dbOf(meanSquare(pcm)) }

@@ -45,6 +45,7 @@ type Canceller struct {
 	far    []float64
 	fill   int
 	y, e   []float64 // the foreground's estimate and error: the output
+	est    []float64 // the foreground's estimate, kept when y is cleared (the suppressor's coherence)
 	yb, eb []float64 // the background's, which it learns from
 	dfar   []float64
 	clean  []float64
@@ -54,7 +55,12 @@ type Canceller struct {
 	moves  int  // echo moves the tracker followed
 	near   bool // the user is talking (SetNearEnd)
 	lost   int  // blocks the suppressor still predicts from the reference (block)
+	quiet  int  // blocks since the delayed reference last played
 }
+
+// roomAfter is how long the delayed reference must have been silent for
+// the microphone to hold no echo: the filter's span, 128 ms, and a bit.
+const roomAfter = 20
 
 // lostHold is how long after the filter last did harm the suppressor
 // keeps predicting the echo from the reference: 96 ms.
@@ -88,6 +94,7 @@ func New(cfg Config) *Canceller {
 		far:   make([]float64, Block),
 		y:     make([]float64, Block),
 		e:     make([]float64, Block),
+		est:   make([]float64, Block),
 		yb:    make([]float64, Block),
 		eb:    make([]float64, Block),
 		dfar:  make([]float64, Block),
@@ -145,6 +152,7 @@ func (c *Canceller) block() {
 	// before the filter converged, until lostHold blocks after the last
 	// such block: on issue 35's rig a 2 ms step of the echo passed the
 	// pet's voice through whole for the 100–150 ms the tracker took.
+	copy(c.est, c.y)
 	if st.see > st.sdd {
 		copy(c.e, c.mic)
 		clear(c.y)
@@ -153,11 +161,20 @@ func (c *Canceller) block() {
 		c.lost--
 	}
 	c.track(st)
+	if st.sxx > farActiveMS*Block {
+		c.quiet = 0
+	} else {
+		c.quiet++
+	}
 	if c.cfg.NoSuppressor {
 		copy(c.clean, c.e)
 	} else {
-		unsure := !c.f.adapt.adapted || c.lost > 0
-		c.s.process(c.e, c.y, c.dfar, c.f.adapt.leak, unsure, c.stats.pathGain, c.clean)
+		c.s.process(block{
+			e: c.e, y: c.y, far: c.dfar, mic: c.mic, est: c.est,
+			leak:   c.f.adapt.leak,
+			unsure: !c.f.adapt.adapted || c.lost > 0, pathGain: c.stats.pathGain,
+			room: c.quiet >= roomAfter,
+		}, c.clean)
 	}
 	c.out.push(c.clean)
 }

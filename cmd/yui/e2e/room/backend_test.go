@@ -25,7 +25,7 @@ import (
 // pet's replies (turns of its own, as an agent speaking up does), ends
 // every turn the pet sends it, and keeps them for the test to read.
 type backend struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *pushsim.Server
 	conn   *pushsim.Conn
 	replyN int
@@ -41,7 +41,7 @@ type turnFrame struct {
 	ClientContext string `json:"client_context"`
 }
 
-func startBackend(t *testing.T, key string) *backend {
+func startBackend(t testing.TB, key string) *backend {
 	t.Helper()
 	srv, err := pushsim.Start(pushsim.Options{Key: key})
 	if err != nil {
@@ -134,7 +134,7 @@ func containsLine(s, line string) bool {
 // when it follows none (the pet's own voice, noise), so a turn from the
 // wrong audio shows in the text.
 type transcriber struct {
-	t     *testing.T
+	t     testing.TB
 	url   string
 	clips []*clip
 }
@@ -142,7 +142,7 @@ type transcriber struct {
 // notTheUser is the transcript of audio that is none of the user's clips.
 const notTheUser = "unrecognised"
 
-func startTranscriber(t *testing.T, clips ...*clip) *transcriber {
+func startTranscriber(t testing.TB, clips ...*clip) *transcriber {
 	tr := &transcriber{t: t, clips: clips}
 	srv := httptest.NewServer(http.HandlerFunc(tr.serve))
 	t.Cleanup(srv.Close)
@@ -241,7 +241,7 @@ func pearson(a, b []float64) float64 {
 // microphone, the system voice, the fake transcriber, no turns of her own)
 // and starts yui on the sound server, its voice input recorded into debug
 // (--voice-debug) when set.
-func startApp(t *testing.T, p *pulse, b *backend, tr *transcriber, mode string, echoCancel bool, debug string) *harness.App {
+func startApp(t testing.TB, p *pulse, b *backend, tr *transcriber, mode string, echoCancel bool, debug string) *harness.App {
 	t.Helper()
 	d := harness.StartXvfb(t, 1280, 800)
 	cfg := t.TempDir()

@@ -47,7 +47,7 @@ var shortReplies = []string{
 const longReply = "I have been reading about the history of tea and how it travelled from the mountains of China to the rest of the world over many centuries."
 
 // loadClip reads a 16 kHz WAV of pet/voice/testdata.
-func loadClip(t *testing.T, name, text string) *clip {
+func loadClip(t testing.TB, name, text string) *clip {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "pet", "voice", "testdata", name))
 	if err != nil {
@@ -57,7 +57,7 @@ func loadClip(t *testing.T, name, text string) *clip {
 }
 
 // espeakClip is espeak-ng saying text.
-func espeakClip(t *testing.T, text string) *clip {
+func espeakClip(t testing.TB, text string) *clip {
 	t.Helper()
 	if _, err := exec.LookPath("espeak-ng"); err != nil {
 		t.Fatal("espeak-ng is missing (.ci/deps.sh test installs it)")
@@ -75,7 +75,7 @@ func espeakClip(t *testing.T, text string) *clip {
 
 // newClip decodes a WAV, resamples it to the rig's rate and sets its
 // level to userDB.
-func newClip(t *testing.T, wav []byte, text string) *clip {
+func newClip(t testing.TB, wav []byte, text string) *clip {
 	t.Helper()
 	pcm, r, err := voice.DecodeWAV(wav)
 	if err != nil {

@@ -27,7 +27,7 @@ type pulse struct {
 // startPulse starts the server in user mode with no configuration of its
 // own (-n): only the modules the rig needs, and no idle exit or suspend,
 // so the monitor records the sink's silence as time passes.
-func startPulse(t *testing.T) *pulse {
+func startPulse(t testing.TB) *pulse {
 	t.Helper()
 	for _, bin := range []string{"pulseaudio", "parec", "pacat", "pactl"} {
 		if _, err := exec.LookPath(bin); err != nil {

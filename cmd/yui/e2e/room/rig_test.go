@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"yui/cmd/yui/e2e/harness"
+	"yui/pet/voice"
 	"yui/pet/voice/room"
 )
 
@@ -53,7 +56,7 @@ func (p placed) onset() int { return p.at + p.c.onset }
 // count of samples it passed: a reply's start and end in the monitor and
 // the user's speech share it, so a latency is a difference of positions.
 type rig struct {
-	t    *testing.T
+	t    testing.TB
 	sim  *room.Sim
 	pcm  io.Writer // pacat's input
 	loop sync.WaitGroup
@@ -72,10 +75,35 @@ type rig struct {
 	said     []placed
 	wall     []time.Time // when each block was written to the microphone, by block index
 	err      error
+
+	// What the rig heard from the speaker and fed the microphone (run
+	// owns them; kept with the test's artifacts): set beside the app's
+	// --voice-debug files, they tell a step of the output's timing from
+	// one of the capture's (docs/hands-free.md).
+	heard, fed []int16
+}
+
+// appendPCM appends the s16le samples of raw to pcm.
+func appendPCM(pcm []int16, raw []byte) []int16 {
+	for i := 0; i+1 < len(raw); i += 2 {
+		pcm = append(pcm, int16(binary.LittleEndian.Uint16(raw[i:])))
+	}
+	return pcm
+}
+
+// save writes the rig's recordings into the test's artifacts, once run
+// has ended.
+func (r *rig) save() {
+	dir := harness.Artifacts(r.t)
+	for name, pcm := range map[string][]int16{"rig-speaker.wav": r.heard, "rig-mic.wav": r.fed} {
+		if err := os.WriteFile(filepath.Join(dir, name), voice.EncodeWAV(pcm, voice.Mono16k), 0o644); err != nil {
+			r.t.Errorf("the rig's recording: %v", err)
+		}
+	}
 }
 
 // startRig starts the room's recorder and player on server p.
-func startRig(t *testing.T, p *pulse, rm room.Room) *rig {
+func startRig(t testing.TB, p *pulse, rm room.Room) *rig {
 	t.Helper()
 	r := &rig{t: t, sim: rm.Start(), lastLoud: -1, noise: rm.NoiseDB, peakDB: -100}
 	format := []string{"--format=s16le", "--rate=16000", "--channels=1", "--raw"}
@@ -105,6 +133,7 @@ func startRig(t *testing.T, p *pulse, rm room.Room) *rig {
 			_ = c.Wait()
 		}
 		r.loop.Wait()
+		r.save()
 	})
 	return r
 }
@@ -124,6 +153,7 @@ func (r *rig) run(out io.Reader) {
 		for i := range spk {
 			spk[i] = float64(int16(binary.LittleEndian.Uint16(raw[2*i:]))) / 32768
 		}
+		r.heard = appendPCM(r.heard, raw)
 		r.sim.Process(spk, mic)
 		r.mu.Lock()
 		r.watch(spk)
@@ -135,6 +165,7 @@ func (r *rig) run(out io.Reader) {
 		for i, s := range pcm {
 			binary.LittleEndian.PutUint16(raw[2*i:], uint16(s))
 		}
+		r.fed = appendPCM(r.fed, raw)
 		if _, err := r.pcm.Write(raw); err != nil {
 			r.fail(fmt.Errorf("pacat: %w", err))
 			return

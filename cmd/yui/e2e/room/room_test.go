@@ -46,6 +46,18 @@ func interruptions(a *harness.App) int {
 // serves both floors; the canceller's cleaning of each (ERLE) comes from
 // the --voice-debug recording.
 func TestRoomRepliesDoNotInterrupt(t *testing.T) {
+	e := quietRoom(t)
+	t.Logf("ERLE (raw microphone over cleaned, the reference playing): %.1f dB at -65 dBFS after the first 10 s (of %.1f s of reference), %.1f dB at -45 dBFS (%.1f s)", e.quiet.raw, e.quiet.seconds, e.loud.raw, e.loud.seconds)
+	t.Logf("ERLE of the echo (each stream's noise taken out): %.1f dB at -65 dBFS, %.1f dB at -45 dBFS", e.quiet.echo, e.loud.echo)
+}
+
+// roomERLE is the canceller's ERLE in each half of quietRoom.
+type roomERLE struct{ quiet, loud erleFigure }
+
+// quietRoom makes the pet say twenty replies at -65 dBFS and twenty at
+// -45 dBFS with no one talking, fails t on any barge-in, utterance or
+// spoken turn, and measures the canceller from its recording.
+func quietRoom(t testing.TB) roomERLE {
 	p := startPulse(t)
 	r := startRig(t, p, issueRoom(-65))
 	b := startBackend(t, "room-key")
@@ -65,13 +77,13 @@ func TestRoomRepliesDoNotInterrupt(t *testing.T) {
 	// over her; with no one talking, each is a stutter in her speech.
 	t.Logf("the pet paused %d times over 40 replies (voice_hold)", a.Count("voice_hold", nil))
 	t.Logf("the pet's speech peaked at %.1f dBFS in the speaker's monitor", r.peak())
-	reportERLE(t, debug, quiet)
+	return measureERLE(t, debug, quiet)
 }
 
 // checkQuiet fails when the app heard speech in this phase: barge-ins,
 // utterances or spoken turns beyond the counts before it. It returns the
 // counts so far.
-func checkQuiet(t *testing.T, a *harness.App, b *backend, phase string, barges, utts, turns int) (int, int, int) {
+func checkQuiet(t testing.TB, a *harness.App, b *backend, phase string, barges, utts, turns int) (int, int, int) {
 	t.Helper()
 	nb, nu, nt := a.Count("voice_barge_in", nil), a.Count("voice_utterance", nil), len(b.userTurns())
 	if nb > barges || nu > utts || nt > turns {
@@ -109,6 +121,17 @@ func TestRoomWithoutCancellerInterrupts(t *testing.T) {
 // turn that follows carries the user's words. Three replies alone come
 // first: the canceller hears the room.
 func TestRoomUserBargesIn(t *testing.T) {
+	ok, _ := bargeInTries(t)
+	if ok < 9 {
+		t.Fatalf("the user stopped the pet in time with their words heard in %d of 10 replies", ok)
+	}
+}
+
+// bargeInTries has the user talk over ten replies after three alone, and
+// returns how many stopped her within 600 ms with the user's words heard
+// and, sorted, the time from the user's onset to the speaker's silence
+// of each reply that played.
+func bargeInTries(t testing.TB) (ok int, lats []time.Duration) {
 	p := startPulse(t)
 	r := startRig(t, p, issueRoom(-45))
 	b := startBackend(t, "room-key")
@@ -116,8 +139,6 @@ func TestRoomUserBargesIn(t *testing.T) {
 	debug := filepath.Join(harness.Artifacts(t), "voice-debug")
 	a := startApp(t, p, b, startTranscriber(t, weather), "hands_free", true, debug)
 	speakReplies(a, r, b, 3)
-	ok := 0
-	var lats []time.Duration
 	for try := range 10 {
 		lat, text := bargeIn(t, a, r, b, weather)
 		good := lat >= 0 && lat <= 600*time.Millisecond && text == weatherText
@@ -135,9 +156,7 @@ func TestRoomUserBargesIn(t *testing.T) {
 		t.Logf("stopped in time with the user's words in %d of 10; over the %d replies played, median %v, slowest %v; %d barge-ins",
 			ok, len(lats), lats[len(lats)/2], lats[len(lats)-1], a.Count("voice_barge_in", nil))
 	}
-	if ok < 9 {
-		t.Fatalf("the user stopped the pet in time with their words heard in %d of 10 replies", ok)
-	}
+	return ok, lats
 }
 
 // bargeIn plays one try: a long reply, the user's sentence a second into
@@ -145,7 +164,7 @@ func TestRoomUserBargesIn(t *testing.T) {
 // the monitor (-1: the reply did not play, or was cut before the user
 // spoke) and the text of the spoken turn
 // that carried the sentence ("" when none did).
-func bargeIn(t *testing.T, a *harness.App, r *rig, b *backend, c *clip) (time.Duration, string) {
+func bargeIn(t testing.TB, a *harness.App, r *rig, b *backend, c *clip) (time.Duration, string) {
 	t.Helper()
 	turns := len(b.userTurns())
 	_, placedN := r.lastSaid()
@@ -196,7 +215,7 @@ func bargeIn(t *testing.T, a *harness.App, r *rig, b *backend, c *clip) (time.Du
 // the canceller, the detector), and when the speaker's last loud block
 // went through the room (the stop and the output's buffers after it), all
 // from the rig's wall time of the onset's block.
-func logSplit(t *testing.T, a *harness.App, r *rig, onset, end int) {
+func logSplit(t testing.TB, a *harness.App, r *rig, onset, end int) {
 	t.Helper()
 	from, to := r.wallAt(onset), r.wallAt(end-block)
 	if from.IsZero() || to.IsZero() {
