@@ -175,15 +175,24 @@ func (y *yui) Voices(ctx context.Context, engine, base string) ([]speech.Voice, 
 func (y *yui) AudioDevices() (voice.Devices, error) { return voice.ListDevices() }
 
 // MeterVoice runs the Voice tab's level meter on p's microphone, or on
-// the --voice-in file that replaces it.
+// the --voice-in file that replaces it, cleaned of the pets' voices when
+// p's echo canceller is on.
 func (y *yui) MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error {
 	c, err := newCapture(y.cfg.VoiceIn, p.Voice.Device, y.log, nil)
 	if err != nil {
 		return err
 	}
-	y.log.Info("voice_meter", "preset", p.ID, "device", p.Voice.Device, "file", y.cfg.VoiceIn != "")
+	o := voice.MeterOptions{VAD: voice.VADConfig{Threshold: p.Voice.Threshold}}
+	// With the echo canceller on, the meter shows what the detector
+	// hears: the microphone cleaned of what the pets are saying.
+	if p.Voice.EchoCancelOn() {
+		if ref := y.reference(); ref != nil {
+			o.FarEnd = ref
+		}
+	}
+	y.log.Info("voice_meter", "preset", p.ID, "device", p.Voice.Device, "file", y.cfg.VoiceIn != "", "echo_cancel", o.FarEnd != nil)
 	heard := false
-	return voice.Meter(ctx, c, voice.VADConfig{Threshold: p.Voice.Threshold}, func(r voice.Reading) {
+	return voice.Meter(ctx, c, o, func(r voice.Reading) {
 		// The first reading over the threshold is logged: the meter saw voice.
 		if !heard && r.Level >= r.Threshold {
 			heard = true

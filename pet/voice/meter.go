@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"yui/transport/clock"
 )
 
 // Reading is one step of a level meter, in dBFS: the loudest frame since
@@ -18,12 +20,34 @@ type Reading struct {
 // moves with the voice, rarely enough to cost nothing.
 const MeterEvery = 100 * time.Millisecond
 
+// MeterOptions tunes Meter.
+type MeterOptions struct {
+	// VAD's threshold is what Reading reports.
+	VAD VADConfig
+	// FarEnd, when set, is what the speakers play: the meter reads the
+	// microphone cleaned against it, as the listener hears it with the
+	// echo canceller on (echo.go), so the level and the sensitivity it is
+	// set against are the detector's (issue 35). Nil: the raw microphone.
+	FarEnd FarEnd
+	// Clock stamps captured blocks for the far end; nil: the wall clock.
+	Clock clock.Clock
+}
+
 // Meter captures from c in Mono16k and calls fn with a Reading about every
 // MeterEvery of audio (counted in samples, so a file plays as it would),
-// until ctx ends or the capture stops; cfg's threshold is what Reading
-// reports. fn runs on the capture's goroutine: it must return quickly.
-func Meter(ctx context.Context, c Capture, cfg VADConfig, fn func(Reading)) error {
-	cfg = cfg.withDefaults()
+// until ctx ends or the capture stops. fn runs on the capture's
+// goroutine: it must return quickly.
+func Meter(ctx context.Context, c Capture, o MeterOptions, fn func(Reading)) error {
+	cfg := o.VAD.withDefaults()
+	var echo *echoPath
+	if o.FarEnd != nil {
+		echo = newEchoPath(o.FarEnd, nil)
+	}
+	clk := o.Clock
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	tl := captureTimeline{rate: Mono16k.SampleRate}
 	vad := NewVAD(Mono16k.SampleRate, cfg)
 	frame := FrameSamples(Mono16k.SampleRate)
 	per := Mono16k.SampleRate * int(MeterEvery/time.Millisecond) / 1000
@@ -36,6 +60,9 @@ func Meter(ctx context.Context, c Capture, cfg VADConfig, fn func(Reading)) erro
 	err := c.Start(ctx, Mono16k, func(pcm []int16) {
 		mu.Lock()
 		defer mu.Unlock()
+		if echo != nil {
+			pcm = echo.process(pcm, tl.stamp(len(pcm), clk.Now()))
+		}
 		pending = append(pending, pcm...)
 		for len(pending) >= frame {
 			f := pending[:frame]
