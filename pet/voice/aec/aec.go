@@ -186,9 +186,6 @@ func (c *Canceller) track(st blockStats) {
 		c.resets = c.f.resets
 		c.tr.forget()
 	}
-	if c.near {
-		return
-	}
 	move := c.tr.add(c.mic, c.dfar, st.sxx > farActiveMS*Block, c.f.adapt.adapted)
 	if move == 0 {
 		return
@@ -230,13 +227,16 @@ func (c *Canceller) follow() {
 }
 
 // SetNearEnd tells the canceller whether the user is talking (the voice
-// detector has an utterance open on its output). While they are, it keeps
-// where it knows the echo to be: the delay estimator takes no blocks and
-// the tracker does not move (the filters go on, the foreground guarded by
-// the background's comparison and both by the double-talk hold). The
-// user's voice over the pet's is what both mistake for the echo moving: on issue 35's rig the estimator took a sentence said over a
-// reply for a 950 ms echo, and every reply after it broke through
-// (docs/hands-free.md).
+// detector has an utterance open on its output). While they are, the
+// delay estimator takes no blocks (the filters go on, the foreground
+// guarded by the background's comparison and both by the double-talk
+// hold): on issue 35's rig it took a sentence said over a reply for a
+// 950 ms echo, and every reply after it broke through
+// (docs/hands-free.md). The tracker goes on: it moves only on two
+// measurements of the echo's own path that agree (track.go), which the
+// user's voice does not make, and an utterance her own voice opened just
+// as the echo moved had held it where the echo no longer was, so her
+// voice kept opening utterances (the rig, once in twelve runs).
 func (c *Canceller) SetNearEnd(on bool) { c.near = on }
 
 // Delay is the delay applied to the reference: the bulk delay and the

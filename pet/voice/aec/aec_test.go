@@ -283,7 +283,7 @@ func TestFilterFollowsEchoStep(t *testing.T) {
 		{"reference 17 ms late", 272},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rm, r, c, step := stepRun(t, tc.shift, aec.Config{NoSuppressor: true})
+			rm, r, c, step := stepRun(t, tc.shift, aec.Config{NoSuppressor: true}, nil)
 			n := len(r.mic)
 			before := linearERLE(r, rm, 8*rate, step)
 			soon := linearERLE(r, rm, step+rate/2, step+2*rate)
@@ -299,9 +299,10 @@ func TestFilterFollowsEchoStep(t *testing.T) {
 
 // stepRun is 24 s of the pet in issue 35's room (-65 dBFS) whose echo
 // steps at 12 s: the reference is shift samples late from then on
-// (negative: early). It returns the room, the run, the canceller and the
+// (negative: early). before, when set, runs before each 10 ms chunk
+// goes in (sample i). It returns the room, the run, the canceller and the
 // step's sample.
-func stepRun(t *testing.T, shift int, cfg aec.Config) (room.Room, run, *aec.Canceller, int) {
+func stepRun(t *testing.T, shift int, cfg aec.Config, before func(c *aec.Canceller, i int)) (room.Room, run, *aec.Canceller, int) {
 	t.Helper()
 	rm := room.Issue35()
 	rm.NoiseDB = -65
@@ -327,6 +328,9 @@ func stepRun(t *testing.T, shift int, cfg aec.Config) (room.Room, run, *aec.Canc
 	c := aec.New(cfg)
 	out16 := make([]int16, n)
 	for i := 0; i < n; i += 160 {
+		if before != nil {
+			before(c, i)
+		}
 		c.Process(mic16[i:i+160], ref[i:i+160], out16[i:i+160])
 	}
 	lat := int(aec.Latency * rate / time.Second)
@@ -334,6 +338,22 @@ func stepRun(t *testing.T, shift int, cfg aec.Config) (room.Room, run, *aec.Canc
 		r.out[i] = float64(out16[i+lat]) / 32768
 	}
 	return rm, r, c, step
+}
+
+// An utterance open (SetNearEnd) holds the delay estimator, not the
+// tracker: an echo that steps 2.5 ms while the detector has an utterance
+// open (on the rig, one her own voice opened at the step) is followed as
+// it is without one. Held, the canceller stayed where the echo had been.
+func TestTrackerFollowsWhileTheUserTalks(t *testing.T) {
+	rm, r, c, step := stepRun(t, 40, aec.Config{NoSuppressor: true}, func(c *aec.Canceller, i int) {
+		c.SetNearEnd(i >= 12*rate-rate/10)
+	})
+	soon := linearERLE(r, rm, step+rate/2, step+2*rate)
+	_, moves, _ := c.Restarts()
+	t.Logf("ERLE 0.5-2 s after the step, an utterance open all along: %.1f dB; %d moves", soon, moves)
+	if soon < 15 {
+		t.Fatalf("ERLE %.1f dB 0.5-2 s after the step with an utterance open", soon)
+	}
 }
 
 // While the filter has not yet followed a step of the echo (the tracker
@@ -351,7 +371,7 @@ func TestSuppressorCutsAStepTheFilterMissed(t *testing.T) {
 		{"reference 5 ms early", -80},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, r, _, step := stepRun(t, tc.shift, aec.Config{})
+			_, r, _, step := stepRun(t, tc.shift, aec.Config{}, nil)
 			w := r.echo[step : step+rate/2]
 			left := db(energy(w)) - db(energy(r.out[step:step+rate/2]))
 			t.Logf("the half second after the step: the output %.1f dB under the echo", left)
