@@ -52,9 +52,9 @@ e2e-mutter: test-deps build
 # The hands-free room rig (docs/hands-free.md): PulseAudio in user mode, a
 # null sink for the pet's speech, a virtual microphone and a room between.
 # About four minutes, one test at a time (the rig is timing: it runs
-# beside no other group). Not in `make test`: the quiet room failed one
-# run in twelve this session (docs/hands-free.md, "Not done yet"), and a
-# group that fails one landing in ten holds back every landing.
+# beside no other group). Not in `make test`: the quiet room still fails
+# under load (docs/hands-free.md, "Not done yet"), and a group that fails
+# one landing in ten holds back every landing.
 e2e-room: test-deps build
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/room/
 
