@@ -180,8 +180,10 @@ func (e *echoPath) learnGain(refMS, ms float64) {
 // learnNoise follows the room's noise in the cleaned stream on blocks
 // with no echo due and no one talking: at once down, slowly up.
 func (e *echoPath) learnNoise(ms float64) {
+	if e.near {
+		return
+	}
 	switch {
-	case e.near:
 	case e.noise == 0:
 		e.noise = ms
 	case ms < e.noise:

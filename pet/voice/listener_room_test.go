@@ -67,12 +67,19 @@ func (r *roomRig) Now() time.Time {
 func (r *roomRig) Played(dst []float32, end time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	last := int(end.Sub(r.t0) * rate / time.Second)
+	playedFrom(dst, r.far, r.t0, end, r.pos-r.lag)
+}
+
+// playedFrom fills dst with far's samples over the len(dst) samples that
+// end at end, far's first sample at t0: a FarEnd's Played for a test
+// whose speaker has played upTo samples (silence past them and before t0).
+func playedFrom(dst []float32, far []float64, t0, end time.Time, upTo int) {
+	last := int(end.Sub(t0) * rate / time.Second)
 	for i := range dst {
 		j := last - len(dst) + i
 		dst[i] = 0
-		if j >= 0 && j < len(r.far) && j < r.pos-r.lag {
-			dst[i] = float32(r.far[j])
+		if j >= 0 && j < len(far) && j < upTo {
+			dst[i] = float32(far[j])
 		}
 	}
 }

@@ -73,14 +73,7 @@ func (*meterRoom) AfterFunc(time.Duration, func()) clock.Timer { panic("not used
 func (m *meterRoom) Played(dst []float32, end time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	last := int(end.Sub(m.t0) * rate / time.Second)
-	for i := range dst {
-		j := last - len(dst) + i
-		dst[i] = 0
-		if j >= 0 && j < m.pos {
-			dst[i] = float32(m.far[j])
-		}
-	}
+	playedFrom(dst, m.far, m.t0, end, m.pos)
 }
 
 func (m *meterRoom) Start(ctx context.Context, _ Format, onFrame func([]int16)) error {

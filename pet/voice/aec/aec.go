@@ -160,8 +160,9 @@ func (c *Canceller) block() {
 	} else if c.lost > 0 {
 		c.lost--
 	}
-	c.track(st)
-	if st.sxx > farActiveMS*Block {
+	farOn := st.sxx > farActiveMS*Block
+	c.track(st, farOn)
+	if farOn {
 		c.quiet = 0
 	} else {
 		c.quiet++
@@ -181,12 +182,12 @@ func (c *Canceller) block() {
 
 // track moves the reference with the echo (track.go): by the tracker's
 // measure, within what the delay line holds.
-func (c *Canceller) track(st blockStats) {
+func (c *Canceller) track(st blockStats, farOn bool) {
 	if c.f.resets != c.resets {
 		c.resets = c.f.resets
 		c.tr.forget()
 	}
-	move := c.tr.add(c.mic, c.dfar, st.sxx > farActiveMS*Block, c.f.adapt.adapted)
+	move := c.tr.add(c.mic, c.dfar, farOn, c.f.adapt.adapted)
 	if move == 0 {
 		return
 	}
