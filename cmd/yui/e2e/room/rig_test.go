@@ -83,14 +83,6 @@ type rig struct {
 	heard, fed []int16
 }
 
-// appendPCM appends the s16le samples of raw to pcm.
-func appendPCM(pcm []int16, raw []byte) []int16 {
-	for i := 0; i+1 < len(raw); i += 2 {
-		pcm = append(pcm, int16(binary.LittleEndian.Uint16(raw[i:])))
-	}
-	return pcm
-}
-
 // save writes the rig's recordings into the test's artifacts, once run
 // has ended.
 func (r *rig) save() {
@@ -151,9 +143,10 @@ func (r *rig) run(out io.Reader) {
 			return
 		}
 		for i := range spk {
-			spk[i] = float64(int16(binary.LittleEndian.Uint16(raw[2*i:]))) / 32768
+			v := int16(binary.LittleEndian.Uint16(raw[2*i:]))
+			spk[i] = float64(v) / 32768
+			r.heard = append(r.heard, v)
 		}
-		r.heard = appendPCM(r.heard, raw)
 		r.sim.Process(spk, mic)
 		r.mu.Lock()
 		r.watch(spk)
@@ -165,7 +158,7 @@ func (r *rig) run(out io.Reader) {
 		for i, s := range pcm {
 			binary.LittleEndian.PutUint16(raw[2*i:], uint16(s))
 		}
-		r.fed = appendPCM(r.fed, raw)
+		r.fed = append(r.fed, pcm...)
 		if _, err := r.pcm.Write(raw); err != nil {
 			r.fail(fmt.Errorf("pacat: %w", err))
 			return
