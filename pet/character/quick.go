@@ -40,6 +40,13 @@ func LoadQuick(fsys fs.FS) (*Quick, error) {
 	first := m.firstNames()
 	q.files.decode(first)
 	stand, _ := q.files.image(first[0]) // nil when it failed: assign says why
+	if stand == nil {
+		// The pack will be refused: decode the rest as well, so that it
+		// is refused for Load's reason (the first failure in assign's
+		// order), not for an image that was merely not decoded yet
+		// (FuzzLoad's 3cdaf7118df88000).
+		q.files.decode(m.imageNames())
+	}
 	q.First = q.base.fresh()
 	if err := q.First.assign(m, q.files, stand); err != nil {
 		return nil, fmt.Errorf("load pack %s: %w", p.ID, err)
