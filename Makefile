@@ -52,9 +52,7 @@ e2e-mutter: test-deps build
 # The hands-free room rig (docs/hands-free.md): PulseAudio in user mode, a
 # null sink for the pet's speech, a virtual microphone and a room between.
 # About four minutes, one test at a time (the rig is timing: it runs
-# beside no other group). Not in `make test`: the quiet room still fails
-# under load (docs/hands-free.md, "Not done yet"), and a group that fails
-# one landing in ten holds back every landing.
+# beside no other group, so `make test` runs it last).
 e2e-room: test-deps build
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/room/
 
@@ -136,7 +134,7 @@ package-installer: package-windows
 	makensis -V2 -DVERSION=$(WIN_VERSION) -DEXE=$(CURDIR)/$(BIN)/yui.exe -DICON=$(CURDIR)/$(BIN)/nsis/yui.ico \
 		-DOUTFILE=$(CURDIR)/$(WIN_SETUP) assets/windows/installer.nsi
 
-test: vet unit fuzz package-windows e2e e2e-mutter e2e-wine
+test: vet unit fuzz package-windows e2e e2e-mutter e2e-wine e2e-room
 
 # The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
 SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt

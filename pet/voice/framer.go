@@ -19,6 +19,9 @@ const (
 	// came first) or heard nothing more: let her go on.
 	actHold
 	actRelease
+	// actDoubtDropped: an utterance opened over the pet's echo (holdState.vet)
+	// ended with no voice heard once her echo was gone: it was her.
+	actDoubtDropped
 )
 
 type action struct {
@@ -73,6 +76,7 @@ type holdState struct {
 	quiet, max  int64   // holdQuiet and holdMax in samples
 	floor       float64 // the echo floor when the hold began
 	lastFloor   float64 // the echo floor of the last frame
+	doubt       bool    // an utterance opened while held waits for vet's proof
 }
 
 // echoFloor is the echo floor the detector counts from: while held, no
@@ -88,6 +92,36 @@ func (h *holdState) echoFloor(now float64) float64 {
 		return max(now, h.floor)
 	}
 	return now
+}
+
+// vet takes an utterance the detector opened while the pet is held for
+// the user's only once a voiced frame comes after her echo is no longer
+// due (echoDue): held, she is silent, and her voice stops reaching the
+// microphone within the echo's delay and tail, so voice after that is
+// not hers. Until then the opening waits (doubt) and ev reads VADNone;
+// the first voiced frame with her echo gone returns the deferred
+// VADStart; an utterance that ends first, or that the hold's end finds
+// still in doubt (step), is dropped. On issue 35's rig,
+// under load, a syllable the canceller took only 12 dB out of (30 dB
+// elsewhere) opened an utterance while held: a barge-in and a spoken
+// turn nobody said. A user's words go on past her echo ("Could you…
+// tell me"), and the hold stopped her at their first word: the barge-in
+// comes later, her silence does not.
+func (h *holdState) vet(ev VADEvent, voiced, gone bool) (out VADEvent, dropped bool) {
+	switch {
+	case ev == VADStart && h.held && !gone:
+		h.doubt = true
+		return VADNone, false
+	case !h.doubt:
+		return ev, false
+	case ev == VADEnd:
+		h.doubt = false
+		return VADNone, true
+	case voiced && gone:
+		h.doubt = false
+		return VADStart, false
+	}
+	return VADNone, false
 }
 
 // How long a hold lasts without a barge-in: holdQuiet after the last
@@ -117,6 +151,15 @@ func (h *holdState) step(acts []action, v *VAD, pos int64, owed bool, ev VADEven
 	if ev == VADStart || !owed || pos-h.voice >= h.quiet || pos-h.from >= h.max {
 		h.held = false
 		acts = append(acts, action{kind: actRelease})
+		// An utterance still in doubt is dropped with the hold when she
+		// goes on: while it stayed open her echo could never be gone, nor
+		// a new hold begin (VAD.Tentative). With nothing owed her echo
+		// goes, and vet decides as it comes.
+		if h.doubt && owed {
+			h.doubt = false
+			v.Drop()
+			acts = append(acts, action{kind: actDoubtDropped})
+		}
 	}
 	return acts
 }
@@ -153,6 +196,10 @@ func (f *framer) feed(block []int16, speaking func() bool) []action {
 		ev := f.vad.Frame(frame)
 		f.pos += int64(f.n)
 		f.pending = f.pending[f.n:]
+		ev, dropped := f.hold.vet(ev, f.vad.LastVoiced(), f.echoDue == nil || !f.echoDue())
+		if dropped {
+			acts = append(acts, action{kind: actDoubtDropped})
+		}
 		switch ev {
 		case VADStart:
 			if owed && (f.mode.handsFree() || f.held) {
@@ -184,7 +231,7 @@ func (f *framer) feed(block []int16, speaking func() bool) []action {
 // words must not end a turn, but the transcription can start at the
 // pause and be ready when the hangover confirms it.
 func (f *framer) early(acts []action) []action {
-	if !f.mode.handsFree() || !f.vad.InUtterance() {
+	if !f.mode.handsFree() || !f.vad.InUtterance() || f.hold.doubt {
 		return acts
 	}
 	s, e := f.vad.Utterance()

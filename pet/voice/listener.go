@@ -286,6 +286,8 @@ func (l *Listener) frameLoop(ctx context.Context, utts chan<- utterance) {
 						unhold = nil
 						l.o.Logger.Info("voice_hold_released")
 					}
+				case actDoubtDropped:
+					l.o.Logger.Info("voice_ignored", "reason", "echo")
 				case actListening:
 					l.o.Target.SetVoiceStatus(StatusListening)
 				case actEarly:

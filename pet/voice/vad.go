@@ -207,6 +207,14 @@ func (v *VAD) Floor() float64 {
 // LastLevel is the last frame's speech-band level in dBFS: the meter's.
 func (v *VAD) LastLevel() float64 { return v.last }
 
+// Drop closes the open utterance with no VADEnd: what opened it was not
+// speech to keep (framer.go's holdState.vet). The next frames may open
+// another.
+func (v *VAD) Drop() {
+	v.in = false
+	v.recent = v.recent[:0]
+}
+
 // InUtterance reports whether an utterance is open.
 func (v *VAD) InUtterance() bool { return v.in }
 
