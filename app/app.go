@@ -83,6 +83,14 @@ func Run(cfg Config) error {
 		return err
 	}
 	defer inst.Close()
+	// The app and its theme first, so that the system's fonts are
+	// scanned while the rest of start-up runs: the pet's first frame
+	// waits for that scan (preload.go's warmFonts), not for the settings,
+	// the log or the keyring.
+	a := fyneapp.NewWithID(AppID)
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	a.Settings().SetTheme(widgets.Theme())
+	go warmFonts() // preload.go
 
 	secrets := applog.NewSecrets(cfg.Key)
 	level := new(slog.LevelVar)
@@ -143,11 +151,7 @@ func Run(cfg Config) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	a := fyneapp.NewWithID(AppID)
-	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	a.Settings().SetTheme(widgets.Theme())
 	l := useLanguage(ctx, a, store.Get().Language, log) // before any window (language.go)
-	go warmFonts()                                      // preload.go
 	if store.FirstStart() {
 		// Before the sessions start: the preset's voice follows the language.
 		firstStartLanguage(ctx, store, store.Get().ActivePreset, l, log)

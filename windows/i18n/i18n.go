@@ -24,15 +24,36 @@ import (
 // language in use is read back from Fyne's lang itself: no state here.
 const codeKey = "i18n.code"
 
-// Loading happens in init, when Fyne's lang package has just initialised
-// and before main: lang.AddTranslationsFS reads the locale environment,
-// which cmd/yui/localeenv keeps quiet until main starts.
+// English is loaded in init, before main, and each other language when
+// Use picks it: parsing all six files took 23 ms of every start,
+// before the pet's first frame (docs/performance.md), for one language
+// used. The files go to Fyne's bundle through lang's own addLanguage,
+// which leaves the localizer alone: lang.AddTranslations* also set it
+// from the locale environment, which Fyne logs an error for when it
+// cannot parse it (cmd/yui/localeenv keeps it quiet only until main).
 func init() {
-	if err := lang.AddTranslationsFS(assets.Lang, "lang"); err != nil {
-		slog.Error("translations", "err", err)
+	if err := load(settings.LanguageEnglish); err != nil {
+		slog.Error("translations", "language", string(settings.LanguageEnglish), "err", err)
 	}
 	Use(settings.LanguageEnglish) // until the app picks: never Fyne's own guess
 }
+
+// load adds language l's translations (assets/lang) to Fyne's bundle.
+func load(l settings.Language) error {
+	name := string(l) + ".json"
+	data, err := assets.Lang.ReadFile("lang/" + name)
+	if err != nil {
+		return err
+	}
+	return addLanguage(data, name)
+}
+
+// addLanguage parses one translation file into Fyne's bundle, the
+// language named by the file (fyne.io/fyne/v2/lang/lang.go); like
+// setupLang, a Fyne without it fails to link.
+//
+//go:linkname addLanguage fyne.io/fyne/v2/lang.addLanguage
+func addLanguage(data []byte, name string) error
 
 // setupLang is Fyne's own way to set the localizer to one language, which
 // lang's tests use to override the system; lang has no exported setter
@@ -49,6 +70,15 @@ func setupLang(lang string)
 func Use(l settings.Language) settings.Language {
 	if l == settings.LanguageSystem || !l.Valid() {
 		l = Match(SystemLanguages())
+	}
+	// Loaded each time it is picked (the app picks once, at start): 3 ms,
+	// where asking lang whether it has a language's texts already logs a
+	// "Translation failure" when it has not, and lang's own list of
+	// languages holds Fyne's translations of its widgets too.
+	if l != settings.LanguageEnglish {
+		if err := load(l); err != nil {
+			slog.Error("translations", "language", string(l), "err", err)
+		}
 	}
 	setupLang(string(l))
 	return Current()

@@ -123,3 +123,17 @@ func TestDecimalAndPercentFollowTheLanguage(t *testing.T) {
 		t.Errorf("German: %q, %q", got, pct)
 	}
 }
+
+// TestUseLoadsEachLanguage: only English is parsed at start; each other
+// shipped language is loaded when Use picks it, and picked again after
+// another, it is the one in use again.
+func TestUseLoadsEachLanguage(t *testing.T) {
+	defer Use(settings.LanguageEnglish)
+	for range 2 {
+		for _, l := range settings.ShippedLanguages() {
+			if got := Use(l); got != l {
+				t.Fatalf("Use(%q) = %q", l, got)
+			}
+		}
+	}
+}
