@@ -150,8 +150,8 @@ CFF face is parsed). A pet pays those and its own start-up, which now runs besid
   settings, the log and the keyring, and the regular face and the system's fallback fonts load off
   the UI goroutine from then on (only the regular style: with the CJK fonts each other style holds
   15 MiB of tables of its own, which a pet that never draws it should not hold). That scan is the
-  longest wait before the window (about 190 ms here, against 25 ms for everything else the pet
-  reads before it), and the window's first text measure waits for it.
+  longest wait before the window (about 185 ms here, where the settings, the log and the keyring
+  take 4 ms), and the window's first text measure waits for it.
 * **One language parsed**: English at init and the language in use when it is picked
   (windows/i18n), where all six translation files were parsed at init (23 ms before main; 3.6 ms
   now).
@@ -159,9 +159,9 @@ CFF face is parsed). A pet pays those and its own start-up, which now runs besid
 Timed inside one start under Xvfb (process start = 0): ` + "`Run`" + ` begins at 34 ms, the font scan at
 35 ms and ends at 220 ms; the audio device, the desktop and the character are ready by 130 ms; the
 pet window is built at 245 ms and shown at 500 ms (the GL window and context: a bare window pays
-them too). What is left over the bare window is the pet's larger process before ` + "`Run`" + ` (a bigger
-binary to load, 16.5 ms of package inits against the bare window's 14), the work above competing with the font scan for the
-machine's two cores, and the pet window's own build after the scan (25 ms: its widgets and their
-text).
+them too). What is left over the bare window is the pet's larger process before ` + "`Run`" + ` (a bigger binary to
+load, 16.5 ms of package inits against the bare window's 14), the work above competing with the
+font scan for the machine's two cores, and the pet window's own build after the scan (25 ms: its
+widgets and their text).
 
 `
