@@ -19,8 +19,9 @@ const (
 	// came first) or heard nothing more: let her go on.
 	actHold
 	actRelease
-	// actDoubtDropped: an utterance opened over the pet's echo (holdState.vet)
-	// ended with no voice heard once her echo was gone: it was her.
+	// actDoubtDropped: an utterance opened over the pet's echo ended, or
+	// the hold ended with her going on, before any voice was heard once
+	// her echo was gone (holdState.vet, holdState.step): it was her.
 	actDoubtDropped
 )
 
@@ -188,7 +189,8 @@ func (f *framer) feed(block []int16, speaking func() bool) []action {
 	for len(f.pending) >= f.n {
 		frame := f.pending[:f.n]
 		owed := speaking()
-		raised := owed || (f.echoDue != nil && f.echoDue())
+		due := f.echoDue != nil && f.echoDue()
+		raised := owed || due
 		f.vad.SetRaised(raised)
 		if f.echoFloor != nil {
 			f.vad.SetEchoFloor(f.hold.echoFloor(f.echoFloor()))
@@ -196,7 +198,7 @@ func (f *framer) feed(block []int16, speaking func() bool) []action {
 		ev := f.vad.Frame(frame)
 		f.pos += int64(f.n)
 		f.pending = f.pending[f.n:]
-		ev, dropped := f.hold.vet(ev, f.vad.LastVoiced(), f.echoDue == nil || !f.echoDue())
+		ev, dropped := f.hold.vet(ev, f.vad.LastVoiced(), !due)
 		if dropped {
 			acts = append(acts, action{kind: actDoubtDropped})
 		}
