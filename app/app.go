@@ -88,9 +88,10 @@ func Run(cfg Config) error {
 	// waits for that scan (preload.go's warmFonts), not for the settings,
 	// the log or the keyring.
 	a := fyneapp.NewWithID(AppID)
-	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	// The windows' icon, 128 px: every window decodes it when it is made.
+	a.SetIcon(fyne.NewStaticResource("window-icon.png", assets.WindowIcon))
 	a.Settings().SetTheme(widgets.Theme())
-	go warmFonts() // preload.go
+	fonts := startLater(warmFonts) // preload.go
 
 	secrets := applog.NewSecrets(cfg.Key)
 	level := new(slog.LevelVar)
@@ -137,14 +138,18 @@ func Run(cfg Config) error {
 	logNotice(log, notice)
 	// What waits on a device or another process starts now and is taken
 	// where it is needed (preload.go): none of it needs Fyne.
-	type audioOpened struct {
-		out *audioOut
-		err error
+	// The audio device opens once the font scan has ended: the first
+	// frame waits for that scan, not for the device, which a pet needs
+	// only once its window shows (speech.go's ready).
+	out, err := newAudioOut(cfg.AudioOut, log)
+	if err != nil {
+		return err
 	}
-	audioLater := startLater(func() audioOpened { // speech output (speech.go)
-		o, err := openAudio(cfg.AudioOut, log)
-		return audioOpened{o, err}
-	})
+	defer out.close() // after the sessions, which play on it
+	go func() {
+		fonts.get()
+		out.openDevice()
+	}()
 	deskLater := startLater(func() desktop.Desktop { return openDesktop(log) })
 	motionLater := startLater(motionpref.Reduced)
 
@@ -169,14 +174,7 @@ func Run(cfg Config) error {
 		log.Debug("memory_released", "rss_bytes", rss)
 	})
 	defer y.release.close()
-	opened := audioLater.get()
-	if y.audio, err = opened.out, opened.err; err != nil {
-		if d := deskLater.get(); d != nil {
-			d.Close()
-		}
-		return err
-	}
-	defer y.audio.close() // after the sessions, which play on it
+	y.audio = out
 	y.pid = os.Getpid()
 	if y.reducedMotion = motionLater.get(); y.reducedMotion {
 		log.Info("reduced_motion", "gaze", "off", "idle_pace", reducedIdlePace)

@@ -95,8 +95,10 @@ func (l *packLoads) wait() {
 // before this starts. Only the regular style: each other style loads a
 // fallback face of its own (with the CJK fonts, 15 MiB of tables for
 // italic and bold), which a pet that never draws it should not hold.
-func warmFonts() {
+// It returns once the scan has ended, for startLater.
+func warmFonts() struct{} {
 	fyne.MeasureText("Ag", theme.TextSize(), fyne.TextStyle{})
+	return struct{}{}
 }
 
 // startingPresets are the presets whose pets start with the app, before
@@ -111,9 +113,8 @@ func startingPresets(st settings.Settings, demo bool) []settings.Preset {
 }
 
 // later is a value being made on its own goroutine while start-up goes
-// on (the audio device, the desktop's X connection, the motion
-// preference: each a wait on another process or a device, none on Fyne);
-// get waits for it where start-up used to make it.
+// on (the font scan, the desktop's X connection, the motion preference:
+// none of them on the UI goroutine); get waits for it where it is needed.
 type later[T any] struct {
 	done chan struct{}
 	v    T

@@ -40,12 +40,15 @@ const SampleSentence = "Hello! This is how I sound with these settings."
 // feeds, the device playing it (or, with no device and --audio-out, a
 // clock pulling it in real time), and the WAV tee.
 type audioOut struct {
-	log    *slog.Logger
-	mixer  *audio.Mixer
+	log   *slog.Logger
+	mixer *audio.Mixer
+	file  *os.File
+	wav   *audio.WAVWriter
+	// opened is closed once openDevice has set device, paced and notice;
+	// nil when they were set with the audioOut (tests).
+	opened chan struct{}
 	device *audio.Device // nil when there is no device
 	paced  *audio.Paced  // pulls the mix when there is no device but a WAV
-	file   *os.File
-	wav    *audio.WAVWriter
 	// notice is the pill's once-only text, "" when audio is heard.
 	notice string
 }
@@ -54,7 +57,21 @@ type audioOut struct {
 // the mix is also written to. No device is not an error: one log line,
 // and the pets pace speech by reading speed (or by the WAV's clock).
 func openAudio(path string, log *slog.Logger) (*audioOut, error) {
-	o := &audioOut{log: log, mixer: audio.NewMixer()}
+	o, err := newAudioOut(path, log)
+	if err != nil {
+		return nil, err
+	}
+	o.openDevice()
+	return o, nil
+}
+
+// newAudioOut makes the mixer and, when path is set, the WAV file the mix
+// is also written to; openDevice opens the device, which the output's
+// users wait for (ready). Split so that start-up can open the device off
+// the first frame's way (app.go), while a WAV file that cannot be made
+// still stops the start at once.
+func newAudioOut(path string, log *slog.Logger) (*audioOut, error) {
+	o := &audioOut{log: log, mixer: audio.NewMixer(), opened: make(chan struct{})}
 	if path != "" {
 		f, err := os.Create(path)
 		if err != nil {
@@ -71,29 +88,48 @@ func openAudio(path string, log *slog.Logger) (*audioOut, error) {
 			log.Info("audio_out_sentence", "text", mk.Label, "at", float64(mk.At)/audio.Rate)
 		})
 	}
+	return o, nil
+}
+
+// openDevice opens the audio device (a device's library takes tens of
+// milliseconds to start), or, with none, the WAV's clock; it is called
+// once, from any goroutine.
+func (o *audioOut) openDevice() {
+	defer close(o.opened)
 	d, err := audio.OpenDevice(o.mixer)
 	if err != nil {
-		log.Warn("audio_unavailable", "err", err.Error(), "audio_out", path != "")
+		o.log.Warn("audio_unavailable", "err", err.Error(), "audio_out", o.wav != nil)
 		o.notice = noDeviceNotice
 		if o.wav != nil {
 			o.paced = audio.NewPaced(o.mixer, clock.Real{}, nil)
 			o.notice = petwindow.NoAudioFileText
 		}
-	} else {
-		o.device = d
-		log.Info("audio_open", "rate", audio.Rate, "audio_out", path != "")
+		return
 	}
-	return o, nil
+	o.device = d
+	o.log.Info("audio_open", "rate", audio.Rate, "audio_out", o.wav != nil)
 }
 
-// playable reports whether audio is pulled at all (a device or the WAV clock).
-func (o *audioOut) playable() bool { return o != nil && (o.device != nil || o.paced != nil) }
+// ready waits until openDevice has run; safe on nil.
+func (o *audioOut) ready() {
+	if o != nil && o.opened != nil {
+		<-o.opened
+	}
+}
+
+// playable reports whether audio is pulled at all (a device or the WAV
+// clock), once the device's opening has ended.
+func (o *audioOut) playable() bool {
+	o.ready()
+	return o != nil && (o.device != nil || o.paced != nil)
+}
 
 // close stops the output and finishes the WAV file.
 func (o *audioOut) close() {
 	if o == nil {
 		return
 	}
+	o.ready()
 	if o.device != nil {
 		o.device.Close()
 	}

@@ -14,6 +14,7 @@ import (
 	"yui/pet/character"
 	"yui/pet/settings"
 	"yui/pet/speech"
+	"yui/windows/petwindow"
 )
 
 func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
@@ -141,5 +142,35 @@ func TestAudioOutWritesSpeech(t *testing.T) {
 	// Played in real time, not faster.
 	if took < time.Duration(secs*0.8*float64(time.Second)) {
 		t.Fatalf("%.2f s of speech played in %v", secs, took)
+	}
+}
+
+// TestAudioOutWaitsForItsDevice: start-up makes the output first and
+// opens its device later, on another goroutine (app.go, once the font
+// scan has ended); a pet asking for a player meanwhile waits for the
+// device's opening and gets its outcome, not "no audio".
+func TestAudioOutWaitsForItsDevice(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	out, err := newAudioOut(filepath.Join(t.TempDir(), "out.wav"), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := &yui{log: log, audio: out}
+	got := make(chan *speechOut)
+	go func() { got <- y.newSpeechOut(settings.Speech{Engine: engineNone, Volume: 1}, log) }()
+	go out.openDevice()
+	o := <-got
+	// With a WAV file the mix is always pulled: by the device, else by
+	// the clock.
+	if o.player == nil {
+		t.Fatal("the pet got no player: it did not wait for the device's opening")
+	}
+	if out.device == nil && out.notice != petwindow.NoAudioFileText {
+		t.Errorf("no device, notice %q", out.notice)
+	}
+	o.close()
+	out.close()
+	if _, err := newAudioOut(filepath.Join(t.TempDir(), "missing", "out.wav"), log); err == nil {
+		t.Error("a WAV file that cannot be made was taken")
 	}
 }

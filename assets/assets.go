@@ -12,7 +12,7 @@ import (
 	"io/fs"
 )
 
-//go:generate go run ./gen -out characters/yui -mint characters/mint -sheet ../docs/character/sheet.png -icon icon.png
+//go:generate go run ./gen -out characters/yui -mint characters/mint -sheet ../docs/character/sheet.png -icon icon.png -window-icon window-icon.png
 
 //go:embed characters
 var characters embed.FS
@@ -23,6 +23,13 @@ var characters embed.FS
 //
 //go:embed icon.png
 var Icon []byte
+
+// WindowIcon is the windows' icon: the app icon drawn at 128x128, which
+// is what a window manager shows, and which every window decodes and
+// sends to the X server when it is made (./gen's windowIconSize).
+//
+//go:embed window-icon.png
+var WindowIcon []byte
 
 // DefaultCharacter is the embedded default pack, Yui: character.json and its
 // PNG images at the root.

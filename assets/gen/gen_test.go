@@ -124,23 +124,32 @@ func clearEdges(img *image.RGBA) bool {
 	return true
 }
 
-// TestIconMatchesCommitted checks that ../icon.png is what gen draws and
-// that it is a square with the face inside its margin.
+// TestIconMatchesCommitted checks that ../icon.png and ../window-icon.png
+// are what gen draws and that each is a square with the face inside its
+// margin.
 func TestIconMatchesCommitted(t *testing.T) {
-	img := icon()
-	if b := img.Bounds(); b.Dx() != iconSize || b.Dy() != iconSize {
-		t.Fatalf("icon is %v, want %dx%d", b, iconSize, iconSize)
-	}
-	in := image.Rect(iconMargin-1, iconMargin-1, iconSize-iconMargin+1, iconSize-iconMargin+1)
-	if b := alphaBounds(img); !b.In(in) || b.Dx() < iconSize/2 || b.Dy() < iconSize/2 {
-		t.Errorf("the face spans %v, want a large drawing within %v", b, in)
-	}
-	got, err := os.ReadFile(filepath.Join("..", "icon.png"))
-	if err != nil {
-		t.Fatalf("%v (run go generate ./assets)", err)
-	}
-	if d := maxPixelDiff(t, got, img); d > 3 {
-		t.Errorf("icon.png differs from what gen draws by up to %d per channel (run go generate ./assets)", d)
+	for _, tc := range []struct {
+		file string
+		size int
+	}{{"icon.png", iconSize}, {"window-icon.png", windowIconSize}} {
+		t.Run(tc.file, func(t *testing.T) {
+			img := icon(tc.size)
+			if b := img.Bounds(); b.Dx() != tc.size || b.Dy() != tc.size {
+				t.Fatalf("icon is %v, want %dx%d", b, tc.size, tc.size)
+			}
+			m := iconMargin * tc.size / iconSize
+			in := image.Rect(m-1, m-1, tc.size-m+1, tc.size-m+1)
+			if b := alphaBounds(img); !b.In(in) || b.Dx() < tc.size/2 || b.Dy() < tc.size/2 {
+				t.Errorf("the face spans %v, want a large drawing within %v", b, in)
+			}
+			got, err := os.ReadFile(filepath.Join("..", tc.file))
+			if err != nil {
+				t.Fatalf("%v (run go generate ./assets)", err)
+			}
+			if d := maxPixelDiff(t, got, img); d > 3 {
+				t.Errorf("%s differs from what gen draws by up to %d per channel (run go generate ./assets)", tc.file, d)
+			}
+		})
 	}
 }
 

@@ -2,9 +2,10 @@
 // character.json plus PNG images. It is run by go generate in package
 // assets:
 //
-//	go run ./gen -out characters/yui -sheet ../docs/character/sheet.png -icon icon.png
+//	go run ./gen -out characters/yui -sheet ../docs/character/sheet.png -icon icon.png -window-icon window-icon.png
 //
-// -icon also writes the app icon: the neutral face on a transparent square.
+// -icon also writes the app icon: the neutral face on a transparent square;
+// -window-icon the same at 128x128, the windows' icon.
 //
 // Everything is drawn by code with an anti-aliasing vector rasterizer, so the
 // output is the same on every run.
@@ -29,6 +30,7 @@ func main() {
 	mint := flag.String("mint", "", "also write the second built-in character, Mint, to this directory")
 	sheet := flag.String("sheet", "", "also write a contact sheet PNG here")
 	iconPath := flag.String("icon", "", "also write the app icon PNG here")
+	windowIconPath := flag.String("window-icon", "", "also write the windows' smaller icon PNG here")
 	flag.Parse()
 	if err := run(*out, *sheet); err != nil {
 		log.Fatal(err)
@@ -42,12 +44,18 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if *iconPath != "" {
-		b, err := encodePNG(icon())
+	for _, ic := range []struct {
+		path string
+		size int
+	}{{*iconPath, iconSize}, {*windowIconPath, windowIconSize}} {
+		if ic.path == "" {
+			continue
+		}
+		b, err := encodePNG(icon(ic.size))
 		if err != nil {
 			log.Fatalf("encode icon: %v", err)
 		}
-		if err := os.WriteFile(*iconPath, b, 0o644); err != nil {
+		if err := os.WriteFile(ic.path, b, 0o644); err != nil {
 			log.Fatalf("write icon: %v", err)
 		}
 	}

@@ -134,34 +134,39 @@ const firstFrameDesign = `### Where the pet's first frame waits
 A bare window's first frame pays the process start, Fyne's driver and GL context, and the fonts it
 measures its text with (Fyne scans the system's fonts for fallbacks: with the CJK fonts installed, a
 CFF face is parsed). A pet pays those and its own start-up, which now runs beside them
-(app/preload.go):
+(app/preload.go). The machine has two cores: the font scan, about 145 ms of one core, is the longest
+wait before the pet's window can be built, so what the first frame does not need is kept off the
+other core while the scan runs, and what it needs is made cheap:
 
-* **Its character** is read when the settings are, on its own goroutine, and only the idle motion's
-  frames and the neutral face are decoded before the window shows (` + "`character.LoadQuick`" + `, 17 ms
-  against 64 ms for the whole built-in pack); the other images decode, and every image is scaled to
-  the window, after the first frame (the session's ` + "`scalePack`" + `).
-* **The audio device, the desktop's X connection and the motion preference** open beside the driver,
-  and are waited for where they are used. The device then starts suspended and wakes with the first
-  sound: it used to play silence for its first two seconds, and ALSA's null device (what the
-  benchmark opens in place of a sound card) takes samples as fast as they come, so a core spun
-  beside the first frame. The output's pulls are now held within 250 ms of real time
-  (pet/audio/lead.go) on any device.
 * **The fonts first**: the app and its theme are made right after the instance check, before the
   settings, the log and the keyring, and the regular face and the system's fallback fonts load off
   the UI goroutine from then on (only the regular style: with the CJK fonts each other style holds
-  15 MiB of tables of its own, which a pet that never draws it should not hold). That scan is the
-  longest wait before the window (about 185 ms here, where the settings, the log and the keyring
-  take 4 ms), and the window's first text measure waits for it.
+  15 MiB of tables of its own, which a pet that never draws it should not hold).
+* **Its character** is read when the settings are, on its own goroutine, and only the idle motion's
+  first frame and the neutral face are decoded before the window shows (` + "`character.LoadQuick`" + `);
+  the other images, the idle motion's other frames among them, decode, and every image is scaled
+  to the window, after the first frame (the session's ` + "`scalePack`" + `). Each image file is read
+  into a buffer of its size (growing one from 512 bytes copied the pack's 1.6 MB a dozen times).
+* **The audio device opens once the font scan has ended** (app/app.go): the pets need it only when
+  their windows show and their speech starts, and its library's start took a core from the scan for
+  about 30 ms. The desktop's X connection and the motion preference open beside the driver, and are
+  waited for where they are used. The device starts suspended and wakes with the first sound.
+* **What the window draws first is cheap**: the window's shape reads the frame's alpha byte by byte
+  (image/draw has no fast path from NRGBA to alpha: 20 ms of the UI goroutine, before the window);
+  the first frames, the pack's full-size images until the scaled ones come, are filtered by the GL
+  driver rather than scaled on the CPU by Fyne (16 ms of the first paint); and the windows' icon is
+  128 px, not the 512 px app icon each window decoded and sent to the X server as it was made.
 * **One language parsed**: English at init and the language in use when it is picked
   (windows/i18n), where all six translation files were parsed at init (23 ms before main; 3.6 ms
   now).
 
-Timed inside one start under Xvfb (process start = 0): ` + "`Run`" + ` begins at 34 ms, the font scan at
-35 ms and ends at 220 ms; the audio device, the desktop and the character are ready by 130 ms; the
-pet window is built at 245 ms and shown at 500 ms (the GL window and context: a bare window pays
-them too). What is left over the bare window is the pet's larger process before ` + "`Run`" + ` (a bigger binary to
-load, 16.5 ms of package inits against the bare window's 14), the work above competing with the
-font scan for the machine's two cores, and the pet window's own build after the scan (25 ms: its
-widgets and their text).
+Timed inside starts under Xvfb (process start = 0), medians: ` + "`Run`" + ` begins at 38 ms and the font
+scan at 43 ms; the scan ends at about 235 ms (a bare window's scan, alone on the machine, takes
+145 ms: the driver's start, the character and the desktop still share the two cores with it); the
+pet window is built 8 ms later, and shown, with its first frame painted, about 255 ms after that,
+where a bare window's showing takes 220 ms (its GL window and context are the same; the pet's first
+paint also fills its backdrop and its status pill). Before these changes the scan ended at about
+270 ms, the window took 25 ms more to build, and the first frame came 118–160 ms after the bare
+window's.
 
 `

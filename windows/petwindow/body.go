@@ -85,7 +85,12 @@ func (c *body) show(img image.Image) bool {
 	c.frame, c.opaque = img, packed
 	c.crop = frameCrop{}
 	// A packed frame is drawn at its own pixel size: no filtering needed.
-	c.pic.ScaleMode = canvas.ImageScaleSmooth
+	// A pack's full-size image (the first frames, until the session has
+	// scaled the pack to the window: app/session.go's scalePack) is
+	// filtered by the GL driver: Fyne's smooth mode would scale it on the
+	// CPU first, 16 ms of the pet's first frame for the built-in pack's
+	// 2x image, for frames that show for a fraction of a second.
+	c.pic.ScaleMode = canvas.ImageScaleFastest
 	if packed {
 		c.crop = frameCrop{crop: p.crop, size: p.rect.Size()}
 		c.pic.ScaleMode = canvas.ImageScalePixels

@@ -25,8 +25,7 @@ func maskRects(img image.Image, w, h int) []image.Rectangle {
 	if b.Empty() {
 		return nil
 	}
-	alpha := image.NewAlpha(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(alpha, alpha.Bounds(), img, b.Min, draw.Src)
+	alpha := alphaOf(img)
 	sw, sh := b.Dx(), b.Dy()
 
 	var rects []image.Rectangle
@@ -73,6 +72,34 @@ func maskRects(img image.Image, w, h int) []image.Rectangle {
 		prev = append(prev[:0], cur...)
 	}
 	return rects
+}
+
+// alphaOf returns img's alpha channel, its top-left corner at 0, 0. A
+// pack's images are *image.NRGBA (pet/character): their alpha is copied
+// byte by byte, where image/draw, which has no fast path from NRGBA to
+// Alpha, goes through each pixel's colour (about 20 ms for one 384x512
+// frame, spent on the UI goroutine before the pet's first frame).
+func alphaOf(img image.Image) *image.Alpha {
+	b := img.Bounds()
+	alpha := image.NewAlpha(image.Rect(0, 0, b.Dx(), b.Dy()))
+	var pix []byte
+	var stride int
+	switch m := img.(type) {
+	case *image.NRGBA:
+		pix, stride = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride
+	case *image.RGBA: // premultiplied, but its alpha is the same byte
+		pix, stride = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride
+	default:
+		draw.Draw(alpha, alpha.Bounds(), img, b.Min, draw.Src)
+		return alpha
+	}
+	for y := range b.Dy() {
+		src, dst := pix[y*stride:], alpha.Pix[y*alpha.Stride:]
+		for x := range b.Dx() {
+			dst[x] = src[4*x+3]
+		}
+	}
+	return alpha
 }
 
 // span maps target index t of n onto the source range [a, b) of m.

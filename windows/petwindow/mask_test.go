@@ -3,6 +3,7 @@ package petwindow
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"slices"
 	"testing"
 )
@@ -103,5 +104,41 @@ func TestPlaceOnScreen(t *testing.T) {
 	}
 	if k := layoutKey([]image.Rectangle{image.Rect(0, 0, 1920, 1080), image.Rect(1920, 0, 3200, 1024)}); k != "1920x1080+0+0,1280x1024+1920+0" {
 		t.Errorf("layoutKey = %q", k)
+	}
+}
+
+// TestAlphaOfMatchesDraw holds the byte copy to what image/draw gives, for
+// each image type it copies from and for sub-images not at the origin.
+func TestAlphaOfMatchesDraw(t *testing.T) {
+	nrgba := image.NewNRGBA(image.Rect(0, 0, 9, 7))
+	rgba := image.NewRGBA(image.Rect(0, 0, 9, 7))
+	gray := image.NewGray(image.Rect(0, 0, 9, 7))
+	for y := range 7 {
+		for x := range 9 {
+			a := uint8(x*29 + y*13)
+			nrgba.SetNRGBA(x, y, color.NRGBA{uint8(x), 50, 200, a})
+			rgba.SetRGBA(x, y, color.RGBA{a / 2, 0, a, a})
+			gray.SetGray(x, y, color.Gray{a})
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		img  image.Image
+	}{
+		{"nrgba", nrgba},
+		{"rgba", rgba},
+		{"gray (through image/draw)", gray},
+		{"nrgba sub-image", nrgba.SubImage(image.Rect(2, 3, 8, 6))},
+		{"rgba sub-image", rgba.SubImage(image.Rect(1, 1, 4, 7))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.img.Bounds()
+			want := image.NewAlpha(image.Rect(0, 0, b.Dx(), b.Dy()))
+			draw.Draw(want, want.Bounds(), tc.img, b.Min, draw.Src)
+			got := alphaOf(tc.img)
+			if got.Rect != want.Rect || !slices.Equal(got.Pix, want.Pix) {
+				t.Fatalf("alphaOf = %v %v, want %v %v", got.Rect, got.Pix, want.Rect, want.Pix)
+			}
+		})
 	}
 }
