@@ -25,3 +25,37 @@ func TestFigureResult(t *testing.T) {
 		}
 	}
 }
+
+// The ten-pet figures: the two slope goals, and the still pets' slope
+// reported beside them when the run measured it.
+func TestScaleFigures(t *testing.T) {
+	u := func(mib, cpu float64) *Usage { return &Usage{RSSBytes: int64(mib * (1 << 20)), CPUPercent: cpu} }
+	s := Scale{Windows: 10, WindowSeconds: 40, Bare: u(150, 1.5), Bares: u(222, 1.86),
+		Pet: u(150, 2.5), Pets: u(216, 5.38)}
+	fs := scaleFigures(Input[Scale]{Value: &s})
+	if len(fs) != 3 {
+		t.Fatalf("%d figures, want 3", len(fs))
+	}
+	// 72/9 = 8 MiB a bare window, 66/9 ≈ 7.33 a pet; CPU 0.04% and 0.32%.
+	if fs[0].Measured != 0.92 || fs[0].Result() != Pass {
+		t.Errorf("RSS slope %v %s", fs[0].Measured, fs[0].Result())
+	}
+	if fs[1].Measured != 8 || fs[1].Result() != Fail {
+		t.Errorf("CPU slope %v %s", fs[1].Measured, fs[1].Result())
+	}
+	if fs[2].Missing == "" || fs[2].Result() != NotMeasured {
+		t.Errorf("still slope without still pets: %+v", fs[2])
+	}
+	s.StillPet, s.StillPets = u(150, 2), u(215, 2.72)
+	if err := s.validate(); err != nil {
+		t.Fatal(err)
+	}
+	fs = scaleFigures(Input[Scale]{Value: &s})
+	if fs[2].Measured != 2 || fs[2].Result() != Reported {
+		t.Errorf("still slope %v %s, want 2x reported", fs[2].Measured, fs[2].Result())
+	}
+	s.StillPets = nil
+	if s.validate() == nil {
+		t.Error("a still pet without its ten was taken")
+	}
+}

@@ -3,13 +3,17 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"yui/assets"
 	"yui/cmd/yui/e2e/harness"
+	"yui/pet/character"
 )
 
 // scaleWindows is how many pets and bare windows the scale benchmark
@@ -24,6 +28,10 @@ type scaleReport struct {
 	Bares         idleUsage `json:"bare_windows"`
 	Pet           idleUsage `json:"one_pet"`
 	Pets          idleUsage `json:"pets"`
+	// StillPet and StillPets are the same pets showing a character whose
+	// idle motion has one frame: everything a pet does but breathe.
+	StillPet  idleUsage `json:"one_still_pet"`
+	StillPets idleUsage `json:"still_pets"`
 }
 
 // BenchmarkTenPetsVsTenBareWindows runs, side by side under one Xvfb, one
@@ -32,7 +40,10 @@ type scaleReport struct {
 // RSS grow per window: (ten − one) ÷ 9, for the pets against the bare
 // windows (issue 37's goal: a slope within 1.1x the bare windows'). Every
 // window has its own GL context in Fyne, which the design keeps: one pet
-// window a preset. With YUI_BENCH_OUT set it writes scale.json there.
+// window a preset. Beside them, one and ten pets showing the built-in
+// character with an idle motion of one frame (stillPack) measure what a
+// pet costs a window when it does not breathe. With YUI_BENCH_OUT set it
+// writes scale.json there.
 func BenchmarkTenPetsVsTenBareWindows(b *testing.B) {
 	dir := harness.BinDir(b)
 	settle, window := 15*time.Second, 40*time.Second
@@ -45,51 +56,66 @@ func BenchmarkTenPetsVsTenBareWindows(b *testing.B) {
 		u := measureScale(b, dir, settle, window)
 		pct := func(c time.Duration) float64 { return 100 * c.Seconds() / window.Seconds() }
 		cs := func(x usage) float64 { return float64(x.ctxsw) / window.Seconds() }
+		iu := func(x usage) idleUsage { return idleUsage{x.rss, pct(x.cpu), cs(x)} }
 		rep := scaleReport{Windows: scaleWindows, WindowSeconds: window.Seconds(),
-			Bare: idleUsage{u[0].rss, pct(u[0].cpu), cs(u[0])}, Bares: idleUsage{u[1].rss, pct(u[1].cpu), cs(u[1])},
-			Pet: idleUsage{u[2].rss, pct(u[2].cpu), cs(u[2])}, Pets: idleUsage{u[3].rss, pct(u[3].cpu), cs(u[3])}}
+			Bare: iu(u[0]), Bares: iu(u[1]), Pet: iu(u[2]), Pets: iu(u[3]), StillPet: iu(u[4]), StillPets: iu(u[5])}
 		per := float64(scaleWindows - 1)
 		bareRSS, petRSS := mebi(u[1].rss-u[0].rss)/per, mebi(u[3].rss-u[2].rss)/per
 		bareCPU, petCPU := (rep.Bares.CPUPercent-rep.Bare.CPUPercent)/per, (rep.Pets.CPUPercent-rep.Pet.CPUPercent)/per
+		stillCPU := (rep.StillPets.CPUPercent - rep.StillPet.CPUPercent) / per
 		b.ReportMetric(petRSS, "pet-MiB/window")
 		b.ReportMetric(bareRSS, "bare-MiB/window")
 		b.ReportMetric(petCPU, "pet-cpu%/window")
 		b.ReportMetric(bareCPU, "bare-cpu%/window")
-		b.Logf("over %s, per window past the first: pets %.1f MiB, %.2f%% CPU; bare windows %.1f MiB, %.2f%% CPU",
-			window, petRSS, petCPU, bareRSS, bareCPU)
+		b.ReportMetric(stillCPU, "still-pet-cpu%/window")
+		b.Logf("over %s, per window past the first: pets %.1f MiB, %.2f%% CPU; still pets %.2f%% CPU; bare windows %.1f MiB, %.2f%% CPU",
+			window, petRSS, petCPU, stillCPU, bareRSS, bareCPU)
 		writePerfResult(b, "scale.json", rep)
 	}
 }
 
 // measureScale returns the usage of one bare window, ten bare windows,
-// one pet and ten pets.
+// one pet, ten pets, one still pet and ten still pets.
 func measureScale(b *testing.B, dir string, settle, window time.Duration) []usage {
 	var d *harness.Display
 	cleanXvfbFiles(b, &d)
-	d = harness.StartXvfb(b, 2560, 1200)
+	d = harness.StartXvfb(b, 2560, 2*scaleTop)
 	s := harness.StartSim(b, harness.FreePort(b), "scale-key", "echo")
 	env := append(d.Env(), "YUI_KEY=", "HOME="+nullAudioHome(b))
-	const layout = "2560x1200+0+0"
+	const layout = "2560x2400+0+0" // 2*scaleTop high
 	// The pets stand apart on a grid right of the bare windows (which open
 	// at the top left): no shaped window changes over another.
-	preset := func(n int) harness.Preset {
+	// The still pets stand on the grid's lower half, 1200 px down: a
+	// virtual screen tall enough for both grids.
+	preset := func(n int, character string, top int) harness.Preset {
 		p := harness.Preset{ID: fmt.Sprintf("p-5ca1%04d", n), Name: fmt.Sprintf("Pet %d", n), Enabled: true, ChatAPI: "push",
-			ChatBaseURL: s.Url, Key: "scale-key", ChatID: fmt.Sprintf("yui-5ca1%04d", n)}
+			ChatBaseURL: s.Url, Key: "scale-key", ChatID: fmt.Sprintf("yui-5ca1%04d%s", n, character), Character: character}
 		col, row := n%6, n/6
-		p.Positions = map[string]any{layout: map[string]int{"x": 760 + col*300, "y": 40 + row*560}}
+		p.Positions = map[string]any{layout: map[string]int{"x": 760 + col*300, "y": top + 40 + row*560}}
 		return p
 	}
-	one, many := b.TempDir(), b.TempDir()
-	harness.WriteSettings(b, one, preset(0))
-	var presets []harness.Preset
-	for n := 1; n <= scaleWindows; n++ {
-		presets = append(presets, preset(n))
+	start := func(character string, top int, ns ...int) (*harness.Proc, string) {
+		cfg := b.TempDir()
+		if character == stillCharacter {
+			stillPack(b, cfg)
+		}
+		var presets []harness.Preset
+		for _, n := range ns {
+			presets = append(presets, preset(n, character, top))
+		}
+		harness.WriteSettings(b, cfg, presets...)
+		return harness.Start(b, env, filepath.Join(dir, "yui"), "--config-dir", cfg), cfg
 	}
-	harness.WriteSettings(b, many, presets...)
+	tenFrom1 := make([]int, scaleWindows)
+	for i := range tenFrom1 {
+		tenFrom1[i] = i + 1
+	}
 	bare := harness.Start(b, env, filepath.Join(dir, "barewindow"))
 	bares := harness.Start(b, env, filepath.Join(dir, "barewindow"), "-windows", fmt.Sprint(scaleWindows))
-	pet := harness.Start(b, env, filepath.Join(dir, "yui"), "--config-dir", one)
-	pets := harness.Start(b, env, filepath.Join(dir, "yui"), "--config-dir", many)
+	pet, one := start("yui", 0, 0)
+	pets, many := start("yui", 0, tenFrom1...)
+	still, oneStill := start(stillCharacter, scaleTop, 0)
+	stills, manyStill := start(stillCharacter, scaleTop, tenFrom1...)
 	ready := func(cfg string, n int) func() bool {
 		return func() bool {
 			recs := harness.ReadLog(b, cfg)
@@ -98,9 +124,60 @@ func measureScale(b *testing.B, dir string, settle, window time.Duration) []usag
 	}
 	harness.WaitFor(b, 60*time.Second, "one pet ready and shown", ready(one, 1))
 	harness.WaitFor(b, 120*time.Second, "ten pets ready and shown", ready(many, scaleWindows))
+	harness.WaitFor(b, 60*time.Second, "one still pet ready and shown", ready(oneStill, 1))
+	harness.WaitFor(b, 120*time.Second, "ten still pets ready and shown", ready(manyStill, scaleWindows))
+	for _, cfg := range []string{oneStill, manyStill} {
+		if harness.CountRecords(harness.ReadLog(b, cfg), "character_refused", nil) > 0 {
+			b.Fatalf("the still character was refused (%s)", cfg)
+		}
+	}
 	// The settling period is part of what is measured (idle after start-up,
 	// as the idle benchmark's): no record marks its end without activity.
 	settled := time.NewTimer(settle)
 	<-settled.C
-	return sampleUsage(b, []*harness.Proc{bare, bares, pet, pets}, window)
+	return sampleUsage(b, []*harness.Proc{bare, bares, pet, pets, still, stills}, window)
+}
+
+// stillCharacter is the pack stillPack writes: the built-in Yui with an
+// idle motion of one frame.
+const stillCharacter = "still"
+
+// scaleTop is where the still pets' grid begins on the virtual screen.
+const scaleTop = 1200
+
+// stillPack writes the still character into cfg's characters folder: the
+// built-in pack's files, its manifest's id "still" and its idle motion
+// cut to its first frame, so that an idle pet showing it never changes
+// frame on its own.
+func stillPack(b *testing.B, cfg string) {
+	src := assets.BuiltinCharacter("yui")
+	dst := character.Dir(cfg, stillCharacter)
+	err := fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, path)
+		if err != nil {
+			return err
+		}
+		if path == character.ManifestName {
+			var m map[string]any
+			if err := json.Unmarshal(data, &m); err != nil {
+				return err
+			}
+			m["id"] = stillCharacter
+			idle := m["motions"].(map[string]any)["idle"].(map[string]any)
+			idle["frames"] = idle["frames"].([]any)[:1]
+			if data, err = json.Marshal(m); err != nil {
+				return err
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, path)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, path), data, 0o644)
+	})
+	if err != nil {
+		b.Fatalf("write the still character: %v", err)
+	}
 }
