@@ -13,13 +13,31 @@ import (
 // QuietPoll is how often Quiet reads the active window.
 const QuietPoll = 2 * time.Second
 
+// QuietRecheck is how long Quiet goes without reading the windows again
+// when its desktop counts changes (changeCounter) and saw none: a window
+// made fullscreen without moving or being restacked (it covered its
+// monitor already) shows no change the count sees, and is found by this
+// read.
+const QuietRecheck = 10 * time.Second
+
+// changeCounter is a desktop that counts the changes that may change
+// what Quiet reads: a window mapped, unmapped, moved, resized,
+// restacked, made or destroyed, and the root window's properties (the
+// active window, the window manager's client lists). While the count
+// stands still, reading the windows again would find what the last read
+// found: on an idle desktop that read was nearly all an idle pet asked of
+// the X server (a round trip for each top-level window every QuietPoll,
+// each waking four goroutines).
+type changeCounter interface{ Changes() uint64 }
+
 // Quiet is do-not-disturb: on everywhere while the user switched it on by
 // hand, and on one monitor while a fullscreen window (a film, a game, a
 // presentation) is the active window there or the topmost window of
 // another application on it: the pets on that monitor hide, the others
-// stay. It reads the windows every QuietPoll on its clock and calls
-// OnChange, outside its lock, each time the state flips or the quiet
-// monitors change. Safe for concurrent use.
+// stay. It reads the windows every QuietPoll on its clock (on a desktop
+// that counts its changes, only after one, or QuietRecheck after the last
+// read) and calls OnChange, outside its lock, each time the state flips
+// or the quiet monitors change. Safe for concurrent use.
 type Quiet struct {
 	d        Desktop
 	clk      clock.Clock
@@ -35,6 +53,13 @@ type Quiet struct {
 	tick       clock.Slot
 	closed     bool
 	deliver    sync.Mutex // one OnChange at a time, in order
+	// read is the change count and the time of the last read, for a
+	// desktop that counts; only the poll's goroutine uses it.
+	read struct {
+		done    bool
+		changes uint64
+		at      time.Time
+	}
 }
 
 // NewQuiet starts watching d; with d nil only the hand switch counts.
@@ -58,17 +83,40 @@ func NewQuiet(d Desktop, clk clock.Clock, onChange func(on bool)) *Quiet {
 func (q *Quiet) armLocked() {
 	q.tick.Arm(q.clk, QuietPoll, func(gen int) {
 		// Round trips to the display server: outside the lock.
-		full := q.read()
+		full, fresh := q.readIfChanged()
 		q.mu.Lock()
 		if q.closed || !q.tick.Current(gen) {
 			q.mu.Unlock()
 			return
 		}
-		q.fullscreen = full
+		if fresh {
+			q.fullscreen = full
+		}
 		q.armLocked()
 		q.mu.Unlock()
-		q.publish()
+		if fresh {
+			q.publish()
+		}
 	})
+}
+
+// readIfChanged reads the windows (readWindows), unless the desktop
+// counts its changes and none came since the last read, within
+// QuietRecheck of it; fresh is false when it did not read. The count is
+// taken before the read, so that a change during the read makes the next
+// poll read again.
+func (q *Quiet) readIfChanged() (full []image.Rectangle, fresh bool) {
+	cc, counts := q.d.(changeCounter)
+	if !counts {
+		return q.readWindows(), true
+	}
+	n, now := cc.Changes(), q.clk.Now()
+	if q.read.done && n == q.read.changes && now.Sub(q.read.at) < QuietRecheck {
+		return nil, false
+	}
+	full = q.readWindows()
+	q.read.done, q.read.changes, q.read.at = true, n, now
+	return full, true
 }
 
 // stateReader is a desktop that reads the windows' state alone, with the
@@ -77,11 +125,11 @@ type stateReader interface {
 	WindowStates() (ws []Window, active ID, err error)
 }
 
-// read returns the bounds of the monitors a fullscreen window covers: the
+// readWindows returns the bounds of the monitors a fullscreen window covers: the
 // active window's, and each monitor's whose topmost window of another
 // application is fullscreen (a film left playing on one monitor while the
 // user works on the other). An unreadable desktop covers none.
-func (q *Quiet) read() []image.Rectangle {
+func (q *Quiet) readWindows() []image.Rectangle {
 	ms, err := q.d.Monitors()
 	if err != nil || len(ms) == 0 {
 		return nil

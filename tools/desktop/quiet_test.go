@@ -4,6 +4,7 @@ import (
 	"image"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -151,4 +152,59 @@ func testQuietPerMonitor(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 	if !q.Hides(petRight) {
 		t.Fatal("on by hand: the right pet shows")
 	}
+}
+
+// counting is a Fake that counts its changes as the X11 desktop does
+// (changeCounter), and the reads Quiet makes of it.
+type counting struct {
+	*Fake
+	changes, reads atomic.Uint64
+}
+
+func (c *counting) Changes() uint64 { return c.changes.Load() }
+
+func (c *counting) WindowStates() ([]Window, ID, error) {
+	c.reads.Add(1)
+	return c.Fake.WindowStates()
+}
+
+// On a desktop that counts its changes, Quiet reads the windows only
+// after a change, or QuietRecheck after its last read.
+func TestQuietReadsAfterAChange(t *testing.T) {
+	screen := image.Rect(0, 0, 1920, 1080)
+	d := &counting{Fake: NewFake(FakeMonitor(screen, 40, true))}
+	film := Window{ID: 7, App: "mpv", Frame: screen, Normal: true, Fullscreen: true}
+	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
+	d.SetWindows(film, notes)
+	d.SetActive(7)
+	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	var log quietLog
+	q := NewQuiet(d, clk, log.add)
+	defer q.Close()
+
+	poll := func(what string, reads uint64, on bool) {
+		t.Helper()
+		clk.Advance(QuietPoll)
+		if got := d.reads.Load(); got != reads || q.On() != on {
+			t.Fatalf("%s: %d reads, On %v; want %d, %v", what, got, q.On(), reads, on)
+		}
+	}
+	poll("the first poll", 1, true)
+	poll("nothing changed", 1, true)
+	poll("still nothing", 1, true)
+	// What the count does not see waits for the recheck.
+	d.SetActive(8)
+	d.SetWindows(notes, Window{ID: 7, App: "mpv", Frame: screen, Normal: true})
+	poll("a change the count did not see", 1, true)
+	d.changes.Add(1)
+	poll("a counted change", 2, false)
+	if got := log.list(); len(got) != 2 || !got[0] || got[1] {
+		t.Fatalf("changes told %v", got)
+	}
+	// Unchanged since: one read every QuietRecheck.
+	polls := int(QuietRecheck / QuietPoll)
+	for i := 1; i < polls; i++ {
+		poll("within the recheck", 2, false)
+	}
+	poll("the recheck", 3, false)
 }

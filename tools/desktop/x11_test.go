@@ -80,20 +80,26 @@ func waitChange(t *testing.T, ch <-chan Change, kind ChangeKind) Change {
 	}
 }
 
-func TestX11UnderXvfb(t *testing.T) {
+// openUnderXvfb starts an Xvfb for the test and returns a second client
+// on it and the desktop layer, both closed when the test ends.
+func openUnderXvfb(t *testing.T) (*client, *x11) {
 	xvfbtest.Start(t, "1280x800x24")
 	conn, err := xgb.NewConn()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	c := &client{t: t, conn: conn, root: xproto.Setup(conn).DefaultScreen(conn).Root}
-
+	t.Cleanup(conn.Close)
 	d, err := Open(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
+	t.Cleanup(func() { d.Close() })
+	return &client{t: t, conn: conn, root: xproto.Setup(conn).DefaultScreen(conn).Root}, d.(*x11)
+}
+
+func TestX11UnderXvfb(t *testing.T) {
+	c, d := openUnderXvfb(t)
+	conn := c.conn
 
 	// No window manager: the root's mapped children are the windows.
 	notes := c.window(image.Rect(100, 200, 500, 500), "Shopping", "Notes")
@@ -140,12 +146,12 @@ func TestX11UnderXvfb(t *testing.T) {
 	// The life scheduler's read: the active window's id, title and
 	// application (WM_CLASS's class part), nothing else.
 	c.set(notes, "WM_CLASS", xproto.AtomString, 8, []byte("notes\x00Notes\x00"))
-	if a, ok, err := d.(*x11).ActiveName(); err != nil || !ok || a != (Window{ID: ID(notes), Title: "Shopping", App: "Notes"}) {
+	if a, ok, err := d.ActiveName(); err != nil || !ok || a != (Window{ID: ID(notes), Title: "Shopping", App: "Notes"}) {
 		t.Fatalf("active name %+v %v %v", a, ok, err)
 	}
 	// Do-not-disturb's read: the same windows and states, no names or
 	// frame extents, and the active window's id.
-	sts, active, err := d.(*x11).WindowStates()
+	sts, active, err := d.WindowStates()
 	if err != nil || active != ID(notes) || len(sts) != 2 {
 		t.Fatalf("window states %+v, active %v, %v", sts, active, err)
 	}
@@ -217,4 +223,68 @@ func FuzzVisibleFrame(f *testing.F) {
 			t.Fatalf("visibleFrame(%v, %v, %v) is empty", r, []uint32{n0, n1, n2, n3}, []uint32{g0, g1, g2, g3})
 		}
 	})
+}
+
+// waitCounted waits until d has counted more than n changes and returns
+// the count.
+func waitCounted(t *testing.T, d *x11, n uint64) uint64 {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for ; time.Now().Before(deadline); <-tick.C {
+		if got := d.Changes(); got > n {
+			return got
+		}
+	}
+	t.Fatalf("no change counted past %d", n)
+	return 0
+}
+
+// Do-not-disturb reads the windows again only after a change the desktop
+// counts (quiet.go): top-level windows made, mapped, moved and destroyed,
+// and the root's properties, but not a client's own properties.
+func TestX11CountsChanges(t *testing.T) {
+	c, d := openUnderXvfb(t)
+	conn := c.conn
+
+	n := d.Changes() // asks for the root's events
+	notes := c.window(image.Rect(100, 200, 500, 500), "Shopping", "Notes")
+	n = waitCounted(t, d, n)
+	xproto.ConfigureWindowChecked(conn, notes, xproto.ConfigWindowX, []uint32{300}).Check()
+	n = waitCounted(t, d, n)
+	c.set(c.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow, 32, u32s(uint32(notes)))
+	n = waitCounted(t, d, n)
+	xproto.DestroyWindowChecked(conn, notes).Check()
+	waitCounted(t, d, n)
+}
+
+// Which events count: the root's own, not a window's that comes to its
+// watch (its StructureNotify), nor a client's property.
+func TestX11RootChange(t *testing.T) {
+	const root, win, frame = xproto.Window(1), xproto.Window(50), xproto.Window(60)
+	x := &x11{root: root}
+	for _, tc := range []struct {
+		name string
+		ev   xgb.Event
+		want bool
+	}{
+		{"a top-level window moved", xproto.ConfigureNotifyEvent{Event: root, Window: frame}, true},
+		{"the same, to the window's own watch", xproto.ConfigureNotifyEvent{Event: frame, Window: frame}, false},
+		{"mapped", xproto.MapNotifyEvent{Event: root, Window: win}, true},
+		{"unmapped, to its watch", xproto.UnmapNotifyEvent{Event: win, Window: win}, false},
+		{"unmapped", xproto.UnmapNotifyEvent{Event: root, Window: win}, true},
+		{"made", xproto.CreateNotifyEvent{Parent: root, Window: win}, true},
+		{"made inside another", xproto.CreateNotifyEvent{Parent: frame, Window: win}, false},
+		{"reparented into a frame", xproto.ReparentNotifyEvent{Event: root, Window: win, Parent: frame}, true},
+		{"restacked", xproto.CirculateNotifyEvent{Event: root, Window: win}, true},
+		{"destroyed", xproto.DestroyNotifyEvent{Event: root, Window: win}, true},
+		{"the active window", xproto.PropertyNotifyEvent{Window: root}, true},
+		{"a client's title", xproto.PropertyNotifyEvent{Window: win}, false},
+		{"a key", xproto.KeyPressEvent{Root: root, Event: root}, false},
+	} {
+		if got := x.rootChange(tc.ev); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
