@@ -87,6 +87,9 @@ func Run(cfg Config) error {
 	// scanned while the rest of start-up runs: the pet's first frame
 	// waits for that scan (preload.go's warmFonts), not for the settings,
 	// the log or the keyring.
+	// Before the first window's GL context (softgl.go); put back once the
+	// pets' windows have theirs.
+	restoreSoftGL := useLeanSoftGL()
 	a := fyneapp.NewWithID(AppID)
 	// The windows' icon, 128 px: every window decodes it when it is made.
 	a.SetIcon(fyne.NewStaticResource("window-icon.png", assets.WindowIcon))
@@ -223,6 +226,7 @@ func Run(cfg Config) error {
 			return err
 		}
 	}
+	restoreSoftGL()
 	// A load no pet took (its preset did not start) lets its files go.
 	y.loads = nil
 	// Edits apply live, on the UI thread, in save order.

@@ -46,6 +46,14 @@ the frame changes, so:
   application in four requests, not thirteen (` + "`ActiveName`" + `); the audio device's watcher does not
   tick while the device is suspended (pet/audio/device.go). Side by side under one Xvfb, a pet's
   wake-ups went from 1.30x to 1.13x the bare window's with these.
+- **The software GL driver draws in the thread that asks.** Mesa's llvmpipe (Xvfb, virtual
+  machines, desktops without a GPU driver) starts a rasterizer thread a core for every GL
+  context, and woke each of them for every frame an idle pet breathes, for a window one thread
+  draws in less time than the hand-over takes: Yui sets ` + "`LP_NUM_THREADS=0`" + ` for its windows'
+  contexts unless the user set it (app/softgl.go). Measured side by side with the pointer away
+  from the pet (so that it breathes, as this run measures it: a pet the pointer is near looks
+  at it, a still frame), one pet went from 1.32x to 1.20x the bare window's CPU and from 1.25x
+  to 1.17x its wake-ups.
 - **Do-not-disturb reads the windows after a change, not every two seconds.** The desktop layer
   counts the root window's structure and property events (a top-level window made, mapped,
   moved, resized, restacked or destroyed; the active window; the client lists:

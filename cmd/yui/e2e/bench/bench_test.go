@@ -212,6 +212,10 @@ func measureIdle(b *testing.B, dir string, settle, window time.Duration) [4]usag
 	lone.Positions = map[string]any{"1600x1000+0+0": map[string]int{"x": 400, "y": 120}}
 	harness.WriteSettings(b, one, lone)
 	harness.WriteSettings(b, three, idlePreset(2, "Yui"), idlePreset(3, "Mochi"), idlePreset(4, "Tama"))
+	// The pointer stands in a corner away from every pet, as while the
+	// user works elsewhere: a pet the pointer is near looks at it, a
+	// still frame, and does not breathe (windows/petwindow/gaze.go).
+	d.MoveTo(b, 1599, 0)
 
 	bare := harness.Start(b, env, filepath.Join(dir, "barewindow"))
 	pet := harness.Start(b, env, filepath.Join(dir, "yui"), "--config-dir", one)
