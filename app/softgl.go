@@ -12,10 +12,8 @@ const softGLThreadsVar = "LP_NUM_THREADS"
 // threads), unless the user set the variable. Its default, a thread a
 // core for every window's context, woke each of them for every frame an
 // idle pet breathes, for a few hundred pixels that one thread draws in
-// less time than the hand-over takes: beside a bare Fyne window under
-// Xvfb, an idle breathing pet went from 1.32x to 1.20x its CPU and from
-// 1.25x to 1.17x its wake-ups (docs/performance.md). A GPU's driver does
-// not read the variable. The returned func puts the environment back once
+// less time than the hand-over takes (docs/performance.md, "Where an idle
+// pet's time goes"). A GPU's driver does not read the variable. The returned func puts the environment back once
 // the pets' windows have their contexts, so that child processes (a
 // browser) get the user's.
 func useLeanSoftGL() (restore func()) {

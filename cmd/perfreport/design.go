@@ -5,6 +5,15 @@ package main
 // that hold it to account.
 const idleDesign = `### Where an idle pet's time goes, and the design
 
+**The pets measured here breathe.** The pointer stands in a corner no pet is near. Until this run
+it stood in the middle of the screen, near the one pet, which looked at it: a gaze frame is a
+still, so that pet did not breathe, and the runs before this one measured a pet that did not
+change frame (1.07x to 1.16x the bare window's CPU, 1.14x to 1.18x its wake-ups). A breathing
+pet repaints its window twice a second, which a bare window that never changes does not; side
+by side, runs of this build gave 1.26x to 1.45x the bare window's CPU. That repaint is the floor
+of an idle pet's CPU over a window that does not move, as the ten-pet section shows per window
+with pets that do not breathe: it misses the 1.2x goal by design.
+
 Fyne's main loop ticks 60 times a second for any window, a bare one included (its wake-ups above
 are mostly that tick), so neither the loop nor a registered ` + "`fyne.Animation`" + ` costs an idle pet
 anything a bare window does not pay. Measured under one Xvfb, three ` + "`yui`" + ` builds side by side
@@ -50,10 +59,10 @@ the frame changes, so:
   machines, desktops without a GPU driver) starts a rasterizer thread a core for every GL
   context, and woke each of them for every frame an idle pet breathes, for a window one thread
   draws in less time than the hand-over takes: Yui sets ` + "`LP_NUM_THREADS=0`" + ` for its windows'
-  contexts unless the user set it (app/softgl.go). Measured side by side with the pointer away
-  from the pet (so that it breathes, as this run measures it: a pet the pointer is near looks
-  at it, a still frame), one pet went from 1.32x to 1.20x the bare window's CPU and from 1.25x
-  to 1.17x its wake-ups.
+  contexts unless the user set it (app/softgl.go): two threads fewer a window, none of them
+  woken by a frame. In one pair of runs side by side, a breathing pet went from 1.32x to 1.20x
+  the bare window's CPU and from 1.25x to 1.17x its wake-ups; further runs of this build moved
+  between 1.26x and 1.45x in CPU and 1.16x and 1.22x in wake-ups with the machine's load.
 - **Do-not-disturb reads the windows after a change, not every two seconds.** The desktop layer
   counts the root window's structure and property events (a top-level window made, mapped,
   moved, resized, restacked or destroyed; the active window; the client lists:
