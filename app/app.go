@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -178,6 +179,12 @@ func Run(cfg Config) error {
 	})
 	defer y.release.close()
 	y.audio = out
+	if runtime.GOOS == "windows" {
+		// Under Wine, the device opening while the GL driver started
+		// made the start hang (the e2e-wine group): on Windows the
+		// device opens before the windows are made, as it did.
+		out.ready()
+	}
 	y.pid = os.Getpid()
 	if y.reducedMotion = motionLater.get(); y.reducedMotion {
 		log.Info("reduced_motion", "gaze", "off", "idle_pace", reducedIdlePace)
