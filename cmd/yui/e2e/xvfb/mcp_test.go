@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -198,7 +199,10 @@ func answerPrompt(a *harness.App, n int, key string) {
 	a.D.Run(a.T, "xdotool", "key", key)
 }
 
-// serverPIDs are the processes whose command line holds marker.
+// serverPIDs are the MCP servers serving marker: node processes one of
+// whose arguments is marker itself. The match is on the arguments, not on
+// the command line's text, so that it holds wherever the repository lies
+// (a clone in a folder named yui puts "yui" in the server's script path).
 func serverPIDs(marker string) []int {
 	var out []int
 	ents, _ := os.ReadDir("/proc")
@@ -208,11 +212,19 @@ func serverPIDs(marker string) []int {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), marker) && !strings.Contains(string(b), "yui") {
+		if err == nil && servesArg(strings.Split(strings.TrimRight(string(b), "\x00"), "\x00"), marker) {
 			out = append(out, pid)
 		}
 	}
 	return out
+}
+
+// servesArg reports whether argv runs node with marker as an argument.
+func servesArg(argv []string, marker string) bool {
+	if len(argv) < 2 || filepath.Base(argv[0]) != "node" {
+		return false
+	}
+	return slices.Contains(argv[1:], marker)
 }
 
 func TestMCPFilesystem(t *testing.T) {
