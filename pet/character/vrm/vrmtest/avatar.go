@@ -143,7 +143,7 @@ func bodyPrims(s int) map[int]*prim {
 	full := [4]float32{0, 0, 1, 1}
 	skin.ellipsoid(vec3{0, headY, 0}, vec3{headRX, headRY, headRZ}, s, 2*s, rigid(bHead), full)
 	skin.ellipsoid(vec3{0, 1.39, 0}, vec3{0.04, 0.05, 0.04}, s, 2*s, rigid(bNeck), full)
-	hair.ellipsoid(vec3{0, 1.54, -0.02}, vec3{0.118, 0.11, 0.12}, s, 2*s, rigid(bHead), full)
+	hair.ellipsoid(vec3{0, 1.565, -0.03}, vec3{0.118, 0.1, 0.12}, s, 2*s, rigid(bHead), full)
 	dress.ellipsoid(vec3{0, 1.20, 0}, vec3{0.14, 0.16, 0.09}, s, 2*s, rigid(bChest), full)
 	dress.ellipsoid(vec3{0, 1.00, 0}, vec3{0.12, 0.12, 0.085}, s, 2*s, rigid(bSpine), full)
 	dress.ellipsoid(vec3{0, 0.84, 0}, vec3{0.17, 0.14, 0.12}, s, 2*s, rigid(bHips), full)
