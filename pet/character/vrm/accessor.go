@@ -12,7 +12,10 @@ import (
 // to (float32 or uint32 each), so that sparse accessors (which need no
 // bytes for their zeros) and shared accessors cannot make a small file
 // allocate gigabytes.
-const maxElements = 96 << 20
+const (
+	maxElements = 96 << 20
+	minElements = 8 << 20
+)
 
 // accessorInfo is an accessor checked against its buffer view: every
 // element it names lies inside the view.
@@ -105,10 +108,13 @@ func (c *container) accessor(i int) (accessorInfo, error) {
 	return ai, nil
 }
 
-// charge takes n elements from the file's budget.
+// charge takes n elements from the file's budget: a floor every real
+// model fits in, more for a larger file, never over maxElements. Data a
+// file does not hold (an accessor without a buffer view, read as zeros)
+// cannot make a small file expand without bound.
 func (c *container) charge(n int) error {
 	c.spent += int64(n)
-	if c.spent > maxElements {
+	if c.spent > min(maxElements, minElements+4*int64(c.size)) {
 		return fmt.Errorf("vrm: the model's data would exhaust memory (over %d values)", maxElements)
 	}
 	return nil

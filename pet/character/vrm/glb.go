@@ -32,6 +32,8 @@ type container struct {
 	buffers [][]byte
 	// spent counts the values accessors have expanded to (maxElements).
 	spent int64
+	// size is the file's length in bytes.
+	size int
 }
 
 // readAll reads at most MaxFileBytes from r.
@@ -106,7 +108,7 @@ func parseGLB(data []byte) (*container, error) {
 	if !strings.HasPrefix(doc.Asset.Version, "2") {
 		return nil, fmt.Errorf("vrm: not a glTF 2.0 file: asset version %q", doc.Asset.Version)
 	}
-	c := &container{doc: doc, bin: bin}
+	c := &container{doc: doc, bin: bin, size: len(data)}
 	if err := c.resolveBuffers(); err != nil {
 		return nil, err
 	}

@@ -157,3 +157,28 @@ func TestAvatarBigTextures(t *testing.T) {
 	}
 	t.Logf("%d bytes", len(data))
 }
+
+func TestWaveReadsBack(t *testing.T) {
+	for _, step := range []bool{false, true} {
+		c, err := vrm.ReadClip(bytes.NewReader(vrmtest.Wave(vrmtest.ClipOptions{Step: step})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Name != "Wave" || c.Duration != 2 || len(c.Rotations) != 2 {
+			t.Fatalf("clip %q %vs %d tracks", c.Name, c.Duration, len(c.Rotations))
+		}
+		arm := c.Rotations["leftUpperArm"]
+		if len(arm.Times) != 9 || arm.Step != step {
+			t.Fatalf("arm track %d keys, step %v", len(arm.Times), arm.Step)
+		}
+		// Halfway, the arm is 60° up: a rotation about +Z of 60°.
+		q := arm.Values[4]
+		if math.Abs(float64(q[2])-0.5) > 1e-3 || math.Abs(float64(q[3])-math.Sqrt(3)/2) > 1e-3 {
+			t.Errorf("arm halfway %v", q)
+		}
+		hips := c.HipsTranslation
+		if len(hips.Values) != 9 || math.Abs(float64(hips.Values[2][1])-0.93) > 1e-3 {
+			t.Errorf("hips %v", hips.Values)
+		}
+	}
+}

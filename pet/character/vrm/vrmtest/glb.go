@@ -11,21 +11,22 @@ import (
 // in structs so that the JSON (and so the bytes) is the same every time.
 type (
 	doc struct {
-		Asset          asset          `json:"asset"`
-		ExtensionsUsed []string       `json:"extensionsUsed"`
-		Extensions     map[string]any `json:"extensions"`
-		Scene          int            `json:"scene"`
-		Scenes         []scene        `json:"scenes"`
-		Nodes          []node         `json:"nodes"`
-		Meshes         []mesh         `json:"meshes"`
-		Skins          []skin         `json:"skins"`
-		Materials      []any          `json:"materials"`
-		Textures       []texture      `json:"textures"`
-		Samplers       []sampler      `json:"samplers"`
-		Images         []img          `json:"images"`
-		Accessors      []accessor     `json:"accessors"`
-		BufferViews    []bufferView   `json:"bufferViews"`
-		Buffers        []buffer       `json:"buffers"`
+		Asset          asset            `json:"asset"`
+		ExtensionsUsed []string         `json:"extensionsUsed"`
+		Extensions     map[string]any   `json:"extensions"`
+		Scene          int              `json:"scene"`
+		Scenes         []scene          `json:"scenes"`
+		Nodes          []node           `json:"nodes"`
+		Meshes         []mesh           `json:"meshes,omitempty"`
+		Skins          []skin           `json:"skins,omitempty"`
+		Materials      []any            `json:"materials,omitempty"`
+		Textures       []texture        `json:"textures,omitempty"`
+		Samplers       []sampler        `json:"samplers,omitempty"`
+		Images         []img            `json:"images,omitempty"`
+		Accessors      []accessor       `json:"accessors"`
+		BufferViews    []bufferView     `json:"bufferViews"`
+		Buffers        []buffer         `json:"buffers"`
+		Animations     []map[string]any `json:"animations,omitempty"`
 	}
 	asset struct {
 		Version   string `json:"version"`
