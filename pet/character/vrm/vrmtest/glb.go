@@ -107,6 +107,26 @@ const (
 type writer struct {
 	d   doc
 	bin bytes.Buffer
+	// turn turns positions half a turn about Y, for VRM 0.x (which faces −Z).
+	turn bool
+}
+
+func (w *writer) turned(v vec3) vec3 {
+	if !w.turn {
+		return v
+	}
+	return vec3{0 - v[0], v[1], 0 - v[2]}
+}
+
+func (w *writer) turnedAll(vs []vec3) []vec3 {
+	if !w.turn {
+		return vs
+	}
+	out := make([]vec3, len(vs))
+	for i, v := range vs {
+		out[i] = w.turned(v)
+	}
+	return out
 }
 
 // view appends data (4-byte aligned) as a buffer view.
