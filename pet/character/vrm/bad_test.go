@@ -149,6 +149,10 @@ func TestReadBadInput(t *testing.T) {
 			delete(d, "extensions")
 			return nil
 		})},
+		{"required extension", "needs the glTF extension KHR_draco_mesh_compression", mutate(func(d obj, _ []byte) []byte {
+			d["extensionsRequired"] = []any{"KHR_draco_mesh_compression"}
+			return nil
+		})},
 		{"accessor out of range", "accessor 9 out of range", mutate(func(d obj, _ []byte) []byte {
 			at(d, "meshes", 0, "primitives", 0)["attributes"] = obj{"POSITION": 9}
 			return nil
