@@ -153,6 +153,14 @@ func TestReadBadInput(t *testing.T) {
 			d["extensionsRequired"] = []any{"KHR_draco_mesh_compression"}
 			return nil
 		})},
+		{"json bomb", "the glTF JSON has over 1048576 values", mutate(func(d obj, _ []byte) []byte {
+			nodes := make([]any, 1<<20)
+			for i := range nodes {
+				nodes[i] = obj{}
+			}
+			d["extras"] = nodes
+			return nil
+		})},
 		{"accessor out of range", "accessor 9 out of range", mutate(func(d obj, _ []byte) []byte {
 			at(d, "meshes", 0, "primitives", 0)["attributes"] = obj{"POSITION": 9}
 			return nil
