@@ -18,5 +18,7 @@ func benchRead(b *testing.B, o vrmtest.Options) {
 	}
 }
 
-func BenchmarkRead5k(b *testing.B)   { benchRead(b, vrmtest.Options{Triangles: 5000}) }
-func BenchmarkRead100k(b *testing.B) { benchRead(b, vrmtest.Options{Triangles: 100000, TextureSize: 4096}) }
+func BenchmarkRead5k(b *testing.B) { benchRead(b, vrmtest.Options{Triangles: 5000}) }
+func BenchmarkRead100k(b *testing.B) {
+	benchRead(b, vrmtest.Options{Triangles: 100000, TextureSize: 4096})
+}

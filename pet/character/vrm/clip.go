@@ -44,6 +44,15 @@ type vrma struct {
 			Node *int `json:"node"`
 		} `json:"humanBones"`
 	} `json:"humanoid"`
+	// Expressions name the nodes whose translation's X is a weight.
+	Expressions struct {
+		Preset map[string]struct {
+			Node *int `json:"node"`
+		} `json:"preset"`
+		Custom map[string]struct {
+			Node *int `json:"node"`
+		} `json:"custom"`
+	} `json:"expressions"`
 }
 
 // rest is a node's rest transform in the clip's scene.
@@ -84,8 +93,18 @@ func readClip(r io.Reader) (*Clip, error) {
 		}
 		bones[*b.Node] = name
 	}
+	exprs := map[int]string{}
+	for _, set := range []map[string]struct {
+		Node *int `json:"node"`
+	}{ext.Expressions.Preset, ext.Expressions.Custom} {
+		for name, e := range set {
+			if e.Node != nil && *e.Node >= 0 && *e.Node < len(m.Nodes) {
+				exprs[*e.Node] = name
+			}
+		}
+	}
 	world := worldRest(&m)
-	clip := &Clip{Rotations: map[string]RotationTrack{}}
+	clip := &Clip{Rotations: map[string]RotationTrack{}, Expressions: map[string]WeightTrack{}}
 	if len(c.doc.Animations) == 0 {
 		return clip, nil
 	}
@@ -106,14 +125,32 @@ func readClip(r io.Reader) (*Clip, error) {
 		if ch == nil || ch.Target.Node == nil {
 			continue
 		}
-		name, ok := bones[*ch.Target.Node]
-		if !ok {
-			continue // expressions and lookAt are not read
+		name, isBone := bones[*ch.Target.Node]
+		expr, isExpr := exprs[*ch.Target.Node]
+		if !isBone && !isExpr {
+			continue // the lookAt target is not read
 		}
 		if ch.Sampler < 0 || ch.Sampler >= len(anim.Samplers) || anim.Samplers[ch.Sampler] == nil {
 			return nil, fmt.Errorf("vrm: channel %d: sampler %d out of range", ci, ch.Sampler)
 		}
 		s := anim.Samplers[ch.Sampler]
+		if !isBone {
+			if ch.Target.Path != gltf.TRSTranslation {
+				continue
+			}
+			// VRMC_vrm_animation: an expression's weight is its node's X.
+			times, vals, err := c.keys(s, 3)
+			if err != nil {
+				return nil, fmt.Errorf("vrm: channel %d: %w", ci, trimPrefix(err))
+			}
+			tr := WeightTrack{Times: times, Values: make([]float32, len(times)), Step: s.Interpolation == gltf.InterpolationStep}
+			for i := range times {
+				tr.Values[i] = clamp01(vals[3*i])
+			}
+			clip.Expressions[expr] = tr
+			clip.Duration = max(clip.Duration, last(times))
+			continue
+		}
 		switch ch.Target.Path {
 		case gltf.TRSRotation:
 			times, vals, err := c.keys(s, 4)

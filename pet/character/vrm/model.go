@@ -288,6 +288,16 @@ type Clip struct {
 	Rotations map[string]RotationTrack
 	// HipsTranslation is the hips' track, may be empty.
 	HipsTranslation TranslationTrack
+	// Expressions are the clip's expression weights (0..1) by VRM 1.0
+	// expression name, preset or custom; may be empty.
+	Expressions map[string]WeightTrack
+}
+
+// WeightTrack is a linear or step track of weights.
+type WeightTrack struct {
+	Times  []float32
+	Values []float32
+	Step   bool
 }
 
 // RotationTrack is a linear (slerp) or step rotation track.

@@ -176,6 +176,9 @@ func TestWaveReadsBack(t *testing.T) {
 		if math.Abs(float64(q[2])-0.5) > 1e-3 || math.Abs(float64(q[3])-math.Sqrt(3)/2) > 1e-3 {
 			t.Errorf("arm halfway %v", q)
 		}
+		if happy := c.Expressions["happy"]; len(happy.Values) != 9 || math.Abs(float64(happy.Values[4])-1) > 1e-6 {
+			t.Errorf("happy %+v", happy)
+		}
 		hips := c.HipsTranslation
 		if len(hips.Values) != 9 || math.Abs(float64(hips.Values[2][1])-0.93) > 1e-3 {
 			t.Errorf("hips %v", hips.Values)
