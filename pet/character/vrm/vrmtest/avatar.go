@@ -18,6 +18,10 @@ type Options struct {
 	// TextureSize is the skin and dress textures' side in pixels
 	// (default 256; 4096 for a model of a real avatar's weight).
 	TextureSize int
+	// Grain adds faint noise to the textures, so that they weigh what a
+	// real avatar's do (4096² ones and 100k triangles make a file of some 40 MB) instead of
+	// compressing to almost nothing.
+	Grain bool
 	// VRM0 writes the avatar as VRM 0.x: facing −Z, with the VRM
 	// extension's blend shape groups and MToon material properties.
 	VRM0 bool
@@ -69,7 +73,7 @@ func Avatar(o Options) []byte {
 	writeMesh(w, "Face", face, faceFeats, targetNames)
 	writeMesh(w, "Eyes", eyes, nil, nil)
 	writeSkin(w)
-	writeMaterials(w, o.TextureSize, !o.VRM0)
+	writeMaterials(w, o.TextureSize, !o.VRM0, o.Grain)
 	if o.VRM0 {
 		writeVRM0(w)
 	} else {

@@ -230,3 +230,15 @@ func TestAvatarVRM0(t *testing.T) {
 		}
 	}
 }
+
+func TestAvatarGrain(t *testing.T) {
+	plain := vrmtest.Avatar(vrmtest.Options{Subdivisions: 3, TextureSize: 512})
+	grainy := vrmtest.Avatar(vrmtest.Options{Subdivisions: 3, TextureSize: 512, Grain: true})
+	// Two 512² textures of noise weigh over 100 kB more than plain ones.
+	if len(grainy)-len(plain) < 100<<10 {
+		t.Errorf("grain added %d bytes", len(grainy)-len(plain))
+	}
+	if _, err := vrm.Read(bytes.NewReader(grainy)); err != nil {
+		t.Fatal(err)
+	}
+}
