@@ -134,13 +134,14 @@ func parseGLB(data []byte) (*container, error) {
 // reader already turns into floats. Compressed geometry (Draco, meshopt)
 // and other image formats (KTX2, WebP) are refused by name.
 var supportedRequired = map[string]bool{
-	"KHR_materials_unlit":   true,
-	"KHR_texture_transform": true,
-	"KHR_mesh_quantization": true,
-	extVRM0:                 true,
-	extVRM1:                 true,
-	extMToon:                true,
-	extVRMA:                 true,
+	"KHR_materials_unlit":             true,
+	"KHR_texture_transform":           true,
+	"KHR_mesh_quantization":           true,
+	"KHR_materials_emissive_strength": true,
+	extVRM0:                           true,
+	extVRM1:                           true,
+	extMToon:                          true,
+	extVRMA:                           true,
 }
 
 // resolveBuffers finds each buffer's bytes: the BIN chunk for a GLB's
