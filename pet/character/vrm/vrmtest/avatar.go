@@ -1,13 +1,13 @@
-// Package vrmtest makes VRM test avatars: Avatar writes a VRM 1.0 model
-// of simple shapes (a humanoid skeleton in a T-pose, skinned meshes,
-// PNG textures, MToon materials, the preset expressions as morph targets
-// of the face, lookAt by the eye bones) as a .vrm file's bytes. Only
-// tests and benchmarks import it; nothing shipped does.
+// Package vrmtest makes VRM test files: Avatar writes a VRM 1.0 model
+// (or, with Options.VRM0, the same as VRM 0.x) of simple shapes: a
+// humanoid skeleton in a T-pose, skinned meshes, PNG textures, MToon
+// materials, the preset expressions and two custom ones as morph targets
+// of the face (brows, eyelids, mouth), lookAt by the eye bones; Wave
+// writes a .vrma clip on that skeleton. Only tests and benchmarks import
+// it; nothing shipped does.
 package vrmtest
 
 import "math"
-
-var pow = math.Pow
 
 // Options shape the avatar.
 type Options struct {
