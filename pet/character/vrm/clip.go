@@ -18,23 +18,17 @@ var humanParents = map[string]string{
 	"rightUpperLeg": "hips", "rightLowerLeg": "rightUpperLeg", "rightFoot": "rightLowerLeg", "rightToes": "rightFoot",
 	"leftShoulder": "upperChest", "leftUpperArm": "leftShoulder", "leftLowerArm": "leftUpperArm", "leftHand": "leftLowerArm",
 	"rightShoulder": "upperChest", "rightUpperArm": "rightShoulder", "rightLowerArm": "rightUpperArm", "rightHand": "rightLowerArm",
-}
-
-func init() {
 	// The fingers: three bones each, from the hand out.
-	for _, side := range []string{"left", "right"} {
-		for _, f := range []struct{ name, a, b, c string }{
-			{"Thumb", "Metacarpal", "Proximal", "Distal"},
-			{"Index", "Proximal", "Intermediate", "Distal"},
-			{"Middle", "Proximal", "Intermediate", "Distal"},
-			{"Ring", "Proximal", "Intermediate", "Distal"},
-			{"Little", "Proximal", "Intermediate", "Distal"},
-		} {
-			humanParents[side+f.name+f.a] = side + "Hand"
-			humanParents[side+f.name+f.b] = side + f.name + f.a
-			humanParents[side+f.name+f.c] = side + f.name + f.b
-		}
-	}
+	"leftThumbMetacarpal": "leftHand", "leftThumbProximal": "leftThumbMetacarpal", "leftThumbDistal": "leftThumbProximal",
+	"leftIndexProximal": "leftHand", "leftIndexIntermediate": "leftIndexProximal", "leftIndexDistal": "leftIndexIntermediate",
+	"leftMiddleProximal": "leftHand", "leftMiddleIntermediate": "leftMiddleProximal", "leftMiddleDistal": "leftMiddleIntermediate",
+	"leftRingProximal": "leftHand", "leftRingIntermediate": "leftRingProximal", "leftRingDistal": "leftRingIntermediate",
+	"leftLittleProximal": "leftHand", "leftLittleIntermediate": "leftLittleProximal", "leftLittleDistal": "leftLittleIntermediate",
+	"rightThumbMetacarpal": "rightHand", "rightThumbProximal": "rightThumbMetacarpal", "rightThumbDistal": "rightThumbProximal",
+	"rightIndexProximal": "rightHand", "rightIndexIntermediate": "rightIndexProximal", "rightIndexDistal": "rightIndexIntermediate",
+	"rightMiddleProximal": "rightHand", "rightMiddleIntermediate": "rightMiddleProximal", "rightMiddleDistal": "rightMiddleIntermediate",
+	"rightRingProximal": "rightHand", "rightRingIntermediate": "rightRingProximal", "rightRingDistal": "rightRingIntermediate",
+	"rightLittleProximal": "rightHand", "rightLittleIntermediate": "rightLittleProximal", "rightLittleDistal": "rightLittleIntermediate",
 }
 
 type vrma struct {
