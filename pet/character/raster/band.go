@@ -5,9 +5,18 @@ import (
 	"math"
 )
 
-// bandRows is a band's height in output pixels: a band is the unit of
-// work one goroutine draws from start to end.
-const bandRows = 8
+// maxBandRows is a band's height in output pixels: a band is the unit of
+// work one goroutine draws from start to end. Very wide pictures get
+// lower bands (bandRowsFor), so that a worker's scratch stays near
+// maxBandSamples whatever the size.
+const (
+	maxBandRows    = 8
+	maxBandSamples = 1 << 20
+)
+
+func bandRowsFor(sw, ss int) int {
+	return max(1, min(maxBandRows, maxBandSamples/(sw*ss)))
+}
 
 // bandBuf is a worker's scratch for one band, reused band after band: the
 // visibility of the opaque pass (depth as 1/w, larger is nearer; the
@@ -42,6 +51,8 @@ type renderer struct {
 	shadow *Shadow
 	shCol  Vec3 // the shadow's colour, linear
 	sw, sh int  // picture in samples
+	// bandRows is the height of a band in pixels.
+	bandRows int
 	// bins list, per band, the triangles touching it: opaque in scene
 	// order, blended in drawing order.
 	opaqueBins, blendBins [][]int32
@@ -51,8 +62,8 @@ type renderer struct {
 // drawBand draws band bi into out's rows.
 func (r *renderer) drawBand(bi int, buf *bandBuf, out *image.NRGBA) {
 	ss := r.set.ss
-	sy0 := bi * bandRows * ss
-	sy1 := min(sy0+bandRows*ss, r.sh)
+	sy0 := bi * r.bandRows * ss
+	sy1 := min(sy0+r.bandRows*ss, r.sh)
 	n := (sy1 - sy0) * r.sw
 	for i := range n {
 		buf.depth[i] = 0

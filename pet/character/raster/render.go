@@ -50,9 +50,10 @@ func render(ctx context.Context, s *Scene, o Options) (*image.NRGBA, error) {
 		}
 	}
 	opaque, blend := b.order()
-	nb := (set.h + bandRows - 1) / bandRows
-	r.opaqueBins = bin(r.tris, opaque, nb, bandRows*set.ss)
-	r.blendBins = bin(r.tris, blend, nb, bandRows*set.ss)
+	r.bandRows = bandRowsFor(sw, set.ss)
+	nb := (set.h + r.bandRows - 1) / r.bandRows
+	r.opaqueBins = bin(r.tris, opaque, nb, r.bandRows*set.ss)
+	r.blendBins = bin(r.tris, blend, nb, r.bandRows*set.ss)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func render(ctx context.Context, s *Scene, o Options) (*image.NRGBA, error) {
 	var wg sync.WaitGroup
 	for range min(set.workers, nb) {
 		wg.Go(func() {
-			buf := newBandBuf(bandRows * set.ss * sw)
+			buf := newBandBuf(r.bandRows * set.ss * sw)
 			for ctx.Err() == nil {
 				bi := int(next.Add(1) - 1)
 				if bi >= nb {

@@ -79,6 +79,9 @@ func newSampler(t *Texture, lut *[256]float32) *sampler {
 
 // wrap maps a texel index into 0..n-1 by the wrap mode.
 func wrap(i, n int, m Wrap) int {
+	if uint(i) < uint(n) {
+		return i
+	}
 	switch m {
 	case WrapClamp:
 		if i < 0 {
@@ -109,7 +112,12 @@ func wrap(i, n int, m Wrap) int {
 
 // texel returns one texel, colour premultiplied, in the sampler's space.
 func (s *sampler) texel(x, y int) Vec4 {
-	o := wrap(y, s.h, s.wrapT)*s.stride + wrap(x, s.w, s.wrapS)*4
+	return s.at(wrap(x, s.w, s.wrapS), wrap(y, s.h, s.wrapT))
+}
+
+// at is texel for coordinates already wrapped.
+func (s *sampler) at(x, y int) Vec4 {
+	o := y*s.stride + x*4
 	p := s.pix[o : o+4 : o+4]
 	a := float32(p[3]) / 255
 	return Vec4{s.lut[p[0]] * a, s.lut[p[1]] * a, s.lut[p[2]] * a, a}
@@ -131,8 +139,10 @@ func (s *sampler) sample(u, v float32) Vec4 {
 		x0, y0 := floor32(fx), floor32(fy)
 		tx, ty := fx-x0, fy-y0
 		ix, iy := int(x0), int(y0)
-		c00, c10 := s.texel(ix, iy), s.texel(ix+1, iy)
-		c01, c11 := s.texel(ix, iy+1), s.texel(ix+1, iy+1)
+		x0w, x1w := wrap(ix, s.w, s.wrapS), wrap(ix+1, s.w, s.wrapS)
+		y0w, y1w := wrap(iy, s.h, s.wrapT), wrap(iy+1, s.h, s.wrapT)
+		c00, c10 := s.at(x0w, y0w), s.at(x1w, y0w)
+		c01, c11 := s.at(x0w, y1w), s.at(x1w, y1w)
 		for k := range 4 {
 			top := c00[k] + (c10[k]-c00[k])*tx
 			bot := c01[k] + (c11[k]-c01[k])*tx
