@@ -164,7 +164,9 @@ func (r *renderer) fragment(t *tri, q0, q1, q2 float32) frag {
 	if t.flags&flagFlip != 0 {
 		f.n = Vec3{-f.n[0], -f.n[1], -f.n[2]}
 	}
-	f.viewDir = norm3(Vec3{r.eye[0] - f.pos[0], r.eye[1] - f.pos[1], r.eye[2] - f.pos[2]})
+	if r.mats[t.mat].needView {
+		f.viewDir = norm3(Vec3{r.eye[0] - f.pos[0], r.eye[1] - f.pos[1], r.eye[2] - f.pos[2]})
+	}
 	f.outline = t.flags&flagOutline != 0
 	return f
 }
