@@ -98,7 +98,7 @@ func newLightRig(l Light) lightRig {
 
 // frag is what the shading needs to know about one sample.
 type frag struct {
-	pos     Vec3 // world
+	pos     Vec3 // world; set only where the material needs the view
 	n       Vec3 // unit, facing the viewer's side for double-sided back faces
 	uv      Vec2
 	col     Vec4
