@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"runtime"
 	"testing"
 )
 
@@ -290,5 +291,36 @@ func TestCancelled(t *testing.T) {
 	cancel()
 	if _, err := Render(ctx, toonSphere(0, 0), Options{Width: 32, Height: 32}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v, want context.Canceled", err)
+	}
+}
+
+func TestBlendOrderBeforeDistance(t *testing.T) {
+	s := blendScene()
+	// The far blue square now sorts after the near red one by its
+	// material's Order, so it is drawn last and wins the overlap.
+	s.Meshes[1].Material.Order = 1
+	img := mustRender(t, s, Options{Width: 64, Height: 64})
+	if c := at(img, 29, 35); c.B < c.R+40 {
+		t.Errorf("overlap %v: the blue square, drawn last by its Order, should dominate", c)
+	}
+}
+
+func TestMemoryBounded(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("draws 100,000 triangles")
+	}
+	m := toonMat(Vec3{1, 1, 1}, Vec3{0.5, 0.4, 0.6})
+	m.Toon.OutlineMode, m.Toon.OutlineWidth = OutlineWorld, 0.01
+	s := scene(sphere(Vec3{}, 1, 224, 224, m))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	mustRender(t, s, Options{Width: 384, Height: 512})
+	runtime.ReadMemStats(&after)
+	// The picture is 0.8 MB; the projected faces, their outline hull and
+	// the per-worker bands a few tens more.
+	got := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d MB allocated", got>>20)
+	if got > 80<<20 {
+		t.Errorf("drawing 100,000 triangles with an outline allocated %d MB, want under 80", got>>20)
 	}
 }
