@@ -68,10 +68,40 @@ func checkScene(s *Scene) error {
 		if total > MaxTriangles {
 			return fmt.Errorf("raster: more than %d triangles", MaxTriangles)
 		}
+		if err := checkMaterial(m.Material); err != nil {
+			return fmt.Errorf("raster: mesh %d: %w", i, err)
+		}
 		for k, ix := range m.Indices {
 			if int64(ix) >= int64(n) {
 				return fmt.Errorf("raster: mesh %d: index %d is %d, past its %d vertices", i, k, ix, n)
 			}
+		}
+	}
+	return nil
+}
+
+// checkMaterial refuses a texture whose pixels are fewer than its size
+// says (an image put together by hand), which sampling would run past.
+func checkMaterial(m *Material) error {
+	if m == nil {
+		return nil
+	}
+	texs := []*Texture{m.BaseTexture, m.EmissiveTexture}
+	if t := m.Toon; t != nil {
+		texs = append(texs, t.ShadeTexture, t.RimTexture, t.OutlineWidthTexture)
+	}
+	for _, t := range texs {
+		if t == nil || t.Image == nil {
+			continue
+		}
+		img := t.Image
+		b := img.Bounds()
+		if b.Empty() {
+			continue
+		}
+		start := img.PixOffset(b.Min.X, b.Min.Y)
+		if img.Stride < 4*b.Dx() || start < 0 || int64(start)+int64(b.Dy()-1)*int64(img.Stride)+int64(4*b.Dx()) > int64(len(img.Pix)) {
+			return fmt.Errorf("material %q: a %d×%d texture with %d bytes of pixels", m.Name, b.Dx(), b.Dy(), len(img.Pix))
 		}
 	}
 	return nil

@@ -247,8 +247,15 @@ func TestRefusesBadInput(t *testing.T) {
 		"supersample":             func() (*Scene, Options) { return good(), Options{Width: 4, Height: 4, Supersample: 99} },
 		"workers":                 func() (*Scene, Options) { return good(), Options{Width: 4, Height: 4, Workers: -1} },
 		"no scene":                func() (*Scene, Options) { return nil, o },
-		"camera":                  func() (*Scene, Options) { s := good(); s.Camera.Target = s.Camera.Eye; return s, o },
-		"near":                    func() (*Scene, Options) { s := good(); s.Camera.Near = 0; return s, o },
+		"short texture": func() (*Scene, Options) {
+			s := good()
+			img := solidTex(4, 4, color.NRGBA{1, 2, 3, 255})
+			img.Pix = img.Pix[:20]
+			s.Meshes[0].Material.BaseTexture = &Texture{Image: img}
+			return s, o
+		},
+		"camera": func() (*Scene, Options) { s := good(); s.Camera.Target = s.Camera.Eye; return s, o },
+		"near":   func() (*Scene, Options) { s := good(); s.Camera.Near = 0; return s, o },
 		"too many triangles": func() (*Scene, Options) {
 			idx := make([]uint32, 3*(MaxTriangles/4+1))
 			m := Mesh{Positions: []Vec3{{}}, Indices: idx}
