@@ -204,6 +204,9 @@ func (r *renderer) fragment(t *tri, q0, q1, q2 float32) frag {
 }
 
 // shadeOpaque shades each sample the opaque pass left visible, once.
+// Colours are clamped to 0..1 per sample, as a display's framebuffer
+// would, so that an over-lit surface does not bleed past its edges when
+// the samples are averaged.
 func (r *renderer) shadeOpaque(buf *bandBuf, n int) {
 	for i := range n {
 		ti := buf.id[i]
@@ -214,7 +217,7 @@ func (r *renderer) shadeOpaque(buf *bandBuf, n int) {
 		q1, q2 := buf.q1[i], buf.q2[i]
 		f := r.fragment(t, 1-q1-q2, q1, q2)
 		c := r.mats[t.mat].shade(&f, &r.light)
-		buf.col[i] = Vec4{c[0], c[1], c[2], 1}
+		buf.col[i] = Vec4{clamp01(c[0]), clamp01(c[1]), clamp01(c[2]), 1}
 	}
 }
 
@@ -237,9 +240,9 @@ func (r *renderer) rasterBlend(ti int32, sy0, sy1 int, buf *bandBuf) {
 		}
 		d := &buf.col[i]
 		k := 1 - a
-		d[0] = c[0]*a + d[0]*k
-		d[1] = c[1]*a + d[1]*k
-		d[2] = c[2]*a + d[2]*k
+		d[0] = clamp01(c[0])*a + d[0]*k
+		d[1] = clamp01(c[1])*a + d[1]*k
+		d[2] = clamp01(c[2])*a + d[2]*k
 		d[3] = a + d[3]*k
 	})
 }

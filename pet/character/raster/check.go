@@ -2,12 +2,16 @@ package raster
 
 import (
 	"fmt"
-	"math"
 )
 
 // MaxSupersample bounds Options.Supersample: 8 per side is 64 samples a
 // pixel, already far past what the edges need.
 const MaxSupersample = 8
+
+// maxVertices bounds the vertices of a scene, four for each of
+// MaxTriangles: twice it (an outline copies its mesh) still indexes in
+// an int32.
+const maxVertices = 4 * MaxTriangles
 
 // settings are Options with their defaults filled in and checked.
 type settings struct {
@@ -45,12 +49,13 @@ func checkScene(s *Scene) error {
 	if s == nil {
 		return fmt.Errorf("raster: no scene")
 	}
-	total := 0
+	total, verts := 0, 0
 	for i := range s.Meshes {
 		m := &s.Meshes[i]
 		n := len(m.Positions)
-		if n > math.MaxInt32/2 {
-			return fmt.Errorf("raster: mesh %d: %d vertices, too many", i, n)
+		verts += n
+		if verts > maxVertices {
+			return fmt.Errorf("raster: more than %d vertices", maxVertices)
 		}
 		if l := len(m.Normals); l != 0 && l != n {
 			return fmt.Errorf("raster: mesh %d: %d normals for %d positions", i, l, n)
