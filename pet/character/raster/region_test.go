@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"math"
 	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -329,5 +330,30 @@ func TestMemoryBounded(t *testing.T) {
 	t.Logf("%d MB allocated", got>>20)
 	if got > 80<<20 {
 		t.Errorf("drawing 100,000 triangles with an outline allocated %d MB, want under 80", got>>20)
+	}
+}
+
+// countdownCtx ends after its Err has been asked n times: a cancellation
+// that lands in the middle of a picture, with no clock involved.
+type countdownCtx struct {
+	context.Context
+	n atomic.Int32
+}
+
+func (c *countdownCtx) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestCancelledWhileDrawing(t *testing.T) {
+	for _, n := range []int32{1, 3, 6, 20} {
+		ctx := &countdownCtx{Context: context.Background()}
+		ctx.n.Store(n)
+		img, err := Render(ctx, toonSphere(0, 0.03), Options{Width: 64, Height: 256, Workers: 2})
+		if !errors.Is(err, context.Canceled) || img != nil {
+			t.Errorf("cancelled after %d checks: %v, want context.Canceled and no picture", n, err)
+		}
 	}
 }
