@@ -23,8 +23,11 @@ type state struct {
 	stance    []quat
 	stanceAcc []quat
 	bindPose  string
-	prims     []instance
-	exprs     map[string]int
+	// tFix turns a bone from the bind pose to a T-pose (the upper arms of
+	// a model bound in an A-pose), for clips made against a T-pose.
+	tFix  []quat
+	prims []instance
+	exprs map[string]int
 	// footRest is the lowest foot joint's height in the stance (NaN when
 	// the model has no feet); motions keep the feet there.
 	footRest float64
@@ -50,10 +53,11 @@ func newRig(m *vrm.Model) (*Rig, error) {
 	s.restWorld = make([]mat4, n)
 	s.bone = make([]string, n)
 	s.stance, s.stanceAcc = make([]quat, n), make([]quat, n)
+	s.tFix = make([]quat, n)
 	for i, nd := range m.Nodes {
 		s.restT[i], s.restS[i] = v3(nd.Translation), v3(nd.Scale)
 		s.restR[i] = q64(nd.Rotation).norm()
-		s.stance[i] = identQ
+		s.stance[i], s.tFix[i] = identQ, identQ
 	}
 	for name, b := range m.Humanoid {
 		s.bone[b] = name

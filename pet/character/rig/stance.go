@@ -44,6 +44,9 @@ func (s *state) computeStance(m *vrm.Model) {
 			s.bindPose = "T"
 		}
 		out := math.Copysign(1, d[0])
+		if math.Abs(drop) > 1 {
+			s.tFix[uaN] = fromTo(d, vec3{out, 0, 0})
+		}
 		rad := armDropDeg * math.Pi / 180
 		upper := vec3{out * math.Cos(rad), -math.Sin(rad), armForward}.norm()
 		s.stance[uaN] = fromTo(d, upper)
