@@ -106,13 +106,19 @@ func TestBakeStepAndBadClips(t *testing.T) {
 	}
 }
 
-// fixtureDir holds real VRM files and a clip (see its PROVENANCE.md);
-// tests skip when it is absent.
+// fixtureDir finds the shared VRM fixtures (see their PROVENANCE.md):
+// ../shared/fixtures/vrm from the repository root, for a checkout beside
+// the shared directory or one level further down; tests skip without.
 func fixtureDir(t *testing.T) string {
 	t.Helper()
-	d := filepath.Join("..", "..", "..", "..", "shared", "fixtures", "vrm")
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("no VRM fixtures: %v", err)
+	for _, d := range []string{
+		filepath.Join("..", "..", "..", "..", "shared", "fixtures", "vrm"),
+		filepath.Join("..", "..", "..", "..", "..", "shared", "fixtures", "vrm"),
+	} {
+		if _, err := os.Stat(d); err == nil {
+			return d
+		}
 	}
-	return d
+	t.Skip("the shared VRM fixtures (../shared/fixtures/vrm beside the repository) are not here")
+	return ""
 }
