@@ -122,3 +122,26 @@ func fixtureDir(t *testing.T) string {
 	t.Skip("the shared VRM fixtures (../shared/fixtures/vrm beside the repository) are not here")
 	return ""
 }
+
+// A clip that turns upperChest bends a model without one through its
+// neck and arms.
+func TestBakeFoldsMissingBones(t *testing.T) {
+	fx := newFixture(fixtureOpts{})
+	r := mustRig(t, fx.model) // the fixture has no upperChest
+	c := &vrm.Clip{Duration: 0, Rotations: map[string]vrm.RotationTrack{
+		"upperChest": {Times: []float32{0}, Values: []vrm.Quat{quatZ(30)}}}}
+	m, err := r.Bake("lean", c, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := mustApply(t, r, m.Poses[0])
+	// The turn acts at the neck (0.1 under the head) and at the upper
+	// arms, which keep their stance after it: the left hand rises from
+	// the stance's (0.92), the right one does not.
+	head := centerOf(f.Prims[0].Positions, fx.ranges["head"])
+	hand := centerOf(f.Prims[0].Positions, fx.ranges["leftHand"])
+	right := centerOf(f.Prims[0].Positions, fx.ranges["rightHand"])
+	if math.Abs(head[0]+0.05) > 1e-3 || hand[1] < 1.0 || right[1] > 0.92 {
+		t.Errorf("upperChest turned 30° about Z: head at x %.3f, hands at y %.3f and %.3f", head[0], hand[1], right[1])
+	}
+}

@@ -156,6 +156,20 @@ func TestExpressions(t *testing.T) {
 	if fx.model.Materials[0].BaseColor != (vrm.Vec4{1, 1, 1, 1}) {
 		t.Errorf("the model's material changed: %v", fx.model.Materials[0].BaseColor)
 	}
+	// Texture-transform and emission binds move from the material's own
+	// values towards the bind's.
+	fx.model.Materials[0].BaseTexture = vrm.TextureRef{Index: 0, Scale: vrm.Vec2{1, 1}, Offset: vrm.Vec2{0.5, 0}}
+	fx.model.Expressions = append(fx.model.Expressions, vrm.Expression{Name: "surprised",
+		TextureTransforms: []vrm.TextureTransformBind{{Material: 0, Scale: vrm.Vec2{2, 1}, Offset: vrm.Vec2{0, 0.5}}},
+		Colors:            []vrm.ColorBind{{Material: 0, Type: "emissionColor", Target: vrm.Vec4{1, 1, 0, 1}}}})
+	r2 := mustRig(t, fx.model)
+	sf := mustApply(t, r2, rig.Pose{Expressions: map[string]float32{"surprised": 0.5}})
+	if tr := sf.Materials[0].BaseTexture; tr.Scale != (vrm.Vec2{1.5, 1}) || tr.Offset != (vrm.Vec2{0.25, 0.25}) {
+		t.Errorf("texture transform at 0.5: scale %v offset %v", tr.Scale, tr.Offset)
+	}
+	if e := sf.Materials[0].Emissive; e != (vrm.Vec3{0.5, 0.5, 0}) {
+		t.Errorf("emission at 0.5: %v", e)
+	}
 	// A binary expression snaps at 0.5.
 	w4 := mustApply(t, r, rig.Pose{Expressions: map[string]float32{"wink": 0.4}})
 	w6 := mustApply(t, r, rig.Pose{Expressions: map[string]float32{"wink": 0.6}})
