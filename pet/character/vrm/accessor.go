@@ -76,10 +76,7 @@ func (c *container) accessor(i int) (accessorInfo, error) {
 		return ai, fmt.Errorf("vrm: accessor %d: %d elements would exhaust memory", i, a.Count)
 	}
 	if a.BufferView == nil {
-		if a.Sparse == nil {
-			// glTF says zeros; a reader gets nothing from them.
-			return ai, nil
-		}
+		// All zeros, but for the sparse substitution if any.
 		return ai, nil
 	}
 	view, stride, err := c.view(*a.BufferView)
@@ -258,6 +255,7 @@ func (c *container) sparse(i int, ai accessorInfo, set func(e int, vals []byte, 
 	}
 	elem := ai.comps * ai.compSize
 	if s.Indices.ByteOffset < 0 || s.Values.ByteOffset < 0 ||
+		s.Indices.ByteOffset > len(idxView) || s.Values.ByteOffset > len(valView) ||
 		int64(s.Indices.ByteOffset)+int64(s.Count)*int64(isz) > int64(len(idxView)) ||
 		int64(s.Values.ByteOffset)+int64(s.Count)*int64(elem) > int64(len(valView)) {
 		return fmt.Errorf("vrm: accessor %d: sparse data lies outside its buffer views", i)
