@@ -106,7 +106,7 @@ func TestBakeStepAndBadClips(t *testing.T) {
 	}
 }
 
-// fixtureDir finds the shared VRM fixtures (see their PROVENANCE.md):
+// fixtureDir finds the shared VRM fixtures (with their provenance):
 // ../shared/fixtures/vrm from the repository root, for a checkout beside
 // the shared directory or one level further down; tests skip without.
 func fixtureDir(t *testing.T) string {
