@@ -42,6 +42,16 @@ func TestFixtures(t *testing.T) {
 					}
 				}
 			}
+			base := mustApply(t, r, rig.Pose{})
+			for _, e := range m.Expressions {
+				if len(e.Morphs) == 0 {
+					continue
+				}
+				f := mustApply(t, r, rig.Pose{Expressions: map[string]float32{e.Name: 1}})
+				if total(moved(base, f)) == 0 {
+					t.Errorf("expression %q moved no vertex", e.Name)
+				}
+			}
 			if !hasArms(m) || len(m.Skins) == 0 || shi[1]-slo[1] < 1.2*(shi[0]-slo[0]) {
 				return // not a figure whose body follows its bones
 			}

@@ -335,3 +335,27 @@ func TestNoHumanoid(t *testing.T) {
 		t.Errorf("%d motions", len(r.Motions()))
 	}
 }
+
+// Distinct Apply calls may run at once (the import poses frames in
+// parallel); under -race this holds the rig read-only after New.
+func TestConcurrentApply(t *testing.T) {
+	r := mustRig(t, newFixture(fixtureOpts{twist: true}).model)
+	p := rig.Pose{Bones: map[string]vrm.Quat{"spine": quatX(10)}, Expressions: map[string]float32{"happy": 1}, Yaw: 20}
+	want := mustApply(t, r, p)
+	done := make(chan *rig.Frame)
+	for i := 0; i < 4; i++ {
+		go func() {
+			f, err := r.Apply(p)
+			if err != nil {
+				f = nil
+			}
+			done <- f
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		f := <-done
+		if f == nil || f.Prims[0].Positions[100] != want.Prims[0].Positions[100] {
+			t.Error("a concurrent Apply gave another frame")
+		}
+	}
+}
