@@ -359,3 +359,33 @@ func TestConcurrentApply(t *testing.T) {
 		}
 	}
 }
+
+// Relaxed fingers bend a little towards the palm, which hangs facing the
+// thigh: the left hand's fingers curl in towards the body (−X).
+func TestFingersCurl(t *testing.T) {
+	fx := newFixture(fixtureOpts{})
+	m := fx.model
+	parent := m.Humanoid["leftHand"]
+	for _, f := range []struct {
+		name string
+		dx   float32
+	}{{"leftIndexProximal", 0.06}, {"leftIndexIntermediate", 0.03}, {"leftIndexDistal", 0.025}} {
+		m.Nodes = append(m.Nodes, vrm.Node{Name: f.name, Parent: parent, Translation: vrm.Vec3{f.dx, 0, 0},
+			Rotation: vrm.Quat{0, 0, 0, 1}, Scale: vrm.Vec3{1, 1, 1}, Mesh: -1, Skin: -1})
+		parent = len(m.Nodes) - 1
+		m.Humanoid[f.name] = parent
+	}
+	r := mustRig(t, m)
+	w := bonePositions(t, r, m, rig.Pose{})
+	sub := func(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+	a := sub(w["leftIndexIntermediate"], w["leftIndexProximal"])
+	b := sub(w["leftIndexDistal"], w["leftIndexIntermediate"])
+	cos := (a[0]*b[0] + a[1]*b[1] + a[2]*b[2]) / math.Sqrt((a[0]*a[0]+a[1]*a[1]+a[2]*a[2])*(b[0]*b[0]+b[1]*b[1]+b[2]*b[2]))
+	if ang := math.Acos(math.Min(1, cos)) * 180 / math.Pi; math.Abs(ang-12) > 0.5 {
+		t.Errorf("the index finger's middle joint bends %.1f°, want 12°", ang)
+	}
+	// The bend turns the finger in: b points more to −X than a.
+	if b[0]/math.Sqrt(b[0]*b[0]+b[1]*b[1]+b[2]*b[2]) >= a[0]/math.Sqrt(a[0]*a[0]+a[1]*a[1]+a[2]*a[2]) {
+		t.Errorf("the finger bends outwards: %v then %v", a, b)
+	}
+}
