@@ -305,8 +305,8 @@ func TestDecodeRefusesHugeTexture(t *testing.T) {
 // checks that reading allocates a bounded multiple of the file, nowhere
 // near the 128 MB the decoded textures would take.
 func TestReadKeepsTexturesEncoded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("encodes two 4096² textures")
+	if testing.Short() || raceEnabled {
+		t.Skip("encodes two 4096² textures (run without -race by the Makefile's unit step)")
 	}
 	data := vrmtest.Avatar(vrmtest.Options{Triangles: 100000, TextureSize: 4096})
 	var before, after runtime.MemStats

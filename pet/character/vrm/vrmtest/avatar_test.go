@@ -147,8 +147,8 @@ func TestAvatarSizes(t *testing.T) {
 }
 
 func TestAvatarBigTextures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("encodes two 4096² textures")
+	if testing.Short() || raceEnabled {
+		t.Skip("encodes two 4096² textures (run without -race by the Makefile's unit step)")
 	}
 	m, data := read(t, vrmtest.Options{Subdivisions: 4, TextureSize: 4096})
 	img, err := m.Textures[m.Materials[1].BaseTexture.Index].Decode()

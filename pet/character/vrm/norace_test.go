@@ -1,0 +1,5 @@
+//go:build !race
+
+package vrm
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package vrmtest_test
+
+const raceEnabled = false
