@@ -2,8 +2,10 @@
 // Ollama, LM Studio, llama.cpp, vLLM, Jan, KoboldCpp, text-generation-webui
 // and GPT4All all serve the OpenAI API on a known loopback port. Scan asks
 // every port at once with GET /v1/models (loopback only, a short timeout),
-// names each server by what else it answers, and picks its first chat
-// model, leaving out embedding models, which cannot hold a conversation.
+// names each server by what only it answers (probes.go), and picks its
+// first chat model, leaving out embedding models, which cannot hold a
+// conversation. A server that refuses for want of its API key is still
+// found, and marked so.
 //
 // It never imports Fyne: the app runs it on first start, from the settings
 // window's "Find local servers" button, and again on the reconnect
