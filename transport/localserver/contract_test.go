@@ -65,7 +65,7 @@ func contracts() []contract {
 		{name: "text-generation-webui with a model loaded", kind: requesttest.LocalTextGen, serve: []string{"Qwen3-4B-Q4_K_M.gguf"},
 			want: &Server{Kind: TextGen, Models: []string{"Qwen3-4B-Q4_K_M.gguf"}, Model: "Qwen3-4B-Q4_K_M.gguf"}},
 		{name: "text-generation-webui with no model loaded", kind: requesttest.LocalTextGen,
-			want: &Server{Kind: TextGen, NoneLoaded: true}, hint: "no model loaded: load one in text-generation-webui's Model tab"},
+			want: &Server{Kind: TextGen, NoneLoaded: true}, hint: "load one in text-generation-webui's Model tab"},
 		{name: "GPT4All", kind: requesttest.LocalGPT4All, serve: []string{"Llama 3.2 3B Instruct"},
 			want: &Server{Kind: GPT4All, Models: []string{"Llama 3.2 3B Instruct"}, Model: "Llama 3.2 3B Instruct"}},
 		{name: "speaches is no chat server", kind: requesttest.LocalSpeaches},

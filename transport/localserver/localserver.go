@@ -342,7 +342,7 @@ func NoModelHint(k Kind) string {
 	case FixLMStudioLoad:
 		return "load a model in LM Studio (or run: lms load qwen3-4b)"
 	case FixTextGenLoad:
-		return "no model loaded: load one in text-generation-webui's Model tab"
+		return "load one in text-generation-webui's Model tab"
 	}
 	if k == "" {
 		return "load a chat model in the server"
