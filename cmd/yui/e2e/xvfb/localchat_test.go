@@ -1,0 +1,47 @@
+//go:build e2e
+
+package xvfb
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"yui/cmd/yui/e2e/harness"
+	"yui/transport/request/requesttest"
+)
+
+// TestServersNamesEachChatServerOnItsPort: each model server's fake
+// (written from that server's code, transport/request/requesttest), alone
+// on its own usual port, is named by `yui servers` with no --ports,
+// correctly and once; speaches and whisper.cpp's server on the ports
+// they share with vLLM and llama.cpp are listed as no chat server.
+func TestServersNamesEachChatServerOnItsPort(t *testing.T) {
+	yui := filepath.Join(harness.BinDir(t), "yui")
+	for _, fl := range requesttest.Flavors() {
+		t.Run(fl.Kind, func(t *testing.T) {
+			quietPorts(t)
+			f := requesttest.NewLocal(fl.Kind, "some-model")
+			serveOn(t, fl.Port, f.Handle)
+			out, err := exec.Command(yui, "servers").Output()
+			if err != nil {
+				t.Fatalf("yui servers: %v\n%s", err, out)
+			}
+			var chat []string
+			for _, l := range strings.Split(string(out), "\n") {
+				if rest, ok := strings.CutPrefix(l, "chat\t"); ok {
+					chat = append(chat, rest)
+				}
+			}
+			url := "http://127.0.0.1:" + strconv.Itoa(fl.Port) + "/v1"
+			switch {
+			case fl.Name == "" && len(chat) != 0:
+				t.Errorf("%s (%s) listed as a chat server:\n%s", fl.Kind, fl.Version, out)
+			case fl.Name != "" && (len(chat) != 1 || !strings.HasPrefix(chat[0], fl.Name+"\t"+url+"\t")):
+				t.Errorf("%s (%s): want one chat line naming %s at %s:\n%s", fl.Kind, fl.Version, fl.Name, url, out)
+			}
+		})
+	}
+}
