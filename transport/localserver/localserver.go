@@ -54,7 +54,7 @@ func KnownPorts() []Port {
 		{1234, LMStudio, "LM Studio → Developer → Start server, with a model loaded (or `lms server start`)"},
 		{8080, LlamaCpp, "`llama-server -m model.gguf --port 8080`"},
 		{8000, VLLM, "`vllm serve Qwen/Qwen3-4B`"},
-		{1337, Jan, "Jan → Settings → Local API Server → Start server"},
+		{1337, Jan, "Jan → Settings → Local API Server → Start server (it shows the API key Yui needs)"},
 		{5001, KoboldCpp, "`koboldcpp --model model.gguf` (serves on 5001)"},
 		{5000, TextGen, "`python server.py --api` (its OpenAI API is on 5000)"},
 		{4891, GPT4All, "GPT4All → Settings → Enable Local API Server"},

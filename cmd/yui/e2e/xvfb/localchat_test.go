@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"yui/cmd/yui/e2e/harness"
 	"yui/transport/request/requesttest"
@@ -44,4 +45,19 @@ func TestServersNamesEachChatServerOnItsPort(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Jan started with its API key (0.5.18 and later) refuses the model list
+// without it: a first start still finds it on 1337, names it, and the
+// welcome page lists it as wanting its key rather than finding nothing.
+func TestFirstStartFindsKeyedJan(t *testing.T) {
+	quietPorts(t)
+	jan := requesttest.NewLocal(requesttest.LocalJan, "Jan-v1-4B-Q4_K_M")
+	jan.Key = "jan-secret"
+	serveOn(t, 1337, jan.Handle)
+	d := harness.StartXvfb(t, 1280, 800)
+	a := startYui(t, d, "")
+	a.WaitRecord(20*time.Second, "server_found", map[string]string{"url": "http://127.0.0.1:1337/v1", "kind": "Jan", "needs_key": "true"})
+	a.WaitRecord(20*time.Second, "window_open", map[string]string{"window": "settings", "page": "welcome"})
+	d.Screenshot(t, "firststart-jan-needs-key")
 }
