@@ -194,14 +194,23 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-// The identifying answers are read defensively: garbage is no match.
+// The identifying answers are read defensively: garbage is no match, and
+// no probe, mark reader or model list parser panics on any body.
 func FuzzIdentify(f *testing.F) {
 	f.Add([]byte(`{"models":[{"name":"a","details":{"family":"bert"}}]}`))
 	f.Add([]byte(`{"data":[{"id":"x","type":"embeddings"}]}`))
 	f.Add([]byte(`null`))
+	// The servers' own answers (transport/request/requesttest's fakes).
+	f.Add([]byte(`{"result": "KoboldCpp", "version": "1.76", "protected": false}`))
+	f.Add([]byte(`{"default_generation_settings":{"n_ctx":4096},"total_slots":4}`))
+	f.Add([]byte(`{"model_name":"None","lora_names":[],"loader":null}`))
+	f.Add([]byte(`{"openapi":"3.0.0","info":{"title":"Jan API Server Endpoints"}}`))
+	f.Add([]byte(`{"error":"Unexpected endpoint or method. (GET /api/tags)"}`))
+	f.Add([]byte(`{"data":[{"id":"silero_vad_v5","owned_by":"snakers4","task":"voice-activity-detection"}],"object":"list"}`))
+	f.Add([]byte(`Ollama is running`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, p := range probes() {
-			p.match(answer{status: 200, header: http.Header{}, body: b})
+			p.match(answer{status: 200, header: http.Header{"Server": {string(b)}}, body: b})
 		}
 		ollamaTags(b, map[string]bool{})
 		lmStudioModels(b, map[string]bool{})
