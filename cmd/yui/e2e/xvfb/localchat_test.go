@@ -49,7 +49,8 @@ func TestServersNamesEachChatServerOnItsPort(t *testing.T) {
 
 // Jan started with its API key (0.5.18 and later) refuses the model list
 // without it: a first start still finds it on 1337, names it, and the
-// welcome page lists it as wanting its key rather than finding nothing.
+// welcome page lists it as wanting its key rather than finding nothing;
+// the preset set up for it says in the pill where the key is.
 func TestFirstStartFindsKeyedJan(t *testing.T) {
 	quietPorts(t)
 	jan := requesttest.NewLocal(requesttest.LocalJan, "Jan-v1-4B-Q4_K_M")
@@ -59,5 +60,9 @@ func TestFirstStartFindsKeyedJan(t *testing.T) {
 	a := startYui(t, d, "")
 	a.WaitRecord(20*time.Second, "server_found", map[string]string{"url": "http://127.0.0.1:1337/v1", "kind": "Jan", "needs_key": "true"})
 	a.WaitRecord(20*time.Second, "window_open", map[string]string{"window": "settings", "page": "welcome"})
+	// The preset points at it: the pill (and the Connection tab, which
+	// shows the pill's text) says where the key is.
+	a.WaitRecord(20*time.Second, "pet_pill", map[string]string{
+		"conn": "Jan needs its API key · paste Jan's API key (Jan → Settings → Local API Server) into the preset's key"})
 	d.Screenshot(t, "firststart-jan-needs-key")
 }
