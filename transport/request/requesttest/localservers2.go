@@ -18,7 +18,8 @@ func (f *Local) llamaCpp(w http.ResponseWriter, r *http.Request) {
 	const js = "application/json; charset=utf-8"
 	w.Header().Set("Server", "llama.cpp")
 	ids := f.models()
-	public := map[string]bool{"/health": true, "/v1/health": true, "/models": true, "/v1/models": true, "/": true}
+	public := map[string]bool{"/health": true, "/v1/health": true, "/models": true, "/v1/models": true, "/": true,
+		"/api/tags": f.Kind == LocalLlamaCppOld}
 	if f.Key != "" && !public[r.URL.Path] && !bearer(r, f.Key) {
 		writeJSON(w, http.StatusUnauthorized, js, `{"error":{"message":"Invalid API Key","type":"authentication_error","code":401}}`)
 		return
