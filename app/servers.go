@@ -88,7 +88,7 @@ func PrintServers(ctx context.Context, w io.Writer, o ServersOptions) error {
 	wg.Wait()
 	var lines []string
 	for _, s := range chat {
-		lines = append(lines, serverLine(localserver.ServiceChat, s.Kind, s.URL, "models", s.Models))
+		lines = append(lines, chatLine(s))
 	}
 	for _, s := range audio {
 		what := "voices"
@@ -107,6 +107,25 @@ func PrintServers(ctx context.Context, w io.Writer, o ServersOptions) error {
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
+}
+
+// chatLine is a model server's line; what it offers says when it needs
+// its key or has no model loaded.
+func chatLine(s localserver.Server) string {
+	line := serverLine(localserver.ServiceChat, s.Kind, s.URL, "models", s.Models)
+	var note string
+	switch {
+	case s.NeedsKey:
+		note = "needs its API key"
+	case len(s.Models) == 0 && s.NoneLoaded:
+		note = "no model loaded"
+	default:
+		return line
+	}
+	if len(s.Models) == 0 {
+		return strings.TrimSuffix(line, "-") + note
+	}
+	return line + " (" + note + ")"
 }
 
 // maxListed bounds the offers a line names; the rest are counted.

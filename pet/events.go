@@ -82,6 +82,12 @@ func (c *Controller) setConnLocked(e *transport.StateEvent) {
 		}
 	case transport.StateReady:
 		c.view.Pill.Conn = ReadyText(e)
+	case transport.StateKeyRejected:
+		c.view.Pill.Conn = e.State.String()
+		var kn *transport.KeyNeededError
+		if errors.As(e.Err, &kn) {
+			c.view.Pill.Conn = kn.Error() // a local server: where its key is
+		}
 	default:
 		c.view.Pill.Conn = e.State.String()
 	}

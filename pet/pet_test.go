@@ -409,6 +409,8 @@ func TestPillConnectionText(t *testing.T) {
 		{transport.StateEvent{State: transport.StateReady, AutoModel: "qwen3:8b", Server: "Ollama", Model: "qwen3:8b"}, "ready · Ollama · qwen3:8b"},
 		{transport.StateEvent{State: transport.StateOffline, Err: &transport.NoModelError{Info: transport.ServerInfo{Name: "Ollama", NoModelHint: "run: ollama pull qwen3:4b"}}},
 			"Ollama has no model · run: ollama pull qwen3:4b"},
+		{transport.StateEvent{State: transport.StateKeyRejected, Err: &transport.KeyNeededError{Info: transport.ServerInfo{Name: "Jan", KeyHint: "paste Jan's API key (Jan → Settings → Local API Server) into the preset's key"}}},
+			"Jan needs its API key · paste Jan's API key (Jan → Settings → Local API Server) into the preset's key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

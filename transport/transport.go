@@ -382,6 +382,23 @@ type ServerInfo struct {
 	// NoModelHint says how to get a chat model onto it ("run: ollama
 	// pull qwen3:4b"); "" when unknown.
 	NoModelHint string
+	// KeyHint says where the key of a local server that refuses without
+	// one is ("paste Jan's API key (Jan → Settings → Local API Server)
+	// into the preset's key"); "" when unknown.
+	KeyHint string
+}
+
+// KeyNeededError is a request transport's StateKeyRejected reason when
+// the server refusing the key is a local one that says where its key is
+// (Jan since 0.5.18 wants one).
+type KeyNeededError struct{ Info ServerInfo }
+
+func (e *KeyNeededError) Error() string {
+	name := e.Info.Name
+	if name == "" {
+		name = "the server"
+	}
+	return name + " needs its API key · " + e.Info.KeyHint
 }
 
 // NoModelError is a request transport's StateOffline reason when its

@@ -2,27 +2,21 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"yui/transport/request/requesttest"
 )
 
-// fakes shaped from each server's API documentation (Ollama's /api/tags
-// and OpenAI /v1/models, Kokoro-FastAPI's GET /v1/audio/voices,
+// fakes: Ollama's from its code (transport/request/requesttest), the
+// speech servers' shaped from their API documentation (Kokoro-FastAPI's GET /v1/audio/voices,
 // whisper.cpp server's POST /inference, speaches' /v1/models with tasks).
 var serverFakes = map[string]http.HandlerFunc{
-	"ollama": func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/v1/models":
-			io.WriteString(w, `{"object":"list","data":[{"id":"qwen3:4b","object":"model","owned_by":"library"}]}`)
-		case "/api/tags":
-			io.WriteString(w, `{"models":[{"name":"qwen3:4b","details":{"family":"qwen3"}}]}`)
-		default:
-			http.NotFound(w, r)
-		}
-	},
+	"ollama": requesttest.NewLocal(requesttest.LocalOllama, "qwen3:4b").ServeHTTP,
 	"kokoro": func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/audio/voices" {
 			http.NotFound(w, r)
@@ -105,5 +99,55 @@ func TestVoicesListsAKokoroServersVoices(t *testing.T) {
 	if code := runVoices([]string{"--engine", "openai", "--base-url", other.URL + "/v1"}, &out, &errOut); code != 0 ||
 		!strings.HasPrefix(out.String(), "alloy\t") {
 		t.Errorf("a server with no list: exit %d, printed %q", code, out.String())
+	}
+}
+
+// Each chat server, alone, is named once and as it is by `yui servers`,
+// as its fake (written from its code, transport/request/requesttest)
+// answers; the servers that are not chat servers are not listed as one.
+func TestServersNamesEachChatServerOnce(t *testing.T) {
+	for _, c := range []struct {
+		kind, key string
+		models    []string
+		want      string // the line's name and offers; "" for no chat line
+	}{
+		{requesttest.LocalOllama, "", []string{"qwen3:8b"}, "Ollama\t%s/v1\tmodels: qwen3:8b"},
+		{requesttest.LocalOllama, "", nil, "Ollama\t%s/v1\t-"},
+		{requesttest.LocalLMStudio, "", []string{"qwen3-4b"}, "LM Studio\t%s/v1\tmodels: qwen3-4b"},
+		{requesttest.LocalLlamaCpp, "", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf"},
+		{requesttest.LocalLlamaCpp, "k", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf (needs its API key)"},
+		{requesttest.LocalLlamaCppOld, "", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf"},
+		{requesttest.LocalKoboldCpp, "", []string{"Qwen3-4B"}, "KoboldCpp\t%s/v1\tmodels: koboldcpp/Qwen3-4B"},
+		{requesttest.LocalKoboldCpp, "", nil, "KoboldCpp\t%s/v1\tno model loaded"},
+		{requesttest.LocalVLLM, "", []string{"Qwen/Qwen3-4B"}, "vLLM\t%s/v1\tmodels: Qwen/Qwen3-4B"},
+		{requesttest.LocalJan, "", []string{"Jan-v1-4B"}, "Jan\t%s/v1\tmodels: Jan-v1-4B"},
+		{requesttest.LocalJan, "k", []string{"Jan-v1-4B"}, "Jan\t%s/v1\tneeds its API key"},
+		{requesttest.LocalTextGen, "", nil, "text-generation-webui\t%s/v1\tno model loaded"},
+		{requesttest.LocalGPT4All, "", []string{"Llama 3.2 3B Instruct"}, "GPT4All\t%s/v1\tmodels: Llama 3.2 3B Instruct"},
+		{requesttest.LocalSpeaches, "", nil, ""},
+		{requesttest.LocalWhisperCpp, "", nil, ""},
+	} {
+		t.Run(c.kind+"/"+strings.Join(c.models, ","), func(t *testing.T) {
+			f := requesttest.NewLocal(c.kind, c.models...)
+			f.Key = c.key
+			srv := httptest.NewServer(f)
+			defer srv.Close()
+			var out, errOut bytes.Buffer
+			if code := runServers([]string{"--ports", strings.TrimPrefix(srv.URL, "http://127.0.0.1:")}, &out, &errOut); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut.String())
+			}
+			var chat []string
+			for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				if name, ok := strings.CutPrefix(l, "chat\t"); ok {
+					chat = append(chat, name)
+				}
+			}
+			switch {
+			case c.want == "" && len(chat) != 0:
+				t.Errorf("listed as a chat server: %q", chat)
+			case c.want != "" && (len(chat) != 1 || chat[0] != fmt.Sprintf(c.want, srv.URL)):
+				t.Errorf("chat lines %q, want one %q", chat, fmt.Sprintf(c.want, srv.URL))
+			}
+		})
 	}
 }

@@ -130,3 +130,27 @@ func TestReconnectProbesNow(t *testing.T) {
 		t.Fatalf("after Reconnect: %+v", s)
 	}
 }
+
+// A local server that refuses without its key (Jan since 0.5.18, played
+// as its code answers): the key-rejected state says which server wants
+// a key and where it is, and nothing is retried until the user acts.
+func TestKeyedLocalServerSaysWhereItsKeyIs(t *testing.T) {
+	jan := rt.NewLocal(rt.LocalJan, "Jan-v1-4B")
+	jan.Key = "jan-key"
+	srv := rt.Start(t, jan.Handle)
+	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: srv.URL + "/v1", Vocabulary: rt.Vocabulary, Probe: true,
+		Server: func(context.Context) transport.ServerInfo {
+			return transport.ServerInfo{Name: "Jan", KeyHint: "paste Jan's API key (Jan → Settings → Local API Server) into the preset's key"}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.Start()
+	s := nextState(t, tr)
+	var kn *transport.KeyNeededError
+	if s.State != transport.StateKeyRejected || !errors.As(s.Err, &kn) ||
+		s.Err.Error() != "Jan needs its API key · paste Jan's API key (Jan → Settings → Local API Server) into the preset's key" {
+		t.Fatalf("got %+v", s)
+	}
+}

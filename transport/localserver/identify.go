@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 )
 
 // maxBody bounds what is read of any answer: a model list of a few
@@ -35,32 +34,21 @@ func (m listed) embedding() bool {
 	return strings.HasPrefix(t, "embedding") || strings.EqualFold(m.Object, "embedding")
 }
 
-// kind reads a server from how its list names owners, for the servers
-// that have no endpoint of their own to ask.
-func (l modelList) kind() Kind {
-	for _, m := range l.Data {
-		switch strings.ToLower(m.OwnedBy) {
-		case "vllm":
-			return VLLM
-		case "koboldcpp":
-			return KoboldCpp
-		case "llamacpp", "llama.cpp":
-			return LlamaCpp
-		case "jan":
-			return Jan
-		case "gpt4all":
-			return GPT4All
-		}
-	}
-	return ""
-}
-
 // getModels asks for the model list; false when nothing answered with one.
 func getModels(ctx context.Context, c *http.Client, url string) (modelList, bool) {
+	body, ok := get(ctx, c, url)
+	if !ok {
+		return modelList{}, false
+	}
+	return parseModels(body)
+}
+
+// parseModels reads a model list; false when the body is none. Entries
+// without an id are dropped.
+func parseModels(body []byte) (modelList, bool) {
 	var l modelList
 	var raw map[string]json.RawMessage
-	body, ok := get(ctx, c, url)
-	if !ok || json.Unmarshal(body, &raw) != nil {
+	if json.Unmarshal(body, &raw) != nil {
 		return l, false
 	}
 	data, ok := raw["data"] // Ollama with no models says "data":null
@@ -93,120 +81,6 @@ func get(ctx context.Context, c *http.Client, url string) ([]byte, bool) {
 		return nil, false
 	}
 	return body, true
-}
-
-// identity is what the server-specific endpoints told.
-type identity struct {
-	kind Kind
-	// embeddings are the models the server marks as embedding models.
-	embeddings map[string]bool
-}
-
-// signature is one server's own endpoint and how to know its answer.
-type signature struct {
-	kind Kind
-	path string
-	// match says whether the answer is that server's, and may note
-	// embedding models in it.
-	match func(body []byte, emb map[string]bool) bool
-}
-
-func signatures() []signature {
-	return []signature{
-		{Ollama, "/api/tags", ollamaTags},
-		{LMStudio, "/api/v0/models", lmStudioModels},
-		{LlamaCpp, "/props", func(b []byte, _ map[string]bool) bool {
-			return hasKey(b, "default_generation_settings") || hasKey(b, "total_slots")
-		}},
-		{KoboldCpp, "/api/extra/version", func(b []byte, _ map[string]bool) bool {
-			return strings.Contains(strings.ToLower(string(b)), "kobold")
-		}},
-		{TextGen, "/v1/internal/model/info", func(b []byte, _ map[string]bool) bool {
-			return hasKey(b, "model_name") && hasKey(b, "lora_names")
-		}},
-	}
-}
-
-// identify asks every server's own endpoint at once; the first in
-// signature order that matched names the server.
-func identify(ctx context.Context, c *http.Client, root string) identity {
-	sigs := signatures()
-	hits := make([]bool, len(sigs))
-	embs := make([]map[string]bool, len(sigs))
-	var wg sync.WaitGroup
-	for i, sg := range sigs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body, ok := get(ctx, c, root+sg.path)
-			if !ok {
-				return
-			}
-			embs[i] = map[string]bool{}
-			hits[i] = sg.match(body, embs[i])
-		}()
-	}
-	wg.Wait()
-	id := identity{embeddings: map[string]bool{}}
-	for i, sg := range sigs {
-		if !hits[i] {
-			continue
-		}
-		if id.kind == "" {
-			id.kind = sg.kind
-		}
-		for m := range embs[i] {
-			id.embeddings[m] = true
-		}
-	}
-	return id
-}
-
-// ollamaTags is Ollama's /api/tags: {"models":[{"name":..,"details":{"family":..,"families":[..]}}]}.
-// A BERT family model is an embedding model.
-func ollamaTags(b []byte, emb map[string]bool) bool {
-	var tags struct {
-		Models *[]struct {
-			Name    string `json:"name"`
-			Model   string `json:"model"`
-			Details struct {
-				Family   string   `json:"family"`
-				Families []string `json:"families"`
-			} `json:"details"`
-		} `json:"models"`
-	}
-	if json.Unmarshal(b, &tags) != nil || tags.Models == nil {
-		return false
-	}
-	for _, m := range *tags.Models {
-		fams := append([]string{m.Details.Family}, m.Details.Families...)
-		for _, f := range fams {
-			if strings.Contains(strings.ToLower(f), "bert") {
-				emb[m.Name], emb[m.Model] = true, true
-			}
-		}
-	}
-	return true
-}
-
-// lmStudioModels is LM Studio's /api/v0/models: {"data":[{"id":..,"type":"llm"|"vlm"|"embeddings"}]}.
-func lmStudioModels(b []byte, emb map[string]bool) bool {
-	var l struct {
-		Data *[]struct {
-			ID    string `json:"id"`
-			Type  string `json:"type"`
-			State string `json:"state"`
-		} `json:"data"`
-	}
-	if json.Unmarshal(b, &l) != nil || l.Data == nil {
-		return false
-	}
-	for _, m := range *l.Data {
-		if strings.HasPrefix(strings.ToLower(m.Type), "embedding") {
-			emb[m.ID] = true
-		}
-	}
-	return true
 }
 
 func hasKey(b []byte, key string) bool {

@@ -2,8 +2,10 @@
 // Ollama, LM Studio, llama.cpp, vLLM, Jan, KoboldCpp, text-generation-webui
 // and GPT4All all serve the OpenAI API on a known loopback port. Scan asks
 // every port at once with GET /v1/models (loopback only, a short timeout),
-// names each server by what else it answers, and picks its first chat
-// model, leaving out embedding models, which cannot hold a conversation.
+// names each server by what only it answers (probes.go), and picks its
+// first chat model, leaving out embedding models, which cannot hold a
+// conversation. A server that refuses for want of its API key is still
+// found, and marked so.
 //
 // It never imports Fyne: the app runs it on first start, from the settings
 // window's "Find local servers" button, and again on the reconnect
@@ -52,7 +54,7 @@ func KnownPorts() []Port {
 		{1234, LMStudio, "LM Studio → Developer → Start server, with a model loaded (or `lms server start`)"},
 		{8080, LlamaCpp, "`llama-server -m model.gguf --port 8080`"},
 		{8000, VLLM, "`vllm serve Qwen/Qwen3-4B`"},
-		{1337, Jan, "Jan → Settings → Local API Server → Start server"},
+		{1337, Jan, "Jan → Settings → Local API Server → Start server (it shows the API key Yui needs)"},
 		{5001, KoboldCpp, "`koboldcpp --model model.gguf` (serves on 5001)"},
 		{5000, TextGen, "`python server.py --api` (its OpenAI API is on 5000)"},
 		{4891, GPT4All, "GPT4All → Settings → Enable Local API Server"},
@@ -69,15 +71,53 @@ type Server struct {
 	Models []string
 	// Model is the first chat model; "" when it has none.
 	Model string
+	// NeedsKey: the server refused its model list, or the rest, for want
+	// of an API key (Jan since 0.5.18 is started with one; llama.cpp
+	// with --api-key lists its model to anyone): it is there, and the
+	// preset needs its key before anything else.
+	NeedsKey bool
+	// NoneLoaded: the server says it has no model loaded
+	// (text-generation-webui's model_name "None"), rather than none
+	// installed.
+	NoneLoaded bool
 }
 
 // Label is how the pill and the settings window name it: "Ollama ·
-// qwen3:8b", or "Ollama · no chat model".
+// qwen3:8b", "Ollama · no chat model", "text-generation-webui · no model
+// loaded" or "Jan · needs its API key".
 func (s Server) Label() string {
-	if s.Model == "" {
+	switch {
+	case s.NeedsKey:
+		return string(s.Kind) + " · needs its API key"
+	case s.Model == "" && s.NoneLoaded:
+		return string(s.Kind) + " · no model loaded"
+	case s.Model == "":
 		return string(s.Kind) + " · no chat model"
 	}
 	return string(s.Kind) + " · " + s.Model
+}
+
+// Fix is what gets this server talking: its key, or a chat model (NoModelFix);
+// "" when it has one.
+func (s Server) Fix() Fix {
+	switch {
+	case s.NeedsKey:
+		return FixAPIKey
+	case s.Model != "":
+		return ""
+	}
+	return NoModelFix(s.Kind)
+}
+
+// Hint is Fix in English, for the log.
+func (s Server) Hint() string {
+	switch s.Fix() {
+	case "":
+		return ""
+	case FixAPIKey:
+		return APIKeyHint(s.Kind)
+	}
+	return NoModelHint(s.Kind)
 }
 
 // Options tune Scan. The zero value asks KnownPorts on 127.0.0.1.
@@ -147,16 +187,16 @@ func Scan(ctx context.Context, o Options) []Server {
 	}
 	log.Log(ctx, level, "server_scan", "ports", tried, "found", len(out), "urls", urls)
 	for _, s := range out {
-		log.Info("server_found", "url", s.URL, "kind", string(s.Kind), "model", s.Model, "models", len(s.Models))
+		log.Info("server_found", "url", s.URL, "kind", string(s.Kind), "model", s.Model, "models", len(s.Models), "needs_key", s.NeedsKey)
 	}
 	return out
 }
 
-// FirstWithModel is the first server with a chat model; false when none
-// has one.
+// FirstWithModel is the first server with a chat model that needs no key
+// first; false when none has one.
 func FirstWithModel(servers []Server) (Server, bool) {
 	for _, s := range servers {
-		if s.Model != "" {
+		if s.Model != "" && !s.NeedsKey {
 			return s, true
 		}
 	}
@@ -177,24 +217,35 @@ func (o Options) client() *http.Client {
 	return &http.Client{Timeout: t, Transport: tr}
 }
 
-// ask is one port: its model list, then who it is.
+// ask is one port: its model list, then who it is. A port that answers
+// no model list is no chat server, unless it refused the list for want
+// of a key and the probes name it.
 func ask(ctx context.Context, c *http.Client, host string, p Port) *Server {
 	root := "http://" + joinHost(host, p.Port)
-	list, ok := getModels(ctx, c, root+"/v1/models")
-	if !ok || list.audioOnly() { // a speech server is not a chat server (audio.go)
+	models := fetch(ctx, c, root+modelsPath, maxBody)
+	refused := models.status == http.StatusUnauthorized || models.status == http.StatusForbidden
+	list, listed := parseModels(models.body)
+	if !refused && (!models.ok() || !listed) {
 		return nil
 	}
-	id := identify(ctx, c, root)
-	kind := id.kind
-	if kind == "" {
-		kind = list.kind()
+	if listed && !list.chatCapable() { // a speech server is not a chat server (audio.go)
+		return nil
 	}
+	id := identify(ctx, c, root, models)
+	if !id.kind.chatServer() || (refused && id.kind == "") {
+		return nil
+	}
+	kind := id.kind
 	if kind == "" {
 		kind = p.Kind // nothing else told: the port's usual owner
 	}
-	s := &Server{URL: root + "/v1", Port: p.Port, Kind: kind}
+	s := &Server{URL: root + "/v1", Port: p.Port, Kind: kind, NeedsKey: refused || id.needsKey, NoneLoaded: id.noneLoaded}
 	for _, m := range list.Data {
-		if m.embedding() || id.embeddings[m.ID] || modelid.IsEmbedding(m.ID) {
+		if kind == KoboldCpp && m.ID == koboldNone {
+			s.NoneLoaded = true
+			continue
+		}
+		if m.embedding() || m.Task != "" || id.embeddings[m.ID] || modelid.IsEmbedding(m.ID) {
 			continue
 		}
 		s.Models = append(s.Models, m.ID)
@@ -203,6 +254,29 @@ func ask(ctx context.Context, c *http.Client, host string, p Port) *Server {
 		s.Model = s.Models[0]
 	}
 	return s
+}
+
+// koboldNone is the model KoboldCpp lists when it has none loaded (its
+// friendlymodelname before a model is, koboldcpp.py).
+const koboldNone = "inactive"
+
+// chatCapable says whether a model list may be a chat server's: not a
+// list of speech, transcription or voice-activity models only (speaches
+// marks every model with its task, which no chat server's list has;
+// openedai-speech and Kokoro-FastAPI list tts-1).
+func (l modelList) chatCapable() bool {
+	if len(l.Data) == 0 {
+		return true
+	}
+	if l.audioOnly() {
+		return false
+	}
+	for _, m := range l.Data {
+		if m.Task == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func joinHost(host string, port int) string {
@@ -226,11 +300,13 @@ func containsColon(s string) bool {
 // is its English, for the log and the transports.
 type Fix string
 
-// The fixes NoModelFix gives.
+// The fixes NoModelFix and Server.Fix give.
 const (
 	FixOllamaPull   Fix = "ollama_pull"   // the command: ollama pull qwen3:4b
 	FixLMStudioLoad Fix = "lmstudio_load" // load one in LM Studio, or lms load
+	FixTextGenLoad  Fix = "textgen_load"  // load one in text-generation-webui's Model tab
 	FixLoadModel    Fix = "load_model"    // load one in the server (Kind, if known)
+	FixAPIKey       Fix = "api_key"       // paste the server's API key into the preset
 )
 
 // NoModelFix is what fixes a server of kind k that lists no chat model.
@@ -240,8 +316,21 @@ func NoModelFix(k Kind) Fix {
 		return FixOllamaPull
 	case LMStudio:
 		return FixLMStudioLoad
+	case TextGen:
+		return FixTextGenLoad
 	}
 	return FixLoadModel
+}
+
+// APIKeyHint says where a keyed server's key is, in English.
+func APIKeyHint(k Kind) string {
+	if k == Jan {
+		return "paste Jan's API key (Jan → Settings → Local API Server) into the preset's key"
+	}
+	if k == "" {
+		return "paste the server's API key into the preset's key"
+	}
+	return "paste " + string(k) + "'s API key into the preset's key"
 }
 
 // NoModelHint is NoModelFix(k) in English: the command for Ollama, what
@@ -252,6 +341,8 @@ func NoModelHint(k Kind) string {
 		return "run: ollama pull qwen3:4b"
 	case FixLMStudioLoad:
 		return "load a model in LM Studio (or run: lms load qwen3-4b)"
+	case FixTextGenLoad:
+		return "load one in text-generation-webui's Model tab"
 	}
 	if k == "" {
 		return "load a chat model in the server"
@@ -268,7 +359,8 @@ func Describe(ctx context.Context, base string, timeout time.Duration) Kind {
 		return ""
 	}
 	c := Options{Timeout: timeout}.client()
-	if k := identify(ctx, c, "http://"+joinHost(host, port)).kind; k != "" {
+	root := "http://" + joinHost(host, port)
+	if k := identify(ctx, c, root, fetch(ctx, c, root+modelsPath, maxBody)).kind; k != "" && k.chatServer() {
 		return k
 	}
 	for _, p := range KnownPorts() {

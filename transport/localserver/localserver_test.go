@@ -57,18 +57,21 @@ func TestScan(t *testing.T) {
 		{"ollama by its tags, embedding first", map[string]string{
 			"/v1/models": list("nomic-embed-text:latest", "qwen3:8b"),
 			"/api/tags":  `{"models":[{"name":"nomic-embed-text:latest","details":{"family":"nomic-bert"}},{"name":"qwen3:8b","details":{"family":"qwen3"}}]}`,
+			"/":          "Ollama is running",
 		}, Jan, Ollama, "qwen3:8b", 1},
 		{"ollama marks a bert family as embeddings", map[string]string{
-			"/v1/models": list("my-vectors", "llama3.2"),
-			"/api/tags":  `{"models":[{"name":"my-vectors","details":{"families":["bert"]}},{"name":"llama3.2"}]}`,
+			"/v1/models":   list("my-vectors", "llama3.2"),
+			"/api/tags":    `{"models":[{"name":"my-vectors","details":{"families":["bert"]}},{"name":"llama3.2"}]}`,
+			"/api/version": `{"version":"0.12.0"}`,
 		}, "", Ollama, "llama3.2", 1},
 		{"ollama with no models", map[string]string{
 			"/v1/models": `{"object":"list","data":null}`,
 			"/api/tags":  `{"models":[]}`,
+			"/":          "Ollama is running",
 		}, "", Ollama, "", 0},
 		{"lm studio by its v0 list and its type marks", map[string]string{
 			"/v1/models":     list("text-embedding-foo", "vectors-x", "qwen3-4b"),
-			"/api/v0/models": `{"data":[{"id":"vectors-x","type":"embeddings"},{"id":"qwen3-4b","type":"llm"}]}`,
+			"/api/v0/models": `{"object":"list","data":[{"id":"vectors-x","type":"embeddings"},{"id":"qwen3-4b","type":"llm"}]}`,
 		}, Ollama, LMStudio, "qwen3-4b", 1},
 		{"llama.cpp by its props", map[string]string{
 			"/v1/models": list("model.gguf"),
@@ -178,7 +181,7 @@ func TestScanLoopbackOnly(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
-	port := fake(t, map[string]string{"/api/tags": `{"models":[]}`})
+	port := fake(t, map[string]string{"/": "Ollama is running", "/v1/models": list()})
 	base := "http://127.0.0.1:" + strconv.Itoa(port) + "/v1"
 	if k := Describe(context.Background(), base, 0); k != Ollama {
 		t.Errorf("kind %q", k)
@@ -191,14 +194,28 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-// The identifying answers are read defensively: garbage is no match.
+// The identifying answers are read defensively: garbage is no match, and
+// no probe, mark reader or model list parser panics on any body.
 func FuzzIdentify(f *testing.F) {
 	f.Add([]byte(`{"models":[{"name":"a","details":{"family":"bert"}}]}`))
 	f.Add([]byte(`{"data":[{"id":"x","type":"embeddings"}]}`))
 	f.Add([]byte(`null`))
+	// The servers' own answers (transport/request/requesttest's fakes).
+	f.Add([]byte(`{"result": "KoboldCpp", "version": "1.76", "protected": false}`))
+	f.Add([]byte(`{"default_generation_settings":{"n_ctx":4096},"total_slots":4}`))
+	f.Add([]byte(`{"model_name":"None","lora_names":[],"loader":null}`))
+	f.Add([]byte(`{"openapi":"3.0.0","info":{"title":"Jan API Server Endpoints"}}`))
+	f.Add([]byte(`{"error":"Unexpected endpoint or method. (GET /api/tags)"}`))
+	f.Add([]byte(`{"data":[{"id":"silero_vad_v5","owned_by":"snakers4","task":"voice-activity-detection"}],"object":"list"}`))
+	f.Add([]byte(`Ollama is running`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, sg := range signatures() {
-			sg.match(b, map[string]bool{})
+		for _, p := range probes() {
+			p.match(answer{status: 200, header: http.Header{"Server": {string(b)}}, body: b})
+		}
+		ollamaTags(b, map[string]bool{})
+		lmStudioModels(b, map[string]bool{})
+		if l, ok := parseModels(b); ok {
+			l.chatCapable()
 		}
 	})
 }

@@ -116,7 +116,11 @@ func (e *Engine) probeOnce() (next transport.StateEvent, again bool) {
 		e.log.Warn("probe_failed", "err", e.redact(err.Error()))
 		return transport.StateEvent{State: transport.StateOffline, Err: err}, true
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return transport.StateEvent{State: transport.StateKeyRejected}, false
+		next = transport.StateEvent{State: transport.StateKeyRejected}
+		if info := e.serverInfo(ctx); info.KeyHint != "" {
+			next.Err = &transport.KeyNeededError{Info: info}
+		}
+		return next, false
 	}
 	info := e.serverInfo(ctx)
 	if status/100 == 2 && e.opts.Model == "" && first == "" && info.NoModelHint != "" {

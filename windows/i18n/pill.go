@@ -35,6 +35,10 @@ const (
 	pillOllamaPull   = "run: ollama pull qwen3:4b"
 	pillLMStudioLoad = "load a model in LM Studio (or run: lms load qwen3-4b)"
 	pillLoadModel    = "load a chat model in the server"
+	pillTextGenLoad  = "load one in text-generation-webui's Model tab"
+	// A local server that wants its API key, and where it is
+	// (transport.KeyNeededError, localserver.APIKeyHint).
+	pillJanKey = "paste Jan's API key (Jan → Settings → Local API Server) into the preset's key"
 )
 
 // The pill's notices when speech cannot be heard; the app sets them
@@ -89,6 +93,10 @@ func pillWord(s string) (string, bool) {
 		return lang.L(pillLMStudioLoad), true
 	case pillLoadModel:
 		return lang.L(pillLoadModel), true
+	case pillTextGenLoad:
+		return lang.L(pillTextGenLoad), true
+	case pillJanKey:
+		return lang.L(pillJanKey), true
 	}
 	return s, false
 }
@@ -101,6 +109,10 @@ var (
 	// (transport.NoModelError, localserver.NoModelHint).
 	noModel = regexp.MustCompile(`^(.+) has no model$`)
 	loadIn  = regexp.MustCompile(`^load a chat model in (.+)$`)
+	// A local server that wants its API key, and where it is
+	// (transport.KeyNeededError, localserver.APIKeyHint).
+	needsKey = regexp.MustCompile(`^(.+) needs its API key$`)
+	pasteKey = regexp.MustCompile(`^paste (.+)'s API key into the preset's key$`)
 )
 
 // Pill translates the pill's or the plate's English text.
@@ -133,6 +145,12 @@ func translateSegment(p string) string {
 		case "failed":
 			return lang.L("{{.Tool}} failed", map[string]any{"Tool": m[1]})
 		}
+	}
+	if m := needsKey.FindStringSubmatch(p); m != nil {
+		return lang.L("{{.Name}} needs its API key", map[string]any{"Name": m[1]})
+	}
+	if m := pasteKey.FindStringSubmatch(p); m != nil {
+		return lang.L("paste {{.Name}}'s API key into the preset's key", map[string]any{"Name": m[1]})
 	}
 	if m := noModel.FindStringSubmatch(p); m != nil {
 		return lang.L("{{.Name}} has no model", map[string]any{"Name": m[1]})

@@ -206,8 +206,8 @@ func (p *welcomePage) showFound(found []localserver.Server) {
 		}
 		row := container.NewBorder(nil, nil, nil, use, label)
 		p.found.Add(row)
-		if s.Model == "" {
-			hint := wrapLabel(lang.L("{{.Kind}} has no chat model yet: {{.Hint}}. Yui picks it up once it is there.", map[string]any{"Kind": s.Kind, "Hint": noModelHint(s.Kind)}))
+		if h := serverHint(s); h != "" {
+			hint := wrapLabel(h)
 			hint.Importance = widget.WarningImportance
 			p.found.Add(hint)
 		}

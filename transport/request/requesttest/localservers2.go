@@ -1,0 +1,239 @@
+package requesttest
+
+import (
+	"net/http"
+	"strings"
+	"time"
+)
+
+// llamaCpp follows llama.cpp's server (Flavor): every answer carries
+// "Server: llama.cpp"; an unknown path (or a known one asked with another
+// method: cpp-httplib routes by method) is the JSON 404 of its error
+// handler; with an API key only /health, /models and /v1/models are
+// public, the rest a JSON 401. /v1/models holds both an Ollama-shaped
+// "models" and the OpenAI "data", owned by "llamacpp". The server before
+// April 2026 also routed GET /api/tags to the same answer. With no model
+// given it is the router mode's empty list.
+func (f *Local) llamaCpp(w http.ResponseWriter, r *http.Request) {
+	const js = "application/json; charset=utf-8"
+	w.Header().Set("Server", "llama.cpp")
+	ids := f.models()
+	public := map[string]bool{"/health": true, "/v1/health": true, "/models": true, "/v1/models": true, "/": true,
+		"/api/tags": f.Kind == LocalLlamaCppOld}
+	if f.Key != "" && !public[r.URL.Path] && !bearer(r, f.Key) {
+		writeJSON(w, http.StatusUnauthorized, js, `{"error":{"message":"Invalid API Key","type":"authentication_error","code":401}}`)
+		return
+	}
+	get := r.Method == http.MethodGet
+	models := get && (r.URL.Path == "/v1/models" || r.URL.Path == "/models" || (f.Kind == LocalLlamaCppOld && r.URL.Path == "/api/tags"))
+	switch {
+	case models && len(ids) == 0:
+		writeJSON(w, http.StatusOK, js, `{"data":[],"object":"list"}`)
+	case models:
+		id := ids[0]
+		writeJSON(w, http.StatusOK, js, map[string]any{
+			"models": []map[string]any{{"name": id, "model": id, "modified_at": "", "size": "", "digest": "", "type": "model",
+				"description": "", "tags": []string{""}, "capabilities": []string{"completion"}, "parameters": "",
+				"details": map[string]any{"parent_model": "", "format": "gguf", "family": "", "families": []string{""}, "parameter_size": "", "quantization_level": ""}}},
+			"object": "list",
+			"data": []map[string]any{{"id": id, "aliases": []string{id}, "tags": []string{}, "object": "model", "created": time.Now().Unix(), "owned_by": "llamacpp",
+				"meta": map[string]any{"vocab_type": 2, "n_vocab": 151936, "n_ctx": 4096, "n_ctx_train": 40960, "n_embd": 2560, "n_params": 4022468096, "size": 2489758720, "ftype": "Q4_K_M"}}},
+		})
+	case get && (r.URL.Path == "/health" || r.URL.Path == "/v1/health"):
+		writeJSON(w, http.StatusOK, js, `{"status":"ok"}`)
+	case get && r.URL.Path == "/props" && len(ids) > 0:
+		writeJSON(w, http.StatusOK, js, map[string]any{
+			"default_generation_settings": map[string]any{"params": map[string]any{"temperature": 0.8}, "n_ctx": 4096},
+			"total_slots":                 4, "model_alias": ids[0], "model_path": "/models/" + ids[0] + ".gguf",
+			"modalities": map[string]any{"vision": false, "audio": false}, "endpoint_slots": true, "endpoint_props": false,
+			"endpoint_metrics": false, "webui": true, "chat_template": "{{ messages }}", "build_info": "b6500-00dd081"})
+	case get && r.URL.Path == "/":
+		writeText(w, http.StatusOK, "text/html; charset=utf-8", "<!doctype html><html><head><title>llama.cpp - chat</title></head><body></body></html>")
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions" && len(ids) > 0:
+		f.chat(w, r)
+	default:
+		writeJSON(w, http.StatusNotFound, js, `{"error":{"message":"File Not Found","type":"not_found_error","code":404}}`)
+	}
+}
+
+// fastAPI404 and fastAPI405 are what Starlette answers for a path it has
+// not and for a method a path does not take (vLLM, text-generation-webui
+// and speaches are FastAPI apps served by uvicorn).
+func fastAPIMiss(w http.ResponseWriter, known bool) {
+	w.Header().Set("Server", "uvicorn")
+	if known {
+		writeJSON(w, http.StatusMethodNotAllowed, "application/json", `{"detail":"Method Not Allowed"}`)
+		return
+	}
+	writeJSON(w, http.StatusNotFound, "application/json", `{"detail":"Not Found"}`)
+}
+
+// vllm follows vLLM's OpenAI server (Flavor): /v1/models lists the served
+// model as a ModelCard owned by "vllm"; /version says its version; with
+// --api-key every /v1 path is a 401 {"error":"Unauthorized"}.
+func (f *Local) vllm(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Server", "uvicorn")
+	if f.Key != "" && strings.HasPrefix(r.URL.Path, "/v1") && !bearer(r, f.Key) {
+		writeJSON(w, http.StatusUnauthorized, "application/json", `{"error":"Unauthorized"}`)
+		return
+	}
+	routes := map[string]string{"/v1/models": http.MethodGet, "/version": http.MethodGet, "/health": http.MethodGet, "/v1/chat/completions": http.MethodPost}
+	m, known := routes[r.URL.Path]
+	if !known || m != r.Method {
+		fastAPIMiss(w, known)
+		return
+	}
+	switch r.URL.Path {
+	case "/v1/models":
+		data := []map[string]any{}
+		for _, id := range f.models() {
+			data = append(data, map[string]any{"id": id, "object": "model", "created": time.Now().Unix(), "owned_by": "vllm", "root": id, "parent": nil,
+				"max_model_len": 40960, "permission": []map[string]any{{"id": "modelperm-1", "object": "model_permission", "created": time.Now().Unix(),
+					"allow_create_engine": false, "allow_sampling": true, "allow_logprobs": true, "allow_search_indices": false, "allow_view": true,
+					"allow_fine_tuning": false, "organization": "*", "group": nil, "is_blocking": false}}})
+		}
+		writeJSON(w, http.StatusOK, "application/json", map[string]any{"object": "list", "data": data})
+	case "/version":
+		writeJSON(w, http.StatusOK, "application/json", `{"version":"0.10.1"}`)
+	case "/health":
+		w.WriteHeader(http.StatusOK)
+	default:
+		f.chat(w, r)
+	}
+}
+
+// jan follows Jan's proxy (Flavor): its prefix /v1 is cut first; "/",
+// /openapi.json and the docs' files answer without a key; with a key
+// anything else without "Authorization: Bearer KEY" is a text 401;
+// /models lists the running sessions, owned by "user"; the rest a text
+// 404.
+func (f *Local) jan(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimPrefix(r.URL.Path, "/v1")
+	if path == "" {
+		path = "/"
+	}
+	open := path == "/" || path == "/openapi.json" || path == "/favicon.ico"
+	if f.Key != "" && !open {
+		switch {
+		case r.Header.Get("Authorization") == "":
+			writeText(w, http.StatusUnauthorized, "", "Missing authorization header")
+			return
+		case !bearer(r, f.Key):
+			writeText(w, http.StatusUnauthorized, "", "Invalid or missing authorization token")
+			return
+		}
+	}
+	ids := f.models()
+	switch {
+	case r.Method == http.MethodGet && path == "/models":
+		data := []map[string]any{}
+		for _, id := range ids {
+			data = append(data, map[string]any{"id": id, "object": "model", "created": 1, "owned_by": "user"})
+		}
+		writeJSON(w, http.StatusOK, "application/json", map[string]any{"object": "list", "data": data})
+	case r.Method == http.MethodGet && path == "/openapi.json":
+		writeJSON(w, http.StatusOK, "application/json", `{"openapi":"3.0.0","info":{"title":"Jan API Server Endpoints","version":"1.0"},"servers":[{"url":"http://localhost:1337/v1","description":"Jan API server"}],"paths":{}}`)
+	case r.Method == http.MethodGet && path == "/":
+		writeText(w, http.StatusOK, "text/html", "<!DOCTYPE html><html lang=\"en\"><head><title>API Docs</title></head><body><div id=\"swagger-ui\"></div></body></html>")
+	case r.Method == http.MethodPost && path == "/chat/completions" && len(ids) == 0:
+		writeText(w, http.StatusServiceUnavailable, "", "No models are available")
+	case r.Method == http.MethodPost && path == "/chat/completions":
+		f.chat(w, r)
+	default:
+		writeText(w, http.StatusNotFound, "", "Not Found")
+	}
+}
+
+// textGen follows text-generation-webui's API (Flavor): /v1/models lists
+// only the loaded model, owned by "user", none when none is loaded;
+// /v1/internal/model/info names it, "None" when none is; with --api-key a
+// 401 {"detail":"Unauthorized"}.
+func (f *Local) textGen(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Server", "uvicorn")
+	routes := map[string]string{"/v1/models": http.MethodGet, "/v1/internal/model/info": http.MethodGet, "/v1/chat/completions": http.MethodPost}
+	m, known := routes[r.URL.Path]
+	if !known || m != r.Method {
+		fastAPIMiss(w, known)
+		return
+	}
+	if f.Key != "" && !bearer(r, f.Key) {
+		writeJSON(w, http.StatusUnauthorized, "application/json", `{"detail":"Unauthorized"}`)
+		return
+	}
+	name, loader := "None", any(nil)
+	if ids := f.models(); len(ids) > 0 {
+		name, loader = ids[0], "llama.cpp"
+	}
+	switch r.URL.Path {
+	case "/v1/models":
+		data := []map[string]any{}
+		if name != "None" {
+			data = append(data, map[string]any{"id": name, "object": "model", "created": 0, "owned_by": "user"})
+		}
+		writeJSON(w, http.StatusOK, "application/json", map[string]any{"object": "list", "data": data})
+	case "/v1/internal/model/info":
+		writeJSON(w, http.StatusOK, "application/json", map[string]any{"model_name": name, "lora_names": []string{}, "loader": loader})
+	default:
+		f.chat(w, r)
+	}
+}
+
+// gpt4All follows GPT4All's server (Flavor): a QHttpServer whose
+// /v1/models lists the installed models owned by "humanity", and whose
+// missing handler is an empty 404.
+func (f *Local) gpt4All(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
+		data := []map[string]any{}
+		for _, id := range f.models() {
+			data = append(data, map[string]any{"id": id, "object": "model", "created": 0, "owned_by": "humanity", "root": id, "parent": nil,
+				"permission": []map[string]any{{"id": "placeholder", "object": "model_permission", "created": 0, "allow_create_engine": false,
+					"allow_sampling": false, "allow_logprobs": false, "allow_search_indices": false, "allow_view": true,
+					"allow_fine_tuning": false, "organization": "*", "group": nil, "is_blocking": false}}})
+		}
+		writeJSON(w, http.StatusOK, "application/json", map[string]any{"object": "list", "data": data})
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions":
+		f.chat(w, r)
+	default:
+		w.WriteHeader(http.StatusNotFound)
+	}
+}
+
+// speaches is what speaches answers to the chat scan (Flavor): every
+// model it lists carries its task (voice-activity-detection for the
+// Silero VAD it ships, speech and transcription models beside it); it
+// has an Ollama-like /api/ps and its own /v1/audio/models.
+func speaches(w http.ResponseWriter, r *http.Request) {
+	routes := map[string]bool{"/v1/models": true, "/v1/audio/models": true, "/api/ps": true, "/health": true}
+	if !routes[r.URL.Path] || r.Method != http.MethodGet {
+		fastAPIMiss(w, routes[r.URL.Path])
+		return
+	}
+	w.Header().Set("Server", "uvicorn")
+	models := `[{"id":"silero_vad_v5","created":1754042400,"object":"model","owned_by":"snakers4","language":null,"task":"voice-activity-detection"},` +
+		`{"id":"Systran/faster-whisper-small","created":1754042400,"object":"model","owned_by":"Systran","language":["en"],"task":"automatic-speech-recognition"},` +
+		`{"id":"speaches-ai/Kokoro-82M-v1.0-ONNX","created":1754042400,"object":"model","owned_by":"speaches-ai","language":["en"],"task":"text-to-speech"}]`
+	switch r.URL.Path {
+	case "/v1/models":
+		writeJSON(w, http.StatusOK, "application/json", `{"data":`+models+`,"object":"list"}`)
+	case "/v1/audio/models":
+		writeJSON(w, http.StatusOK, "application/json", `{"models":[],"object":"list"}`)
+	case "/api/ps":
+		writeJSON(w, http.StatusOK, "application/json", `{"models":[]}`)
+	default:
+		writeJSON(w, http.StatusOK, "application/json", `{"message":"OK"}`)
+	}
+}
+
+// whisperCpp is what whisper.cpp's server answers to the chat scan
+// (Flavor): "Server: whisper.cpp" on everything, its page at "/", and
+// its error handler's text 404 for the paths it has not.
+func whisperCpp(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Server", "whisper.cpp")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	if r.Method == http.MethodGet && r.URL.Path == "/" {
+		writeText(w, http.StatusOK, "text/html", "<html><head><title>Whisper.cpp Server</title></head><body><h1>Whisper.cpp Server</h1></body></html>")
+		return
+	}
+	writeText(w, http.StatusNotFound, "text/plain", "File Not Found ("+r.URL.Path+")")
+}
