@@ -1,7 +1,10 @@
 // Package localservertest has fakes of the local speech and transcription
-// servers Yui finds and speaks to (docs/voices.md), each shaped from its
-// own API documentation and answering 404 to every other path as the real
-// ones do. The e2e tests bind them on the engines' real ports; the app
+// servers Yui finds and speaks to (docs/voices.md), each written from the
+// server's own code (the version its Source names): every request Yui
+// sends is answered with the status, headers, body and audio format that
+// code gives, errors included, and every other path as that server's
+// framework answers it. Servers (table.go) lists them, one row per server
+// and version; the e2e tests bind them on the engines' real ports; the app
 // never links this package.
 package localservertest
 
