@@ -47,8 +47,8 @@ const werkzeugServer = "Werkzeug/3.0.3 Python/3.11.2"
 // method a 405.
 func werkzeugError(w http.ResponseWriter, status int) {
 	titles := map[int][2]string{
-		http.StatusNotFound: {"404 Not Found", "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again."},
-		http.StatusMethodNotAllowed: {"405 Method Not Allowed", "The method is not allowed for the requested URL."},
+		http.StatusNotFound:            {"404 Not Found", "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again."},
+		http.StatusMethodNotAllowed:    {"405 Method Not Allowed", "The method is not allowed for the requested URL."},
 		http.StatusInternalServerError: {"500 Internal Server Error", "The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application."},
 	}
 	t := titles[status]

@@ -10,9 +10,9 @@ import (
 
 // The versions discovery names Piper's three HTTP servers by.
 const (
-	PiperFirstVersion = "rhasspy"  // rhasspy/piper: GET /?text=, POST / raw text
-	PiperRootVersion  = "1.3-1.4"  // piper1-gpl before 1.5: POST / JSON
-	PiperVersion      = "1.5+"     // piper1-gpl since 1.5: POST /synthesize JSON
+	PiperFirstVersion = "rhasspy" // rhasspy/piper: GET /?text=, POST / raw text
+	PiperRootVersion  = "1.3-1.4" // piper1-gpl before 1.5: POST / JSON
+	PiperVersion      = "1.5+"    // piper1-gpl since 1.5: POST /synthesize JSON
 )
 
 var (
