@@ -92,6 +92,16 @@ func serverMessage(body []byte) string {
 	if h, ok := htmlHeading(body); ok {
 		return h // a framework's error page (Flask's): its heading
 	}
+	var detail struct {
+		Detail struct {
+			Message string `json:"message"`
+		} `json:"detail"`
+	}
+	if decodeJSON(body, &detail) == nil && detail.Detail.Message != "" {
+		// Kokoro-FastAPI's HTTPException detail, an object
+		// (api/src/routers/openai_compatible.py's create_speech).
+		return detail.Detail.Message
+	}
 	text := apierror.ServerError(body).Text
 	var v struct {
 		Exception string `json:"Exception"`

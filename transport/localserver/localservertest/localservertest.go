@@ -182,3 +182,23 @@ func sleep(r *http.Request, d time.Duration) {
 	case <-r.Context().Done():
 	}
 }
+
+// Pitch is the frequency of a tone in samples at rate, from its rising
+// zero crossings between the first and the last (0 when there are fewer
+// than two): how a test hears whether ToneHz came out as ToneHz.
+func Pitch(samples []float32, rate int) float64 {
+	first, last, n := -1, -1, 0
+	for i := 1; i < len(samples); i++ {
+		if samples[i-1] < 0 && samples[i] >= 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+			n++
+		}
+	}
+	if n < 2 || rate <= 0 {
+		return 0
+	}
+	return float64(n-1) * float64(rate) / float64(last-first)
+}
