@@ -116,4 +116,3 @@ func TestSpeechServerErrors(t *testing.T) {
 		})
 	}
 }
-
