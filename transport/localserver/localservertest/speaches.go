@@ -112,6 +112,11 @@ func (s *Speaches) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p == "/v1/audio/speech" && r.Method == http.MethodPost:
 		s.speech(w, r)
 	case p == "/v1/audio/transcriptions" && r.Method == http.MethodPost:
+		r.ParseMultipartForm(64 << 20)
+		if m, ok := s.find(r.FormValue("model")); r.FormValue("model") != "" && (!ok || m.task != "automatic-speech-recognition") {
+			writeJSON(w, http.StatusNotFound, `{"detail":`+jsonString("Model '"+r.FormValue("model")+"' is not installed locally. You can download the model using `POST /v1/models`")+`}`)
+			return
+		}
 		text := s.Text
 		if text == "" {
 			text = "hello there"
