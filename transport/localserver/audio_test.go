@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"yui/transport/localserver/localservertest"
@@ -169,6 +170,19 @@ func FuzzAudioAnswers(f *testing.F) {
 	f.Add([]byte(`{"en":{"audio":{}},"x":{}}`))
 	f.Add([]byte(`{"data":[{"id":"k","task":"text-to-speech","sample_rate":24000,"voices":[{"name":"a"}]}]}`))
 	f.Add([]byte(`null`))
+	// One server answers every probe's question with the input, with
+	// each status a probe looks for.
+	var body atomic.Pointer[[]byte]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b := *body.Load()
+		w.Header().Set("Server", "whisper.cpp")
+		if len(b) > 0 {
+			w.WriteHeader([]int{200, 400, 404, 500}[int(b[0])%4])
+		}
+		w.Write(b)
+	}))
+	f.Cleanup(srv.Close)
+	c := Options{}.client()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ParseVoices(b)
 		parsePiperVoices(b)
@@ -176,10 +190,9 @@ func FuzzAudioAnswers(f *testing.F) {
 		if json.Unmarshal(b, &l) == nil {
 			l.audioOnly()
 		}
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(b) }))
-		defer srv.Close()
+		body.Store(&b)
 		for _, sg := range audioSignatures() {
-			sg.probe(context.Background(), Options{}.client(), srv.URL)
+			sg.probe(context.Background(), c, srv.URL)
 		}
 	})
 }
