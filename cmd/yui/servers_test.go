@@ -7,13 +7,14 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"yui/transport/localserver/localservertest"
 )
 
-// fakes shaped from each server's API documentation (Ollama's /api/tags
-// and OpenAI /v1/models, Kokoro-FastAPI's GET /v1/audio/voices,
-// whisper.cpp server's POST /inference, speaches' /v1/models with tasks).
-var serverFakes = map[string]http.HandlerFunc{
-	"ollama": func(w http.ResponseWriter, r *http.Request) {
+// serverFakes: Ollama's /api/tags and /v1/models, and the speech and
+// transcription servers' fakes from their code (localservertest).
+var serverFakes = map[string]http.Handler{
+	"ollama": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/v1/models":
 			io.WriteString(w, `{"object":"list","data":[{"id":"qwen3:4b","object":"model","owned_by":"library"}]}`)
@@ -22,28 +23,10 @@ var serverFakes = map[string]http.HandlerFunc{
 		default:
 			http.NotFound(w, r)
 		}
-	},
-	"kokoro": func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/audio/voices" {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, `{"voices":["af_bella","af_sky"]}`)
-	},
-	"whisper.cpp": func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/inference" {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, `{"error":"no 'file' field in the request"}`)
-	},
-	"speaches": func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/models" {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, `{"data":[{"id":"Systran/faster-whisper-small","task":"automatic-speech-recognition"}]}`)
-	},
+	}),
+	"kokoro":      &localservertest.Kokoro{Voices: []string{"af_bella", "af_sky"}},
+	"whisper.cpp": &localservertest.WhisperCpp{},
+	"speaches":    &localservertest.Speaches{},
 }
 
 func TestServersListsEveryKind(t *testing.T) {
@@ -63,7 +46,8 @@ func TestServersListsEveryKind(t *testing.T) {
 		"chat\tOllama\t" + urls["ollama"] + "/v1\tmodels: qwen3:4b",
 		"speech\tKokoro-FastAPI\t" + urls["kokoro"] + "/v1\tvoices: af_bella, af_sky",
 		"transcription\twhisper.cpp\t" + urls["whisper.cpp"] + "\t-",
-		"transcription\tspeaches\t" + urls["speaches"] + "/v1\tmodels: Systran/faster-whisper-small",
+		"speech\tspeaches\t" + urls["speaches"] + "/v1\tvoices: af_heart, af_bella, am_adam",
+		"transcription\tspeaches\t" + urls["speaches"] + "/v1\tmodels: Systran/faster-distil-whisper-small.en",
 	}
 	if got := strings.TrimSpace(out.String()); got != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", got, strings.Join(want, "\n"))
