@@ -93,6 +93,11 @@ func (o *OpenAI) Open(ctx context.Context, text string) (io.ReadCloser, audio.Fo
 			o.wav.Store(true)
 		}
 	}
+	if se := (*statusError)(nil); errors.As(err, &se) && se.status == http.StatusNotFound &&
+		(se.text == "" || se.text == http.StatusText(http.StatusNotFound)) {
+		// The path itself is unknown (FastAPI's bare {"detail":"Not Found"}).
+		err = fmt.Errorf("%w (no OpenAI speech endpoint at %s: AllTalk v1, for one, has none)", err, o.BaseURL)
+	}
 	if err != nil {
 		return nil, audio.Format{}, err
 	}
