@@ -2,7 +2,9 @@ package speech
 
 import (
 	"context"
+	"io"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
@@ -117,5 +119,56 @@ func TestSpeechServerErrors(t *testing.T) {
 				t.Errorf("err %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// AllTalk v2 refuses pcm with a bare 500: the engine asks for wav, and
+// from then on asks for wav first.
+func TestOpenAIAsksForWAVAfterPCMIsRefused(t *testing.T) {
+	fake := &localservertest.AllTalkV2{}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	o := &OpenAI{BaseURL: srv.URL + "/v1", Model: "tts-1", Voice: "nova"}
+	for range 2 {
+		body, raw, err := o.Open(context.Background(), "Hello.")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := audio.Decode(body, raw, audio.NewStream()); err != nil {
+			t.Fatal(err)
+		}
+		body.Close()
+	}
+	var formats []string
+	for _, r := range fake.Requests.All() {
+		formats = append(formats, r["response_format"])
+	}
+	if strings.Join(formats, " ") != "pcm wav wav" {
+		t.Errorf("formats asked %v, want pcm, wav, then wav", formats)
+	}
+}
+
+// A GPT-SoVITS stream that breaks while the clip is fine says so, with
+// how much had come.
+func TestGPTSoVITSBrokenStreamWithAGoodClip(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/set_refer_audio" {
+			io.WriteString(w, `{"message":"success"}`)
+			return
+		}
+		w.Header().Set("Content-Type", "audio/wav")
+		w.Write(localservertest.WAVHeader(32000, 0))
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}))
+	defer srv.Close()
+	body, raw, err := (&GPTSoVITS{BaseURL: srv.URL, RefAudio: "ref.wav", RefLang: "en"}).Open(context.Background(), "Hi.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer body.Close()
+	err = audio.Decode(body, raw, audio.NewStream())
+	if err == nil || !strings.Contains(err.Error(), "GPT-SoVITS broke off its answer after 44 bytes (its console says why)") {
+		t.Errorf("err %v", err)
 	}
 }
