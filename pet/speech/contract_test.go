@@ -69,6 +69,8 @@ func synthFor(s localserver.AudioServer) Synth {
 	switch s.Engine {
 	case localserver.EnginePiper:
 		return &PiperHTTP{BaseURL: s.URL, Voice: voice, Client: NewServerClient()}
+	case localserver.EngineAllTalk:
+		return &AllTalk{BaseURL: s.URL, Voice: voice, Client: NewServerClient()}
 	case localserver.EngineGPTSoVITS:
 		return &GPTSoVITS{BaseURL: s.URL, RefAudio: "ref.wav", RefText: "Hello.", RefLang: "en", Client: NewServerClient()}
 	}
@@ -92,6 +94,9 @@ func TestSpeechServerErrors(t *testing.T) {
 		{"AllTalk v2, a voice it does not take", httptest.NewServer(&localservertest.AllTalkV2{}),
 			func(u string) Synth { return &OpenAI{BaseURL: u + "/v1", Model: "tts-1", Voice: "female_01.wav"} },
 			"POST /audio/speech: 500 Internal Server Error"},
+		{"AllTalk v1, a voice not in its folder", httptest.NewServer(&localservertest.AllTalkV1{}),
+			func(u string) Synth { return &AllTalk{BaseURL: u, Voice: "nobody.wav"} },
+			"GET /api/tts-generate-streaming: the answer broke off before any audio"},
 		{"AllTalk v1, no OpenAI endpoint", httptest.NewServer(&localservertest.AllTalkV1{}),
 			func(u string) Synth { return &OpenAI{BaseURL: u + "/v1", Model: "tts-1", Voice: "female_01.wav"} },
 			"POST /audio/speech: 404 Not Found (no OpenAI speech endpoint at "},

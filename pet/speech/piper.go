@@ -115,11 +115,20 @@ func (p *PiperHTTP) older(ctx context.Context) piperAPI {
 // server asked the wrong way answers its web page with status 200.
 func wavOnly(body io.ReadCloser, what string) (io.ReadCloser, audio.Format, error) {
 	br := bufio.NewReader(body)
-	head, _ := br.Peek(512)
-	if bytes.HasPrefix(head, []byte("RIFF")) {
+	// Four bytes tell a WAV: a streamed one plays from its first chunk.
+	head, perr := br.Peek(4)
+	if bytes.Equal(head, []byte("RIFF")) {
 		return readCloser{br, body}, audio.Format{}, nil
 	}
 	defer body.Close()
+	if perr == nil {
+		head, perr = br.Peek(512)
+	}
+	if perr != nil && !errors.Is(perr, io.EOF) && len(head) == 0 {
+		// The server raised after its answer began (AllTalk v1 on a voice
+		// it cannot open): its console has the reason.
+		return nil, audio.Format{}, fmt.Errorf("%s: the answer broke off before any audio (the server's console says why): %w", what, perr)
+	}
 	if h, ok := htmlHeading(head); ok {
 		return nil, audio.Format{}, fmt.Errorf("%s: the server answered a web page (%q), not a WAV", what, h)
 	}

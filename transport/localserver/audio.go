@@ -47,6 +47,7 @@ const (
 	EngineOpenAI     Engine = "openai"
 	EnginePiper      Engine = "piper"
 	EngineGPTSoVITS  Engine = "gpt-sovits"
+	EngineAllTalk    Engine = "alltalk" // AllTalk v1's own API
 	EngineWhisperCpp Engine = "whisper.cpp"
 )
 

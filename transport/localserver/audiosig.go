@@ -267,7 +267,8 @@ func probeGPTSoVITS(ctx context.Context, c *http.Client, root string) []AudioSer
 // no Content-Type (tts_server.py, v1's ready and v2's
 // apifunction_ready). v1 also answers GET /ready with "Ready endpoint";
 // v2 has no /ready. Yui speaks through v2's OpenAI endpoint, which takes
-// OpenAI's six voice names only; v1 has no such endpoint.
+// OpenAI's six voice names only; v1 has no such endpoint and is spoken to
+// in its own API (the alltalk engine), with its voices' wav files.
 func probeAllTalk(ctx context.Context, c *http.Client, root string) []AudioServer {
 	var ready, v1 answer
 	var wg sync.WaitGroup
@@ -285,8 +286,7 @@ func probeAllTalk(ctx context.Context, c *http.Client, root string) []AudioServe
 				offers = names(list)
 			}
 		}
-		return []AudioServer{{Service: ServiceSpeech, Version: "v1", URL: root + "/v1", Engine: EngineOpenAI,
-			Model: "tts-1", Offers: offers}}
+		return []AudioServer{{Service: ServiceSpeech, Version: "v1", URL: root, Engine: EngineAllTalk, Offers: offers}}
 	}
 	return []AudioServer{{Service: ServiceSpeech, Version: "v2", URL: root + "/v1", Engine: EngineOpenAI,
 		Model: "tts-1", Offers: slices.Clone(OpenAIVoices)}}

@@ -9,7 +9,7 @@ import (
 
 var (
 	allTalkV1Source = Source{Repo: "erew123/alltalk_tts", Version: "main 492dbe5 (v1)",
-		File: "tts_server.py", Func: "ready (/ready, /api/ready), get_voices, get_current_settings"}
+		File: "tts_server.py", Func: "ready (/ready, /api/ready), get_voices, tts_generate_streaming, generate_audio_internal"}
 	allTalkV2Source = Source{Repo: "erew123/alltalk_tts", Version: "alltalkbeta 7a59e9c (v2)",
 		File: "tts_server.py", Func: "apifunction_ready, apifunction_get_voices, openai_tts_generate, OpenAIInput.validate_voice, transcode_for_openai"}
 )
@@ -30,11 +30,36 @@ func plain(w http.ResponseWriter, body string) {
 // AllTalkV1 is AllTalk v1 (allTalkV1Source): GET /ready answers "Ready
 // endpoint" and GET /api/ready "Ready", both with no Content-Type; GET
 // /api/voices is {"voices":[the voices folder's wav files]}. It has no
-// /v1/audio/speech.
-type AllTalkV1 struct{}
+// /v1/audio/speech. GET /api/tts-generate-streaming takes text, voice,
+// language and output_file (each required: FastAPI's 422 without) and
+// streams a WAV: Python's wave header at 24 kHz with no frames, then
+// XTTS's chunks; a voice not in its folder fails inside the stream.
+type AllTalkV1 struct {
+	Requests Requests
+}
 
-func (AllTalkV1) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (a *AllTalkV1) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
+	case r.URL.Path == "/api/tts-generate-streaming" && r.Method == http.MethodGet:
+		q := r.URL.Query()
+		req := map[string]string{}
+		for _, k := range []string{"text", "voice", "language", "output_file"} {
+			if !q.Has(k) {
+				writeJSON(w, http.StatusUnprocessableEntity, `{"detail":[{"type":"missing","loc":["query",`+jsonString(k)+`],"msg":"Field required","input":null}]}`)
+				return
+			}
+			req[k] = q.Get(k)
+		}
+		a.Requests.add(req)
+		w.Header().Set("Content-Type", "audio/wav")
+		w.WriteHeader(http.StatusOK)
+		if !slices.Contains(allTalkV1Voices, req["voice"]) {
+			abort(w) // get_conditioning_latents cannot open the voice's file
+		}
+		w.Write(pythonWaveHeader(24000))
+		w.Write(Tone(24000, 2400))
+		w.(http.Flusher).Flush()
+		w.Write(Tone(24000, 21600))
 	case r.URL.Path == "/ready" && r.Method == http.MethodGet:
 		plain(w, "Ready endpoint")
 	case r.URL.Path == "/api/ready" && r.Method == http.MethodGet:
