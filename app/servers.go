@@ -99,7 +99,8 @@ func PrintServers(ctx context.Context, w io.Writer, o ServersOptions) error {
 		if len(offers) == 0 && s.Model != "" {
 			offers, what = []string{s.Model}, "model"
 		}
-		lines = append(lines, serverLine(s.Service, s.Kind, s.URL, what, offers))
+		// Named with its version ("Piper 1.5+"): the versions speak different APIs.
+		lines = append(lines, serverLine(s.Service, localserver.Kind(s.Name()), s.URL, what, offers))
 	}
 	if len(lines) == 0 {
 		_, err := fmt.Fprintln(w, "# no local servers found (docs/voices.md and the welcome page say how to start one)")

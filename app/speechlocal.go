@@ -9,7 +9,7 @@ import (
 )
 
 // localEngine builds the engines of the local speech servers
-// (docs/voices.md): gpt-sovits and piper. ok is false for any other
+// (docs/voices.md): gpt-sovits, piper and alltalk. ok is false for any other
 // engine (newEngine builds those). Each engine keeps one client for its
 // server.
 func localEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name string, ok bool, err error) {
@@ -19,6 +19,9 @@ func localEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name str
 			BaseURL: sp.BaseURL, RefAudio: sp.RefAudio, RefText: sp.RefText, RefLang: sp.RefLang,
 			Speed: sp.Rate, Client: speech.NewServerClient(),
 		}, p), settings.SpeechEngineGPTSoVITS, true, nil
+	case settings.SpeechEngineAllTalk:
+		return speech.NewAudio(&speech.AllTalk{BaseURL: sp.BaseURL, Voice: sp.Voice, Client: speech.NewServerClient()}, p),
+			settings.SpeechEngineAllTalk, true, nil
 	case settings.SpeechEnginePiper:
 		if sp.PiperModel == "" {
 			return speech.NewAudio(&speech.PiperHTTP{

@@ -90,7 +90,7 @@ func runPack(args []string, stdout, stderr io.Writer) int {
 	return packcmd.Run(args, stdout, stderr)
 }
 
-const voicesUsage = `usage: yui voices [--engine system|openai|gpt-sovits|piper|command|none] [--base-url URL]
+const voicesUsage = `usage: yui voices [--engine system|openai|gpt-sovits|piper|alltalk|command|none] [--base-url URL]
 
 Lists the voices a speech engine offers, one a line (id, language, name):
 the system engine's (espeak-ng on Linux, SAPI on Windows) by default. With

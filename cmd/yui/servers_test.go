@@ -3,41 +3,23 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"yui/transport/localserver/localservertest"
 	"yui/transport/request/requesttest"
 )
 
-// fakes: Ollama's from its code (transport/request/requesttest), the
-// speech servers' shaped from their API documentation (Kokoro-FastAPI's GET /v1/audio/voices,
-// whisper.cpp server's POST /inference, speaches' /v1/models with tasks).
-var serverFakes = map[string]http.HandlerFunc{
-	"ollama": requesttest.NewLocal(requesttest.LocalOllama, "qwen3:4b").ServeHTTP,
-	"kokoro": func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/audio/voices" {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, `{"voices":["af_bella","af_sky"]}`)
-	},
-	"whisper.cpp": func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/inference" {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, `{"error":"no 'file' field in the request"}`)
-	},
-	"speaches": func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/models" {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, `{"data":[{"id":"Systran/faster-whisper-small","task":"automatic-speech-recognition"}]}`)
-	},
+// serverFakes: every server's fake from its code, Ollama's
+// (transport/request/requesttest) and the speech and transcription
+// servers' (localservertest).
+var serverFakes = map[string]http.Handler{
+	"ollama":      requesttest.NewLocal(requesttest.LocalOllama, "qwen3:4b"),
+	"kokoro":      &localservertest.Kokoro{Voices: []string{"af_bella", "af_sky"}},
+	"whisper.cpp": &localservertest.WhisperCpp{},
+	"speaches":    &localservertest.Speaches{},
 }
 
 func TestServersListsEveryKind(t *testing.T) {
@@ -57,7 +39,8 @@ func TestServersListsEveryKind(t *testing.T) {
 		"chat\tOllama\t" + urls["ollama"] + "/v1\tmodels: qwen3:4b",
 		"speech\tKokoro-FastAPI\t" + urls["kokoro"] + "/v1\tvoices: af_bella, af_sky",
 		"transcription\twhisper.cpp\t" + urls["whisper.cpp"] + "\t-",
-		"transcription\tspeaches\t" + urls["speaches"] + "/v1\tmodels: Systran/faster-whisper-small",
+		"speech\tspeaches\t" + urls["speaches"] + "/v1\tvoices: af_heart, af_bella, am_adam",
+		"transcription\tspeaches\t" + urls["speaches"] + "/v1\tmodels: Systran/faster-distil-whisper-small.en",
 	}
 	if got := strings.TrimSpace(out.String()); got != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", got, strings.Join(want, "\n"))

@@ -14,6 +14,7 @@ const (
 	SpeechEngineOpenAI    = "openai"
 	SpeechEngineGPTSoVITS = "gpt-sovits"
 	SpeechEnginePiper     = "piper"
+	SpeechEngineAllTalk   = "alltalk" // AllTalk v1's own API; v2 is openai
 	SpeechEngineCommand   = "command"
 	SpeechEngineNone      = "none"
 )
@@ -27,7 +28,7 @@ const (
 
 // SpeechEngines and VoiceEngines are every engine a preset may name.
 var (
-	SpeechEngines = []string{SpeechEngineSystem, SpeechEngineOpenAI, SpeechEngineGPTSoVITS, SpeechEnginePiper, SpeechEngineCommand, SpeechEngineNone}
+	SpeechEngines = []string{SpeechEngineSystem, SpeechEngineOpenAI, SpeechEngineGPTSoVITS, SpeechEnginePiper, SpeechEngineAllTalk, SpeechEngineCommand, SpeechEngineNone}
 	VoiceEngines  = []string{VoiceEngineOpenAI, VoiceEngineWhisperCpp, VoiceEngineCommand}
 )
 
@@ -55,7 +56,7 @@ var gptSoVITSLangs = []string{"auto", "auto_yue", "en", "zh", "ja", "ko", "yue",
 // speechNeedsURL reports whether the engine speaks to a server at base_url.
 func speechNeedsURL(sp Speech) bool {
 	switch sp.Engine {
-	case SpeechEngineOpenAI, SpeechEngineGPTSoVITS:
+	case SpeechEngineOpenAI, SpeechEngineGPTSoVITS, SpeechEngineAllTalk:
 		return true
 	}
 	// piper: a model or a server, which validateServers asks for.

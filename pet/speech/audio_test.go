@@ -62,6 +62,10 @@ func newSlowTTS(t *testing.T) *slowTTS {
 }
 
 func (s *slowTTS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost { // the model card Open asks for the rate: none here
+		http.NotFound(w, r)
+		return
+	}
 	defer close(s.ended)
 	var req map[string]any
 	json.NewDecoder(r.Body).Decode(&req)

@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"time"
 
 	"yui/pet/audio"
 )
@@ -76,5 +79,66 @@ func (g *GPTSoVITS) Open(ctx context.Context, text string) (io.ReadCloser, audio
 	}
 	req.Header.Set("Content-Type", "application/json")
 	rc, err := send(g.Client, req, "POST /tts")
-	return rc, audio.Format{}, err
+	if err != nil {
+		return nil, audio.Format{}, err
+	}
+	return &gptSoVITSStream{body: rc, g: g, ctx: ctx}, audio.Format{}, nil
+}
+
+// gptSoVITSStream is a streamed answer of api_v2.py. Streamed, the
+// answer has begun (200, audio/wav) before the synthesis has: a reference
+// clip the server cannot use (GPT_SoVITS/TTS_infer_pack/TTS.py's run
+// raises, "Reference audio is outside the 3-10 second range" or "… not
+// exists") breaks the stream with no word of why. The stream that breaks
+// asks the server for the reason (explain) and fails with it.
+type gptSoVITSStream struct {
+	body      io.ReadCloser
+	g         *GPTSoVITS
+	ctx       context.Context
+	n         int64
+	explained bool
+}
+
+func (s *gptSoVITSStream) Read(p []byte) (int, error) {
+	n, err := s.body.Read(p)
+	s.n += int64(n)
+	if errors.Is(err, io.ErrUnexpectedEOF) && !s.explained && s.ctx.Err() == nil {
+		s.explained = true
+		err = s.g.explain(s.ctx, s.n, err)
+	}
+	return n, err
+}
+
+func (s *gptSoVITSStream) Close() error { return s.body.Close() }
+
+// explainWait bounds the question about a broken stream: the server loads
+// the clip to answer it.
+const explainWait = 15 * time.Second
+
+// explain asks api_v2.py's GET /set_refer_audio to load the clip the
+// broken request named: a clip it cannot use is refused with TTS.py's own
+// reason (400 {"message":"set refer audio failed","Exception":…}). It sets
+// the reference the request was setting, and synthesises nothing.
+func (g *GPTSoVITS) explain(ctx context.Context, got int64, broke error) error {
+	brokeOff := fmt.Errorf("GPT-SoVITS broke off its answer after %d bytes (its console says why): %w", got, broke)
+	u, err := serverURL(g.BaseURL, "/set_refer_audio")
+	if err != nil {
+		return brokeOff
+	}
+	u.RawQuery = url.Values{"refer_audio_path": {g.RefAudio}}.Encode()
+	ctx, cancel := context.WithTimeout(ctx, explainWait)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return brokeOff
+	}
+	body, err := send(g.Client, req, "GET /set_refer_audio")
+	var se *statusError
+	if errors.As(err, &se) && se.status == http.StatusBadRequest {
+		return fmt.Errorf("GPT-SoVITS cannot use the reference clip %q: %s", g.RefAudio, se.text)
+	}
+	if err == nil {
+		body.Close()
+	}
+	return brokeOff
 }

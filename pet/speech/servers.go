@@ -77,12 +77,31 @@ type statusError struct {
 	text   string
 }
 
-func (e *statusError) Error() string { return e.what + ": " + apierror.FormatStatus(e.status, e.text) }
+func (e *statusError) Error() string {
+	text := e.text
+	if text == http.StatusText(e.status) {
+		text = "" // a bare "Internal Server Error" says nothing the status does not
+	}
+	return e.what + ": " + apierror.FormatStatus(e.status, text)
+}
 
 // serverMessage is an error answer's text: the OpenAI shapes and
 // FastAPI's detail (apierror), with GPT-SoVITS's "Exception" after its
 // "message" ({"message":"tts failed","Exception":"…"}).
 func serverMessage(body []byte) string {
+	if h, ok := htmlHeading(body); ok {
+		return h // a framework's error page (Flask's): its heading
+	}
+	var detail struct {
+		Detail struct {
+			Message string `json:"message"`
+		} `json:"detail"`
+	}
+	if decodeJSON(body, &detail) == nil && detail.Detail.Message != "" {
+		// Kokoro-FastAPI's HTTPException detail, an object
+		// (api/src/routers/openai_compatible.py's create_speech).
+		return detail.Detail.Message
+	}
 	text := apierror.ServerError(body).Text
 	var v struct {
 		Exception string `json:"Exception"`
@@ -100,3 +119,21 @@ func isStatus(err error, status int) bool {
 
 // decodeJSON is json.Unmarshal for the error answers.
 func decodeJSON(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// htmlHeading is the heading of an HTML page (its h1, else its title);
+// false when body is not HTML.
+func htmlHeading(body []byte) (string, bool) {
+	t := strings.TrimSpace(string(body))
+	low := strings.ToLower(t)
+	if !strings.HasPrefix(low, "<!doctype html") && !strings.HasPrefix(low, "<html") {
+		return "", false
+	}
+	for _, tag := range []string{"h1", "title"} {
+		i := strings.Index(low, "<"+tag+">")
+		j := strings.Index(low, "</"+tag+">")
+		if i >= 0 && j > i {
+			return strings.TrimSpace(t[i+len(tag)+2 : j]), true
+		}
+	}
+	return "", true
+}

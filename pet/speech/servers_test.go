@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"yui/pet/audio"
@@ -32,66 +31,11 @@ func tone(rate, n int) []byte {
 	return b
 }
 
-// gptSoVITS is a fake of GPT-SoVITS's api_v2.py POST /tts (api_v2.py's
-// doc string): check_params answers 400 {"message":…} for a missing
-// parameter; a failed synthesis is 400 {"message":"tts failed",
-// "Exception":…}; with streaming_mode the WAV header comes first, with
-// no length, then raw PCM chunks as they are made. Here the first chunk
-// is 0.1 s and the rest waits for release.
-type gptSoVITS struct {
-	release chan struct{}
-	mu      sync.Mutex
-	req     map[string]any
-	fail    string
-}
-
-func (g *gptSoVITS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/tts" || r.Method != http.MethodPost {
-		http.NotFound(w, r)
-		return
-	}
-	var req map[string]any
-	json.NewDecoder(r.Body).Decode(&req)
-	g.mu.Lock()
-	g.req = req
-	g.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	for _, k := range []string{"ref_audio_path", "text", "text_lang", "prompt_lang"} {
-		if s, _ := req[k].(string); s == "" {
-			w.WriteHeader(http.StatusBadRequest)
-			io.WriteString(w, `{"message":"`+k+` is required"}`)
-			return
-		}
-	}
-	if g.fail != "" {
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"message":"tts failed","Exception":"`+g.fail+`"}`)
-		return
-	}
-	w.Header().Set("Content-Type", "audio/wav")
-	if req["streaming_mode"] != true {
-		w.Write(knownWAV(32000, 32000, 64000))
-		return
-	}
-	w.Write(knownWAV(32000, 3200, 0))
-	w.(http.Flusher).Flush()
-	select {
-	case <-g.release:
-		w.Write(tone(32000, 28800))
-	case <-r.Context().Done():
-	}
-}
-
-func (g *gptSoVITS) request() map[string]any {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.req
-}
-
 // A streamed GPT-SoVITS answer is heard from its first chunk, before the
 // server has sent the rest; the request carries the reference clip.
 func TestGPTSoVITSStreamsFromTheFirstChunk(t *testing.T) {
-	fake := &gptSoVITS{release: make(chan struct{})}
+	fake := &localservertest.GPTSoVITS{}
+	fake.Hold.Hold()
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	m := audio.NewMixer()
@@ -108,7 +52,7 @@ func TestGPTSoVITSStreamsFromTheFirstChunk(t *testing.T) {
 	if st.Closed() || peak(buf) < 0.05 {
 		t.Fatalf("nothing heard before the answer ended (closed %v, peak %.3f)", st.Closed(), peak(buf))
 	}
-	close(fake.release)
+	fake.Hold.Release()
 	pump(t, m, "the clip's end", func() bool { return len(done) > 0 })
 	if err := <-done; err != nil {
 		t.Fatalf("done(%v)", err)
@@ -116,9 +60,10 @@ func TestGPTSoVITSStreamsFromTheFirstChunk(t *testing.T) {
 	if secs := float64(st.Written()) / audio.Rate; secs < 0.95 || secs > 1.05 {
 		t.Errorf("%.3f s of audio, want 1 s", secs)
 	}
-	req := fake.request()
-	want := map[string]any{"text": "Nice to meet you.", "text_lang": "en", "ref_audio_path": "/voices/ref.wav",
-		"prompt_text": "Hello there.", "prompt_lang": "en", "streaming_mode": true, "media_type": "wav"}
+	reqs := fake.Requests.All()
+	req := reqs[len(reqs)-1]
+	want := map[string]string{"text": "Nice to meet you.", "text_lang": "en", "ref_audio_path": "/voices/ref.wav",
+		"prompt_text": "Hello there.", "prompt_lang": "en", "streaming_mode": "true", "media_type": "wav"}
 	for k, v := range want {
 		if req[k] != v {
 			t.Errorf("%s = %v, want %v", k, req[k], v)
@@ -134,9 +79,11 @@ func peak(b []float32) float64 {
 	return p
 }
 
-// The server's refusal is the clip's error, with api_v2's own words.
+// The server's refusal is the clip's error, with api_v2's own words: a
+// parameter it refuses (400 before the answer begins), and a reference
+// clip it cannot use, which breaks the streamed answer after its 200.
 func TestGPTSoVITSErrors(t *testing.T) {
-	fake := &gptSoVITS{release: make(chan struct{}), fail: "the reference clip is outside 3 to 10 seconds"}
+	fake := &localservertest.GPTSoVITS{BadRef: localservertest.GPTSoVITSBadRef}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	m := audio.NewMixer()
@@ -144,20 +91,15 @@ func TestGPTSoVITSErrors(t *testing.T) {
 		synth *GPTSoVITS
 		want  string
 	}{
-		{&GPTSoVITS{BaseURL: srv.URL, RefAudio: "ref.wav", RefLang: "en"}, "tts failed: the reference clip is outside 3 to 10 seconds"},
-		{&GPTSoVITS{BaseURL: srv.URL, RefAudio: "ref.wav"}, ""}, // auto languages: a request the fake takes
+		{&GPTSoVITS{BaseURL: srv.URL, RefAudio: "ref.wav", RefLang: "en"},
+			`cannot use the reference clip "ref.wav": set refer audio failed: ` + localservertest.GPTSoVITSBadRef},
+		{&GPTSoVITS{BaseURL: srv.URL, RefAudio: "ref.wav", RefLang: "xx"}, "400 Bad Request: text_lang: xx is not supported in version v2"},
 		{&GPTSoVITS{BaseURL: srv.URL}, "no reference clip"},
 		{&GPTSoVITS{BaseURL: "ftp://x", RefAudio: "r"}, "not an http(s) URL"},
 	} {
 		e := NewAudio(c.synth, m.NewPlayer())
 		_, err := play(t, e, m, "Hello.")
 		e.Close()
-		if c.want == "" {
-			if !strings.Contains(errString(err), "tts failed") {
-				t.Errorf("err %v", err)
-			}
-			continue
-		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "gpt-sovits: ") {
 			t.Errorf("err %v, want %q", err, c.want)
 		}
@@ -171,83 +113,68 @@ func errString(err error) string {
 	return err.Error()
 }
 
-// piperServer is a fake of Piper's HTTP server: the first one
-// (GET /?text=, a WAV) or, with post, the current one (POST / with a JSON
-// body, 405 to a GET; Piper's HTTP API documentation). Each answers a known
-// 22,050 Hz WAV of one second.
-type piperServer struct {
-	post bool
-	mu   sync.Mutex
-	got  []string // "GET text" or "POST text voice"
-}
-
-func (p *piperServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/" {
-		http.NotFound(w, r)
-		return
-	}
-	var text, voice string
-	switch {
-	case r.Method == http.MethodGet && !p.post:
-		text = r.URL.Query().Get("text")
-	case r.Method == http.MethodPost && p.post:
-		var req struct{ Text, Voice string }
-		if json.NewDecoder(r.Body).Decode(&req) != nil {
-			http.Error(w, "bad json", http.StatusBadRequest)
-			return
-		}
-		text, voice = req.Text, req.Voice
-	default:
-		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	p.mu.Lock()
-	p.got = append(p.got, r.Method+" "+text+" "+voice)
-	p.mu.Unlock()
-	if text == "" {
-		http.Error(w, "No text provided", http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", "audio/wav")
-	w.Write(knownWAV(22050, 22050, 44100))
-}
-
-func TestPiperHTTPSpeaksOnBothServers(t *testing.T) {
-	for _, post := range []bool{false, true} {
-		fake := &piperServer{post: post}
-		srv := httptest.NewServer(fake)
+// Each of Piper's three HTTP servers is spoken to in its own API, found
+// at the first sentence and kept: the WAV each answers (as text/html) is
+// heard whole.
+func TestPiperHTTPSpeaksOnEveryServer(t *testing.T) {
+	first, root, current := &localservertest.PiperFirst{}, &localservertest.PiperRoot{}, &localservertest.Piper{}
+	for _, c := range []struct {
+		name string
+		h    http.Handler
+		reqs *localservertest.Requests
+		want string // each request's text and voice
+	}{
+		{"rhasspy", first, &first.Requests, "Hello. |Hello. "},
+		{"1.3-1.4", root, &root.Requests, "Hello. en_GB-alan-low|Hello. en_GB-alan-low"},
+		{"1.5+", current, &current.Requests, "Hello. en_GB-alan-low|Hello. en_GB-alan-low"},
+	} {
+		srv := httptest.NewServer(c.h)
 		m := audio.NewMixer()
-		e := NewAudio(&PiperHTTP{BaseURL: srv.URL, Voice: "en_US-lessac-medium", Client: NewServerClient()}, m.NewPlayer())
+		e := NewAudio(&PiperHTTP{BaseURL: srv.URL, Voice: "en_GB-alan-low", Client: NewServerClient()}, m.NewPlayer())
 		for range 2 {
 			st, err := play(t, e, m, "Hello.")
 			if err != nil {
-				t.Fatalf("post %v: done(%v)", post, err)
+				t.Fatalf("%s: done(%v)", c.name, err)
 			}
 			if secs := float64(st.Written()) / audio.Rate; secs < 0.95 || secs > 1.05 {
-				t.Errorf("post %v: %.3f s of audio, want 1 s", post, secs)
+				t.Errorf("%s: %.3f s of audio, want 1 s", c.name, secs)
 			}
 		}
 		e.Close()
 		srv.Close()
-		want := "GET Hello. |GET Hello. "
-		if post {
-			// One GET refused, then every sentence posted.
-			want = "POST Hello. en_US-lessac-medium|POST Hello. en_US-lessac-medium"
+		var got []string
+		for _, r := range c.reqs.All() {
+			got = append(got, r["text"]+" "+r["voice"])
 		}
-		if got := strings.Join(fake.got, "|"); got != want {
-			t.Errorf("post %v: requests %q, want %q", post, got, want)
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%s: requests %q, want %q", c.name, got, c.want)
 		}
 	}
 }
 
+// A refusal is said with what the server said, a web page where a WAV
+// was due is named so.
 func TestPiperHTTPError(t *testing.T) {
-	srv := httptest.NewServer(&piperServer{})
+	srv := httptest.NewServer(&localservertest.Piper{})
 	defer srv.Close()
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!DOCTYPE html><html><head><title>Piper</title></head><body></body></html>")
+	}))
+	defer page.Close()
 	m := audio.NewMixer()
-	e := NewAudio(&PiperHTTP{BaseURL: srv.URL}, m.NewPlayer())
-	defer e.Close()
-	if _, err := play(t, e, m, ""); err == nil || !strings.Contains(err.Error(), "400") || !strings.Contains(err.Error(), "No text provided") {
-		t.Errorf("err %v", err)
+	for _, c := range []struct {
+		url, text, want string
+	}{
+		{srv.URL, " ", "piper: POST /synthesize: 500 Internal Server Error"},
+		{page.URL, "Hi.", `piper: POST /synthesize: the server answered a web page ("Piper"), not a WAV`},
+	} {
+		e := NewAudio(&PiperHTTP{BaseURL: c.url}, m.NewPlayer())
+		_, err := play(t, e, m, c.text)
+		e.Close()
+		if err == nil || err.Error() != c.want {
+			t.Errorf("err %v, want %q", err, c.want)
+		}
 	}
 }
 

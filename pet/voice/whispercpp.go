@@ -27,8 +27,10 @@ const EngineWhisperCpp = "whisper.cpp"
 // (whisper-server, examples/server in whisper.cpp), POST {BaseURL}/inference,
 // multipart with the utterance as "file", "response_format" json and
 // "language" when set. The model is the one the server loaded. The server
-// answers {"text":…}, and a refusal as {"error":…}, with status 200 as
-// often as not: both are read.
+// answers {"text":…}; its error handler turns every 400 into a bare
+// "Invalid request" (text/plain), and a failed model keeps its 500
+// {"error":…}; older servers answered {"error":…} with status 200: all
+// are read.
 type WhisperCpp struct {
 	// BaseURL is the server's root, e.g. "http://127.0.0.1:8080".
 	BaseURL  string
@@ -111,6 +113,11 @@ func parseWhisperCpp(status int, data []byte) (string, error) {
 	switch {
 	case jsonErr == nil && v.Error != "":
 		return "", errors.New("whisper.cpp: " + apierror.FormatStatus(status, v.Error))
+	case status == http.StatusBadRequest && strings.TrimSpace(string(data)) == "Invalid request":
+		// Its error handler (examples/server/server.cpp) puts this over
+		// every 400's own reason.
+		return "", errors.New("whisper.cpp: " + apierror.FormatStatus(status,
+			"Invalid request (no audio file, or audio it cannot read: without --convert it reads WAV only)"))
 	case status/100 != 2:
 		return "", errors.New("whisper.cpp: " + apierror.FormatStatus(status, apierror.ServerError(data).Text))
 	case jsonErr != nil || v.Text == nil:

@@ -2,46 +2,20 @@ package voice
 
 import (
 	"context"
-	"io"
-	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+
+	"yui/transport/localserver/localservertest"
 )
 
-// whisperCppFake is whisper.cpp's examples/server POST /inference: a
-// multipart "file" and the fields response_format, language,
-// temperature; {"text":…} back, or {"error":…} (status 200) without a
-// file; 404 elsewhere.
-func whisperCppFake(t *testing.T, got map[string]string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/inference" || r.Method != http.MethodPost {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		f, _, err := r.FormFile("file")
-		if err != nil {
-			io.WriteString(w, `{"error":"no 'file' field in the request"}`)
-			return
-		}
-		b, _ := io.ReadAll(f)
-		got["file"] = string(b)
-		for _, k := range []string{"response_format", "language"} {
-			got[k] = r.FormValue(k)
-		}
-		if string(b) == "not a wav" {
-			w.WriteHeader(http.StatusInternalServerError)
-			io.WriteString(w, `{"error":"failed to read WAV file"}`)
-			return
-		}
-		io.WriteString(w, `{"text":" And so my fellow Americans\n"}`)
-	}))
-}
-
+// whisper.cpp's server (localservertest.WhisperCpp, from its
+// server.cpp) takes the utterance and the fields Yui sends; what it
+// cannot read is its error handler's bare 400, said with why.
 func TestWhisperCppTranscribes(t *testing.T) {
-	got := map[string]string{}
-	srv := whisperCppFake(t, got)
+	fake := &localservertest.WhisperCpp{Text: "And so my fellow Americans"}
+	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	wav := EncodeWAV([]int16{1, 2, 3}, Mono16k)
 	w := &WhisperCpp{BaseURL: srv.URL + "/", Language: "en"}
@@ -49,12 +23,18 @@ func TestWhisperCppTranscribes(t *testing.T) {
 	if err != nil || text != "And so my fellow Americans" {
 		t.Fatalf("Transcribe = %q, %v", text, err)
 	}
-	if got["file"] != string(wav) || got["response_format"] != "json" || got["language"] != "en" {
+	got := fake.Requests.All()[0]
+	if got["file_bytes"] != strconv.Itoa(len(wav)) || got["response_format"] != "json" || got["language"] != "en" {
 		t.Errorf("request %v", got)
 	}
 	if _, err := w.Transcribe(context.Background(), []byte("not a wav")); err == nil ||
-		!strings.Contains(err.Error(), "500") || !strings.Contains(err.Error(), "failed to read WAV file") {
+		!strings.Contains(err.Error(), "whisper.cpp: 400 Bad Request: Invalid request (") {
 		t.Errorf("server error: %v", err)
+	}
+	fake.Fail = true
+	if _, err := w.Transcribe(context.Background(), wav); err == nil ||
+		err.Error() != "whisper.cpp: 500 Internal Server Error: failed to process audio" {
+		t.Errorf("model error: %v", err)
 	}
 }
 

@@ -47,6 +47,7 @@ const (
 	EngineOpenAI     Engine = "openai"
 	EnginePiper      Engine = "piper"
 	EngineGPTSoVITS  Engine = "gpt-sovits"
+	EngineAllTalk    Engine = "alltalk" // AllTalk v1's own API
 	EngineWhisperCpp Engine = "whisper.cpp"
 )
 
@@ -65,7 +66,7 @@ func AudioPorts() []AudioPort {
 	return []AudioPort{
 		{8880, []Kind{Kokoro}, "`docker run -p 8880:8880 ghcr.io/remsky/kokoro-fastapi-cpu`"},
 		{9880, []Kind{GPTSoVITS}, "`python api_v2.py -a 127.0.0.1 -p 9880` in GPT-SoVITS"},
-		{5000, []Kind{Piper}, "`python -m piper.http_server -m en_US-lessac-medium`"},
+		{5000, []Kind{Piper}, "`python3 -m piper.http_server -m en_US-lessac-medium`"},
 		{7851, []Kind{AllTalk}, "start AllTalk (`./start_alltalk.sh`)"},
 		{8000, []Kind{Speaches, OpenedAISpeech}, "`docker run -p 8000:8000 ghcr.io/speaches-ai/speaches` or openedai-speech's `docker compose up`"},
 		{8080, []Kind{WhisperCpp}, "`whisper-server -m models/ggml-base.en.bin --port 8080`"},
@@ -77,6 +78,9 @@ func AudioPorts() []AudioPort {
 type AudioServer struct {
 	Service Service
 	Kind    Kind
+	// Version tells apart the versions of one server whose APIs differ
+	// (Piper's three servers, AllTalk v1 and v2); "" when it has one.
+	Version string
 	Port    int
 	// URL is what the preset's base_url holds: the OpenAI base
 	// (http://127.0.0.1:8880/v1) for an OpenAI-compatible server, the
@@ -90,16 +94,24 @@ type AudioServer struct {
 	Offers []string
 }
 
+// Name is the server with its version when it has one: "Piper 1.5+".
+func (s AudioServer) Name() string {
+	if s.Version == "" {
+		return string(s.Kind)
+	}
+	return string(s.Kind) + " " + s.Version
+}
+
 // Label is how the Speech and Voice tabs name it: "Kokoro-FastAPI ·
 // 67 voices".
 func (s AudioServer) Label() string {
 	switch n := len(s.Offers); {
 	case n == 0:
-		return string(s.Kind)
+		return s.Name()
 	case s.Service == ServiceSpeech:
-		return fmt.Sprintf("%s · %d voices", s.Kind, n)
+		return fmt.Sprintf("%s · %d voices", s.Name(), n)
 	default:
-		return fmt.Sprintf("%s · %d models", s.Kind, n)
+		return fmt.Sprintf("%s · %d models", s.Name(), n)
 	}
 }
 
@@ -175,17 +187,16 @@ func FirstAudio(servers []AudioServer, sv Service) (AudioServer, bool) {
 }
 
 // audioOnly says whether a model list is a speech or transcription
-// server's (speaches marks each model's task, openedai-speech and
-// Kokoro-FastAPI list tts-1): the chat scan leaves it out, so port 8000's
-// speech server is not taken for vLLM.
+// server's (speaches marks each model's task, its voice-activity model's
+// too; openedai-speech and Kokoro-FastAPI list tts-1): the chat scan
+// leaves it out, so port 8000's speech server is not taken for vLLM.
 func (l modelList) audioOnly() bool {
 	if len(l.Data) == 0 {
 		return false
 	}
 	for _, m := range l.Data {
-		t := strings.ToLower(m.Task)
-		speechID := slices.Contains([]string{"tts-1", "tts-1-hd", "kokoro"}, m.ID)
-		if !speechID && t != "text-to-speech" && t != "automatic-speech-recognition" {
+		speechID := slices.Contains([]string{"tts-1", "tts-1-hd", "kokoro", "gpt-4o-mini-tts"}, m.ID)
+		if !speechID && !slices.Contains(speachesTasks, strings.ToLower(m.Task)) {
 			return false
 		}
 	}

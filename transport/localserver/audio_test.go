@@ -9,105 +9,26 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
+
+	"yui/transport/localserver/localservertest"
 )
 
-// Fakes of the servers, each shaped from its own API documentation; each
-// answers 404 to every other path, as the real ones do.
-
-// kokoroFake is Kokoro-FastAPI (README "OpenAI-compatible Speech
-// Endpoint" and GET /v1/audio/voices; its /v1/models lists tts-1 and
-// kokoro).
-func kokoroFake(w http.ResponseWriter, r *http.Request) {
-	switch r.URL.Path {
-	case "/v1/audio/voices":
-		io.WriteString(w, `{"voices":["af_bella","af_sky","am_adam"]}`)
-	case "/v1/models":
-		io.WriteString(w, `{"object":"list","data":[{"id":"tts-1","object":"model","owned_by":"kokoro"},{"id":"kokoro","object":"model","owned_by":"kokoro"}]}`)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// gptSoVITSFake is GPT-SoVITS api_v2.py: /tts checks its parameters
-// first and answers 400 {"message":…} without them.
-func gptSoVITSFake(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/tts" {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	io.WriteString(w, `{"message":"ref_audio_path is required"}`)
-}
-
-// piperFake is piper's http_server: GET /voices is name → voice config.
-func piperFake(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/voices" {
-		http.NotFound(w, r)
-		return
-	}
-	io.WriteString(w, `{"en_US-lessac-medium":{"audio":{"sample_rate":22050},"espeak":{"voice":"en-us"},"num_speakers":1},"de_DE-thorsten-low":{"audio":{"sample_rate":16000}}}`)
-}
-
-// allTalkFake is AllTalk's /api/ready and /api/voices.
-func allTalkFake(w http.ResponseWriter, r *http.Request) {
-	switch r.URL.Path {
-	case "/api/ready":
-		io.WriteString(w, "Ready")
-	case "/api/voices":
-		io.WriteString(w, `{"status":"success","voices":["female_01.wav","male_01.wav"]}`)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// speachesFake is speaches: /v1/models entries with their task.
-func speachesFake(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/v1/models" {
-		http.NotFound(w, r)
-		return
-	}
-	io.WriteString(w, `{"object":"list","data":[
-		{"id":"speaches-ai/Kokoro-82M-v1.0-ONNX","object":"model","owned_by":"speaches-ai","task":"text-to-speech"},
-		{"id":"Systran/faster-whisper-small","object":"model","owned_by":"Systran","task":"automatic-speech-recognition"}]}`)
-}
-
-// openedAIFake is openedai-speech: tts-1 and tts-1-hd, and the openedai
-// stub's billing endpoint.
-func openedAIFake(w http.ResponseWriter, r *http.Request) {
-	switch r.URL.Path {
-	case "/v1/models":
-		io.WriteString(w, `{"object":"list","data":[{"id":"tts-1","object":"model","owned_by":"openedai"},{"id":"tts-1-hd","object":"model","owned_by":"openedai"}]}`)
-	case "/v1/billing/usage":
-		io.WriteString(w, `{"total_usage":0}`)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-// whisperCppFake is whisper.cpp's examples/server: POST /inference with
-// a multipart "file"; without one, a 200 with an error object.
-func whisperCppFake(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/inference" || r.Method != http.MethodPost {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if _, _, err := r.FormFile("file"); err != nil {
-		io.WriteString(w, `{"error":"no 'file' field in the request"}`)
-		return
-	}
-	io.WriteString(w, `{"text":" hello there\n"}`)
-}
+// The speech and transcription servers' fakes are localservertest's,
+// written from each server's code (each row's Source); the chat servers
+// below share their ports.
 
 // llamaCppFake is llama.cpp's llama-server on the same 8080.
 func llamaCppFake(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Server", "llama.cpp")
 	switch r.URL.Path {
 	case "/v1/models":
 		io.WriteString(w, list("model.gguf"))
 	case "/props":
 		io.WriteString(w, `{"default_generation_settings":{},"total_slots":1}`)
+	case "/health":
+		io.WriteString(w, `{"status":"ok"}`)
 	default:
 		http.NotFound(w, r)
 	}
@@ -122,7 +43,7 @@ func vllmFake(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, `{"object":"list","data":[{"id":"Qwen/Qwen3-4B","owned_by":"vllm"}]}`)
 }
 
-func serve(t *testing.T, h http.HandlerFunc) int {
+func serve(t *testing.T, h http.Handler) int {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -131,50 +52,61 @@ func serve(t *testing.T, h http.HandlerFunc) int {
 	return port
 }
 
-// Every server is found on its port and named by what it answers; ports
-// with a chat server or nothing at all are left out.
+// Every server and version of the table is found alone on its port, named
+// with its version, once per service, with the voices it offers.
 func TestScanAudio(t *testing.T) {
-	type want struct {
-		service Service
-		kind    Kind
-		engine  Engine
-		path    string
-		model   string
-		offers  []string
-	}
-	cases := []struct {
-		name string
-		h    http.HandlerFunc
-		want []want
-	}{
-		{"kokoro", kokoroFake, []want{{ServiceSpeech, Kokoro, EngineOpenAI, "/v1", "kokoro", []string{"af_bella", "af_sky", "am_adam"}}}},
-		{"gpt-sovits", gptSoVITSFake, []want{{ServiceSpeech, GPTSoVITS, EngineGPTSoVITS, "", "", nil}}},
-		{"piper", piperFake, []want{{ServiceSpeech, Piper, EnginePiper, "", "", []string{"de_DE-thorsten-low", "en_US-lessac-medium"}}}},
-		{"alltalk", allTalkFake, []want{{ServiceSpeech, AllTalk, EngineOpenAI, "/v1", "tts-1", []string{"female_01.wav", "male_01.wav"}}}},
-		{"speaches on 8000", speachesFake, []want{
-			{ServiceSpeech, Speaches, EngineOpenAI, "/v1", "speaches-ai/Kokoro-82M-v1.0-ONNX", nil},
-			{ServiceTranscription, Speaches, EngineOpenAI, "/v1", "Systran/faster-whisper-small", []string{"Systran/faster-whisper-small"}}}},
-		{"openedai-speech on 8000", openedAIFake, []want{{ServiceSpeech, OpenedAISpeech, EngineOpenAI, "/v1", "tts-1", nil}}},
-		{"whisper.cpp on 8080", whisperCppFake, []want{{ServiceTranscription, WhisperCpp, EngineWhisperCpp, "", "", nil}}},
-		{"llama.cpp on 8080", llamaCppFake, nil},
-		{"vllm on 8000", vllmFake, nil},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			port := serve(t, c.h)
+	for _, row := range localservertest.Servers() {
+		t.Run(row.Name, func(t *testing.T) {
+			port := serve(t, row.New())
 			got := ScanAudio(context.Background(), AudioOptions{Ports: []int{port}})
-			if len(got) != len(c.want) {
-				t.Fatalf("found %+v, want %d", got, len(c.want))
-			}
-			root := "http://127.0.0.1:" + strconv.Itoa(port)
-			for i, w := range c.want {
-				g := got[i]
-				if g.Service != w.service || g.Kind != w.kind || g.Engine != w.engine || g.URL != root+w.path ||
-					g.Model != w.model || g.Port != port || !slices.Equal(g.Offers, w.offers) {
-					t.Errorf("got %+v, want %+v", g, w)
+			var services []string
+			for _, s := range got {
+				services = append(services, string(s.Service))
+				if string(s.Kind) != row.Kind || s.Version != row.Version || s.Port != port {
+					t.Errorf("named %q %q on %d, want %q %q on %d", s.Kind, s.Version, s.Port, row.Kind, row.Version, port)
+				}
+				if s.Service == ServiceSpeech && !slices.Equal(s.Offers, row.Voices) {
+					t.Errorf("voices %q, want %q", s.Offers, row.Voices)
 				}
 			}
+			if !slices.Equal(services, row.Services) {
+				t.Errorf("found %+v, want the services %v", got, row.Services)
+			}
 		})
+	}
+}
+
+// No probe claims another row's server: each probe is asked of every fake,
+// so a probe written from the same wrong idea as its own fake, matching
+// what other servers answer too, fails here.
+func TestEveryProbeOnlyItsServer(t *testing.T) {
+	c := Options{}.client()
+	for _, row := range localservertest.Servers() {
+		srv := httptest.NewServer(row.New())
+		for _, sg := range audioSignatures() {
+			got := sg.probe(context.Background(), c, srv.URL)
+			if mine := string(sg.kind) == row.Kind; mine != (got != nil) {
+				t.Errorf("%s's probe on %s: %+v", sg.kind, row.Name, got)
+			}
+		}
+		srv.Close()
+	}
+}
+
+// Every fake says where it was read: a fake with no source was written
+// from an idea of the server.
+func TestFakesCiteTheirSource(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, sg := range audioSignatures() {
+		kinds[string(sg.kind)] = true
+	}
+	for _, row := range localservertest.Servers() {
+		if !row.Source.Complete() {
+			t.Errorf("%s: no complete source (repository, version, file, function): %+v", row.Name, row.Source)
+		}
+		if !kinds[row.Kind] {
+			t.Errorf("%s: kind %q has no probe", row.Name, row.Kind)
+		}
 	}
 }
 
@@ -182,14 +114,15 @@ func TestScanAudio(t *testing.T) {
 // ports at once, and the chat scan of the same ports takes only the chat
 // servers.
 func TestScanSharedPorts(t *testing.T) {
-	ports := []int{serve(t, speachesFake), serve(t, openedAIFake), serve(t, whisperCppFake),
-		serve(t, llamaCppFake), serve(t, vllmFake), serve(t, piperFake)}
+	ports := []int{serve(t, &localservertest.Speaches{}), serve(t, &localservertest.OpenedAI{}),
+		serve(t, &localservertest.WhisperCpp{}), serve(t, http.HandlerFunc(llamaCppFake)),
+		serve(t, http.HandlerFunc(vllmFake)), serve(t, &localservertest.Piper{}), serve(t, &localservertest.Kokoro{})}
 	audio := ScanAudio(context.Background(), AudioOptions{Ports: ports})
 	var kinds []Kind
 	for _, s := range audio {
 		kinds = append(kinds, s.Kind)
 	}
-	if want := []Kind{Speaches, Speaches, OpenedAISpeech, WhisperCpp, Piper}; !slices.Equal(kinds, want) {
+	if want := []Kind{Speaches, Speaches, OpenedAISpeech, WhisperCpp, Piper, Kokoro}; !slices.Equal(kinds, want) {
 		t.Errorf("audio kinds %v, want %v", kinds, want)
 	}
 	var chatPorts []Port
@@ -223,6 +156,7 @@ func TestAudioLabel(t *testing.T) {
 		{AudioServer{Service: ServiceSpeech, Kind: Kokoro, Offers: []string{"a", "b"}}, "Kokoro-FastAPI · 2 voices"},
 		{AudioServer{Service: ServiceTranscription, Kind: Speaches, Offers: []string{"w"}}, "speaches · 1 models"},
 		{AudioServer{Service: ServiceSpeech, Kind: GPTSoVITS}, "GPT-SoVITS"},
+		{AudioServer{Service: ServiceSpeech, Kind: Piper, Version: PiperSynthesize, Offers: []string{"a"}}, "Piper 1.5+ · 1 voices"},
 	} {
 		if got := c.s.Label(); got != c.want {
 			t.Errorf("label %q, want %q", got, c.want)
@@ -234,13 +168,31 @@ func TestAudioLabel(t *testing.T) {
 func FuzzAudioAnswers(f *testing.F) {
 	f.Add([]byte(`{"voices":["af_bella",{"name":"x"},{"id":"y"},3]}`))
 	f.Add([]byte(`{"en":{"audio":{}},"x":{}}`))
+	f.Add([]byte(`{"data":[{"id":"k","task":"text-to-speech","sample_rate":24000,"voices":[{"name":"a"}]}]}`))
 	f.Add([]byte(`null`))
+	// One server answers every probe's question with the input, with
+	// each status a probe looks for.
+	var body atomic.Pointer[[]byte]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b := *body.Load()
+		w.Header().Set("Server", "whisper.cpp")
+		if len(b) > 0 {
+			w.WriteHeader([]int{200, 400, 404, 500}[int(b[0])%4])
+		}
+		w.Write(b)
+	}))
+	f.Cleanup(srv.Close)
+	c := Options{}.client()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ParseVoices(b)
 		parsePiperVoices(b)
 		var l modelList
 		if json.Unmarshal(b, &l) == nil {
 			l.audioOnly()
+		}
+		body.Store(&b)
+		for _, sg := range audioSignatures() {
+			sg.probe(context.Background(), c, srv.URL)
 		}
 	})
 }

@@ -63,6 +63,7 @@ type audioFields struct {
 var (
 	speechEngineOptions = []option{{"system", "System voice"}, {"openai", "OpenAI-compatible server"},
 		{"gpt-sovits", lang.L("GPT-SoVITS (a voice cloned from a clip)")}, {"piper", lang.L("Piper (its server, or the program with a voice model)")},
+		{"alltalk", lang.L("AllTalk v1 (its own API)")},
 		{"command", "Command (a local program: Piper, espeak-ng, …)"}, {"none", "None (bubble only)"}}
 	voiceModeOptions = []option{{"off", "Off"}, {"push_to_talk", "Push to talk"},
 		{"hands_free", "Hands-free"}, wakeWordOption()}
@@ -253,6 +254,7 @@ var engineFields = map[string][]string{
 	"speech:none":       {},
 	"speech:command":    {"speech.command", "speech.command_rate", "speech.volume"},
 	"speech:gpt-sovits": {"speech.base_url", "speech.ref_audio", "speech.ref_text", "speech.ref_lang", "speech.rate", "speech.volume"},
+	"speech:alltalk":    {"speech.voice", "speech.base_url", "speech.volume"},
 	"speech:piper":      {"speech.voice", "speech.base_url", "speech.piper_model", "speech.piper_program", "speech.rate", "speech.volume"},
 	"voice:openai":      {"voice.base_url", "voice.key", "voice.model", "voice.language"},
 	"voice:whisper.cpp": {"voice.base_url", "voice.language"},

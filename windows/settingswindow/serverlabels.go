@@ -30,11 +30,11 @@ func audioServerLabel(s localserver.AudioServer) string {
 	n := len(s.Offers)
 	switch {
 	case n == 0:
-		return string(s.Kind)
+		return s.Name()
 	case s.Service == localserver.ServiceSpeech:
-		return lang.N("{{.Kind}} · {{.Count}} voices", n, map[string]any{"Kind": string(s.Kind), "Count": n})
+		return lang.N("{{.Kind}} · {{.Count}} voices", n, map[string]any{"Kind": s.Name(), "Count": n})
 	default:
-		return lang.N("{{.Kind}} · {{.Count}} models", n, map[string]any{"Kind": string(s.Kind), "Count": n})
+		return lang.N("{{.Kind}} · {{.Count}} models", n, map[string]any{"Kind": s.Name(), "Count": n})
 	}
 }
 

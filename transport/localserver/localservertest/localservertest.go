@@ -1,7 +1,10 @@
 // Package localservertest has fakes of the local speech and transcription
-// servers Yui finds and speaks to (docs/voices.md), each shaped from its
-// own API documentation and answering 404 to every other path as the real
-// ones do. The e2e tests bind them on the engines' real ports; the app
+// servers Yui finds and speaks to (docs/voices.md), each written from the
+// server's own code (the version its Source names): every request Yui
+// sends is answered with the status, headers, body and audio format that
+// code gives, errors included, and every other path as that server's
+// framework answers it. Servers (table.go) lists them, one row per server
+// and version; the e2e tests bind them on the engines' real ports; the app
 // never links this package.
 package localservertest
 
@@ -178,4 +181,24 @@ func sleep(r *http.Request, d time.Duration) {
 	case <-t.C:
 	case <-r.Context().Done():
 	}
+}
+
+// Pitch is the frequency of a tone in samples at rate, from its rising
+// zero crossings between the first and the last (0 when there are fewer
+// than two): how a test hears whether ToneHz came out as ToneHz.
+func Pitch(samples []float32, rate int) float64 {
+	first, last, n := -1, -1, 0
+	for i := 1; i < len(samples); i++ {
+		if samples[i-1] < 0 && samples[i] >= 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+			n++
+		}
+	}
+	if n < 2 || rate <= 0 {
+		return 0
+	}
+	return float64(n-1) * float64(rate) / float64(last-first)
 }

@@ -3,8 +3,10 @@
 package xvfb
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"yui/cmd/yui/e2e/harness"
+	"yui/transport/localserver"
 	"yui/transport/localserver/localservertest"
 )
 
@@ -45,7 +48,7 @@ func TestLocalVoiceServers(t *testing.T) {
 	if _, err := exec.LookPath("sox"); err != nil {
 		t.Fatal("sox is missing: .ci/deps.sh test installs it")
 	}
-	kokoro := &localservertest.Kokoro{}
+	kokoro := &localservertest.Kokoro{Voices: []string{"af_bella", "af_sky", "jf_alpha"}}
 	gpt := &localservertest.GPTSoVITS{}
 	whisper := &localservertest.WhisperCpp{Text: voiceSentence}
 	kokoroURL := serveAudio(t, kokoroPort, kokoro)
@@ -164,6 +167,88 @@ func TestLocalVoiceServers(t *testing.T) {
 	out, err = exec.Command(yui, "voices", "--engine", "openai", "--base-url", kokoroURL+"/v1").Output()
 	if err != nil || string(out) != "af_bella\ten-US\tBella\naf_sky\ten-US\tSky\njf_alpha\tja\tAlpha\n" {
 		t.Errorf("yui voices at Kokoro: %v\n%s", err, out)
+	}
+}
+
+// TestLocalSpeechServersPitch: each speech server and version of
+// localservertest's table (fakes written from each server's code), alone
+// on its usual port, is named once by yui servers, with its version; a
+// preset pointed at it as the Speech tab points one speaks a reply that
+// --audio-out holds at the pitch the server made, within 3% (a 22050 Hz
+// answer played at 24 kHz is 9% high).
+func TestLocalSpeechServersPitch(t *testing.T) {
+	if _, err := exec.LookPath("sox"); err != nil {
+		t.Fatal("sox is missing: .ci/deps.sh test installs it")
+	}
+	d := harness.StartXvfb(t, 1280, 800)
+	yui := filepath.Join(harness.BinDir(t), "yui")
+	for _, row := range localservertest.Servers() {
+		if row.Rate == 0 {
+			continue
+		}
+		t.Run(row.Name, func(t *testing.T) {
+			url := serveAudio(t, row.Port, row.New())
+			out, err := exec.Command(yui, "servers", "--ports", strconv.Itoa(row.Port)).Output()
+			if err != nil {
+				t.Fatalf("yui servers: %v", err)
+			}
+			name := strings.TrimSpace(row.Kind + " " + row.Version)
+			var lines []string
+			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				if strings.HasPrefix(l, "speech\t") {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) != 1 || strings.Split(lines[0], "\t")[1] != name {
+				t.Fatalf("yui servers named the speech server %q, want %q once:\n%s", lines, name, out)
+			}
+			if row.NoSpeech != "" {
+				t.Skip(row.NoSpeech)
+			}
+			found, ok := localserver.FirstAudio(localserver.ScanAudio(context.Background(),
+				localserver.AudioOptions{Ports: []int{row.Port}}), localserver.ServiceSpeech)
+			if !ok || !strings.HasPrefix(found.URL, url) {
+				t.Fatalf("found %+v at %s", found, url)
+			}
+			speech := map[string]any{"engine": string(found.Engine), "base_url": found.URL, "model": found.Model,
+				"rate": 1, "volume": 1}
+			if len(found.Offers) > 0 {
+				speech["voice"] = found.Offers[0]
+			}
+			if found.Engine == localserver.EngineGPTSoVITS {
+				speech["ref_audio"], speech["ref_text"], speech["ref_lang"] = "/clips/yui.wav", "Hello there.", "en"
+			}
+			s := harness.StartSim(t, harness.FreePort(t), "sim-key", "echo")
+			cfg := t.TempDir()
+			harness.WriteSettings(t, cfg, harness.Preset{ID: "p-1", Name: "Yui", Enabled: true, ChatAPI: "push",
+				ChatBaseURL: s.Url, Key: "sim-key", ChatID: "yui-0000abcd"})
+			st := harness.ReadSettings(t, cfg)
+			p := st["presets"].([]any)[0].(map[string]any)
+			p["speech"], p["life"] = speech, harness.QuietLife()
+			data, _ := json.Marshal(st)
+			if err := os.WriteFile(filepath.Join(cfg, "settings.json"), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			wav := filepath.Join(harness.Artifacts(t), strings.NewReplacer(" ", "-", "/", "-", "(", "", ")", "", "+", "plus").Replace(row.Name)+".wav")
+			a := harness.StartYuiIn(t, d, cfg, "", "--audio-out", wav, "--verbose")
+			a.WaitRecord(30*time.Second, "ws_ready", nil)
+			a.Talk("hello from the speech server")
+			turn := a.WaitRecord(20*time.Second, "turn", map[string]string{"spoke_text": "false"})
+			a.WaitRecord(60*time.Second, "speech_done", map[string]string{"turn_id": turn.Str("turn_id")})
+			a.Proc.Stop()
+			a.WaitRecord(10*time.Second, "audio_out_written", nil)
+			for _, r := range a.Log() {
+				if r.Str("msg") == "speech_failed" || r.Str("outcome") == "failed" {
+					t.Fatalf("speech failed: %v", r)
+				}
+			}
+			stat := soxStat(t, wav)
+			freq := stat["Rough   frequency"]
+			t.Logf("%s spoke through %s at %.1f Hz", found.Name(), found.URL, freq)
+			if math.Abs(freq-localservertest.ToneHz)/localservertest.ToneHz > 0.03 {
+				t.Errorf("%s: the reply at %.0f Hz; the server made %d Hz at %d Hz", wav, freq, localservertest.ToneHz, row.Rate)
+			}
+		})
 	}
 }
 
