@@ -44,9 +44,10 @@ func (p *Pack) Frames(motion, emotion string) FrameSet {
 	m, hasMotion := p.Motions[motion]
 	idle, hasIdle := p.Motions["idle"]
 	if motion == "talk" {
-		if loop := p.TalkMotion(emotion); loop != "talk" {
-			// A talk loop with this emotion's face: it plays as talk, so
-			// the mouth follows the audio (pet/mouth.go).
+		if loop, ok := p.TalkByEmotion[emotion]; ok && p.Has(loop) {
+			// A talk loop with this emotion's face (or the plain talk
+			// loop for an emotion whose face shuts the mouth): it plays
+			// as talk, so the mouth follows the audio (pet/mouth.go).
 			t := p.Motions[loop]
 			return FrameSet{Frames: t.Frames, FPS: t.FPS, Loop: t.Loop, Motion: "talk", Durations: t.Durations}
 		}

@@ -12,7 +12,8 @@ import (
 func modelManifest() map[string]any {
 	m := validManifest()
 	m["motions"].(map[string]any)["talk_happy"] = map[string]any{"frames": []any{"img/b.png", "a.png"}, "fps": 8, "loop": true}
-	m["talk_by_emotion"] = map[string]any{"happy": "talk_happy", "neutral": "talk"}
+	m["talk_by_emotion"] = map[string]any{"happy": "talk_happy", "neutral": "talk", "angry": "talk"}
+	m["emotions"].(map[string]any)["angry"] = "a.png"
 	m["meta"] = map[string]any{"title": " Avatar ", "author": "Someone", "license": "CC0", "allowed_user": AllowEveryone, "redistribution": true, "thumbnail": "thumb.png"}
 	m["source"] = "vrm"
 	return m
@@ -35,6 +36,10 @@ func TestLoadTalkByEmotionAndMeta(t *testing.T) {
 	}
 	if set := p.Frames("talk", ""); set.Frames[0] != p.Motions["talk"].Frames[0] {
 		t.Error("neutral talk does not play talk")
+	}
+	// An emotion mapped to the plain loop talks rather than stands still.
+	if set := p.Frames("talk", "angry"); set.Motion != "talk" || set.Frames[0] != p.Motions["talk"].Frames[0] {
+		t.Errorf("Frames(talk, angry) = %q with %d frames", set.Motion, len(set.Frames))
 	}
 	// A mirrored pack talks with its mirrored loop.
 	if got := p.Turned(true).Frames("talk", "happy"); len(got.Frames) != 2 {
