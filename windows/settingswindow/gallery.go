@@ -38,7 +38,8 @@ type galleryPack struct {
 	kind     string // "built-in", "imported" or "made by hand"
 	idle     image.Image
 	motions  []string
-	err      error // why the pack does not load
+	meta     *galleryMeta // a model's meta (gallery_vrm.go), else nil
+	err      error        // why the pack does not load
 }
 
 // gallery is the Characters tab.
@@ -63,9 +64,11 @@ func newGallery(w *SettingsWindow) *gallery {
 
 func (g *gallery) content() fyne.CanvasObject {
 	imp := widget.NewButtonWithIcon(lang.L("Import character…"), theme.FolderOpenIcon(), g.chooseFolder)
+	model := widget.NewButtonWithIcon(lang.L("Import a VRM model…"), theme.FileIcon(), g.chooseModel)
 	top := container.NewVBox(
-		container.NewHBox(imp),
+		container.NewHBox(imp, model),
 		helpText(lang.L("Import a Shimeji or Shimeji-ee character: choose its folder (the one with img/ and conf/), or drop the folder onto this window.")),
+		helpText(lang.L("Import a VRM avatar (VRM 0.x or 1.0, as VRoid Studio exports it): it is posed and drawn once into a character that talks, walks and sits like the others.")),
 		g.status,
 	)
 	right := container.NewVBox(g.preview, g.playing)
@@ -112,6 +115,7 @@ func readGalleryPack(dir, id string) galleryPack {
 		gp.idle = f.Frames[0]
 	}
 	gp.motions = p.Vocabulary().MotionIDs
+	gp.meta = readGalleryMeta(dir, id, p)
 	return gp
 }
 
@@ -160,7 +164,11 @@ func (g *gallery) card(gp galleryPack) fyne.CanvasObject {
 	if gp.kind == "imported" {
 		actions.Add(widget.NewButtonWithIcon(lang.L("Delete"), theme.DeleteIcon(), func() { g.confirmDelete(gp) }))
 	}
-	return container.NewBorder(nil, nil, img, nil, container.NewVBox(title, actions))
+	body := container.NewVBox(title, actions)
+	if gp.meta != nil {
+		body.Add(metaRow(gp.meta))
+	}
+	return container.NewBorder(nil, nil, img, nil, body)
 }
 
 // play shows pack id's motion in the preview, looping, each frame for its
