@@ -258,6 +258,9 @@ const (
 	MaxVertices     = 8 << 20 // over all primitives
 	MaxIndices      = 32 << 20
 	MaxMorphTargets = 1024 // per primitive
+	// MaxMorphVertices bounds the vertices of all morph targets together
+	// (a mesh's vertex count times its targets, summed).
+	MaxMorphVertices = 8 << 20
 )
 
 // Read reads a VRM model from r (a whole .vrm file; at most MaxFileBytes).
