@@ -2,6 +2,7 @@ package vrmpack
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,22 +40,27 @@ func fixtures(t testing.TB) []string {
 // importFile imports file at the tests' size and loads the pack.
 func importFile(t testing.TB, file string) *character.Pack {
 	t.Helper()
-	chars := filepath.Join(t.TempDir(), "characters")
-	id, err := Import(context.Background(), Options{File: file, Dir: chars, Size: testSize, Supersample: 2})
+	p, err := importAt(file, filepath.Join(t.TempDir(), "characters"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := character.LoadDir(filepath.Join(chars, id))
+	return p
+}
+
+// importAt imports file into the characters folder chars and loads it;
+// a hidden folder left behind is an error.
+func importAt(file, chars string) (*character.Pack, error) {
+	id, err := Import(context.Background(), Options{File: file, Dir: chars, Size: testSize})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	ents, _ := os.ReadDir(chars)
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ".") {
-			t.Errorf("left behind: %s", e.Name())
+			return nil, fmt.Errorf("left behind: %s", e.Name())
 		}
 	}
-	return p
+	return character.LoadDir(filepath.Join(chars, id))
 }
 
 // Every shared fixture imports into a pack that loads, with a figure.
@@ -70,6 +76,7 @@ func TestImportFixtures(t *testing.T) {
 				t.Fatal("the neutral picture is empty")
 			}
 			t.Logf("%s: %d emotions, %d motions, figure %v in %v", p.ID, len(p.Emotions), len(p.Motions), box, p.ImageSize)
+			checkGolden(t, strings.TrimSuffix(filepath.Base(f), ".vrm"), p)
 		})
 	}
 }

@@ -48,7 +48,7 @@ func diff(a, b image.Image, r image.Rectangle) float64 {
 func hasColour(img image.Image, c color.NRGBA, tol uint8, min int) bool {
 	b := img.Bounds()
 	n := 0
-	near := func(p, q uint8) bool { return p-q <= tol || q-p <= tol }
+	near := func(p, q uint8) bool { return absDiff(p, q) <= int(tol) }
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			p := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
@@ -58,4 +58,29 @@ func hasColour(img image.Image, c color.NRGBA, tol uint8, min int) bool {
 		}
 	}
 	return n >= min
+}
+
+// changed counts the pixels of a region that differ by more than 32 in a
+// channel: a mouth that opens changes a few pixels a lot, which a mean
+// over the head hides.
+func changed(a, b image.Image, r image.Rectangle) int {
+	n := 0
+	far := func(p, q uint8) bool { return absDiff(p, q) > 32 }
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			ca := color.NRGBAModel.Convert(a.At(x, y)).(color.NRGBA)
+			cb := color.NRGBAModel.Convert(b.At(x, y)).(color.NRGBA)
+			if far(ca.R, cb.R) || far(ca.G, cb.G) || far(ca.B, cb.B) || far(ca.A, cb.A) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func absDiff(p, q uint8) int {
+	if p > q {
+		return int(p - q)
+	}
+	return int(q - p)
 }

@@ -27,8 +27,8 @@ const (
 	cameraYaw   = 12 * math.Pi / 180
 	cameraPitch = 8 * math.Pi / 180
 	cameraFOV   = 20 * math.Pi / 180
-	topMargin   = 0.05 // of the picture's height
-	groundLine  = 0.78 // of the picture's height
+	topMargin   = 0.10 // of the picture's height: room for arms raised in a fall
+	groundLine  = 0.80 // of the picture's height: room below for legs over an edge
 	sideMargin  = 0.06 // of the picture's width, either side
 	// maxTextureSide bounds a texture as drawn: a picture of 384x512
 	// drawn at 3x3 samples never needs more, and a 4096² texture held at
