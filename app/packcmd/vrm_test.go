@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"yui/pet/character/vrm/vrmtest"
 )
 
 // glb wraps a glTF JSON document as a binary glTF file.
@@ -87,5 +89,54 @@ func TestMotionFlag(t *testing.T) {
 	}
 	if err := m.Set("wave=b.vrma"); err == nil {
 		t.Error("a motion given twice is accepted")
+	}
+}
+
+// onlyAuthor rewrites a generated avatar's meta so that only its author
+// may use it (pet/character/vrmpack's author_test.go does the same).
+func onlyAuthor(t *testing.T, glb []byte) []byte {
+	t.Helper()
+	le := binary.LittleEndian
+	n := le.Uint32(glb[12:16])
+	js := bytes.Replace(glb[20:20+n], []byte(`"avatarPermission":"everyone"`), []byte(`"avatarPermission":"onlyAuthor"`), 1)
+	js = bytes.TrimRight(js, " ")
+	for len(js)%4 != 0 {
+		js = append(js, ' ')
+	}
+	rest := glb[20+n:]
+	out := le.AppendUint32(nil, 0x46546C67)
+	out = le.AppendUint32(out, 2)
+	out = le.AppendUint32(out, uint32(12+8+len(js)+len(rest)))
+	out = le.AppendUint32(out, uint32(len(js)))
+	out = le.AppendUint32(out, 0x4E4F534A)
+	return append(append(out, js...), rest...)
+}
+
+// A model only its author may use is refused without a terminal to ask,
+// and when the person at the terminal says no; nothing is written.
+func TestImportVRMOnlyAuthor(t *testing.T) {
+	src := t.TempDir()
+	file := filepath.Join(src, "mine.vrm")
+	if err := os.WriteFile(file, onlyAuthor(t, vrmtest.Avatar(vrmtest.Options{Triangles: 1000, TextureSize: 32})), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range map[string]Input{
+		"no terminal":      {R: strings.NewReader("y\n")},
+		"the user says no": {R: strings.NewReader("n\n"), Terminal: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := t.TempDir()
+			var out, errOut bytes.Buffer
+			code := RunContext(context.Background(), []string{"import", file, "--config-dir", cfg}, in, &out, &errOut)
+			if code != 1 || out.Len() != 0 || !strings.Contains(errOut.String(), "only its author") {
+				t.Fatalf("code %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+			}
+			if !in.Terminal && !strings.Contains(errOut.String(), "--i-am-the-author") {
+				t.Errorf("the refusal does not say how to confirm: %q", errOut.String())
+			}
+			if ents, _ := os.ReadDir(filepath.Join(cfg, "characters")); len(ents) != 0 {
+				t.Fatalf("wrote %v", ents)
+			}
+		})
 	}
 }
