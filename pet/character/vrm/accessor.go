@@ -12,7 +12,10 @@ import (
 // to (float32 or uint32 each), so that sparse accessors (which need no
 // bytes for their zeros) and shared accessors cannot make a small file
 // allocate gigabytes.
-const maxElements = 96 << 20
+const (
+	maxElements = 96 << 20
+	minElements = 8 << 20
+)
 
 // accessorInfo is an accessor checked against its buffer view: every
 // element it names lies inside the view.
@@ -76,10 +79,7 @@ func (c *container) accessor(i int) (accessorInfo, error) {
 		return ai, fmt.Errorf("vrm: accessor %d: %d elements would exhaust memory", i, a.Count)
 	}
 	if a.BufferView == nil {
-		if a.Sparse == nil {
-			// glTF says zeros; a reader gets nothing from them.
-			return ai, nil
-		}
+		// All zeros, but for the sparse substitution if any.
 		return ai, nil
 	}
 	view, stride, err := c.view(*a.BufferView)
@@ -108,10 +108,13 @@ func (c *container) accessor(i int) (accessorInfo, error) {
 	return ai, nil
 }
 
-// charge takes n elements from the file's budget.
+// charge takes n elements from the file's budget: a floor every real
+// model fits in, more for a larger file, never over maxElements. Data a
+// file does not hold (an accessor without a buffer view, read as zeros)
+// cannot make a small file expand without bound.
 func (c *container) charge(n int) error {
 	c.spent += int64(n)
-	if c.spent > maxElements {
+	if c.spent > min(maxElements, minElements+4*int64(c.size)) {
 		return fmt.Errorf("vrm: the model's data would exhaust memory (over %d values)", maxElements)
 	}
 	return nil
@@ -258,6 +261,7 @@ func (c *container) sparse(i int, ai accessorInfo, set func(e int, vals []byte, 
 	}
 	elem := ai.comps * ai.compSize
 	if s.Indices.ByteOffset < 0 || s.Values.ByteOffset < 0 ||
+		s.Indices.ByteOffset > len(idxView) || s.Values.ByteOffset > len(valView) ||
 		int64(s.Indices.ByteOffset)+int64(s.Count)*int64(isz) > int64(len(idxView)) ||
 		int64(s.Values.ByteOffset)+int64(s.Count)*int64(elem) > int64(len(valView)) {
 		return fmt.Errorf("vrm: accessor %d: sparse data lies outside its buffer views", i)

@@ -2,7 +2,249 @@ package vrm
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"math"
+
+	"github.com/qmuntal/gltf"
 )
 
-func readClip(r io.Reader) (*Clip, error) { return nil, errors.New("vrm: not yet implemented") }
+// humanParents is the VRM 1.0 humanoid's bone hierarchy (VRMC_vrm's
+// humanoid chapter): each bone's parent bone.
+var humanParents = map[string]string{
+	"spine": "hips", "chest": "spine", "upperChest": "chest", "neck": "upperChest", "head": "neck",
+	"leftEye": "head", "rightEye": "head", "jaw": "head",
+	"leftUpperLeg": "hips", "leftLowerLeg": "leftUpperLeg", "leftFoot": "leftLowerLeg", "leftToes": "leftFoot",
+	"rightUpperLeg": "hips", "rightLowerLeg": "rightUpperLeg", "rightFoot": "rightLowerLeg", "rightToes": "rightFoot",
+	"leftShoulder": "upperChest", "leftUpperArm": "leftShoulder", "leftLowerArm": "leftUpperArm", "leftHand": "leftLowerArm",
+	"rightShoulder": "upperChest", "rightUpperArm": "rightShoulder", "rightLowerArm": "rightUpperArm", "rightHand": "rightLowerArm",
+}
+
+func init() {
+	// The fingers: three bones each, from the hand out.
+	for _, side := range []string{"left", "right"} {
+		for _, f := range []struct{ name, a, b, c string }{
+			{"Thumb", "Metacarpal", "Proximal", "Distal"},
+			{"Index", "Proximal", "Intermediate", "Distal"},
+			{"Middle", "Proximal", "Intermediate", "Distal"},
+			{"Ring", "Proximal", "Intermediate", "Distal"},
+			{"Little", "Proximal", "Intermediate", "Distal"},
+		} {
+			humanParents[side+f.name+f.a] = side + "Hand"
+			humanParents[side+f.name+f.b] = side + f.name + f.a
+			humanParents[side+f.name+f.c] = side + f.name + f.b
+		}
+	}
+}
+
+type vrma struct {
+	SpecVersion string `json:"specVersion"`
+	Humanoid    struct {
+		HumanBones map[string]struct {
+			Node *int `json:"node"`
+		} `json:"humanBones"`
+	} `json:"humanoid"`
+}
+
+// rest is a node's rest transform in the clip's scene.
+type rest struct {
+	t Vec3
+	r Quat
+	s Vec3
+}
+
+func readClip(r io.Reader) (*Clip, error) {
+	data, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	c, err := parseGLB(data)
+	if err != nil {
+		return nil, err
+	}
+	var ext vrma
+	ok, err := decodeExtension(c.doc.Extensions, extVRMA, &ext)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errors.New("vrm: not a VRM animation: the glTF has no VRMC_vrm_animation extension")
+	}
+	var m Model
+	if err := c.readNodes(&m); err != nil {
+		return nil, err
+	}
+	bones := map[int]string{}
+	for name, b := range ext.Humanoid.HumanBones {
+		if b.Node == nil {
+			continue
+		}
+		if *b.Node < 0 || *b.Node >= len(m.Nodes) {
+			return nil, fmt.Errorf("vrm: humanoid bone %s: node %d out of range", name, *b.Node)
+		}
+		bones[*b.Node] = name
+	}
+	world := worldRest(&m)
+	clip := &Clip{Rotations: map[string]RotationTrack{}}
+	if len(c.doc.Animations) == 0 {
+		return clip, nil
+	}
+	anim := c.doc.Animations[0]
+	if anim == nil {
+		return nil, errors.New("vrm: animation 0 is null")
+	}
+	clip.Name = anim.Name
+	boneWorld := map[string]rest{}
+	hipsParent := rest{r: Quat{0, 0, 0, 1}, s: Vec3{1, 1, 1}}
+	for node, name := range bones {
+		boneWorld[name] = world[node]
+		if p := m.Nodes[node].Parent; name == "hips" && p >= 0 {
+			hipsParent = world[p]
+		}
+	}
+	for ci, ch := range anim.Channels {
+		if ch == nil || ch.Target.Node == nil {
+			continue
+		}
+		name, ok := bones[*ch.Target.Node]
+		if !ok {
+			continue // expressions and lookAt are not read
+		}
+		if ch.Sampler < 0 || ch.Sampler >= len(anim.Samplers) || anim.Samplers[ch.Sampler] == nil {
+			return nil, fmt.Errorf("vrm: channel %d: sampler %d out of range", ci, ch.Sampler)
+		}
+		s := anim.Samplers[ch.Sampler]
+		switch ch.Target.Path {
+		case gltf.TRSRotation:
+			times, vals, err := c.keys(s, 4)
+			if err != nil {
+				return nil, fmt.Errorf("vrm: channel %d: %w", ci, trimPrefix(err))
+			}
+			// To the normalised skeleton's meaning, as three-vrm-animation
+			// reads clips (VRMAnimationLoaderPlugin): the rotation between
+			// the bone's rest frame and its parent bone's, q' = P·q·B⁻¹
+			// with P and B the parent's and the bone's rest world rotations.
+			b := world[*ch.Target.Node].r
+			p := parentRest(name, boneWorld, hipsParent)
+			tr := RotationTrack{Times: times, Step: s.Interpolation == gltf.InterpolationStep}
+			tr.Values = make([]Quat, len(times))
+			for i := range times {
+				q := normQuat(Quat{vals[4*i], vals[4*i+1], vals[4*i+2], vals[4*i+3]})
+				tr.Values[i] = normQuat(quatMul(quatMul(p.r, q), quatConj(b)))
+			}
+			clip.Rotations[name] = tr
+			clip.Duration = max(clip.Duration, last(times))
+		case gltf.TRSTranslation:
+			if name != "hips" {
+				continue // VRMC_vrm_animation moves only the hips
+			}
+			times, vals, err := c.keys(s, 3)
+			if err != nil {
+				return nil, fmt.Errorf("vrm: channel %d: %w", ci, trimPrefix(err))
+			}
+			p := parentRest(name, boneWorld, hipsParent)
+			tr := TranslationTrack{Times: times, Step: s.Interpolation == gltf.InterpolationStep}
+			tr.Values = make([]Vec3, len(times))
+			for i := range times {
+				v := Vec3{vals[3*i] * p.s[0], vals[3*i+1] * p.s[1], vals[3*i+2] * p.s[2]}
+				v = rotate(p.r, v)
+				tr.Values[i] = Vec3{v[0] + p.t[0], v[1] + p.t[1], v[2] + p.t[2]}
+			}
+			clip.HipsTranslation = tr
+			clip.Duration = max(clip.Duration, last(times))
+		}
+	}
+	return clip, nil
+}
+
+// parentRest is the rest world transform of the bone's nearest humanoid
+// ancestor the clip has, or else of the hips' parent node.
+func parentRest(name string, boneWorld map[string]rest, hipsParent rest) rest {
+	for p := humanParents[name]; p != ""; p = humanParents[p] {
+		if r, ok := boneWorld[p]; ok {
+			return r
+		}
+	}
+	return hipsParent
+}
+
+// keys reads a sampler's times and values (comps each), cubic splines
+// as their key values.
+func (c *container) keys(s *gltf.AnimationSampler, comps int) ([]float32, []float32, error) {
+	times, err := c.floats(s.Input, 1, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	prev := float32(math.Inf(-1))
+	for _, t := range times {
+		if t != t || math.IsInf(float64(t), 0) || t < prev {
+			return nil, nil, errors.New("vrm: key times must be finite and ascending")
+		}
+		prev = t
+	}
+	vals, err := c.floats(s.Output, comps, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.Interpolation == gltf.InterpolationCubicSpline {
+		// In-tangent, value, out-tangent per key: the values alone are
+		// read, as a linear track.
+		if len(vals) != 3*comps*len(times) {
+			return nil, nil, fmt.Errorf("vrm: %d cubic spline values for %d keys", len(vals)/comps, len(times))
+		}
+		out := make([]float32, comps*len(times))
+		for i := range times {
+			copy(out[comps*i:comps*i+comps], vals[comps*(3*i+1):])
+		}
+		return times, out, nil
+	}
+	if len(vals) != comps*len(times) {
+		return nil, nil, fmt.Errorf("vrm: %d values for %d keys", len(vals)/comps, len(times))
+	}
+	return times, vals, nil
+}
+
+func last(t []float32) float32 {
+	if len(t) == 0 {
+		return 0
+	}
+	return t[len(t)-1]
+}
+
+// worldRest composes every node's rest transform with its ancestors'
+// (scale per axis, as glTF's TRS does for unrotated or uniform scales).
+func worldRest(m *Model) []rest {
+	w := make([]rest, len(m.Nodes))
+	done := make([]bool, len(m.Nodes))
+	var visit func(i int) rest
+	visit = func(i int) rest {
+		if done[i] {
+			return w[i]
+		}
+		n := &m.Nodes[i]
+		local := rest{t: n.Translation, r: n.Rotation, s: n.Scale}
+		if n.Parent >= 0 {
+			p := visit(n.Parent)
+			ts := rotate(p.r, Vec3{local.t[0] * p.s[0], local.t[1] * p.s[1], local.t[2] * p.s[2]})
+			local = rest{
+				t: Vec3{p.t[0] + ts[0], p.t[1] + ts[1], p.t[2] + ts[2]},
+				r: normQuat(quatMul(p.r, local.r)),
+				s: Vec3{p.s[0] * local.s[0], p.s[1] * local.s[1], p.s[2] * local.s[2]},
+			}
+		}
+		w[i], done[i] = local, true
+		return local
+	}
+	for i := range m.Nodes {
+		visit(i)
+	}
+	return w
+}
+
+func quatConj(q Quat) Quat { return Quat{-q[0], -q[1], -q[2], q[3]} }
+
+// rotate turns v by the unit quaternion q.
+func rotate(q Quat, v Vec3) Vec3 {
+	r := quatMul(quatMul(q, Quat{v[0], v[1], v[2], 0}), quatConj(q))
+	return Vec3{r[0], r[1], r[2]}
+}

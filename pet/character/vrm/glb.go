@@ -32,6 +32,8 @@ type container struct {
 	buffers [][]byte
 	// spent counts the values accessors have expanded to (maxElements).
 	spent int64
+	// size is the file's length in bytes.
+	size int
 }
 
 // readAll reads at most MaxFileBytes from r.
@@ -106,14 +108,31 @@ func parseGLB(data []byte) (*container, error) {
 	if !strings.HasPrefix(doc.Asset.Version, "2") {
 		return nil, fmt.Errorf("vrm: not a glTF 2.0 file: asset version %q", doc.Asset.Version)
 	}
-	c := &container{doc: doc, bin: bin}
+	for _, e := range doc.ExtensionsRequired {
+		if !supportedRequired[e] {
+			return nil, fmt.Errorf("vrm: the file needs the glTF extension %s, which is not supported", e)
+		}
+	}
+	c := &container{doc: doc, bin: bin, size: len(data)}
 	if err := c.resolveBuffers(); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-const dataURIOctet = "data:application/octet-stream;base64,"
+// supportedRequired are the extensions a file may require: those read
+// here, and KHR_mesh_quantization, whose integer attributes the accessor
+// reader already turns into floats. Compressed geometry (Draco, meshopt)
+// and other image formats (KTX2, WebP) are refused by name.
+var supportedRequired = map[string]bool{
+	"KHR_materials_unlit":   true,
+	"KHR_texture_transform": true,
+	"KHR_mesh_quantization": true,
+	extVRM0:                 true,
+	extVRM1:                 true,
+	extMToon:                true,
+	extVRMA:                 true,
+}
 
 // resolveBuffers finds each buffer's bytes: the BIN chunk for a GLB's
 // first buffer without a URI, or an embedded base64 data URI. External

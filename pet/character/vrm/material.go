@@ -182,4 +182,3 @@ func (mt *mtoon1) toon(textures int) (*Toon, error) {
 	}
 	return t, nil
 }
-

@@ -37,7 +37,7 @@ var fixtures = []fixtureFacts{
 		license: "https://vrm.dev/licenses/1.0/", commercial: "corporation", redistribution: true, mtoon: true},
 	{file: "cryptovoxels.vrm", version: 0, meshes: 1, tris: 4907, skins: 1, joints: 57, humanoid: 43, nodes: 74,
 		title: "cryptovoxels", author: "jin", allow: "Everyone",
-		license: "https://hub.vroid.com/license?allowed_to_use_user=everyone&characterization_allowed_user=everyone&corporate_commercial_use=allow&credit=unnecessary&modification=allow&personal_commercial_use=profit&redistribution=allow&sexual_expression=allow&version=1&violent_expression=allow",
+		license:    "https://hub.vroid.com/license?allowed_to_use_user=everyone&characterization_allowed_user=everyone&corporate_commercial_use=allow&credit=unnecessary&modification=allow&personal_commercial_use=profit&redistribution=allow&sexual_expression=allow&version=1&violent_expression=allow",
 		commercial: "corporation"},
 }
 

@@ -7,6 +7,8 @@ package vrmtest
 
 import "math"
 
+var pow = math.Pow
+
 // Options shape the avatar.
 type Options struct {
 	// Triangles is about how many triangles the avatar has (default
@@ -16,6 +18,9 @@ type Options struct {
 	// TextureSize is the skin and dress textures' side in pixels
 	// (default 256; 4096 for a model of a real avatar's weight).
 	TextureSize int
+	// VRM0 writes the avatar as VRM 0.x: facing −Z, with the VRM
+	// extension's blend shape groups and MToon material properties.
+	VRM0 bool
 }
 
 // Material indices.
@@ -55,6 +60,7 @@ func Avatar(o Options) []byte {
 	}
 	w := &writer{}
 	w.d.Asset = asset{Version: "2.0", Generator: "yui vrmtest"}
+	w.turn = o.VRM0
 	writeNodes(w)
 	body := bodyPrims(s)
 	face, faceFeats := facePrims(s)
@@ -63,8 +69,12 @@ func Avatar(o Options) []byte {
 	writeMesh(w, "Face", face, faceFeats, targetNames)
 	writeMesh(w, "Eyes", eyes, nil, nil)
 	writeSkin(w)
-	writeMaterials(w, o.TextureSize)
-	writeVRM(w)
+	writeMaterials(w, o.TextureSize, !o.VRM0)
+	if o.VRM0 {
+		writeVRM0(w)
+	} else {
+		writeVRM(w)
+	}
 	return w.glb()
 }
 
@@ -103,6 +113,7 @@ func writeNodes(w *writer) {
 			p := bones[b.parent].pos
 			t = vec3{t[0] - p[0], t[1] - p[1], t[2] - p[2]}
 		}
+		t = w.turned(t)
 		n.Translation = &t
 		for j, c := range bones {
 			if c.parent == i {
@@ -143,7 +154,7 @@ func bodyPrims(s int) map[int]*prim {
 	full := [4]float32{0, 0, 1, 1}
 	skin.ellipsoid(vec3{0, headY, 0}, vec3{headRX, headRY, headRZ}, s, 2*s, rigid(bHead), full)
 	skin.ellipsoid(vec3{0, 1.39, 0}, vec3{0.04, 0.05, 0.04}, s, 2*s, rigid(bNeck), full)
-	hair.ellipsoid(vec3{0, 1.54, -0.02}, vec3{0.118, 0.11, 0.12}, s, 2*s, rigid(bHead), full)
+	hair.ellipsoid(vec3{0, 1.565, -0.03}, vec3{0.118, 0.1, 0.12}, s, 2*s, rigid(bHead), full)
 	dress.ellipsoid(vec3{0, 1.20, 0}, vec3{0.14, 0.16, 0.09}, s, 2*s, rigid(bChest), full)
 	dress.ellipsoid(vec3{0, 1.00, 0}, vec3{0.12, 0.12, 0.085}, s, 2*s, rigid(bSpine), full)
 	dress.ellipsoid(vec3{0, 0.84, 0}, vec3{0.17, 0.14, 0.12}, s, 2*s, rigid(bHips), full)
@@ -211,8 +222,8 @@ func writeMesh(w *writer, name string, prims map[int]*prim, feats map[int][]feat
 			continue
 		}
 		gp := primitive{Material: mat, Attributes: map[string]int{
-			"POSITION":   w.floats(flat3(p.pos), 3, "VEC3", true, arrayBuf),
-			"NORMAL":     w.floats(flat3(p.nrm), 3, "VEC3", false, arrayBuf),
+			"POSITION":   w.floats(flat3(w.turnedAll(p.pos)), 3, "VEC3", true, arrayBuf),
+			"NORMAL":     w.floats(flat3(w.turnedAll(p.nrm)), 3, "VEC3", false, arrayBuf),
 			"TEXCOORD_0": w.floats(flat2(p.uv), 2, "VEC2", false, arrayBuf),
 			"JOINTS_0":   w.joints(p.joints),
 			"WEIGHTS_0":  w.weights(p.weights),
@@ -221,7 +232,7 @@ func writeMesh(w *writer, name string, prims map[int]*prim, feats map[int][]feat
 		for _, t := range targets {
 			d := make([]vec3, len(p.pos))
 			for i, v := range p.pos {
-				d[i] = displacement(t, feats[mat][i], v)
+				d[i] = w.turned(displacement(t, feats[mat][i], v))
 			}
 			gp.Targets = append(gp.Targets, map[string]int{"POSITION": w.floats(flat3(d), 3, "VEC3", true, arrayBuf)})
 		}
@@ -241,7 +252,8 @@ func writeSkin(w *writer) {
 	joints := make([]int, boneCount)
 	for i, b := range bones {
 		joints[i] = i
-		ibm = append(ibm, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -b.pos[0], -b.pos[1], -b.pos[2], 1)
+		p := w.turned(b.pos)
+		ibm = append(ibm, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0], -p[1], -p[2], 1)
 	}
 	w.d.Skins = []skin{{InverseBindMatrices: w.floats(ibm, 16, "MAT4", false, 0), Joints: joints, Skeleton: bHips}}
 }

@@ -157,3 +157,73 @@ func TestAvatarBigTextures(t *testing.T) {
 	}
 	t.Logf("%d bytes", len(data))
 }
+
+func TestWaveReadsBack(t *testing.T) {
+	for _, step := range []bool{false, true} {
+		c, err := vrm.ReadClip(bytes.NewReader(vrmtest.Wave(vrmtest.ClipOptions{Step: step})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Name != "Wave" || c.Duration != 2 || len(c.Rotations) != 2 {
+			t.Fatalf("clip %q %vs %d tracks", c.Name, c.Duration, len(c.Rotations))
+		}
+		arm := c.Rotations["leftUpperArm"]
+		if len(arm.Times) != 9 || arm.Step != step {
+			t.Fatalf("arm track %d keys, step %v", len(arm.Times), arm.Step)
+		}
+		// Halfway, the arm is 60° up: a rotation about +Z of 60°.
+		q := arm.Values[4]
+		if math.Abs(float64(q[2])-0.5) > 1e-3 || math.Abs(float64(q[3])-math.Sqrt(3)/2) > 1e-3 {
+			t.Errorf("arm halfway %v", q)
+		}
+		hips := c.HipsTranslation
+		if len(hips.Values) != 9 || math.Abs(float64(hips.Values[2][1])-0.93) > 1e-3 {
+			t.Errorf("hips %v", hips.Values)
+		}
+	}
+}
+
+func TestAvatarVRM0(t *testing.T) {
+	m0, _ := read(t, vrmtest.Options{VRM0: true})
+	m1, _ := read(t, vrmtest.Options{})
+	if m0.SpecVersion != 0 || m0.Meta.Title != "Test Avatar" || m0.Meta.License != "CC0" || m0.Meta.Thumbnail < 0 {
+		t.Fatalf("version %d meta %+v", m0.SpecVersion, m0.Meta)
+	}
+	if len(m0.Expressions) != len(m1.Expressions) {
+		t.Errorf("%d expressions, VRM 1.0 has %d", len(m0.Expressions), len(m1.Expressions))
+	}
+	names := map[string]bool{}
+	for _, e := range m0.Expressions {
+		names[e.Name] = e.Preset
+		if len(e.Morphs) != 1 || e.Morphs[0].Weight != 1 {
+			t.Errorf("%s binds %+v", e.Name, e.Morphs)
+		}
+	}
+	if !names["happy"] || !names["blinkLeft"] || names["surprised"] {
+		t.Errorf("expressions %v (surprised is custom in 0.x)", names)
+	}
+	for i, mat := range m0.Materials {
+		if mat.Toon == nil {
+			t.Fatalf("material %d not MToon", i)
+		}
+		for k := 0; k < 3; k++ {
+			if d := math.Abs(float64(mat.BaseColor[k] - m1.Materials[i].BaseColor[k])); d > 1e-3 {
+				t.Errorf("material %d base colour %v, VRM 1.0 %v", i, mat.BaseColor, m1.Materials[i].BaseColor)
+			}
+		}
+	}
+	if w := m0.Materials[1].Toon.OutlineWidth; math.Abs(float64(w)-0.0035) > 1e-6 {
+		t.Errorf("outline %v m, want 0.35 cm", w)
+	}
+	// Turned back to face +Z, the 0.x avatar's vertices match the 1.0
+	// one's: the root turns half a turn, the positions are its mirror.
+	if q := m0.Nodes[m0.Roots[0]].Rotation; q != (vrm.Quat{0, 1, 0, 0}) {
+		t.Errorf("root rotation %v", q)
+	}
+	p0, p1 := m0.Meshes[0].Primitives[0].Positions, m1.Meshes[0].Primitives[0].Positions
+	for i := range p1 {
+		if p0[i][0] != -p1[i][0] || p0[i][1] != p1[i][1] || p0[i][2] != -p1[i][2] {
+			t.Fatalf("vertex %d: %v and %v", i, p0[i], p1[i])
+		}
+	}
+}

@@ -45,7 +45,7 @@ func faceFeatures() []feature {
 		fs = append(fs,
 			feature{fWhite, vec3{x, eyeY, z + 0.001}, vec3{0.022, 0.026, 0.005}, s},
 			feature{fLid, vec3{x, eyeY + lidOpenY, z + 0.006}, vec3{0.027, lidOpenR, 0.006}, s},
-			feature{fBrow, vec3{x, eyeY + 0.052, surfaceZ(x, eyeY+0.052) + 0.003}, vec3{0.024, 0.005, 0.004}, s},
+			feature{fBrow, vec3{x, eyeY + 0.05, surfaceZ(x, eyeY+0.05) + 0.004}, vec3{0.026, 0.006, 0.004}, s},
 		)
 	}
 	fs = append(fs, feature{fMouth, vec3{0, mouthY, surfaceZ(0, mouthY) + 0.002}, vec3{mouthW, mouthH, 0.004}, 0})
@@ -78,8 +78,8 @@ type look struct {
 
 var looks = map[string]look{
 	"happy":      {mouth: &mouthShape{0.028, 0.008, 0.009}, lids: [2]float32{0.35, 0.35}, browUp: 0.004},
-	"angry":      {mouth: &mouthShape{0.018, 0.004, -0.004}, browInner: -0.012},
-	"sad":        {mouth: &mouthShape{0.018, 0.004, -0.007}, browInner: 0.01, lids: [2]float32{0.2, 0.2}},
+	"angry":      {mouth: &mouthShape{0.018, 0.004, -0.004}, browInner: -0.016},
+	"sad":        {mouth: &mouthShape{0.018, 0.004, -0.007}, browInner: 0.014, lids: [2]float32{0.2, 0.2}},
 	"relaxed":    {mouth: &mouthShape{0.024, 0.004, 0.004}, lids: [2]float32{0.5, 0.5}},
 	"surprised":  {mouth: &mouthShape{0.014, 0.016, 0}, browUp: 0.014},
 	"aa":         {mouth: &mouthShape{0.02, 0.02, 0}},

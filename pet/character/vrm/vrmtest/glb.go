@@ -11,21 +11,22 @@ import (
 // in structs so that the JSON (and so the bytes) is the same every time.
 type (
 	doc struct {
-		Asset          asset          `json:"asset"`
-		ExtensionsUsed []string       `json:"extensionsUsed"`
-		Extensions     map[string]any `json:"extensions"`
-		Scene          int            `json:"scene"`
-		Scenes         []scene        `json:"scenes"`
-		Nodes          []node         `json:"nodes"`
-		Meshes         []mesh         `json:"meshes"`
-		Skins          []skin         `json:"skins"`
-		Materials      []any          `json:"materials"`
-		Textures       []texture      `json:"textures"`
-		Samplers       []sampler      `json:"samplers"`
-		Images         []img          `json:"images"`
-		Accessors      []accessor     `json:"accessors"`
-		BufferViews    []bufferView   `json:"bufferViews"`
-		Buffers        []buffer       `json:"buffers"`
+		Asset          asset            `json:"asset"`
+		ExtensionsUsed []string         `json:"extensionsUsed"`
+		Extensions     map[string]any   `json:"extensions"`
+		Scene          int              `json:"scene"`
+		Scenes         []scene          `json:"scenes"`
+		Nodes          []node           `json:"nodes"`
+		Meshes         []mesh           `json:"meshes,omitempty"`
+		Skins          []skin           `json:"skins,omitempty"`
+		Materials      []any            `json:"materials,omitempty"`
+		Textures       []texture        `json:"textures,omitempty"`
+		Samplers       []sampler        `json:"samplers,omitempty"`
+		Images         []img            `json:"images,omitempty"`
+		Accessors      []accessor       `json:"accessors"`
+		BufferViews    []bufferView     `json:"bufferViews"`
+		Buffers        []buffer         `json:"buffers"`
+		Animations     []map[string]any `json:"animations,omitempty"`
 	}
 	asset struct {
 		Version   string `json:"version"`
@@ -106,6 +107,26 @@ const (
 type writer struct {
 	d   doc
 	bin bytes.Buffer
+	// turn turns positions half a turn about Y, for VRM 0.x (which faces −Z).
+	turn bool
+}
+
+func (w *writer) turned(v vec3) vec3 {
+	if !w.turn {
+		return v
+	}
+	return vec3{0 - v[0], v[1], 0 - v[2]}
+}
+
+func (w *writer) turnedAll(vs []vec3) []vec3 {
+	if !w.turn {
+		return vs
+	}
+	out := make([]vec3, len(vs))
+	for i, v := range vs {
+		out[i] = w.turned(v)
+	}
+	return out
 }
 
 // view appends data (4-byte aligned) as a buffer view.

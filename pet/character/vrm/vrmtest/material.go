@@ -33,7 +33,7 @@ type material struct {
 	PBRMetallicRoughness map[string]any `json:"pbrMetallicRoughness"`
 	AlphaMode            string         `json:"alphaMode,omitempty"`
 	DoubleSided          bool           `json:"doubleSided,omitempty"`
-	Extensions           map[string]any `json:"extensions"`
+	Extensions           map[string]any `json:"extensions,omitempty"`
 }
 
 func pbr(base [4]float32, tex int) map[string]any {
@@ -46,7 +46,7 @@ func pbr(base [4]float32, tex int) map[string]any {
 
 // writeMaterials writes the textures (skin, dress, and the meta's
 // thumbnail image, which no texture shows) and the six MToon materials.
-func writeMaterials(w *writer, size int) {
+func writeMaterials(w *writer, size int, mtoonExt bool) {
 	skinImg := w.view(pngOf(skinTexture(size)), 0)
 	dressImg := w.view(pngOf(dressTexture(size)), 0)
 	thumb := w.view(pngOf(skinTexture(64)), 0)
@@ -57,7 +57,12 @@ func writeMaterials(w *writer, size int) {
 	}
 	w.d.Samplers = []sampler{{MagFilter: 9729, MinFilter: 9987, WrapS: 10497, WrapT: 10497}}
 	w.d.Textures = []texture{{Sampler: 0, Source: 0}, {Sampler: 0, Source: 1}}
-	ext := func(m map[string]any) map[string]any { return map[string]any{"VRMC_materials_mtoon": m} }
+	ext := func(m map[string]any) map[string]any {
+		if !mtoonExt {
+			return nil // VRM 0.x keeps MToon in its own extension
+		}
+		return map[string]any{"VRMC_materials_mtoon": m}
+	}
 	w.d.Materials = []any{
 		matSkin: material{Name: "Skin", PBRMetallicRoughness: pbr([4]float32{1, 1, 1, 1}, 0),
 			Extensions: ext(mtoon([3]float32{0.85, 0.55, 0.5}, 0, [3]float32{0.3, 0.2, 0.2}))},
