@@ -91,7 +91,8 @@ func (r *renderer) cover(t *tri, sy0, sy1 int, fn func(i int, b0, b1, b2 float64
 		r1 := t.eb[1]*fy + t.ec[1]
 		r2 := t.eb[2]*fy + t.ec[2]
 		row := (y - sy0) * r.sw
-		for x := int(t.x0); x <= int(t.x1); x++ {
+		lo, hi := rowSpan(t, r0, r1, r2)
+		for x := lo; x <= hi; x++ {
 			fx := float64(x) + 0.5
 			b0 := t.ea[0]*fx + r0
 			if b0 < 0 || (b0 == 0 && !tl[0]) {
@@ -108,6 +109,35 @@ func (r *renderer) cover(t *tri, sy0, sy1 int, fn func(i int, b0, b1, b2 float64
 			fn(row+x, b0, b1, b2)
 		}
 	}
+}
+
+// rowSpan narrows the samples of a row worth testing to those near the
+// part of the row inside all three edges; a margin of one sample on each
+// side leaves the exact decision, and the fill rule, to the edge tests.
+func rowSpan(t *tri, r0, r1, r2 float64) (lo, hi int) {
+	l, h := float64(t.x0), float64(t.x1)
+	for k, rk := range [3]float64{r0, r1, r2} {
+		a := t.ea[k]
+		if a == 0 {
+			if rk < 0 {
+				return 1, 0
+			}
+			continue
+		}
+		xb := -rk/a - 0.5 // the sample index where edge k crosses
+		if !finite(xb) {
+			continue
+		}
+		if a > 0 {
+			l = math.Max(l, math.Ceil(xb)-1)
+		} else {
+			h = math.Min(h, math.Floor(xb)+1)
+		}
+	}
+	if !(l <= h) {
+		return 1, 0
+	}
+	return int(l), int(h)
 }
 
 // weights turns screen-space barycentrics into 1/w and the
@@ -157,19 +187,26 @@ func (r *renderer) fragment(t *tri, q0, q1, q2 float32) frag {
 	f.uv, f.col = r.uvCol(t, q0, q1, q2)
 	var n Vec3
 	for k := range 3 {
-		f.pos[k] = a.pos[k]*q0 + b.pos[k]*q1 + c.pos[k]*q2
 		n[k] = a.n[k]*q0 + b.n[k]*q1 + c.n[k]*q2
 	}
 	f.n = norm3(n)
 	if t.flags&flagFlip != 0 {
 		f.n = Vec3{-f.n[0], -f.n[1], -f.n[2]}
 	}
-	f.viewDir = norm3(Vec3{r.eye[0] - f.pos[0], r.eye[1] - f.pos[1], r.eye[2] - f.pos[2]})
+	if r.mats[t.mat].needView {
+		for k := range 3 {
+			f.pos[k] = a.pos[k]*q0 + b.pos[k]*q1 + c.pos[k]*q2
+		}
+		f.viewDir = norm3(Vec3{r.eye[0] - f.pos[0], r.eye[1] - f.pos[1], r.eye[2] - f.pos[2]})
+	}
 	f.outline = t.flags&flagOutline != 0
 	return f
 }
 
 // shadeOpaque shades each sample the opaque pass left visible, once.
+// Colours are clamped to 0..1 per sample, as a display's framebuffer
+// would, so that an over-lit surface does not bleed past its edges when
+// the samples are averaged.
 func (r *renderer) shadeOpaque(buf *bandBuf, n int) {
 	for i := range n {
 		ti := buf.id[i]
@@ -180,7 +217,7 @@ func (r *renderer) shadeOpaque(buf *bandBuf, n int) {
 		q1, q2 := buf.q1[i], buf.q2[i]
 		f := r.fragment(t, 1-q1-q2, q1, q2)
 		c := r.mats[t.mat].shade(&f, &r.light)
-		buf.col[i] = Vec4{c[0], c[1], c[2], 1}
+		buf.col[i] = Vec4{clamp01(c[0]), clamp01(c[1]), clamp01(c[2]), 1}
 	}
 }
 
@@ -203,9 +240,9 @@ func (r *renderer) rasterBlend(ti int32, sy0, sy1 int, buf *bandBuf) {
 		}
 		d := &buf.col[i]
 		k := 1 - a
-		d[0] = c[0]*a + d[0]*k
-		d[1] = c[1]*a + d[1]*k
-		d[2] = c[2]*a + d[2]*k
+		d[0] = clamp01(c[0])*a + d[0]*k
+		d[1] = clamp01(c[1])*a + d[1]*k
+		d[2] = clamp01(c[2])*a + d[2]*k
 		d[3] = a + d[3]*k
 	})
 }

@@ -2,12 +2,16 @@ package raster
 
 import (
 	"fmt"
-	"math"
 )
 
 // MaxSupersample bounds Options.Supersample: 8 per side is 64 samples a
 // pixel, already far past what the edges need.
 const MaxSupersample = 8
+
+// maxVertices bounds the vertices of a scene, four for each of
+// MaxTriangles: twice it (an outline copies its mesh) still indexes in
+// an int32.
+const maxVertices = 4 * MaxTriangles
 
 // settings are Options with their defaults filled in and checked.
 type settings struct {
@@ -45,12 +49,13 @@ func checkScene(s *Scene) error {
 	if s == nil {
 		return fmt.Errorf("raster: no scene")
 	}
-	total := 0
+	total, verts := 0, 0
 	for i := range s.Meshes {
 		m := &s.Meshes[i]
 		n := len(m.Positions)
-		if n > math.MaxInt32/2 {
-			return fmt.Errorf("raster: mesh %d: %d vertices, too many", i, n)
+		verts += n
+		if verts > maxVertices {
+			return fmt.Errorf("raster: more than %d vertices", maxVertices)
 		}
 		if l := len(m.Normals); l != 0 && l != n {
 			return fmt.Errorf("raster: mesh %d: %d normals for %d positions", i, l, n)
@@ -68,10 +73,40 @@ func checkScene(s *Scene) error {
 		if total > MaxTriangles {
 			return fmt.Errorf("raster: more than %d triangles", MaxTriangles)
 		}
+		if err := checkMaterial(m.Material); err != nil {
+			return fmt.Errorf("raster: mesh %d: %w", i, err)
+		}
 		for k, ix := range m.Indices {
 			if int64(ix) >= int64(n) {
 				return fmt.Errorf("raster: mesh %d: index %d is %d, past its %d vertices", i, k, ix, n)
 			}
+		}
+	}
+	return nil
+}
+
+// checkMaterial refuses a texture whose pixels are fewer than its size
+// says (an image put together by hand), which sampling would run past.
+func checkMaterial(m *Material) error {
+	if m == nil {
+		return nil
+	}
+	texs := []*Texture{m.BaseTexture, m.EmissiveTexture}
+	if t := m.Toon; t != nil {
+		texs = append(texs, t.ShadeTexture, t.RimTexture, t.OutlineWidthTexture)
+	}
+	for _, t := range texs {
+		if t == nil || t.Image == nil {
+			continue
+		}
+		img := t.Image
+		b := img.Bounds()
+		if b.Empty() {
+			continue
+		}
+		start := img.PixOffset(b.Min.X, b.Min.Y)
+		if img.Stride < 4*b.Dx() || start < 0 || int64(start)+int64(b.Dy()-1)*int64(img.Stride)+int64(4*b.Dx()) > int64(len(img.Pix)) {
+			return fmt.Errorf("material %q: a %d×%d texture with %d bytes of pixels", m.Name, b.Dx(), b.Dy(), len(img.Pix))
 		}
 	}
 	return nil

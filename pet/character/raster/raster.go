@@ -10,6 +10,24 @@
 // with shading toony and shift, rim, emission, the outline as an inverted
 // hull), unlit materials, supersampled anti-aliasing and a soft drop
 // shadow. Rendering is spread over the cores.
+//
+// How it draws (setup.go, band.go): every mesh is projected once, its
+// faces clipped against the near plane and culled by their facing; an
+// outline is a second copy of its mesh pushed out along the normals with
+// only its far faces kept. The picture, at Supersample× its size, is cut
+// into bands of rows; each triangle is listed in the bands it touches, and
+// each band is drawn whole by one goroutine: the opaque and masked faces
+// into a visibility buffer (nearest face and its perspective-correct
+// weights per sample, the mask's cutoff tested per sample), each visible
+// sample shaded once, then the blended faces over it in their sorted order
+// (material Order, then back to front), then the samples averaged
+// (premultiplied) into pixels with the shadow beneath. Light is mixed in
+// linear colour; the picture is sRGB.
+//
+// The same scene gives the same bytes for any Workers: a band's pixels
+// depend on nothing another band does. Across processors, Go may fuse a
+// multiply and an add where the processor has the instruction (arm64,
+// not amd64), which can move a channel by one step.
 package raster
 
 import (

@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -246,8 +248,15 @@ func TestRefusesBadInput(t *testing.T) {
 		"supersample":             func() (*Scene, Options) { return good(), Options{Width: 4, Height: 4, Supersample: 99} },
 		"workers":                 func() (*Scene, Options) { return good(), Options{Width: 4, Height: 4, Workers: -1} },
 		"no scene":                func() (*Scene, Options) { return nil, o },
-		"camera":                  func() (*Scene, Options) { s := good(); s.Camera.Target = s.Camera.Eye; return s, o },
-		"near":                    func() (*Scene, Options) { s := good(); s.Camera.Near = 0; return s, o },
+		"short texture": func() (*Scene, Options) {
+			s := good()
+			img := solidTex(4, 4, color.NRGBA{1, 2, 3, 255})
+			img.Pix = img.Pix[:20]
+			s.Meshes[0].Material.BaseTexture = &Texture{Image: img}
+			return s, o
+		},
+		"camera": func() (*Scene, Options) { s := good(); s.Camera.Target = s.Camera.Eye; return s, o },
+		"near":   func() (*Scene, Options) { s := good(); s.Camera.Near = 0; return s, o },
 		"too many triangles": func() (*Scene, Options) {
 			idx := make([]uint32, 3*(MaxTriangles/4+1))
 			m := Mesh{Positions: []Vec3{{}}, Indices: idx}
@@ -290,5 +299,61 @@ func TestCancelled(t *testing.T) {
 	cancel()
 	if _, err := Render(ctx, toonSphere(0, 0), Options{Width: 32, Height: 32}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v, want context.Canceled", err)
+	}
+}
+
+func TestBlendOrderBeforeDistance(t *testing.T) {
+	s := blendScene()
+	// The far blue square now sorts after the near red one by its
+	// material's Order, so it is drawn last and wins the overlap.
+	s.Meshes[1].Material.Order = 1
+	img := mustRender(t, s, Options{Width: 64, Height: 64})
+	if c := at(img, 29, 35); c.B < c.R+40 {
+		t.Errorf("overlap %v: the blue square, drawn last by its Order, should dominate", c)
+	}
+}
+
+func TestMemoryBounded(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("draws 100,000 triangles")
+	}
+	m := toonMat(Vec3{1, 1, 1}, Vec3{0.5, 0.4, 0.6})
+	m.Toon.OutlineMode, m.Toon.OutlineWidth = OutlineWorld, 0.01
+	s := scene(sphere(Vec3{}, 1, 224, 224, m))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	mustRender(t, s, Options{Width: 384, Height: 512})
+	runtime.ReadMemStats(&after)
+	// The picture is 0.8 MB; the projected faces, their outline hull and
+	// the per-worker bands a few tens more.
+	got := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d MB allocated", got>>20)
+	if got > 80<<20 {
+		t.Errorf("drawing 100,000 triangles with an outline allocated %d MB, want under 80", got>>20)
+	}
+}
+
+// countdownCtx ends after its Err has been asked n times: a cancellation
+// that lands in the middle of a picture, with no clock involved.
+type countdownCtx struct {
+	context.Context
+	n atomic.Int32
+}
+
+func (c *countdownCtx) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestCancelledWhileDrawing(t *testing.T) {
+	for _, n := range []int32{1, 3, 6, 20} {
+		ctx := &countdownCtx{Context: context.Background()}
+		ctx.n.Store(n)
+		img, err := Render(ctx, toonSphere(0, 0.03), Options{Width: 64, Height: 256, Workers: 2})
+		if !errors.Is(err, context.Canceled) || img != nil {
+			t.Errorf("cancelled after %d checks: %v, want context.Canceled and no picture", n, err)
+		}
 	}
 }

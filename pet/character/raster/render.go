@@ -8,10 +8,10 @@ import (
 	"sync/atomic"
 )
 
-// shadowSRGB is the drop shadow's colour, the built-in characters' (a
-// deep plum, assets/gen/looks.go's shadow), so imported characters sit on
-// the desktop as they do.
-var shadowSRGB = [3]uint8{48, 26, 44}
+// The drop shadow's colour in sRGB, the built-in characters' (a deep
+// plum, assets/gen/looks.go's shadow), so imported characters sit on the
+// desktop as they do.
+const shadowR, shadowG, shadowB = 48, 26, 44
 
 func render(ctx context.Context, s *Scene, o Options) (*image.NRGBA, error) {
 	set, err := checkOptions(o, runtime.GOMAXPROCS(0))
@@ -45,9 +45,7 @@ func render(ctx context.Context, s *Scene, o Options) (*image.NRGBA, error) {
 		finite(float64(sd.Ground)) && finite(float64(sd.Center[0])) && finite(float64(sd.Center[1])) &&
 		finite(float64(sd.RadiusX)) && finite(float64(sd.RadiusZ)) {
 		r.shadow = sd
-		for k, c := range shadowSRGB {
-			r.shCol[k] = ct.toLinear[c]
-		}
+		r.shCol = Vec3{ct.toLinear[shadowR], ct.toLinear[shadowG], ct.toLinear[shadowB]}
 	}
 	opaque, blend := b.order()
 	r.bandRows = bandRowsFor(sw, set.ss)

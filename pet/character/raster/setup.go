@@ -57,6 +57,7 @@ type builder struct {
 }
 
 func (b *builder) build(ctx context.Context, s *Scene) error {
+	b.reserve(s)
 	for i := range s.Meshes {
 		m := &s.Meshes[i]
 		if len(m.Indices) == 0 {
@@ -81,6 +82,25 @@ func (b *builder) build(ctx context.Context, s *Scene) error {
 		}
 	}
 	return nil
+}
+
+// reserve sizes the vertex and triangle lists for the scene (an outlined
+// mesh counts twice), so that growing them does not copy them over and
+// over: for a large model they are most of what a picture allocates.
+func (b *builder) reserve(s *Scene) {
+	nv, nt := 0, 0
+	for i := range s.Meshes {
+		m := &s.Meshes[i]
+		k := 1
+		if t := m.Material; t != nil && t.Toon != nil && t.Toon.OutlineMode != OutlineNone && t.Toon.OutlineWidth > 0 {
+			k = 2
+		}
+		nv += k * len(m.Positions)
+		nt += k * len(m.Indices) / 3
+	}
+	// Faces cut by the near plane add a few vertices and triangles.
+	b.verts = make([]svert, 0, nv+nv/64+16)
+	b.tris = make([]tri, 0, nt+nt/64+16)
 }
 
 // meshNormals returns the mesh's unit normals, or, for a mesh without

@@ -20,14 +20,14 @@ type pmat struct {
 	shadeTex   *sampler
 	rimTex     *sampler
 	outlineTex *sampler
+	// needView: the shading uses the direction to the eye (the rim).
+	needView bool
 }
-
-// defaultMaterial stands in for a mesh without one: opaque white, lit.
-var defaultMaterial = Material{BaseColor: Vec4{1, 1, 1, 1}, AlphaCutoff: 0.5}
 
 func prepareMaterial(m *Material, ct *colorTables) *pmat {
 	if m == nil {
-		m = &defaultMaterial
+		// A mesh without a material is drawn opaque white, lit.
+		m = &Material{BaseColor: Vec4{1, 1, 1, 1}, AlphaCutoff: 0.5}
 	}
 	p := &pmat{
 		base: m.BaseColor, baseTex: newSampler(m.BaseTexture, &ct.toLinear),
@@ -43,6 +43,7 @@ func prepareMaterial(m *Material, ct *colorTables) *pmat {
 		p.base[i] = clean(p.base[i])
 	}
 	if m.Toon != nil {
+		p.needView = m.Toon.RimColor != (Vec3{})
 		p.shadeTex = newSampler(m.Toon.ShadeTexture, &ct.toLinear)
 		p.rimTex = newSampler(m.Toon.RimTexture, &ct.toLinear)
 		// The width texture is data, not colour: read as is.
@@ -97,7 +98,7 @@ func newLightRig(l Light) lightRig {
 
 // frag is what the shading needs to know about one sample.
 type frag struct {
-	pos     Vec3 // world
+	pos     Vec3 // world; set only where the material needs the view
 	n       Vec3 // unit, facing the viewer's side for double-sided back faces
 	uv      Vec2
 	col     Vec4
