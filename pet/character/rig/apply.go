@@ -114,11 +114,63 @@ func (r *Rig) jointMatrices(world []mat4) []skinMats {
 func (r *Rig) deform(in instance, world []mat4, skins []skinMats, weights []float64) Posed {
 	pr := r.m.Meshes[in.mesh].Primitives[in.prim]
 	nv := len(pr.Positions)
-	pos := make([]vec3, nv)
+	pos, nrm := r.morph(pr, weights)
+	out := Posed{Positions: make([]vrm.Vec3, nv), UVs: pr.UVs, Colors: pr.Colors,
+		Indices: pr.Indices, Material: pr.Material}
+	if pr.Normals != nil {
+		out.Normals = make([]vrm.Vec3, nv)
+	}
+	own := world[in.node]
+	ownN := normalMat(own)
+	var sk skinMats
+	if in.skinned {
+		sk = skins[r.m.Nodes[in.node].Skin]
+	}
+	for i := 0; i < nv; i++ {
+		m, nm := own, ownN
+		if in.skinned {
+			m, nm = blend(sk, pr.Joints[i], pr.Weights[i], own, ownN)
+		}
+		var p vec3
+		if pos != nil {
+			p = pos[i]
+		} else {
+			p = v3(pr.Positions[i])
+		}
+		out.Positions[i] = m.point(p).f32()
+		if out.Normals != nil {
+			var n vec3
+			if nrm != nil {
+				n = nrm[i]
+			} else {
+				n = v3(pr.Normals[i])
+			}
+			out.Normals[i] = vec3{
+				nm[0]*n[0] + nm[3]*n[1] + nm[6]*n[2],
+				nm[1]*n[0] + nm[4]*n[1] + nm[7]*n[2],
+				nm[2]*n[0] + nm[5]*n[1] + nm[8]*n[2],
+			}.norm().f32()
+		}
+	}
+	return out
+}
+
+// morph adds the weighted morph targets to a primitive's positions and
+// normals; nil, nil when no target is in use (the model's own are used).
+func (r *Rig) morph(pr vrm.Primitive, weights []float64) (pos, nrm []vec3) {
+	nv := len(pr.Positions)
+	for t := range pr.Targets {
+		if t < len(weights) && weights[t] != 0 {
+			pos = make([]vec3, nv)
+			break
+		}
+	}
+	if pos == nil {
+		return nil, nil
+	}
 	for i, v := range pr.Positions {
 		pos[i] = v3(v)
 	}
-	var nrm []vec3
 	if pr.Normals != nil {
 		nrm = make([]vec3, nv)
 		for i := range nrm {
@@ -143,46 +195,25 @@ func (r *Rig) deform(in instance, world []mat4, skins []skinMats, weights []floa
 			nrm[i][2] += w * float64(d[2])
 		}
 	}
-	out := Posed{Positions: make([]vrm.Vec3, nv), UVs: pr.UVs, Colors: pr.Colors,
-		Indices: pr.Indices, Material: pr.Material}
-	if nrm != nil {
-		out.Normals = make([]vrm.Vec3, nv)
-	}
-	own := world[in.node]
-	ownN := normalMat(own)
-	var sk skinMats
-	if in.skinned {
-		sk = skins[r.m.Nodes[in.node].Skin]
-	}
-	for i := 0; i < nv; i++ {
-		m, nm := own, ownN
-		if in.skinned {
-			m, nm = blend(sk, pr.Joints[i], pr.Weights[i], own, ownN)
-		}
-		out.Positions[i] = m.point(pos[i]).f32()
-		if nrm != nil {
-			n := nrm[i]
-			out.Normals[i] = vec3{
-				nm[0]*n[0] + nm[3]*n[1] + nm[6]*n[2],
-				nm[1]*n[0] + nm[4]*n[1] + nm[7]*n[2],
-				nm[2]*n[0] + nm[5]*n[1] + nm[8]*n[2],
-			}.norm().f32()
-		}
-	}
-	return out
+	return pos, nrm
 }
 
 // blend is the weighted sum of up to four joint matrices, the weights
 // normalised; all-zero weights leave the vertex on its node.
 func blend(sk skinMats, j [4]uint16, w vrm.Vec4, own mat4, ownN [9]float64) (mat4, [9]float64) {
 	var sum float64
+	used, last := 0, 0
 	for k := 0; k < 4; k++ {
 		if w[k] > 0 {
 			sum += float64(w[k])
+			used, last = used+1, k
 		}
 	}
 	if sum <= 0 {
 		return own, ownN
+	}
+	if used == 1 { // one joint: its matrices as they are
+		return sk.pos[j[last]], sk.nrm[j[last]]
 	}
 	var m mat4
 	var n [9]float64

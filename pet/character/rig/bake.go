@@ -194,13 +194,50 @@ func (r *Rig) clipBones(c *vrm.Clip, t float64) map[string]vrm.Quat {
 		if b == "" {
 			continue
 		}
-		if tr, ok := c.Rotations[b]; ok && len(tr.Times) > 0 {
-			g[i] = gp.mul(xp.conj()).mul(sampleRot(tr, t)).mul(x[i]).norm()
-		} else {
+		q, own, fold := r.clipRotation(c, b, t)
+		switch {
+		case own:
+			g[i] = gp.mul(xp.conj()).mul(q).mul(x[i]).norm()
+		case fold:
+			// Only a missing bone above it turns: that turn, then the
+			// bone's own stance.
+			g[i] = gp.mul(xp.conj()).mul(q).mul(xp).mul(r.stance[i]).norm()
+		default:
 			g[i] = gp.mul(r.stance[i]).norm()
 		}
 		acc[i] = g[i].mul(r.stanceAcc[i].conj()).norm()
 		out[b] = ap.conj().mul(acc[i]).norm().f32()
 	}
 	return out
+}
+
+// humanParent is VRM 1.0's humanoid hierarchy for the bones a model may
+// leave out (fingers aside): a clip that turns upperChest still bends a
+// model without one, through the bones below it.
+var humanParent = map[string]string{
+	"spine": "hips", "chest": "spine", "upperChest": "chest", "neck": "upperChest", "head": "neck",
+	"leftEye": "head", "rightEye": "head", "jaw": "head",
+	"leftShoulder": "upperChest", "rightShoulder": "upperChest",
+	"leftUpperArm": "leftShoulder", "rightUpperArm": "rightShoulder",
+	"leftUpperLeg": "hips", "rightUpperLeg": "hips",
+	"leftToes": "leftFoot", "rightToes": "rightFoot",
+}
+
+// clipRotation is bone b's rotation in the clip at t, with the
+// rotations of the bones above it that the model lacks folded in; own
+// says the clip turns b itself, fold that it turns a missing bone above.
+func (r *Rig) clipRotation(c *vrm.Clip, b string, t float64) (q quat, own, fold bool) {
+	q = identQ
+	if tr, ok := c.Rotations[b]; ok && len(tr.Times) > 0 {
+		q, own = sampleRot(tr, t), true
+	}
+	for p := humanParent[b]; p != ""; p = humanParent[p] {
+		if _, has := r.m.Humanoid[p]; has {
+			break
+		}
+		if tr, ok := c.Rotations[p]; ok && len(tr.Times) > 0 {
+			q, fold = sampleRot(tr, t).mul(q), true
+		}
+	}
+	return q.norm(), own, fold
 }

@@ -140,14 +140,9 @@ func (r *Rig) materials(ew []float64) []vrm.Material {
 			if b.Material < 0 || b.Material >= len(ms) {
 				continue
 			}
-			m := &ms[b.Material]
-			for _, t := range []*vrm.TextureRef{&m.BaseTexture, &m.EmissiveTexture} {
-				moveTransform(t, b, w)
-			}
-			if m.Toon != nil {
-				for _, t := range []*vrm.TextureRef{&m.Toon.ShadeTexture, &m.Toon.RimTexture, &m.Toon.OutlineWidthTexture} {
-					moveTransform(t, b, w)
-				}
+			now, was := textureRefs(&ms[b.Material]), textureRefs(&orig[b.Material])
+			for k := range now {
+				moveTransform(now[k], *was[k], b, w)
 			}
 		}
 	}
@@ -183,18 +178,31 @@ func colorBind(m *vrm.Material, orig vrm.Material, b vrm.ColorBind, w float32) {
 	// matcapColor: the renderer draws no matcap (pet/character/raster).
 }
 
-// moveTransform moves a texture's transform towards the bind's. A
-// reference whose scale was never set (0,0) counts as the identity.
-func moveTransform(t *vrm.TextureRef, b vrm.TextureTransformBind, w float32) {
+// textureRefs are a material's texture references (the Toon ones only
+// when it has a Toon), in a fixed order.
+func textureRefs(m *vrm.Material) []*vrm.TextureRef {
+	rs := []*vrm.TextureRef{&m.BaseTexture, &m.EmissiveTexture}
+	if m.Toon != nil {
+		rs = append(rs, &m.Toon.ShadeTexture, &m.Toon.RimTexture, &m.Toon.OutlineWidthTexture)
+	}
+	return rs
+}
+
+// moveTransform moves a texture's transform from the material's own
+// (was) towards the bind's by w. A scale never set (0,0) counts as 1,1.
+func moveTransform(t *vrm.TextureRef, was vrm.TextureRef, b vrm.TextureTransformBind, w float32) {
 	if t.Index < 0 {
 		return
+	}
+	if was.Scale == (vrm.Vec2{}) {
+		was.Scale = vrm.Vec2{1, 1}
 	}
 	if t.Scale == (vrm.Vec2{}) {
 		t.Scale = vrm.Vec2{1, 1}
 	}
 	for k := 0; k < 2; k++ {
-		t.Scale[k] += (b.Scale[k] - 1) * w
-		t.Offset[k] += b.Offset[k] * w
+		t.Scale[k] += (b.Scale[k] - was.Scale[k]) * w
+		t.Offset[k] += (b.Offset[k] - was.Offset[k]) * w
 	}
 }
 

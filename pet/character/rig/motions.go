@@ -265,6 +265,10 @@ func (r *Rig) handToChin(sd string) bones {
 	chin := pn.add(vec3{0, 0, 0.45 * lu})
 	// The forearm's rotation acts in the frame the upper arm's left it in.
 	turned := bu.rotate(ph.sub(pl))
-	bl := bu.conj().mul(fromTo(turned, chin.sub(elbow))).mul(bu)
-	return bones{sd + "UpperArm": bu.norm().f32(), sd + "LowerArm": bl.norm().f32()}
+	fore := chin.sub(elbow).norm()
+	bl := bu.conj().mul(fromTo(turned, fore)).mul(bu)
+	// The hand bends back at the wrist to point up under the chin.
+	acc := bu.mul(bl)
+	bh := acc.conj().mul(fromTo(fore, vec3{0, 1, -0.3})).mul(acc)
+	return bones{sd + "UpperArm": bu.norm().f32(), sd + "LowerArm": bl.norm().f32(), sd + "Hand": bh.norm().f32()}
 }

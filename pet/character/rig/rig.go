@@ -17,8 +17,16 @@ import "yui/pet/character/vrm"
 // Pose is one moment of the character: humanoid bone rotations on top of
 // the relaxed stance, a hips offset, expression weights and a gaze.
 type Pose struct {
-	// Bones are rotations by VRM 1.0 humanoid bone name, local to the
-	// bone and applied after the relaxed stance (the identity: stand).
+	// Bones are rotations by VRM 1.0 humanoid bone name, applied after
+	// the relaxed stance (the identity: stand). They are "normalised"
+	// (as three-vrm's normalized bones, with the stance as the rest):
+	// each turns its bone about axes aligned with the world's (+X the
+	// model's left, +Y up, +Z the way the model faces) through the
+	// bone's joint, carried along by its parents' rotations, whatever
+	// the model's own bone axes. So "leftUpperLeg: 30° about −X" swings
+	// the left leg forward on every model, about +X on a lower leg bends
+	// the knee, about +Z lifts the left arm out (the right arm in).
+	// Unknown names are ignored.
 	Bones map[string]vrm.Quat
 	// Hips moves the whole figure (world units, +Y up, +Z towards the
 	// camera's side the model faces).
@@ -30,7 +38,8 @@ type Pose struct {
 	// and up), applied through the model's lookAt.
 	Yaw, Pitch float32
 	// Turn turns the whole figure about +Y, in degrees (a walk to the
-	// side turns the model towards it).
+	// side turns the model towards it; positive turns her towards her
+	// left, the viewer's right).
 	Turn float32
 }
 
@@ -86,7 +95,10 @@ func (r *Rig) Bounds(p Pose) (min, max vrm.Vec3, err error) { return r.bounds(p)
 // "land", "drag", "thinking".
 func (r *Rig) Motions() []Motion { return r.motions() }
 
-// Bake turns a VRM Animation clip into a motion named name, sampled at fps.
+// Bake turns a VRM Animation clip into a motion named name, sampled at
+// fps. The bones the clip animates follow it instead of the stance, the
+// others keep the stance (see bake.go); the motion loops when the clip
+// ends where it starts.
 func (r *Rig) Bake(name string, c *vrm.Clip, fps float64) (Motion, error) {
 	return r.bake(name, c, fps)
 }

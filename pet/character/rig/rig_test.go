@@ -156,6 +156,20 @@ func TestExpressions(t *testing.T) {
 	if fx.model.Materials[0].BaseColor != (vrm.Vec4{1, 1, 1, 1}) {
 		t.Errorf("the model's material changed: %v", fx.model.Materials[0].BaseColor)
 	}
+	// Texture-transform and emission binds move from the material's own
+	// values towards the bind's.
+	fx.model.Materials[0].BaseTexture = vrm.TextureRef{Index: 0, Scale: vrm.Vec2{1, 1}, Offset: vrm.Vec2{0.5, 0}}
+	fx.model.Expressions = append(fx.model.Expressions, vrm.Expression{Name: "surprised",
+		TextureTransforms: []vrm.TextureTransformBind{{Material: 0, Scale: vrm.Vec2{2, 1}, Offset: vrm.Vec2{0, 0.5}}},
+		Colors:            []vrm.ColorBind{{Material: 0, Type: "emissionColor", Target: vrm.Vec4{1, 1, 0, 1}}}})
+	r2 := mustRig(t, fx.model)
+	sf := mustApply(t, r2, rig.Pose{Expressions: map[string]float32{"surprised": 0.5}})
+	if tr := sf.Materials[0].BaseTexture; tr.Scale != (vrm.Vec2{1.5, 1}) || tr.Offset != (vrm.Vec2{0.25, 0.25}) {
+		t.Errorf("texture transform at 0.5: scale %v offset %v", tr.Scale, tr.Offset)
+	}
+	if e := sf.Materials[0].Emissive; e != (vrm.Vec3{0.5, 0.5, 0}) {
+		t.Errorf("emission at 0.5: %v", e)
+	}
 	// A binary expression snaps at 0.5.
 	w4 := mustApply(t, r, rig.Pose{Expressions: map[string]float32{"wink": 0.4}})
 	w6 := mustApply(t, r, rig.Pose{Expressions: map[string]float32{"wink": 0.6}})
@@ -319,5 +333,59 @@ func TestNoHumanoid(t *testing.T) {
 	}
 	if len(r.Motions()) != 8 {
 		t.Errorf("%d motions", len(r.Motions()))
+	}
+}
+
+// Distinct Apply calls may run at once (the import poses frames in
+// parallel); under -race this holds the rig read-only after New.
+func TestConcurrentApply(t *testing.T) {
+	r := mustRig(t, newFixture(fixtureOpts{twist: true}).model)
+	p := rig.Pose{Bones: map[string]vrm.Quat{"spine": quatX(10)}, Expressions: map[string]float32{"happy": 1}, Yaw: 20}
+	want := mustApply(t, r, p)
+	done := make(chan *rig.Frame)
+	for i := 0; i < 4; i++ {
+		go func() {
+			f, err := r.Apply(p)
+			if err != nil {
+				f = nil
+			}
+			done <- f
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		f := <-done
+		if f == nil || f.Prims[0].Positions[100] != want.Prims[0].Positions[100] {
+			t.Error("a concurrent Apply gave another frame")
+		}
+	}
+}
+
+// Relaxed fingers bend a little towards the palm, which hangs facing the
+// thigh: the left hand's fingers curl in towards the body (−X).
+func TestFingersCurl(t *testing.T) {
+	fx := newFixture(fixtureOpts{})
+	m := fx.model
+	parent := m.Humanoid["leftHand"]
+	for _, f := range []struct {
+		name string
+		dx   float32
+	}{{"leftIndexProximal", 0.06}, {"leftIndexIntermediate", 0.03}, {"leftIndexDistal", 0.025}} {
+		m.Nodes = append(m.Nodes, vrm.Node{Name: f.name, Parent: parent, Translation: vrm.Vec3{f.dx, 0, 0},
+			Rotation: vrm.Quat{0, 0, 0, 1}, Scale: vrm.Vec3{1, 1, 1}, Mesh: -1, Skin: -1})
+		parent = len(m.Nodes) - 1
+		m.Humanoid[f.name] = parent
+	}
+	r := mustRig(t, m)
+	w := bonePositions(t, r, m, rig.Pose{})
+	sub := func(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+	a := sub(w["leftIndexIntermediate"], w["leftIndexProximal"])
+	b := sub(w["leftIndexDistal"], w["leftIndexIntermediate"])
+	cos := (a[0]*b[0] + a[1]*b[1] + a[2]*b[2]) / math.Sqrt((a[0]*a[0]+a[1]*a[1]+a[2]*a[2])*(b[0]*b[0]+b[1]*b[1]+b[2]*b[2]))
+	if ang := math.Acos(math.Min(1, cos)) * 180 / math.Pi; math.Abs(ang-12) > 0.5 {
+		t.Errorf("the index finger's middle joint bends %.1f°, want 12°", ang)
+	}
+	// The bend turns the finger in: b points more to −X than a.
+	if b[0]/math.Sqrt(b[0]*b[0]+b[1]*b[1]+b[2]*b[2]) >= a[0]/math.Sqrt(a[0]*a[0]+a[1]*a[1]+a[2]*a[2]) {
+		t.Errorf("the finger bends outwards: %v then %v", a, b)
 	}
 }

@@ -10,8 +10,8 @@ import (
 // bones' local axes: each upper arm turns from its bind-pose direction
 // (towards the lower arm) to hang ~72° below the horizontal, a little
 // forward; each lower arm bends slightly forward; hands follow the lower
-// arms; legs, spine and head stay as bound (VRM models are bound
-// standing straight).
+// arms, their fingers curled a little; legs, spine and head stay as bound
+// (VRM models are bound standing straight).
 const (
 	armDropDeg    = 72   // upper arm below the horizontal
 	armForward    = 0.12 // forward (z) component of the upper arm's direction
@@ -63,6 +63,12 @@ func (s *state) computeStance(m *vrm.Model) {
 			s.stance[laN] = s.stance[uaN].conj().mul(s.stance[laN]).mul(s.stance[uaN])
 		}
 	}
+	s.accumulateStance(m)
+	s.curlFingers(m)
+	s.accumulateStance(m)
+}
+
+func (s *state) accumulateStance(m *vrm.Model) {
 	for _, i := range s.order {
 		p := m.Nodes[i].Parent
 		acc := identQ
@@ -70,5 +76,57 @@ func (s *state) computeStance(m *vrm.Model) {
 			acc = s.stanceAcc[p]
 		}
 		s.stanceAcc[i] = acc.mul(s.stance[i]).norm()
+	}
+}
+
+// fingerCurlDeg is how far each joint of a relaxed finger bends towards
+// the palm.
+const fingerCurlDeg = 12
+
+var fingerJoints = []string{
+	"IndexProximal", "IndexIntermediate", "IndexDistal",
+	"MiddleProximal", "MiddleIntermediate", "MiddleDistal",
+	"RingProximal", "RingIntermediate", "RingDistal",
+	"LittleProximal", "LittleIntermediate", "LittleDistal",
+}
+
+// curlFingers bends the fingers (not the thumbs) a little towards the
+// palm, as a hand at rest. VRM binds the hands palm down in its T-pose,
+// so the palm's normal is −Y there (raised to level first for a model
+// bound in an A-pose); the bend is about the axis across the fingers
+// and the palm's normal, in world terms, after the arm's stance.
+func (s *state) curlFingers(m *vrm.Model) {
+	for _, side := range []string{"left", "right"} {
+		hand, ok1 := m.Humanoid[side+"Hand"]
+		la, ok2 := m.Humanoid[side+"LowerArm"]
+		ua, ok3 := m.Humanoid[side+"UpperArm"]
+		if !ok1 || !ok2 || !ok3 {
+			continue
+		}
+		along := s.restWorld[hand].origin().sub(s.restWorld[la].origin())
+		if along.length() == 0 {
+			continue
+		}
+		palm := s.tFix[ua].conj().rotate(vec3{0, -1, 0})
+		dir := s.stanceAcc[hand].rotate(along).norm()
+		nrm := s.stanceAcc[hand].rotate(palm).norm()
+		axis := dir.cross(nrm)
+		if axis.length() < 1e-6 {
+			continue
+		}
+		bend := axisAngle(axis, fingerCurlDeg)
+		for _, f := range fingerJoints {
+			b, ok := m.Humanoid[side+f]
+			if !ok {
+				continue
+			}
+			p := m.Nodes[b].Parent
+			if p < 0 {
+				continue
+			}
+			// In the parent's stance frame, so that it acts in world terms.
+			s.stance[b] = s.stanceAcc[p].conj().mul(bend).mul(s.stanceAcc[p]).norm()
+			s.stanceAcc[b] = s.stanceAcc[p].mul(s.stance[b]).norm()
+		}
 	}
 }
