@@ -46,7 +46,7 @@ func TestImportAvatarSheet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := png.Encode(f, ContactSheet(p, 128)); err != nil {
+	if err := png.Encode(f, ContactSheet(p, 96)); err != nil {
 		t.Fatal(err)
 	}
 }
