@@ -105,8 +105,7 @@ func (im *vrmImport) show(s vrmpack.Stage, done, total int) {
 
 // imported closes the progress dialog and says how the import went.
 func (g *gallery) imported(im *vrmImport, name, id string, err error) {
-	im.dlg.SetOnClosed(nil)
-	im.dlg.Hide()
+	im.dlg.Hide() // its OnClosed cancels an import that is over: nothing
 	if g.w.win == nil {
 		return
 	}

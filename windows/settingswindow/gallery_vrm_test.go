@@ -1,0 +1,78 @@
+package settingswindow
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/pet/character"
+	"yui/pet/character/vrm/vrmtest"
+)
+
+// The Characters tab imports a VRM model: a bad file is refused with the
+// reason and nothing written; Cancel leaves nothing; a model imports,
+// shows in the gallery with its meta, and the editor offers it.
+func TestGalleryImportVRM(t *testing.T) {
+	h := openSettings(t, nil, "")
+	g := h.sw.gallery
+	selectTab(h.sw.tabs, charactersTab)
+	h.sw.jobs.Wait()
+	chars := filepath.Join(h.b.Settings.Dir(), "characters")
+
+	src := t.TempDir()
+	bad := filepath.Join(src, "picture.vrm")
+	if err := os.WriteFile(bad, []byte("\x89PNG\r\n\x1a\nnot a model"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g.importModel(bad)
+	h.sw.jobs.Wait()
+	if !strings.Contains(g.status.Text, "Not imported") || !strings.Contains(h.overlayText(), "vrm:") {
+		t.Fatalf("status %q, dialog %q", g.status.Text, h.overlayText())
+	}
+	if _, err := os.Stat(chars); err == nil {
+		t.Fatal("a refused model made the characters folder")
+	}
+
+	model := filepath.Join(src, "avatar.vrm")
+	if err := os.WriteFile(model, vrmtest.Avatar(vrmtest.Options{Triangles: 1500, TextureSize: 64}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g.importModel(model)
+	tapOverlay(t, h, "Cancel")
+	h.sw.jobs.Wait()
+	if !strings.Contains(g.status.Text, "cancelled") {
+		t.Fatalf("after Cancel: status %q", g.status.Text)
+	}
+	if ents, _ := os.ReadDir(chars); len(ents) != 0 {
+		t.Fatalf("Cancel left %v", ents)
+	}
+
+	g.importModel(model)
+	h.sw.jobs.Wait()
+	if !strings.Contains(g.status.Text, "as test-avatar") || len(g.list.Objects) != 3 {
+		t.Fatalf("status %q, %d packs", g.status.Text, len(g.list.Objects))
+	}
+	if _, err := character.LoadDir(filepath.Join(chars, "test-avatar")); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	walk(g.list, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			texts = append(texts, l.Text)
+		}
+	})
+	if all := strings.Join(texts, "\n"); !strings.Contains(all, "licence: ") || !strings.Contains(all, "by Yui tests") {
+		t.Errorf("the card shows no meta: %q", all)
+	}
+	gp := readGalleryPack(h.b.Settings.Dir(), "test-avatar")
+	if gp.meta == nil || gp.meta.thumb == nil || gp.meta.meta.License == "" {
+		t.Fatalf("gallery meta %+v", gp.meta)
+	}
+	if !strings.Contains(strings.Join(h.f().character.Select.Options, ","), "test-avatar") {
+		t.Fatalf("character options %v", h.f().character.Select.Options)
+	}
+}
