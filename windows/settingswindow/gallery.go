@@ -68,7 +68,7 @@ func (g *gallery) content() fyne.CanvasObject {
 	top := container.NewVBox(
 		container.NewHBox(imp, model),
 		helpText(lang.L("Import a Shimeji or Shimeji-ee character: choose its folder (the one with img/ and conf/), or drop the folder onto this window.")),
-		helpText(lang.L("Import a VRM avatar (VRM 0.x or 1.0, as VRoid Studio exports it): it is posed and drawn once into a character that talks, walks and sits like the others.")),
+		helpText(lang.L("Import a VRM avatar (VRM 0.x or 1.0, as VRoid Studio exports it): it is posed and drawn once into a character that talks, walks and sits like the others; VRM Animation clips (.vrma) in the same folder become its motions.")),
 		g.status,
 	)
 	right := container.NewVBox(g.preview, g.playing)

@@ -73,8 +73,9 @@ func (g *gallery) importModel(path string) {
 		defer g.w.jobs.Done()
 		defer cancel()
 		id, err := vrmpack.Import(ctx, vrmpack.Options{
-			File: path,
-			Dir:  dir,
+			File:    path,
+			Dir:     dir,
+			Motions: vrmpack.ClipsBeside(path),
 			Progress: func(s vrmpack.Stage, done, total int) {
 				fyne.Do(func() { im.show(s, done, total) })
 			},

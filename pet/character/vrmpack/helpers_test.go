@@ -52,3 +52,16 @@ func TestShrink(t *testing.T) {
 		t.Errorf("top left %v, want pure red at half opacity", c)
 	}
 }
+
+func TestClipsBeside(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"model.vrm", "Wave Hello.vrma", "nod.VRMA", "walk.vrma", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := ClipsBeside(filepath.Join(dir, "model.vrm"))
+	if len(got) != 2 || got["wave_hello"] == "" || got["nod"] == "" {
+		t.Fatalf("clips %v", got)
+	}
+}

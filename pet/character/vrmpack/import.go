@@ -105,6 +105,9 @@ func importModel(ctx context.Context, o Options) (string, error) {
 		if !character.ValidID(name) {
 			return "", fmt.Errorf("motion name %q must be 1 to 64 letters, digits, \"-\" or \"_\"", name)
 		}
+		if reservedMotion(name) {
+			return "", fmt.Errorf("motion name %q is one the import makes itself; choose another", name)
+		}
 	}
 	progress := func(s Stage, done, total int) {
 		if o.Progress != nil {
@@ -224,4 +227,40 @@ func unwrap(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// MaxClipsBeside bounds the clips ClipsBeside takes.
+const MaxClipsBeside = 32
+
+// ClipsBeside finds the VRM Animation clips (.vrma) in the model's
+// folder, by motion name (the file's name made an id: "Wave Hello.vrma"
+// is "wave_hello"), for an import that offers no way to name them (the
+// Characters tab). At most MaxClipsBeside, in name order.
+func ClipsBeside(model string) map[string]string {
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(model), "*"))
+	out := map[string]string{}
+	for _, f := range files {
+		if !strings.EqualFold(filepath.Ext(f), ".vrma") || len(out) >= MaxClipsBeside {
+			continue
+		}
+		base := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		id := strings.Trim(notID.ReplaceAllString(strings.ToLower(base), "_"), "-_")
+		if len(id) > 48 {
+			id = id[:48]
+		}
+		if _, taken := out[id]; character.ValidID(id) && !taken && !reservedMotion(id) {
+			out[id] = f
+		}
+	}
+	return out
+}
+
+// reservedMotion reports whether a clip may not take the name: the
+// motions the import makes itself.
+func reservedMotion(id string) bool {
+	switch id {
+	case "idle", "talk", "walk", "sit", "sit_edge", "fall", "land", "drag", "thinking":
+		return true
+	}
+	return strings.HasPrefix(id, "talk_")
 }
