@@ -79,16 +79,10 @@ func (b *baker) bake(ctx context.Context, dir, id, file string) (err error) {
 			}
 		}
 	}()
-	total := len(b.plan.shots)
-	for i, s := range b.plan.shots {
-		b.progress(StageRendering, i, total)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := b.draw(ctx, tex, f, o, s, filepath.Join(tmp, s.file)); err != nil {
-			return err
-		}
+	if err := b.drawAll(ctx, tex, f, o, tmp); err != nil {
+		return err
 	}
+	total := len(b.plan.shots)
 	b.progress(StageRendering, total, total)
 	b.progress(StageWriting, 0, 1)
 	m := b.manifest(id, f, file)
@@ -119,19 +113,66 @@ func (b *baker) bake(ctx context.Context, dir, id, file string) (err error) {
 	return nil
 }
 
-// draw poses, renders and writes one picture.
-func (b *baker) draw(ctx context.Context, tex *textures, f framing, o raster.Options, s shot, name string) error {
-	fr, err := b.r.Apply(s.pose)
-	if err != nil {
-		return fmt.Errorf("pose %s: %w", s.file, err)
+// drawAll draws every picture of the plan into dir. The pictures are
+// posed and drawn one after another (the renderer spreads each over the
+// cores); each is encoded and written by a second goroutine while the
+// next one is drawn, so that at most two pictures are held at a time.
+func (b *baker) drawAll(ctx context.Context, tex *textures, f framing, o raster.Options, dir string) error {
+	type drawn struct {
+		img  *image.NRGBA
+		file string
 	}
-	img, err := raster.Render(ctx, tex.scene(fr, f, s.shadow), o)
-	if err != nil {
-		return fmt.Errorf("draw %s: %w", s.file, err)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	todo := make(chan drawn)
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		for d := range todo {
+			if err == nil {
+				if err = encodeTo(filepath.Join(dir, d.file), d.img); err != nil {
+					cancel()
+				}
+			}
+		}
+		written <- err
+	}()
+	drawErr := func() error {
+		defer close(todo)
+		total := len(b.plan.shots)
+		for i, s := range b.plan.shots {
+			b.progress(StageRendering, i, total)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			fr, err := b.r.Apply(s.pose)
+			if err != nil {
+				return fmt.Errorf("pose %s: %w", s.file, err)
+			}
+			img, err := raster.Render(ctx, tex.scene(fr, f, s.shadow), o)
+			if err != nil {
+				return fmt.Errorf("draw %s: %w", s.file, err)
+			}
+			select {
+			case todo <- drawn{img, s.file}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	}()
+	// The writer's error comes first: a failed write cancels the drawing.
+	if err := <-written; err != nil {
+		return err
 	}
+	return drawErr
+}
+
+// encodeTo writes img as a PNG file.
+func encodeTo(name string, img *image.NRGBA) error {
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
-		return fmt.Errorf("encode %s: %w", s.file, err)
+		return fmt.Errorf("encode %s: %w", filepath.Base(name), err)
 	}
 	return writeFile(name, buf.Bytes())
 }
