@@ -130,7 +130,14 @@ func (ai *accessorInfo) component(data []byte, e, k, stride int, norm bool) floa
 func decodeComponent(p []byte, t gltf.ComponentType, norm bool) float64 {
 	switch t {
 	case gltf.ComponentFloat:
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
+		f := float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			// Exporters leave NaN in degenerate normals; none of what
+			// is read here means anything by it, and what is drawn from
+			// it must not see it.
+			return 0
+		}
+		return f
 	case gltf.ComponentByte:
 		v := float64(int8(p[0]))
 		if norm {

@@ -83,7 +83,9 @@ func TestReadAttributeForms(t *testing.T) {
 	doc["materials"] = []any{obj{
 		"pbrMetallicRoughness": obj{"baseColorTexture": obj{"index": 0,
 			"extensions": obj{"KHR_texture_transform": obj{"offset": []float64{0.5, 0.25}, "scale": []float64{2, 4}}}}},
-		"extensions": obj{"KHR_materials_unlit": obj{}},
+		"emissiveFactor": []float64{0.5, 0.25, 0},
+		"extensions": obj{"KHR_materials_unlit": obj{},
+			"KHR_materials_emissive_strength": obj{"emissiveStrength": 2}},
 	}}
 	prims := at(doc, "meshes", 0)
 	prims["primitives"] = []any{
@@ -111,6 +113,9 @@ func TestReadAttributeForms(t *testing.T) {
 	mat := m.Materials[0]
 	if !mat.Unlit || mat.BaseTexture.Offset != (Vec2{0.5, 0.25}) || mat.BaseTexture.Scale != (Vec2{2, 4}) {
 		t.Errorf("material %+v", mat)
+	}
+	if mat.Emissive != (Vec3{1, 0.5, 0}) {
+		t.Errorf("emissive %v, want the factor times the strength", mat.Emissive)
 	}
 	if img, err := m.Textures[0].Decode(); err != nil || img.Bounds().Dx() != 1 {
 		t.Errorf("texture: %v", err)

@@ -153,6 +153,18 @@ func TestReadBadInput(t *testing.T) {
 			d["extensionsRequired"] = []any{"KHR_draco_mesh_compression"}
 			return nil
 		})},
+		{"json bomb", "the glTF JSON has over 1048576 values", mutate(func(d obj, _ []byte) []byte {
+			nodes := make([]any, 1<<20)
+			for i := range nodes {
+				nodes[i] = obj{}
+			}
+			d["extras"] = nodes
+			return nil
+		})},
+		{"node out of float range", "vrm: node 1: its transform is not finite", mutate(func(d obj, _ []byte) []byte {
+			at(d, "nodes", 1)["translation"] = []float64{1e300, 0, 0}
+			return nil
+		})},
 		{"accessor out of range", "accessor 9 out of range", mutate(func(d obj, _ []byte) []byte {
 			at(d, "meshes", 0, "primitives", 0)["attributes"] = obj{"POSITION": 9}
 			return nil
@@ -255,6 +267,20 @@ func TestReadBadInput(t *testing.T) {
 				t.Errorf("error %q, want one line starting \"vrm: \" containing %q", msg, c.want)
 			}
 		})
+	}
+}
+
+// TestReadZeroesNaN: a NaN in the data is read as 0, so nothing drawn
+// from the model computes with it.
+func TestReadZeroesNaN(t *testing.T) {
+	doc, bin := minimal()
+	binary.LittleEndian.PutUint32(bin[4:], math.Float32bits(float32(math.NaN())))
+	m, err := Read(bytes.NewReader(glb(t, doc, bin)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.Meshes[0].Primitives[0].Positions[0]; p != (Vec3{}) {
+		t.Errorf("position %v", p)
 	}
 }
 

@@ -18,23 +18,17 @@ var humanParents = map[string]string{
 	"rightUpperLeg": "hips", "rightLowerLeg": "rightUpperLeg", "rightFoot": "rightLowerLeg", "rightToes": "rightFoot",
 	"leftShoulder": "upperChest", "leftUpperArm": "leftShoulder", "leftLowerArm": "leftUpperArm", "leftHand": "leftLowerArm",
 	"rightShoulder": "upperChest", "rightUpperArm": "rightShoulder", "rightLowerArm": "rightUpperArm", "rightHand": "rightLowerArm",
-}
-
-func init() {
 	// The fingers: three bones each, from the hand out.
-	for _, side := range []string{"left", "right"} {
-		for _, f := range []struct{ name, a, b, c string }{
-			{"Thumb", "Metacarpal", "Proximal", "Distal"},
-			{"Index", "Proximal", "Intermediate", "Distal"},
-			{"Middle", "Proximal", "Intermediate", "Distal"},
-			{"Ring", "Proximal", "Intermediate", "Distal"},
-			{"Little", "Proximal", "Intermediate", "Distal"},
-		} {
-			humanParents[side+f.name+f.a] = side + "Hand"
-			humanParents[side+f.name+f.b] = side + f.name + f.a
-			humanParents[side+f.name+f.c] = side + f.name + f.b
-		}
-	}
+	"leftThumbMetacarpal": "leftHand", "leftThumbProximal": "leftThumbMetacarpal", "leftThumbDistal": "leftThumbProximal",
+	"leftIndexProximal": "leftHand", "leftIndexIntermediate": "leftIndexProximal", "leftIndexDistal": "leftIndexIntermediate",
+	"leftMiddleProximal": "leftHand", "leftMiddleIntermediate": "leftMiddleProximal", "leftMiddleDistal": "leftMiddleIntermediate",
+	"leftRingProximal": "leftHand", "leftRingIntermediate": "leftRingProximal", "leftRingDistal": "leftRingIntermediate",
+	"leftLittleProximal": "leftHand", "leftLittleIntermediate": "leftLittleProximal", "leftLittleDistal": "leftLittleIntermediate",
+	"rightThumbMetacarpal": "rightHand", "rightThumbProximal": "rightThumbMetacarpal", "rightThumbDistal": "rightThumbProximal",
+	"rightIndexProximal": "rightHand", "rightIndexIntermediate": "rightIndexProximal", "rightIndexDistal": "rightIndexIntermediate",
+	"rightMiddleProximal": "rightHand", "rightMiddleIntermediate": "rightMiddleProximal", "rightMiddleDistal": "rightMiddleIntermediate",
+	"rightRingProximal": "rightHand", "rightRingIntermediate": "rightRingProximal", "rightRingDistal": "rightRingIntermediate",
+	"rightLittleProximal": "rightHand", "rightLittleIntermediate": "rightLittleProximal", "rightLittleDistal": "rightLittleIntermediate",
 }
 
 type vrma struct {
@@ -44,6 +38,15 @@ type vrma struct {
 			Node *int `json:"node"`
 		} `json:"humanBones"`
 	} `json:"humanoid"`
+	// Expressions name the nodes whose translation's X is a weight.
+	Expressions struct {
+		Preset map[string]struct {
+			Node *int `json:"node"`
+		} `json:"preset"`
+		Custom map[string]struct {
+			Node *int `json:"node"`
+		} `json:"custom"`
+	} `json:"expressions"`
 }
 
 // rest is a node's rest transform in the clip's scene.
@@ -84,8 +87,18 @@ func readClip(r io.Reader) (*Clip, error) {
 		}
 		bones[*b.Node] = name
 	}
+	exprs := map[int]string{}
+	for _, set := range []map[string]struct {
+		Node *int `json:"node"`
+	}{ext.Expressions.Preset, ext.Expressions.Custom} {
+		for name, e := range set {
+			if e.Node != nil && *e.Node >= 0 && *e.Node < len(m.Nodes) {
+				exprs[*e.Node] = name
+			}
+		}
+	}
 	world := worldRest(&m)
-	clip := &Clip{Rotations: map[string]RotationTrack{}}
+	clip := &Clip{Rotations: map[string]RotationTrack{}, Expressions: map[string]WeightTrack{}}
 	if len(c.doc.Animations) == 0 {
 		return clip, nil
 	}
@@ -106,14 +119,32 @@ func readClip(r io.Reader) (*Clip, error) {
 		if ch == nil || ch.Target.Node == nil {
 			continue
 		}
-		name, ok := bones[*ch.Target.Node]
-		if !ok {
-			continue // expressions and lookAt are not read
+		name, isBone := bones[*ch.Target.Node]
+		expr, isExpr := exprs[*ch.Target.Node]
+		if !isBone && !isExpr {
+			continue // the lookAt target is not read
 		}
 		if ch.Sampler < 0 || ch.Sampler >= len(anim.Samplers) || anim.Samplers[ch.Sampler] == nil {
 			return nil, fmt.Errorf("vrm: channel %d: sampler %d out of range", ci, ch.Sampler)
 		}
 		s := anim.Samplers[ch.Sampler]
+		if !isBone {
+			if ch.Target.Path != gltf.TRSTranslation {
+				continue
+			}
+			// VRMC_vrm_animation: an expression's weight is its node's X.
+			times, vals, err := c.keys(s, 3)
+			if err != nil {
+				return nil, fmt.Errorf("vrm: channel %d: %w", ci, trimPrefix(err))
+			}
+			tr := WeightTrack{Times: times, Values: make([]float32, len(times)), Step: s.Interpolation == gltf.InterpolationStep}
+			for i := range times {
+				tr.Values[i] = clamp01(vals[3*i])
+			}
+			clip.Expressions[expr] = tr
+			clip.Duration = max(clip.Duration, last(times))
+			continue
+		}
 		switch ch.Target.Path {
 		case gltf.TRSRotation:
 			times, vals, err := c.keys(s, 4)

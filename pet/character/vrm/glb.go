@@ -22,6 +22,12 @@ const (
 	glbChunkJSON = 0x4E4F534A // "JSON"
 	glbChunkBIN  = 0x004E4942 // "BIN\0"
 	maxJSONBytes = 64 << 20
+	// maxJSONValues bounds the values (objects, arrays, numbers, …) of
+	// the JSON chunk. Each becomes at most a few hundred bytes of
+	// decoded document (a node is the largest), so a small chunk of
+	// "{}, {}, …" cannot decode to gigabytes; real models have tens of
+	// thousands.
+	maxJSONValues = 1 << 20
 )
 
 // container is a parsed GLB: the glTF document and its binary chunk.
@@ -101,6 +107,9 @@ func parseGLB(data []byte) (*container, error) {
 	if len(jsonChunk) > maxJSONBytes {
 		return nil, fmt.Errorf("vrm: JSON chunk too large: %d bytes, at most %d", len(jsonChunk), maxJSONBytes)
 	}
+	if err := countValues(jsonChunk); err != nil {
+		return nil, err
+	}
 	doc := new(gltf.Document)
 	if err := json.Unmarshal(jsonChunk, doc); err != nil {
 		return nil, fmt.Errorf("vrm: bad glTF JSON: %w", err)
@@ -125,13 +134,14 @@ func parseGLB(data []byte) (*container, error) {
 // reader already turns into floats. Compressed geometry (Draco, meshopt)
 // and other image formats (KTX2, WebP) are refused by name.
 var supportedRequired = map[string]bool{
-	"KHR_materials_unlit":   true,
-	"KHR_texture_transform": true,
-	"KHR_mesh_quantization": true,
-	extVRM0:                 true,
-	extVRM1:                 true,
-	extMToon:                true,
-	extVRMA:                 true,
+	"KHR_materials_unlit":             true,
+	"KHR_texture_transform":           true,
+	"KHR_mesh_quantization":           true,
+	"KHR_materials_emissive_strength": true,
+	extVRM0:                           true,
+	extVRM1:                           true,
+	extMToon:                          true,
+	extVRMA:                           true,
 }
 
 // resolveBuffers finds each buffer's bytes: the BIN chunk for a GLB's
@@ -218,4 +228,27 @@ func decodeExtension(ext gltf.Extensions, name string, v any) (bool, error) {
 		return true, fmt.Errorf("vrm: bad %s extension: %w", name, err)
 	}
 	return true, nil
+}
+
+// countValues counts the JSON values of js, refusing more than
+// maxJSONValues before anything is decoded.
+func countValues(js []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	n := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("vrm: bad glTF JSON: %w", err)
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			continue
+		}
+		n++
+		if n > maxJSONValues {
+			return fmt.Errorf("vrm: the glTF JSON has over %d values", maxJSONValues)
+		}
+	}
 }

@@ -135,6 +135,15 @@ func readMaterial(gm *gltf.Material, textures int) (Material, error) {
 		return mat, err
 	}
 	_, mat.Unlit = gm.Extensions[extUnlit]
+	var strength struct {
+		EmissiveStrength *float32 `json:"emissiveStrength"`
+	}
+	if _, err := decodeExtension(gm.Extensions, "KHR_materials_emissive_strength", &strength); err != nil {
+		return mat, err
+	}
+	if k := strength.EmissiveStrength; k != nil && *k >= 0 && *k < 1e6 {
+		mat.Emissive = Vec3{mat.Emissive[0] * *k, mat.Emissive[1] * *k, mat.Emissive[2] * *k}
+	}
 	var mt mtoon1
 	ok, err := decodeExtension(gm.Extensions, extMToon, &mt)
 	if err != nil {

@@ -9,8 +9,14 @@
 // file is: the model faces +Z (0.x models, which face −Z, are turned
 // half a turn about Y at the root), expressions carry VRM 1.0's preset
 // names (0.x's joy is happy, sorrow is sad, fun is relaxed, a is aa, …),
-// weights run 0..1 (0.x's 0..100 are scaled), and MToon's parameters
-// have VRM 1.0's meaning (0.x's materialProperties are converted).
+// weights run 0..1 (0.x's 0..100 are scaled), MToon's parameters have
+// VRM 1.0's meaning (0.x's materialProperties are converted as three-vrm's
+// VRM 0.x compatibility does: colours from sRGB, the outline width from
+// centimetres, shade shift and toony remapped), and the humanoid's bones
+// have 1.0's names (0.x's thumb bones are renamed).
+//
+// Package vrmtest, beside this one, writes a test avatar (VRM 1.0 or
+// 0.x) and a test clip for the tests and benchmarks of the import.
 //
 // Everything read is checked before it is used: a file that is not a VRM
 // model, is cut short, points outside its buffers, loops its node tree or
@@ -173,7 +179,8 @@ type Sampler struct {
 // its sampler. Decode decodes it on demand, so that a model's textures
 // are not all held decoded at once.
 type Texture struct {
-	MIME    string
+	MIME string
+	// Data is a slice of the file's bytes, not a copy: do not modify it.
 	Data    []byte
 	Sampler Sampler
 }
@@ -221,7 +228,10 @@ type TextureTransformBind struct {
 // LookAt is how the eyes turn: by the eye bones or by expressions.
 type LookAt struct {
 	// Type is "bone" or "expression".
-	Type               string
+	Type string
+	// OffsetFromHeadBone is in the head bone's local frame. A 0.x model's
+	// is converted as three-vrm does (Unity's Z negated); with its root
+	// turned half a turn, the head's local −Z is then the front.
 	OffsetFromHeadBone Vec3
 	// RangeMaps: input degrees to output (degrees for bones, weight for
 	// expressions), VRM 1.0's rangeMap*.
@@ -278,6 +288,16 @@ type Clip struct {
 	Rotations map[string]RotationTrack
 	// HipsTranslation is the hips' track, may be empty.
 	HipsTranslation TranslationTrack
+	// Expressions are the clip's expression weights (0..1) by VRM 1.0
+	// expression name, preset or custom; may be empty.
+	Expressions map[string]WeightTrack
+}
+
+// WeightTrack is a linear or step track of weights.
+type WeightTrack struct {
+	Times  []float32
+	Values []float32
+	Step   bool
 }
 
 // RotationTrack is a linear (slerp) or step rotation track.

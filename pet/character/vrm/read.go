@@ -103,6 +103,9 @@ func (c *container) readNodes(m *Model) error {
 			out.Rotation = normQuat(quatf(n.RotationOrDefault()))
 			out.Scale = vec3f(n.ScaleOrDefault())
 		}
+		if !finiteNode(out) {
+			return fmt.Errorf("vrm: node %d: its transform is not finite", i)
+		}
 		for _, ch := range n.Children {
 			if ch < 0 || ch >= len(doc.Nodes) {
 				return fmt.Errorf("vrm: node %d: child %d out of range", i, ch)
@@ -250,4 +253,14 @@ func decompose(m [16]float64) (Vec3, Quat, Vec3) {
 		w, x, y, z = (r10-r01)/s, (r02+r20)/s, (r12+r21)/s, 0.25*s
 	}
 	return t, normQuat(Quat{float32(x), float32(y), float32(z), float32(w)}), Vec3{float32(sx), float32(sy), float32(sz)}
+}
+
+func finiteNode(n *Node) bool {
+	for _, v := range []float32{n.Translation[0], n.Translation[1], n.Translation[2],
+		n.Rotation[0], n.Rotation[1], n.Rotation[2], n.Rotation[3], n.Scale[0], n.Scale[1], n.Scale[2]} {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package vrm
 
 import (
+	"math"
 	"testing"
 )
 
@@ -121,6 +122,13 @@ func checkWellFormed(t *testing.T, m *Model) {
 			for _, l := range []int{len(p.Normals), len(p.UVs), len(p.Joints), len(p.Weights)} {
 				if l != 0 && l != n {
 					t.Errorf("mesh %d primitive %d: attribute of %d for %d vertices", mi, pi, l, n)
+				}
+			}
+			for _, v := range p.Positions {
+				for _, f := range v {
+					if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+						t.Fatalf("mesh %d primitive %d: position %v", mi, pi, v)
+					}
 				}
 			}
 			for _, mt := range p.Targets {

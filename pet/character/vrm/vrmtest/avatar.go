@@ -1,13 +1,13 @@
-// Package vrmtest makes VRM test avatars: Avatar writes a VRM 1.0 model
-// of simple shapes (a humanoid skeleton in a T-pose, skinned meshes,
-// PNG textures, MToon materials, the preset expressions as morph targets
-// of the face, lookAt by the eye bones) as a .vrm file's bytes. Only
-// tests and benchmarks import it; nothing shipped does.
+// Package vrmtest makes VRM test files: Avatar writes a VRM 1.0 model
+// (or, with Options.VRM0, the same as VRM 0.x) of simple shapes: a
+// humanoid skeleton in a T-pose, skinned meshes, PNG textures, MToon
+// materials, the preset expressions and two custom ones as morph targets
+// of the face (brows, eyelids, mouth), lookAt by the eye bones; Wave
+// writes a .vrma clip on that skeleton. Only tests and benchmarks import
+// it; nothing shipped does.
 package vrmtest
 
 import "math"
-
-var pow = math.Pow
 
 // Options shape the avatar.
 type Options struct {
@@ -18,6 +18,10 @@ type Options struct {
 	// TextureSize is the skin and dress textures' side in pixels
 	// (default 256; 4096 for a model of a real avatar's weight).
 	TextureSize int
+	// Grain adds faint noise to the textures, so that they weigh what a
+	// real avatar's do (4096² ones and 100k triangles make a file of some 40 MB) instead of
+	// compressing to almost nothing.
+	Grain bool
 	// VRM0 writes the avatar as VRM 0.x: facing −Z, with the VRM
 	// extension's blend shape groups and MToon material properties.
 	VRM0 bool
@@ -69,7 +73,7 @@ func Avatar(o Options) []byte {
 	writeMesh(w, "Face", face, faceFeats, targetNames)
 	writeMesh(w, "Eyes", eyes, nil, nil)
 	writeSkin(w)
-	writeMaterials(w, o.TextureSize, !o.VRM0)
+	writeMaterials(w, o.TextureSize, !o.VRM0, o.Grain)
 	if o.VRM0 {
 		writeVRM0(w)
 	} else {

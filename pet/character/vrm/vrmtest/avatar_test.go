@@ -176,6 +176,9 @@ func TestWaveReadsBack(t *testing.T) {
 		if math.Abs(float64(q[2])-0.5) > 1e-3 || math.Abs(float64(q[3])-math.Sqrt(3)/2) > 1e-3 {
 			t.Errorf("arm halfway %v", q)
 		}
+		if happy := c.Expressions["happy"]; len(happy.Values) != 9 || math.Abs(float64(happy.Values[4])-1) > 1e-6 {
+			t.Errorf("happy %+v", happy)
+		}
 		hips := c.HipsTranslation
 		if len(hips.Values) != 9 || math.Abs(float64(hips.Values[2][1])-0.93) > 1e-3 {
 			t.Errorf("hips %v", hips.Values)
@@ -225,5 +228,17 @@ func TestAvatarVRM0(t *testing.T) {
 		if p0[i][0] != -p1[i][0] || p0[i][1] != p1[i][1] || p0[i][2] != -p1[i][2] {
 			t.Fatalf("vertex %d: %v and %v", i, p0[i], p1[i])
 		}
+	}
+}
+
+func TestAvatarGrain(t *testing.T) {
+	plain := vrmtest.Avatar(vrmtest.Options{Subdivisions: 3, TextureSize: 512})
+	grainy := vrmtest.Avatar(vrmtest.Options{Subdivisions: 3, TextureSize: 512, Grain: true})
+	// Two 512² textures of noise weigh over 100 kB more than plain ones.
+	if len(grainy)-len(plain) < 100<<10 {
+		t.Errorf("grain added %d bytes", len(grainy)-len(plain))
+	}
+	if _, err := vrm.Read(bytes.NewReader(grainy)); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -14,9 +14,10 @@ type ClipOptions struct {
 
 // Wave returns the bytes of a .vrma clip (VRMC_vrm_animation 1.0) on the
 // test avatar's skeleton: the left arm waves (its upper arm swings about
-// Z, up to 60° over the T-pose and back), the head nods 15°, and the
-// hips bob 3 cm. The rest skeleton is Avatar's T-pose, so each rotation
-// in the file is the bone's normalised rotation.
+// Z, up to 60° over the T-pose and back), the head nods 15°, the hips
+// bob 3 cm, and a smile (the happy expression) comes and goes. The rest
+// skeleton is Avatar's T-pose, so each rotation in the file is the
+// bone's normalised rotation.
 func Wave(o ClipOptions) []byte {
 	if o.Seconds <= 0 {
 		o.Seconds = 2
@@ -71,6 +72,18 @@ func Wave(o ClipOptions) []byte {
 		{"sampler": 1, "target": map[string]any{"node": bHead, "path": "rotation"}},
 		{"sampler": 2, "target": map[string]any{"node": bHips, "path": "translation"}},
 	}
+	// A smile that comes and goes, on an expression node: its X is the
+	// weight.
+	smile := make([]float32, 0, 3*o.Keys)
+	for i := range times {
+		f := float64(i) / float64(o.Keys-1)
+		smile = append(smile, float32(math.Sin(math.Pi*f)), 0, 0)
+	}
+	samplers = append(samplers, map[string]any{"input": in, "output": w.floats(smile, 3, "VEC3", false, 0), "interpolation": interp})
+	exprNode := len(w.d.Nodes)
+	w.d.Nodes = append(w.d.Nodes, node{Name: "happy"})
+	w.d.Scenes[0].Nodes = append(w.d.Scenes[0].Nodes, exprNode)
+	channels = append(channels, map[string]any{"sampler": 3, "target": map[string]any{"node": exprNode, "path": "translation"}})
 	w.d.Animations = []map[string]any{{"name": "Wave", "samplers": samplers, "channels": channels}}
 	human := map[string]any{}
 	for i, b := range bones {
@@ -80,6 +93,7 @@ func Wave(o ClipOptions) []byte {
 	w.d.Extensions = map[string]any{"VRMC_vrm_animation": map[string]any{
 		"specVersion": "1.0",
 		"humanoid":    map[string]any{"humanBones": human},
+		"expressions": map[string]any{"preset": map[string]any{"happy": map[string]int{"node": exprNode}}},
 	}}
 	return w.glb()
 }

@@ -46,9 +46,14 @@ func pbr(base [4]float32, tex int) map[string]any {
 
 // writeMaterials writes the textures (skin, dress, and the meta's
 // thumbnail image, which no texture shows) and the six MToon materials.
-func writeMaterials(w *writer, size int, mtoonExt bool) {
-	skinImg := w.view(pngOf(skinTexture(size)), 0)
-	dressImg := w.view(pngOf(dressTexture(size)), 0)
+func writeMaterials(w *writer, size int, mtoonExt, grain bool) {
+	skin, dress := skinTexture(size), dressTexture(size)
+	if grain {
+		addGrain(skin, 1)
+		addGrain(dress, 2)
+	}
+	skinImg := w.view(pngOf(skin), 0)
+	dressImg := w.view(pngOf(dress), 0)
 	thumb := w.view(pngOf(skinTexture(64)), 0)
 	w.d.Images = []img{
 		{Name: "Skin", BufferView: skinImg, MimeType: "image/png"},
@@ -90,7 +95,7 @@ func pngOf(im image.Image) []byte {
 
 // skinTexture is a warm skin tone with faint freckle dots: texturing
 // shows without spoiling the look.
-func skinTexture(n int) image.Image {
+func skinTexture(n int) *image.NRGBA {
 	im := image.NewNRGBA(image.Rect(0, 0, n, n))
 	cell := max(n/16, 2)
 	for y := 0; y < n; y++ {
@@ -107,7 +112,7 @@ func skinTexture(n int) image.Image {
 }
 
 // dressTexture is a checked pattern with a stripe: plainly a texture.
-func dressTexture(n int) image.Image {
+func dressTexture(n int) *image.NRGBA {
 	im := image.NewNRGBA(image.Rect(0, 0, n, n))
 	cell := max(n/8, 1)
 	for y := 0; y < n; y++ {
@@ -123,4 +128,20 @@ func dressTexture(n int) image.Image {
 		}
 	}
 	return im
+}
+
+// addGrain adds a faint deterministic noise (±1 a channel, xorshift) so
+// that the PNG no longer compresses to almost nothing: a file the size
+// of a real avatar's, whose textures cost what real ones cost to decode.
+func addGrain(im *image.NRGBA, seed uint32) {
+	x := seed*2654435761 + 1
+	for i := 0; i < len(im.Pix); i += 4 {
+		for k := 0; k < 3; k++ {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			v := int(im.Pix[i+k]) + int(x%3) - 1
+			im.Pix[i+k] = uint8(min(max(v, 0), 255))
+		}
+	}
 }

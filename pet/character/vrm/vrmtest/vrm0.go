@@ -1,5 +1,7 @@
 package vrmtest
 
+import "math"
+
 // presets0 are VRM 0.x's names of the presets it has (surprised is not
 // one: 0.x writes it as a custom group).
 var presets0 = map[string]string{
@@ -92,5 +94,5 @@ func srgb(v float32) float32 {
 	if v <= 0 {
 		return 0
 	}
-	return float32(pow(float64(v), 1/2.2))
+	return float32(math.Pow(float64(v), 1/2.2))
 }
