@@ -173,10 +173,7 @@ func (p *pmat) shadeToon(f *frag, lr *lightRig, lit Vec4) Vec3 {
 	}
 	if t.RimColor != (Vec3{}) {
 		x := clamp01(1 - dot3(f.viewDir, f.n) + t.RimLift)
-		fres := float32(0)
-		if x > 0 {
-			fres = float32(math.Pow(float64(x), float64(max(t.RimFresnelPower, 0))))
-		}
+		fres := powf(x, t.RimFresnelPower)
 		rim := Vec3{t.RimColor[0] * fres, t.RimColor[1] * fres, t.RimColor[2] * fres}
 		if p.rimTex != nil {
 			u, v := p.uv(f.uv)
@@ -190,6 +187,28 @@ func (p *pmat) shadeToon(f *frag, lr *lightRig, lit Vec4) Vec3 {
 		}
 	}
 	return c
+}
+
+// powf is x^p for x in 0..1, by multiplication for the whole powers
+// models use (MToon's default is 5), math.Pow otherwise.
+func powf(x, p float32) float32 {
+	if !(x > 0) {
+		if p == 0 {
+			return 1
+		}
+		return 0
+	}
+	if !(p > 0) {
+		return 1
+	}
+	if n := int(p); float32(n) == p && n <= 16 {
+		r := float32(1)
+		for range n {
+			r *= x
+		}
+		return r
+	}
+	return float32(math.Pow(float64(x), float64(p)))
 }
 
 // linearstep is MToon's ramp; with lo ≥ hi (toony 1) it is a step.

@@ -2,6 +2,7 @@ package raster
 
 import (
 	"image/color"
+	"math"
 	"testing"
 )
 
@@ -84,5 +85,16 @@ func TestOutlineScreenWidth(t *testing.T) {
 	// 5% of 96 pixels is about 5 pixels.
 	if ring < 4 || ring > 6 {
 		t.Errorf("screen outline %d pixels wide on the middle row, want about 5", ring)
+	}
+}
+
+func TestPowf(t *testing.T) {
+	for _, p := range []float32{0, 1, 2.5, 3, 5, 16, 17.5} {
+		for _, x := range []float32{0, 0.1, 0.5, 0.9, 1} {
+			want := float32(math.Pow(float64(x), float64(p)))
+			if got := powf(x, p); math.Abs(float64(got-want)) > 1e-5 {
+				t.Errorf("powf(%v, %v) = %v, want %v", x, p, got, want)
+			}
+		}
 	}
 }
