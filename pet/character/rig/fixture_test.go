@@ -125,6 +125,20 @@ func box(pos *[]vrm.Vec3, nrm *[]vrm.Vec3, idx *[]uint32, c [3]float64, h float6
 }
 
 func newFixture(o fixtureOpts) fixture {
+	bs := fixtureBones(o)
+	m, worldR, skin := fixtureNodes(bs, o)
+	pr, ranges := fixtureBody(bs)
+	m.Meshes = append(m.Meshes, vrm.Mesh{Name: "body", Primitives: []vrm.Primitive{pr}})
+	m.Skins = []vrm.Skin{skin}
+	body := vrm.Node{Name: "body", Parent: 0, Rotation: vrm.Quat{0, 0, 0, 1}, Scale: vrm.Vec3{1, 1, 1}, Mesh: 0, Skin: 0}
+	m.Nodes = append(m.Nodes, body)
+	m.Nodes[0].Children = append(m.Nodes[0].Children, len(m.Nodes)-1)
+	fixtureExtras(m, worldR)
+	return fixture{model: m, ranges: ranges}
+}
+
+// fixtureBones is the skeleton, its arms lowered for an A-pose.
+func fixtureBones(o fixtureOpts) []bone {
 	bs := make([]bone, len(skeleton))
 	copy(bs, skeleton)
 	if o.aPose != 0 {
@@ -141,6 +155,12 @@ func newFixture(o fixtureOpts) fixture {
 			}
 		}
 	}
+	return bs
+}
+
+// fixtureNodes makes the nodes (with arbitrary bone axes for twist) and
+// the skin's joints and inverse bind matrices.
+func fixtureNodes(bs []bone, o fixtureOpts) (*vrm.Model, []q4, vrm.Skin) {
 	m := &vrm.Model{SpecVersion: 1, Humanoid: map[string]int{}, Roots: []int{0}}
 	worldR := make([]q4, len(bs))
 	skin := vrm.Skin{}
@@ -166,6 +186,11 @@ func newFixture(o fixtureOpts) fixture {
 		skin.Joints = append(skin.Joints, i)
 		skin.InverseBindMatrices = append(skin.InverseBindMatrices, inverseRigid(b.pos, worldR[i]))
 	}
+	return m, worldR, skin
+}
+
+// fixtureBody is a box per bone, skinned to it, and the face.
+func fixtureBody(bs []bone) (vrm.Primitive, map[string][2]int) {
 	// The body: a box per bone, skinned to it.
 	var pr vrm.Primitive
 	pr.Material = 0
@@ -202,12 +227,11 @@ func newFixture(o fixtureOpts) fixture {
 		shut[v] = vrm.Vec3{0, -0.01, 0}
 	}
 	pr.Targets = []vrm.MorphTarget{{Positions: open}, {Positions: shut}}
-	m.Meshes = append(m.Meshes, vrm.Mesh{Name: "body", Primitives: []vrm.Primitive{pr}})
-	m.Skins = []vrm.Skin{skin}
-	body := vrm.Node{Name: "body", Parent: 0, Rotation: vrm.Quat{0, 0, 0, 1}, Scale: vrm.Vec3{1, 1, 1}, Mesh: 0, Skin: 0}
-	m.Nodes = append(m.Nodes, body)
-	m.Nodes[0].Children = append(m.Nodes[0].Children, len(m.Nodes)-1)
+	return pr, ranges
+}
 
+// fixtureExtras adds the hat, the material, the expressions and lookAt.
+func fixtureExtras(m *vrm.Model, worldR []q4) {
 	// The hat: a rigid box on a node under the head, 0.15 above it.
 	var hat vrm.Primitive
 	hat.Material = 0
@@ -238,7 +262,6 @@ func newFixture(o fixtureOpts) fixture {
 		HorizontalOuter: vrm.RangeMap{InputMaxValue: 90, OutputScale: 12},
 		VerticalDown:    vrm.RangeMap{InputMaxValue: 90, OutputScale: 10},
 		VerticalUp:      vrm.RangeMap{InputMaxValue: 90, OutputScale: 10}}
-	return fixture{model: m, ranges: ranges}
 }
 
 // centerOf is the mean of a vertex range's posed positions.

@@ -215,7 +215,7 @@ func (r *Rig) drag() Motion {
 		s := math.Sin(2 * math.Pi * float64(i) / n)
 		b := bones{}
 		for _, sd := range []string{"left", "right"} {
-			b.z(sd+"UpperArm", side(sd, 12)).x(sd+"UpperArm", -6*s).x(sd+"LowerArm", -8).
+			b.z(sd+"UpperArm", side(sd, -10)).x(sd+"UpperArm", -6*s).x(sd+"LowerArm", -4).
 				x(sd+"UpperLeg", 6*s).x(sd+"LowerLeg", 12)
 		}
 		b.x("head", 6).z("spine", 3*s)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"yui/pet/character/rig"
+	"yui/pet/character/vrm"
 )
 
 func motionsByName(t *testing.T, r *rig.Rig) map[string]rig.Motion {
@@ -35,26 +36,7 @@ func TestMotions(t *testing.T) {
 		}
 		standH := shi[1] - slo[1]
 
-		// The walk: 8 frames or more, looping, turned to the right, the
-		// feet moving, the feet kept on the ground.
-		w := ms["walk"]
-		if len(w.Poses) < 8 || !w.Loop || w.Faces != 1 || w.Poses[0].Turn < 60 || w.Poses[0].Turn > 90 {
-			t.Errorf("%+v: walk: %d poses, loop %v, faces %d, turn %v", o, len(w.Poses), w.Loop, w.Faces, w.Poses[0].Turn)
-		}
-		var minZ, maxZ = math.Inf(1), math.Inf(-1)
-		for _, p := range w.Poses {
-			p.Turn = 0 // judge the legs from the front's axes
-			f := mustApply(t, r, p)
-			z := centerOf(f.Prims[0].Positions, fx.ranges["leftFoot"])[2]
-			minZ, maxZ = math.Min(minZ, z), math.Max(maxZ, z)
-			lo, _, _ := r.Bounds(p)
-			if math.Abs(float64(lo[1]-slo[1])) > 0.03 {
-				t.Errorf("%+v: walk: the feet left the ground: lowest %.3f, standing %.3f", o, lo[1], slo[1])
-			}
-		}
-		if maxZ-minZ < 0.3 {
-			t.Errorf("%+v: walk: the left foot moves only %.3f forward and back", o, maxZ-minZ)
-		}
+		checkWalk(t, r, fx, o, ms["walk"], slo)
 
 		// Sitting makes her shorter; on the floor the lowest point stays on it.
 		for _, n := range []string{"sit", "sit_edge"} {
@@ -111,5 +93,28 @@ func TestMotions(t *testing.T) {
 		if blinks != 1 || !ms["idle"].Loop {
 			t.Errorf("%+v: idle: %d blinks", o, blinks)
 		}
+	}
+}
+
+// checkWalk: 8 frames or more, looping, turned to the right, the feet
+// moving, the feet kept on the ground.
+func checkWalk(t *testing.T, r *rig.Rig, fx fixture, o fixtureOpts, w rig.Motion, slo vrm.Vec3) {
+	t.Helper()
+	if len(w.Poses) < 8 || !w.Loop || w.Faces != 1 || w.Poses[0].Turn < 60 || w.Poses[0].Turn > 90 {
+		t.Errorf("%+v: walk: %d poses, loop %v, faces %d, turn %v", o, len(w.Poses), w.Loop, w.Faces, w.Poses[0].Turn)
+	}
+	var minZ, maxZ = math.Inf(1), math.Inf(-1)
+	for _, p := range w.Poses {
+		p.Turn = 0 // judge the legs from the front's axes
+		f := mustApply(t, r, p)
+		z := centerOf(f.Prims[0].Positions, fx.ranges["leftFoot"])[2]
+		minZ, maxZ = math.Min(minZ, z), math.Max(maxZ, z)
+		lo, _, _ := r.Bounds(p)
+		if math.Abs(float64(lo[1]-slo[1])) > 0.03 {
+			t.Errorf("%+v: walk: the feet left the ground: lowest %.3f, standing %.3f", o, lo[1], slo[1])
+		}
+	}
+	if maxZ-minZ < 0.3 {
+		t.Errorf("%+v: walk: the left foot moves only %.3f forward and back", o, maxZ-minZ)
 	}
 }
