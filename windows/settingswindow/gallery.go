@@ -51,6 +51,7 @@ type gallery struct {
 	playing *widget.Label
 	anim    *fyne.Animation
 	gen     int // load generation: a slower older load does not win
+	vrm     vrmSeams
 }
 
 func newGallery(w *SettingsWindow) *gallery {
@@ -342,12 +343,14 @@ func (g *gallery) importDir(dir string) {
 // afterChange shows a pack added or removed: in the gallery and in the
 // editor's character choice.
 func (g *gallery) afterChange() {
-	g.refresh()
 	if g.w.ed != nil && g.w.selected != "" {
 		cur := g.w.ed.draft.Character
 		g.w.ed.f.character.SetOptions(plainOptions(g.w.characters(cur)...))
 		g.w.ed.f.character.SetValue(cur)
 	}
+	// Last: the reload's goroutine may show its result at once (Fyne's
+	// test driver runs fyne.Do on the caller's goroutine).
+	g.refresh()
 }
 
 // unusedCharacter is a pack no preset in st uses, "" when every one is

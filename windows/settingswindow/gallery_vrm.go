@@ -46,6 +46,14 @@ func (g *gallery) chooseModel() {
 	d.Show()
 }
 
+// vrmSeams let the package's tests run an import on their own goroutine
+// (Fyne's test driver runs fyne.Do at once, on the caller's goroutine)
+// and at a small size; the zero value is the app's.
+type vrmSeams struct {
+	spawn func(func()) // nil: a goroutine of its own
+	size  image.Point  // zero: vrmpack.DefaultSize
+}
+
 // vrmImport is one import's progress dialog.
 type vrmImport struct {
 	bar    *widget.ProgressBar
@@ -69,10 +77,11 @@ func (g *gallery) importModel(path string) {
 	g.status.SetText(lang.L("Importing {{.Name}}…", map[string]any{"Name": name}))
 	dir := filepath.Join(g.w.b.Store().Dir(), "characters")
 	g.w.jobs.Add(1)
-	go func() {
+	run := func() {
 		defer g.w.jobs.Done()
 		defer cancel()
 		id, err := vrmpack.Import(ctx, vrmpack.Options{
+			Size:    g.vrm.size,
 			File:    path,
 			Dir:     dir,
 			Motions: vrmpack.ClipsBeside(path),
@@ -82,7 +91,12 @@ func (g *gallery) importModel(path string) {
 			ConfirmAuthor: func(m vrm.Meta) bool { return g.askAuthor(ctx, m) },
 		})
 		fyne.Do(func() { g.imported(im, name, id, err) })
-	}()
+	}
+	if g.vrm.spawn != nil {
+		g.vrm.spawn(run)
+		return
+	}
+	go run()
 }
 
 // show puts a stage on the progress dialog.

@@ -1,6 +1,7 @@
 package settingswindow
 
 import (
+	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,18 @@ import (
 func TestGalleryImportVRM(t *testing.T) {
 	h := openSettings(t, nil, "")
 	g := h.sw.gallery
+	// Each import runs when the test says, on the test's goroutine: the
+	// test driver's fyne.Do would otherwise change widgets under it.
+	var pending []func()
+	g.vrm = vrmSeams{spawn: func(f func()) { pending = append(pending, f) }, size: image.Pt(48, 64)}
+	runPending := func() {
+		for len(pending) > 0 {
+			f := pending[0]
+			pending = pending[1:]
+			f()
+		}
+		h.sw.jobs.Wait()
+	}
 	selectTab(h.sw.tabs, charactersTab)
 	h.sw.jobs.Wait()
 	chars := filepath.Join(h.b.Settings.Dir(), "characters")
@@ -29,7 +42,7 @@ func TestGalleryImportVRM(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.importModel(bad)
-	h.sw.jobs.Wait()
+	runPending()
 	if !strings.Contains(g.status.Text, "Not imported") || !strings.Contains(h.overlayText(), "vrm:") {
 		t.Fatalf("status %q, dialog %q", g.status.Text, h.overlayText())
 	}
@@ -43,7 +56,7 @@ func TestGalleryImportVRM(t *testing.T) {
 	}
 	g.importModel(model)
 	tapOverlay(t, h, "Cancel")
-	h.sw.jobs.Wait()
+	runPending()
 	if !strings.Contains(g.status.Text, "cancelled") {
 		t.Fatalf("after Cancel: status %q", g.status.Text)
 	}
@@ -52,7 +65,7 @@ func TestGalleryImportVRM(t *testing.T) {
 	}
 
 	g.importModel(model)
-	h.sw.jobs.Wait()
+	runPending()
 	if !strings.Contains(g.status.Text, "as test-avatar") || len(g.list.Objects) != 3 {
 		t.Fatalf("status %q, %d packs", g.status.Text, len(g.list.Objects))
 	}
