@@ -175,3 +175,33 @@ func TestAvatarMotions(t *testing.T) {
 		t.Errorf("meta %+v", p.Meta)
 	}
 }
+
+// The same avatar written as VRM 0.x (facing -Z, blend shape groups,
+// MToon's material properties) imports into the same-looking pack: the
+// figure faces the camera, in its colours, with faces that differ.
+func TestAvatarVRM0(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "avatar0.vrm")
+	if err := os.WriteFile(file, vrmtest.Avatar(vrmtest.Options{VRM0: true}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := importFile(t, file)
+	q := avatar(t)
+	box, want := opaqueBox(p.Emotions["neutral"]), opaqueBox(q.Emotions["neutral"])
+	if d := box.Dy() - want.Dy(); d < -4 || d > 4 {
+		t.Errorf("the 0.x figure is %v, the 1.0 one %v", box, want)
+	}
+	if !hasColour(p.Emotions["neutral"], color.NRGBA{120, 140, 220, 255}, 45, 15) {
+		t.Error("no dress blue in the 0.x picture")
+	}
+	head := headOf(p)
+	for _, e := range []string{"happy", "angry", "sad", "surprised"} {
+		if n := changed(p.Emotions["neutral"], p.Emotions[e], head); n < 8 {
+			t.Errorf("0.x %s differs from neutral in %d pixels of the face", e, n)
+		}
+	}
+	// Facing the camera: the face's pixels (eyes) are where the 1.0
+	// avatar's are, not the back of the head.
+	if d := diff(p.Emotions["neutral"], q.Emotions["neutral"], headOf(q)); d > 6 {
+		t.Errorf("the 0.x head differs from the 1.0 head by %.1f: turned away?", d)
+	}
+}
