@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -302,14 +303,19 @@ func (g *gallery) chooseFolder() {
 	d.Show()
 }
 
-// dropped imports the folders dropped onto the window.
+// dropped imports the folders and .vrm models dropped onto the window.
 func (g *gallery) dropped(_ fyne.Position, uris []fyne.URI) {
 	for _, u := range uris {
 		if u.Scheme() != "file" {
 			continue
 		}
-		if st, err := os.Stat(u.Path()); err == nil && st.IsDir() {
+		st, err := os.Stat(u.Path())
+		switch {
+		case err != nil:
+		case st.IsDir():
 			g.importDir(u.Path())
+		case strings.EqualFold(filepath.Ext(u.Path()), ".vrm"):
+			g.importModel(u.Path()) // gallery_vrm.go
 		}
 	}
 }

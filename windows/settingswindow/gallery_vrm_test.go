@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"yui/pet/character"
@@ -64,7 +65,8 @@ func TestGalleryImportVRM(t *testing.T) {
 		t.Fatalf("Cancel left %v", ents)
 	}
 
-	g.importModel(model)
+	// A model dropped onto the window imports.
+	g.dropped(fyne.Position{}, []fyne.URI{storage.NewFileURI(model)})
 	runPending()
 	if !strings.Contains(g.status.Text, "as test-avatar") || len(g.list.Objects) != 3 {
 		t.Fatalf("status %q, %d packs", g.status.Text, len(g.list.Objects))
