@@ -2,6 +2,7 @@ package settingswindow
 
 import (
 	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,42 @@ func TestGalleryImportVRM(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(h.f().character.Select.Options, ","), "test-avatar") {
 		t.Fatalf("character options %v", h.f().character.Select.Options)
+	}
+}
+
+// TestGalleryVRMScreenshot writes the Characters tab with the generated
+// avatar imported (its card with the model's meta, its talk playing in
+// the preview) to YUI_GALLERY_VRM_SHOT, to look at.
+func TestGalleryVRMScreenshot(t *testing.T) {
+	out := os.Getenv("YUI_GALLERY_VRM_SHOT")
+	if out == "" {
+		t.Skip("set YUI_GALLERY_VRM_SHOT")
+	}
+	h := openSettings(t, nil, "")
+	g := h.sw.gallery
+	var pending []func()
+	g.vrm = vrmSeams{spawn: func(f func()) { pending = append(pending, f) }}
+	h.sw.win.Resize(fyne.NewSize(settingsWidth, settingsHeight))
+	selectTab(h.sw.tabs, charactersTab)
+	h.sw.jobs.Wait()
+	model := filepath.Join(t.TempDir(), "avatar.vrm")
+	if err := os.WriteFile(model, vrmtest.Avatar(vrmtest.Options{}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g.importModel(model)
+	for _, f := range pending {
+		f()
+	}
+	h.sw.jobs.Wait()
+	g.play("test-avatar", "walk")
+	h.sw.jobs.Wait()
+	relayout(h.sw.win.Content())
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, h.sw.win.Canvas().Capture()); err != nil {
+		t.Fatal(err)
 	}
 }
