@@ -106,6 +106,10 @@ func RunContext(ctx context.Context, args []string, in Input, stdout, stderr io.
 		fmt.Fprintln(stderr, "yui pack import: --motion and --i-am-the-author are for a .vrm model")
 		return 2
 	}
+	if isVRM && o.Set != "" {
+		fmt.Fprintln(stderr, "yui pack import: --set is for a Shimeji set's folder, not a .vrm model")
+		return 2
+	}
 	if o.ConfigDir == "" {
 		d, err := settings.DefaultDir()
 		if err != nil {

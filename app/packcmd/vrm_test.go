@@ -75,6 +75,15 @@ func TestUsageSaysBoth(t *testing.T) {
 	if code := Run([]string{"import", t.TempDir(), "--motion", "wave"}, &out, &errOut); code != 2 {
 		t.Fatalf("a bad --motion: code %d, %q", code, errOut.String())
 	}
+	for _, args := range [][]string{
+		{"import", t.TempDir(), "--motion", "wave=a.vrma"},
+		{"import", "a.vrm", "--set", "x"},
+	} {
+		errOut.Reset()
+		if code := Run(args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), " is for a") && !strings.Contains(errOut.String(), " are for a") {
+			t.Errorf("%q: code %d, %q", args, code, errOut.String())
+		}
+	}
 }
 
 func TestMotionFlag(t *testing.T) {
