@@ -142,6 +142,12 @@ var microGoals = []microGoal{
 		"yui/cmd/yui/e2e/room.BenchmarkRoomBargeIn", "barge-ms", 1, "ms", 600, false, false},
 	{"barge-in, the rig, 9th of 10", "The same, the ninth fastest of ten: the issue asks 9 of 10 within 600 ms (BenchmarkRoomBargeIn)",
 		"yui/cmd/yui/e2e/room.BenchmarkRoomBargeIn", "barge-9th-ms", 1, "ms", 600, false, false},
+	{"VRM import, 5k triangles", "VRM import of the generated 5,000-triangle avatar into a pack at 192x256 (BenchmarkImport5k; issue 52: within 10 s on 2 cores)",
+		"yui/pet/character/vrmpack.BenchmarkImport5k", "s/import", 1, "s", 10, true, false},
+	{"VRM import, 100k triangles", "VRM import of a 100,000-triangle model with 4096² textures (BenchmarkImport100k4096; issue 52: within 60 s on 2 cores)",
+		"yui/pet/character/vrmpack.BenchmarkImport100k4096", "s/import", 1, "s", 60, true, false},
+	{"VRM import, 100k peak memory", "The same import's peak memory held by the Go runtime (BenchmarkImport100k4096; issue 52: under 1 GB)",
+		"yui/pet/character/vrmpack.BenchmarkImport100k4096", "peak-MiB", 1, "MiB", 1000, true, false},
 }
 
 // Goal ratios of the developers' guide: one idle pet at most 1.2x a bare

@@ -177,6 +177,8 @@ func Write(mdPath, imgDir string, r Results, m Machine) error {
 	p("`go test -bench . -benchmem` over every package. Chat Completions and Responses figures are per\n")
 	p("chunk or event of a 1,000-part stream.\n\n")
 
+	p("%s\n", vrmImport)
+
 	p("## Every benchmark of the run\n\n")
 	p("| package | benchmark | time/op | B/op | allocs/op | other |\n|---|---|---|---|---|---|\n")
 	for _, bn := range r.Bench.Sorted() {

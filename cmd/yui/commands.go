@@ -24,7 +24,7 @@ type command struct {
 // commands are yui's subcommands in the order `yui --help` lists them.
 // A new subcommand is one entry here.
 var commands = []command{
-	{"pack", "import a Shimeji or Shimeji-ee character set as a pack", runPack},
+	{"pack", "import a Shimeji or Shimeji-ee character set, or a VRM avatar, as a pack", runPack},
 	{"voices", "list the voices of a speech engine", runVoices},
 	{"devices", "list the audio inputs and outputs", runDevices},
 	{"servers", "list the model, speech and transcription servers on this machine", runServers},

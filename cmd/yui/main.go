@@ -7,6 +7,7 @@
 //	yui voices [--engine system|openai|command|none]
 //	yui devices
 //	yui pack import DIR [--id ID] [--set NAME] [--config-dir DIR]
+//	yui pack import FILE.vrm [--id ID] [--motion NAME=CLIP.vrma]... [--i-am-the-author] [--config-dir DIR]
 //	yui event [--source NAME] [--preset ID] [--config-dir DIR] TEXT
 //
 // The chat API key of a one-run override comes from the YUI_KEY

@@ -21,8 +21,10 @@ type FrameSet struct {
 // Frames picks what to show for a motion and an emotion ("" is neutral).
 // A motion other than idle plays its frames; idle plays its frames while
 // the emotion is neutral; any other emotion shows its still image. Talking
-// with a feeling shows the feeling: the talk frames have a neutral face,
-// and the emotion a cue set is what the reply means to show.
+// with a feeling shows the feeling: the pack's talk loop for that emotion
+// when it has one (talk_by_emotion, meta.go), else the feeling's still,
+// for the talk frames have a neutral face and the emotion a cue set is
+// what the reply means to show.
 //
 // The fallbacks: an unknown motion, or one with no frames, stands as idle;
 // an emotion the pack has no image for shows the neutral image (and talk
@@ -41,6 +43,15 @@ func (p *Pack) Frames(motion, emotion string) FrameSet {
 	}
 	m, hasMotion := p.Motions[motion]
 	idle, hasIdle := p.Motions["idle"]
+	if motion == "talk" {
+		if loop, ok := p.TalkByEmotion[emotion]; ok && p.Has(loop) {
+			// A talk loop with this emotion's face (or the plain talk
+			// loop for an emotion whose face shuts the mouth): it plays
+			// as talk, so the mouth follows the audio (pet/mouth.go).
+			t := p.Motions[loop]
+			return FrameSet{Frames: t.Frames, FPS: t.FPS, Loop: t.Loop, Motion: "talk", Durations: t.Durations}
+		}
+	}
 	switch {
 	case hasMotion && motion != "idle" && len(m.Frames) > 0 &&
 		!(motion == "talk" && emotion != "neutral" && p.Emotions[emotion] != nil):

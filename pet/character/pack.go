@@ -95,6 +95,11 @@ type Pack struct {
 	WalkSpeed float64
 	// Source is what the pack was imported from, "" when made by hand.
 	Source string
+	// TalkByEmotion is the talk loop by emotion (meta.go); nil when the
+	// pack has one talk loop.
+	TalkByEmotion map[string]string
+	// Meta is the model's meta of a pack made from one, else nil.
+	Meta *Meta
 }
 
 // Motion is an animation.
@@ -123,6 +128,7 @@ type manifest struct {
 	Card            string                     `json:"card"`
 	Speech          *Speech                    `json:"speech"`
 	poseFields
+	metaFields
 }
 
 type manifestMotion struct {
@@ -304,11 +310,19 @@ func Builtin(id string) (*Pack, bool) {
 func BuiltinIDs() []string { return append([]string(nil), assets.BuiltinIDs...) }
 
 // Vocabulary is what the pack renders: sorted emotion and motion ids and its
-// emotion-text mode and map.
+// emotion-text mode and map. The talk loops of talk_by_emotion are not
+// motions a cue names: talk plays them.
 func (p *Pack) Vocabulary() transport.Vocabulary {
+	loops := p.talkLoops()
+	motions := make([]string, 0, len(p.Motions))
+	for _, id := range sortedKeys(p.Motions) {
+		if !loops[id] {
+			motions = append(motions, id)
+		}
+	}
 	v := transport.Vocabulary{
 		EmotionIDs:      sortedKeys(p.Emotions),
-		MotionIDs:       sortedKeys(p.Motions),
+		MotionIDs:       motions,
 		EmotionTextMode: p.EmotionTextMode,
 		EmotionTextMap:  make(map[string]string, len(p.EmotionTextMap)),
 	}
@@ -485,6 +499,9 @@ func (m *manifest) validate() (*Pack, error) {
 	}
 
 	if err := m.validatePose(p); err != nil {
+		return nil, err
+	}
+	if err := m.validateMeta(p); err != nil {
 		return nil, err
 	}
 	var err error

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -38,7 +39,8 @@ type galleryPack struct {
 	kind     string // "built-in", "imported" or "made by hand"
 	idle     image.Image
 	motions  []string
-	err      error // why the pack does not load
+	meta     *galleryMeta // a model's meta (gallery_vrm.go), else nil
+	err      error        // why the pack does not load
 }
 
 // gallery is the Characters tab.
@@ -50,6 +52,7 @@ type gallery struct {
 	playing *widget.Label
 	anim    *fyne.Animation
 	gen     int // load generation: a slower older load does not win
+	vrm     vrmSeams
 }
 
 func newGallery(w *SettingsWindow) *gallery {
@@ -63,9 +66,11 @@ func newGallery(w *SettingsWindow) *gallery {
 
 func (g *gallery) content() fyne.CanvasObject {
 	imp := widget.NewButtonWithIcon(lang.L("Import character…"), theme.FolderOpenIcon(), g.chooseFolder)
+	model := widget.NewButtonWithIcon(lang.L("Import a VRM model…"), theme.FileIcon(), g.chooseModel)
 	top := container.NewVBox(
-		container.NewHBox(imp),
+		container.NewHBox(imp, model),
 		helpText(lang.L("Import a Shimeji or Shimeji-ee character: choose its folder (the one with img/ and conf/), or drop the folder onto this window.")),
+		helpText(lang.L("Import a VRM avatar (VRM 0.x or 1.0, as VRoid Studio exports it): it is posed and drawn once into a character that talks, walks and sits like the others; VRM Animation clips (.vrma) in the same folder become its motions.")),
 		g.status,
 	)
 	right := container.NewVBox(g.preview, g.playing)
@@ -112,6 +117,7 @@ func readGalleryPack(dir, id string) galleryPack {
 		gp.idle = f.Frames[0]
 	}
 	gp.motions = p.Vocabulary().MotionIDs
+	gp.meta = readGalleryMeta(dir, id, p)
 	return gp
 }
 
@@ -160,7 +166,11 @@ func (g *gallery) card(gp galleryPack) fyne.CanvasObject {
 	if gp.kind == "imported" {
 		actions.Add(widget.NewButtonWithIcon(lang.L("Delete"), theme.DeleteIcon(), func() { g.confirmDelete(gp) }))
 	}
-	return container.NewBorder(nil, nil, img, nil, container.NewVBox(title, actions))
+	body := container.NewVBox(title, actions)
+	if gp.meta != nil {
+		body.Add(metaRow(gp.meta))
+	}
+	return container.NewBorder(nil, nil, img, nil, body)
 }
 
 // play shows pack id's motion in the preview, looping, each frame for its
@@ -293,14 +303,19 @@ func (g *gallery) chooseFolder() {
 	d.Show()
 }
 
-// dropped imports the folders dropped onto the window.
+// dropped imports the folders and .vrm models dropped onto the window.
 func (g *gallery) dropped(_ fyne.Position, uris []fyne.URI) {
 	for _, u := range uris {
 		if u.Scheme() != "file" {
 			continue
 		}
-		if st, err := os.Stat(u.Path()); err == nil && st.IsDir() {
+		st, err := os.Stat(u.Path())
+		switch {
+		case err != nil:
+		case st.IsDir():
 			g.importDir(u.Path())
+		case strings.EqualFold(filepath.Ext(u.Path()), ".vrm"):
+			g.importModel(u.Path()) // gallery_vrm.go
 		}
 	}
 }
@@ -334,12 +349,14 @@ func (g *gallery) importDir(dir string) {
 // afterChange shows a pack added or removed: in the gallery and in the
 // editor's character choice.
 func (g *gallery) afterChange() {
-	g.refresh()
 	if g.w.ed != nil && g.w.selected != "" {
 		cur := g.w.ed.draft.Character
 		g.w.ed.f.character.SetOptions(plainOptions(g.w.characters(cur)...))
 		g.w.ed.f.character.SetValue(cur)
 	}
+	// Last: the reload's goroutine may show its result at once (Fyne's
+	// test driver runs fyne.Do on the caller's goroutine).
+	g.refresh()
 }
 
 // unusedCharacter is a pack no preset in st uses, "" when every one is
