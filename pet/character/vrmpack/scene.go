@@ -121,11 +121,13 @@ func lookFrom(target raster.Vec3, dist float32) raster.Camera {
 }
 
 // light is the scene's light: from above, in front and to the viewer's
-// left, as the built-in characters are drawn; a bright ambient keeps the
-// toon colours what the model's maker chose.
+// left, as the built-in characters are drawn. The light and the ambient
+// add up to one at a fully lit surface, so that the toon colours stay
+// what the model's maker chose: more washes light skin out to white
+// (pet/character/raster/shade.go adds the ambient on the lit colour).
 func light() raster.Light {
 	d := normalize(raster.Vec3{0.35, -0.7, -0.6})
-	return raster.Light{Direction: d, Color: raster.Vec3{1, 1, 1}, Ambient: raster.Vec3{0.45, 0.45, 0.45}}
+	return raster.Light{Direction: d, Color: raster.Vec3{0.8, 0.8, 0.8}, Ambient: raster.Vec3{0.2, 0.2, 0.2}}
 }
 
 // shadow is the drop shadow under a figure standing on the ground.
