@@ -1,0 +1,83 @@
+package desktop
+
+import "strings"
+
+// Session is the kind of graphical session the process runs in, read once
+// at start-up from the environment the session manager sets
+// (XDG_SESSION_TYPE, XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY). The screen
+// look (tools/look/session.go) and the idle time (idle_bus.go) choose their
+// way from it; X11 and Windows keep theirs.
+type Session struct {
+	// Wayland is true in a Wayland session, where the pet's own window is
+	// an XWayland one but most other windows are not.
+	Wayland bool
+	// Desktops are XDG_CURRENT_DESKTOP's names, lower case ("gnome",
+	// "ubuntu:gnome" gives both, "kde").
+	Desktops []string
+}
+
+// DetectSession reads the session from getenv (os.Getenv in the app).
+// XDG_SESSION_TYPE decides when set; without it a WAYLAND_DISPLAY means
+// Wayland.
+func DetectSession(getenv func(string) string) Session {
+	var s Session
+	switch strings.ToLower(getenv("XDG_SESSION_TYPE")) {
+	case "wayland":
+		s.Wayland = true
+	case "":
+		s.Wayland = getenv("WAYLAND_DISPLAY") != ""
+	}
+	for _, d := range strings.Split(getenv("XDG_CURRENT_DESKTOP"), ":") {
+		if d = strings.ToLower(strings.TrimSpace(d)); d != "" {
+			s.Desktops = append(s.Desktops, d)
+		}
+	}
+	return s
+}
+
+// Is reports whether XDG_CURRENT_DESKTOP names desktop (lower case).
+func (s Session) Is(desktop string) bool {
+	for _, d := range s.Desktops {
+		if d == desktop {
+			return true
+		}
+	}
+	return false
+}
+
+// GNOME reports a GNOME Shell session (Ubuntu's says "ubuntu:GNOME").
+func (s Session) GNOME() bool { return s.Is("gnome") }
+
+// KDE reports a KDE Plasma session.
+func (s Session) KDE() bool { return s.Is("kde") }
+
+// String names the session for the log.
+func (s Session) String() string {
+	kind := "x11"
+	if s.Wayland {
+		kind = "wayland"
+	}
+	if len(s.Desktops) == 0 {
+		return kind
+	}
+	return kind + "/" + strings.Join(s.Desktops, ":")
+}
+
+// NativeWindows is a desktop layer that reads the compositor's own window
+// list on Wayland (the GNOME Shell extension, the KWin script), so that
+// its Active is the session's focused window, native or XWayland.
+type NativeWindows interface {
+	NativeWindows() bool
+}
+
+// KnowsActive reports whether d's Active is the window the user is in:
+// always outside Wayland; on Wayland only for a layer that reads the
+// compositor's list, since through XWayland a native window in front
+// leaves the X active window stale or empty.
+func KnowsActive(d Desktop, s Session) bool {
+	if !s.Wayland {
+		return true
+	}
+	n, ok := d.(NativeWindows)
+	return ok && n.NativeWindows()
+}
