@@ -21,7 +21,7 @@ func SessionIdle(d Desktop, s Session, bus string, log *slog.Logger) (r IdleRead
 			return b, func() { _ = b.Close() }
 		} else {
 			log.Warn("idle_source", "session", s.String(), "source", "xwayland", "err", err.Error(),
-				"msg", "idle time counts only input to X windows: typing in a native window looks idle")
+				"note", "idle time counts only input to X windows: typing in a native window looks idle")
 		}
 	}
 	r, _ = d.(IdleReader) // a nil d is no IdleReader

@@ -94,7 +94,7 @@ func OpenSessionScreen(o SessionOptions) *SessionScreen {
 	o.Log.Info("screen_look_way", "session", o.Session.String(), "way", string(s.way), "private_rule", s.private)
 	if !s.private {
 		o.Log.Warn("private_rule_not_applied", "session", o.Session.String(),
-			"msg", "the active window cannot be known here: screenshots are taken only where the user allowed screen looks, and the private-window rule cannot be applied")
+			"note", "the active window cannot be known here: screenshots are taken only where the user allowed screen looks, and the private-window rule cannot be applied")
 	}
 	return s
 }

@@ -1,0 +1,298 @@
+//go:build e2e
+
+package wayland
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	_ "image/jpeg" // the look tool's pictures
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"yui/cmd/yui/e2e/harness"
+	"yui/tools/look"
+)
+
+// startPortal makes the session's XDG desktop portal usable as a login
+// makes it: the activation environment names the compositor's displays
+// and the desktop (xdg-desktop-portal picks its backend by
+// XDG_CURRENT_DESKTOP; the backend, a GTK program, opens the Wayland
+// display), as gnome-session and plasma's startup do. Then it seeds the
+// portal's permission store with the screenshot consent for programs
+// outside a sandbox (app id ""): a fresh user is asked once, in a dialog
+// nobody can answer in a headless test (xdg-desktop-portal 1.16's
+// screenshot.c asks when the permission is unset); the seed is that
+// answer, given.
+func startPortal(t *testing.T, s *harness.Session) {
+	t.Helper()
+	harness.NeedTools(t, "/usr/libexec/xdg-desktop-portal", "/usr/libexec/xdg-permission-store")
+	c := s.SessionConn(t)
+	env := map[string]string{"WAYLAND_DISPLAY": s.Wayland, "DISPLAY": s.Name, "XDG_CURRENT_DESKTOP": s.Desktop,
+		"XDG_SESSION_TYPE": "wayland", "XDG_RUNTIME_DIR": s.Runtime, "HOME": s.Home}
+	if err := c.BusObject().Call("org.freedesktop.DBus.UpdateActivationEnvironment", 0, env).Err; err != nil {
+		t.Fatalf("activation environment: %v", err)
+	}
+	store := c.Object("org.freedesktop.impl.portal.PermissionStore", "/org/freedesktop/impl/portal/PermissionStore")
+	if err := store.Call("org.freedesktop.impl.portal.PermissionStore.SetPermission", 0,
+		"screenshot", true, "screenshot", "", []string{"yes"}).Err; err != nil {
+		t.Fatalf("permission store: %v", err)
+	}
+}
+
+// magentaIn counts the pixels of img that are foot's background,
+// ff00ff, give or take JPEG's error.
+func magentaIn(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 200 && g>>8 < 60 && bl>>8 > 200 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// lookServer is a Chat Completions server: an event turn calls look at
+// the screen; everything else is "Okay.". It keeps each request's newest
+// message and the images of a tool result.
+type lookServer struct {
+	mu   sync.Mutex
+	reqs []lookRequest
+}
+
+type lookRequest struct {
+	text   string
+	images []string // data URLs
+	tool   bool
+}
+
+func (s *lookServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(r.Body)
+	var body struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	_ = json.Unmarshal(raw, &body)
+	var req lookRequest
+	if n := len(body.Messages); n > 0 {
+		last := body.Messages[n-1]
+		req.tool = last.Role == "tool"
+		if json.Unmarshal(last.Content, &req.text) != nil {
+			var parts []struct {
+				Type     string `json:"type"`
+				Text     string `json:"text"`
+				ImageURL struct {
+					URL string `json:"url"`
+				} `json:"image_url"`
+			}
+			_ = json.Unmarshal(last.Content, &parts)
+			for _, p := range parts {
+				req.text += p.Text
+				if p.ImageURL.URL != "" {
+					req.images = append(req.images, p.ImageURL.URL)
+				}
+			}
+		}
+		// A tool result's picture may come in a user message after it.
+		if n > 1 && last.Role == "user" && body.Messages[n-2].Role == "tool" {
+			req.tool = true
+		}
+	}
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	s.mu.Unlock()
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	send := func(v string) { io.WriteString(w, "data: "+v+"\n\n"); w.(http.Flusher).Flush() }
+	chunk := func(delta, finish string) string {
+		return `{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]}`
+	}
+	if !req.tool && strings.Contains(req.text, "trigger: event") {
+		send(chunk(`{"role":"assistant","tool_calls":[{"index":0,"id":"call_l","type":"function","function":{"name":"look","arguments":"{\"at\":\"screen\"}"}}]}`, "null"))
+		send(chunk(`{}`, `"tool_calls"`))
+	} else {
+		send(chunk(`{"content":"Okay."}`, "null"))
+		send(chunk(`{}`, `"stop"`))
+	}
+	send("[DONE]")
+}
+
+// wait returns the first request that match accepts.
+func (s *lookServer) wait(t *testing.T, limit time.Duration, what string, match func(lookRequest) bool) lookRequest {
+	t.Helper()
+	var got lookRequest
+	harness.WaitFor(t, limit, what, func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, r := range s.reqs {
+			if match(r) {
+				got = r
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+// writeLookSettings writes a settings file whose one preset talks to
+// base, with screen looks allowed and first activity on.
+func writeLookSettings(t *testing.T, dir, base string) {
+	t.Helper()
+	st := map[string]any{"version": 2, "active_preset": "p-look0001", "log_level": "debug", "screen_look": "allowed",
+		"presets": []any{map[string]any{
+			"id": "p-look0001", "name": "Yui", "enabled": true, "character": "yui", "chat_api": "chat_completions",
+			"chat_base_url": base, "model": "m", "chat_id": "yui-0000cafe", "screen_on_turn": "never",
+			"speech": map[string]any{"engine": "none", "rate": 1, "volume": 1}, "voice": map[string]any{"mode": "off", "engine": "openai"},
+			"life": map[string]any{"talk": "chatty", "quiet_hours": "", "first_activity": true, "back_from_away_minutes": 0,
+				"watch_apps": []string{}, "screen_watch_minutes": 0, "private_titles": []string{}, "schedules": []any{}},
+		}}}
+	data, _ := json.Marshal(st)
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// typeKey is a Shift pressed through GNOME Shell's own virtual keyboard,
+// which goes to the focused native window as a real key would and counts
+// as input for Mutter's idle monitor (a Shift types nothing, so nothing
+// else changes on the screen).
+const typeKey = `(() => {
+  const Clutter = imports.gi.Clutter, GLib = imports.gi.GLib;
+  const kb = Clutter.get_default_backend().get_default_seat().create_virtual_device(Clutter.InputDeviceType.KEYBOARD_DEVICE);
+  const t = GLib.get_monotonic_time();
+  kb.notify_keyval(t, Clutter.KEY_Shift_L, Clutter.KeyState.PRESSED);
+  kb.notify_keyval(t + 1000, Clutter.KEY_Shift_L, Clutter.KeyState.RELEASED);
+  return true;
+})()`
+
+// Under GNOME Shell itself with a native foot window in magenta: the
+// portal's screenshot shows the native window's pixels, first as the look
+// tool's capturer takes it, then through Yui's look at the screen; the
+// idle time is Mutter's, so a key typed into the native window is the
+// first activity of the day.
+func TestGnomeLookAndIdle(t *testing.T) {
+	s := harness.NewSession(t, "GNOME")
+	s.GnomeShell(t, nil)
+	startPortal(t, s)
+	s.Native(t, "Notes", "notes", "-o", "colors.background=ff00ff")
+	w := harness.GnomeWindow("Notes")
+	harness.WaitFor(t, 30*time.Second, "the foot window in GNOME Shell", func() bool {
+		return strings.Contains(s.Eval(t, "!!"+w), "true")
+	})
+	harness.WaitFor(t, 10*time.Second, "the foot window at 300,200", func() bool {
+		s.Eval(t, w+".move_frame(true, 300, 200)")
+		return strings.Contains(s.Eval(t, "(r => [r.x, r.y].join(','))("+w+".get_frame_rect())"), "300,200")
+	})
+	// GNOME Shell starts in its overview, which shows windows as small
+	// thumbnails: the desktop as a user works in it has none.
+	s.Eval(t, "imports.ui.main.overview.hide()")
+	s.Eval(t, w+".activate(global.get_current_time())")
+
+	// The capturer alone, on the session's bus: the portal activates, its
+	// GNOME backend asks GNOME Shell, and the native window is there.
+	var shot image.Image
+	var lastErr error
+	if !harness.WaitForOr(60*time.Second, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		img, err := look.Portal{Address: s.Bus}.CaptureContext(ctx, image.Rect(0, 0, 1920, 1080))
+		shot, lastErr = img, err
+		return err == nil && magentaIn(img) > 100*100
+	}) {
+		t.Fatalf("no native window in the portal's screenshot: %v (%d magenta pixels)", lastErr, countOrZero(shot))
+	}
+	if leftover, _ := filepath.Glob(filepath.Join(s.Home, "Pictures", "*.png")); len(leftover) > 0 {
+		t.Fatalf("screenshots left in the user's Pictures: %v", leftover)
+	}
+
+	// Yui in the session: it chooses the portal and Mutter's idle time.
+	srv := &lookServer{}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv}
+	go hs.Serve(l)
+	t.Cleanup(func() { hs.Close() })
+	cfg := t.TempDir()
+	writeLookSettings(t, cfg, "http://"+l.Addr().String()+"/v1")
+	a := harness.StartYuiIn(t, s.Display, cfg, "", "--stats-every", "500ms")
+	a.WaitRecord(60*time.Second, "screen_look_way", map[string]string{"way": "portal"})
+	a.WaitRecord(10*time.Second, "idle_source", map[string]string{"source": "org.gnome.Mutter.IdleMonitor"})
+	a.WaitTicks(3) // the life scheduler has its first samples
+
+	for _, msg := range []string{"life_turn", "life_skipped"} {
+		if a.Count(msg, map[string]string{"trigger": "first_activity"}) != 0 {
+			t.Fatal("a first activity before any input")
+		}
+	}
+	// A key into the native window (focused again: the pet's window may
+	// have taken the focus) is the first activity of the day.
+	s.Eval(t, w+".activate(global.get_current_time())")
+	s.Eval(t, typeKey)
+	srv.wait(t, 20*time.Second, "the first activity turn", func(r lookRequest) bool {
+		return strings.Contains(r.text, "trigger: first activity today")
+	})
+
+	// look at the screen through Yui: a picture with the native window.
+	cmd := exec.Command(filepath.Join(harness.BinDir(t), "yui"), "event", "--config-dir", cfg, "look")
+	cmd.Env = s.Display.Env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("yui event: %v: %s", err, out)
+	}
+	res := srv.wait(t, 60*time.Second, "the look tool's result", func(r lookRequest) bool {
+		return r.tool && (len(r.images) > 0 || strings.Contains(r.text, "error:"))
+	})
+	if len(res.images) == 0 {
+		t.Fatalf("look screen = %q", res.text)
+	}
+	img := decodeDataURL(t, res.images[0], filepath.Join(harness.Artifacts(t), "look-screen.jpg"))
+	if n := magentaIn(img); n < 50*50 {
+		t.Fatalf("look screen's picture (%v) has %d magenta pixels: no native window", img.Bounds(), n)
+	}
+	t.Logf("look screen: %q, %v", res.text, img.Bounds())
+}
+
+func countOrZero(img image.Image) int {
+	if img == nil {
+		return 0
+	}
+	return magentaIn(img)
+}
+
+// decodeDataURL decodes a picture's data URL, and keeps it in file for
+// a reader of the test's artifacts.
+func decodeDataURL(t *testing.T, u, file string) image.Image {
+	t.Helper()
+	_, data, ok := strings.Cut(u, ";base64,")
+	if !ok {
+		t.Fatalf("not a data URL: %.60s", u)
+	}
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(file, b, 0o644)
+	img, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
