@@ -1,0 +1,117 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"yui/tools/desktop"
+	"yui/tools/desktop/gnome"
+)
+
+// What a Wayland desktop needs for Yui to see its native windows
+// (docs/install.md): on GNOME Shell Yui's extension, installed and
+// enabled for the user (`yui desktop setup`, the App tab's Install); on
+// KDE Plasma nothing (Yui loads its KWin script at run time); on X11
+// nothing.
+
+// setupTimeout bounds one program setup runs (gsettings, gnome-shell
+// --version): a hung one must not hang the command or the App tab.
+const setupTimeout = 20 * time.Second
+
+// runProgram runs a program for the GNOME setup, its stderr in the error.
+func runProgram(ctx context.Context, name string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// gnomeSetup is the GNOME extension's setup for this user.
+func gnomeSetup() gnome.Setup {
+	home, _ := os.UserHomeDir()
+	return gnome.Setup{Home: home, DataHome: os.Getenv("XDG_DATA_HOME"), Run: runProgram,
+		Bus: os.Getenv("DBUS_SESSION_BUS_ADDRESS") != ""}
+}
+
+// DesktopState is the desktop as the App tab and `yui desktop setup`
+// describe it.
+type DesktopState struct {
+	Session string // "GNOME (Wayland)", "KDE Plasma (Wayland)", "X11", "Wayland"
+	Kind    string // desktop.SessionKind: "gnome", "kde", ""
+	Gnome   gnome.State
+	// Missing says what is missing and why, "" when nothing is.
+	Missing string
+	// CanInstall is true when Install would help (GNOME Shell, the
+	// extension not installed or not enabled).
+	CanInstall bool
+}
+
+// InspectDesktop reads the session and, on GNOME, the extension's state.
+func InspectDesktop(ctx context.Context) DesktopState {
+	kind := desktop.SessionKind(os.Getenv)
+	st := DesktopState{Kind: kind}
+	wayland := os.Getenv("XDG_SESSION_TYPE") == "wayland" || os.Getenv("WAYLAND_DISPLAY") != ""
+	switch {
+	case kind == "gnome":
+		st.Session = "GNOME (Wayland)"
+		st.Gnome = gnomeSetup().Inspect(ctx)
+		st.Missing = st.Gnome.Missing()
+		st.CanInstall = st.Gnome.Shell > 0 && st.Missing != ""
+		if st.Missing != "" {
+			st.Missing += ": until then Yui sees only XWayland's windows, not the native ones"
+		}
+	case kind == "kde":
+		st.Session = "KDE Plasma (Wayland)"
+	case wayland:
+		st.Session = "Wayland (" + os.Getenv("XDG_CURRENT_DESKTOP") + ")"
+		st.Missing = "this compositor tells Yui nothing of its windows: Yui sees only XWayland's windows, and the private-window rule cannot see native ones"
+	default:
+		st.Session = "X11"
+	}
+	return st
+}
+
+// DesktopSetup is `yui desktop setup`: it installs and enables what the
+// session needs, or with remove undoes it, and prints what it did. With
+// forceGnome it installs GNOME's extension whatever the session (from a
+// console, before logging in to GNOME).
+func DesktopSetup(ctx context.Context, w io.Writer, remove, forceGnome bool) error {
+	st := InspectDesktop(ctx)
+	fmt.Fprintf(w, "session: %s\n", st.Session)
+	var did []string
+	var err error
+	switch {
+	case remove:
+		// Undone wherever it was done, whatever the session now.
+		did, err = gnomeSetup().Remove(ctx)
+	case st.Kind == "gnome" || forceGnome:
+		did, err = InstallGnome(ctx)
+	case st.Kind == "kde":
+		did = []string{"KDE Plasma needs nothing installed: Yui loads its KWin script when it starts and unloads it when it ends"}
+	case st.Session == "X11":
+		did = []string{"an X11 session needs nothing installed: Yui reads the windows through X11"}
+	default:
+		did = []string{"nothing to install: " + st.Missing}
+	}
+	for _, l := range did {
+		fmt.Fprintln(w, l)
+	}
+	return err
+}
+
+// InstallGnome installs and enables the GNOME Shell extension.
+func InstallGnome(ctx context.Context) ([]string, error) {
+	return gnomeSetup().Install(ctx)
+}
