@@ -73,9 +73,9 @@ func (s *session) startBody() {
 	// The session's way of screen looks (desktop_session.go): the portal
 	// on Wayland, where the active window may be unknown.
 	var capture look.Capturer = look.Screen{}
-	unknown := false
-	if s.y.screen != nil {
-		capture, unknown = s.y.screen, !s.y.screen.PrivateRule()
+	var unknown func() bool
+	if sc := s.y.screen; sc != nil {
+		capture, unknown = sc, func() bool { return !sc.PrivateRule() }
 	}
 	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: capture, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name), Private: s.private, PID: s.y.pid,
 		ActiveUnknown: unknown})

@@ -63,21 +63,12 @@ func (s Session) String() string {
 	return kind + "/" + strings.Join(s.Desktops, ":")
 }
 
-// NativeWindows is a desktop layer that reads the compositor's own window
-// list on Wayland (the GNOME Shell extension, the KWin script), so that
-// its Active is the session's focused window, native or XWayland.
-type NativeWindows interface {
-	NativeWindows() bool
-}
-
-// KnowsActive reports whether d's Active is the window the user is in:
-// always outside Wayland; on Wayland only for a layer that reads the
-// compositor's list, since through XWayland a native window in front
-// leaves the X active window stale or empty.
+// KnowsActive reports whether d's Active is the window the user is in
+// now: always outside Wayland; on Wayland only while the layer reads the
+// compositor's facts (Compositor: Yui's GNOME Shell extension, the KWin
+// script), since through XWayland a native window in front leaves the X
+// active window stale or empty. It can change: the facts come once the
+// extension runs.
 func KnowsActive(d Desktop, s Session) bool {
-	if !s.Wayland {
-		return true
-	}
-	n, ok := d.(NativeWindows)
-	return ok && n.NativeWindows()
+	return !s.Wayland || Compositor(d) != ""
 }

@@ -88,11 +88,12 @@ type Options struct {
 	// pet's composer has the focus), the private check reads the window
 	// the user was in, the topmost of another process. 0 skips that.
 	PID int
-	// ActiveUnknown is true where the active window cannot be known (a
-	// Wayland compositor that tells Yui nothing, tools/desktop/session.go):
-	// the private-window rule cannot be applied, so every screenshot,
-	// a turn's too, needs the user's screen-look permission.
-	ActiveUnknown bool
+	// ActiveUnknown reports whether the active window cannot be known now
+	// (a Wayland compositor that tells Yui nothing,
+	// tools/desktop/xdg_session.go): the private-window rule cannot be
+	// applied, so every screenshot, a turn's too, needs the user's
+	// screen-look permission, and each is logged. Nil is never.
+	ActiveUnknown func() bool
 }
 
 // ErrPrivate is the error of a screenshot refused while a private
@@ -276,11 +277,11 @@ func (l *Look) shoot(ctx context.Context, ms []desktop.Monitor, i int) (transpor
 	if l.o.Private != nil && (l.o.Private(title) || l.o.Private(l.beneath(w, ok && err == nil))) {
 		return transport.Screenshot{}, ErrPrivate
 	}
-	if l.o.ActiveUnknown {
+	if l.o.ActiveUnknown != nil && l.o.ActiveUnknown() {
 		if l.o.Permission.ScreenLook() != Allowed {
 			return transport.Screenshot{}, ErrUnknownActive
 		}
-		l.o.Log.Info("look: private rule not applied", "reason", "the active window cannot be known")
+		l.o.Log.Warn("private_rule_not_applied", "reason", "the active window cannot be known on this desktop")
 	}
 	var img *image.RGBA
 	if c, ok := l.o.Capture.(contextCapturer); ok {

@@ -143,3 +143,30 @@ func TestAllBlack(t *testing.T) {
 		t.Fatal("one blue pixel is no black picture")
 	}
 }
+
+// The portal path goes through the private-window rule too: with a
+// private window in front the portal is never asked.
+func TestPrivateWindowStopsThePortal(t *testing.T) {
+	addr := dbustest.Start(t)
+	p := dbustest.ServePortal(t, addr)
+	p.Set(0, screenOf(64, 48, magenta))
+	r := newRig(t)
+	r.perm.answer = Allowed
+	r.look.o.Capture = OpenSessionScreen(SessionOptions{Session: desktop.Session{Wayland: true}, Desktop: r.desk, Bus: addr})
+	r.look.o.Private = func(title string) bool { return title == "Passwords - KeePassXC" }
+	r.desk.SetWindows(desktop.Window{ID: 0x9, App: "org.keepassxc.KeePassXC", Title: "Passwords - KeePassXC", Frame: image.Rect(0, 0, 300, 200), Normal: true, PID: 9})
+	r.desk.SetActive(0x9)
+	if got := r.call(`{"at":"screen"}`).Text; got != ErrPrivateWindow {
+		t.Fatalf("look screen = %q", got)
+	}
+	if _, err := r.look.Screenshot(context.Background(), -1); !errors.Is(err, ErrPrivate) {
+		t.Fatalf("turn screenshot err = %v", err)
+	}
+	if calls, _ := p.Calls(); len(calls) != 0 {
+		t.Fatalf("the portal was asked %d times", len(calls))
+	}
+	r.desk.SetActive(0)
+	if got := r.call(`{"at":"screen"}`); len(got.Images) != 1 {
+		t.Fatalf("no private window: %q", got.Text)
+	}
+}

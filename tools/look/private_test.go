@@ -39,7 +39,7 @@ func TestPrivateWindowStopsEveryScreenshot(t *testing.T) {
 // a turn's screenshot either.
 func TestActiveUnknownNeedsScreenLook(t *testing.T) {
 	r := newRig(t)
-	r.look.o.ActiveUnknown = true
+	r.look.o.ActiveUnknown = func() bool { return true }
 	r.look.o.Private = func(title string) bool { return strings.Contains(title, "KeePassXC") }
 	before := len(r.cap.rects)
 	for _, a := range []Answer{Unanswered, Refused} {

@@ -42,7 +42,7 @@ type ScreenStatus struct {
 	// Problem is the last capture's failure, "" after a capture that
 	// worked or before the first.
 	Problem string
-	// PrivateRule is false where the active window cannot be known (a
+	// PrivateRule is false while the active window cannot be known (a
 	// Wayland session whose desktop layer reads XWayland alone): the
 	// private-window rule cannot be applied there.
 	PrivateRule bool
@@ -60,7 +60,7 @@ type contextCapturer interface {
 type SessionScreen struct {
 	way     Way
 	capture Capturer
-	private bool
+	private func() bool // the private-window rule can be applied now
 	log     *slog.Logger
 
 	mu      sync.Mutex
@@ -85,17 +85,15 @@ func OpenSessionScreen(o SessionOptions) *SessionScreen {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &SessionScreen{way: WayDisplay, capture: Screen{}, private: true, log: o.Log}
+	s := &SessionScreen{way: WayDisplay, capture: Screen{}, private: func() bool { return true }, log: o.Log}
 	if o.Session.Wayland {
 		s.way = WayPortal
 		s.capture = newPortal(o.Bus, o.Desktop)
-		s.private = o.Desktop != nil && desktop.KnowsActive(o.Desktop, o.Session)
+		s.private = func() bool { return o.Desktop != nil && desktop.KnowsActive(o.Desktop, o.Session) }
 	}
-	o.Log.Info("screen_look_way", "session", o.Session.String(), "way", string(s.way), "private_rule", s.private)
-	if !s.private {
-		o.Log.Warn("private_rule_not_applied", "session", o.Session.String(),
-			"note", "the active window cannot be known here: screenshots are taken only where the user allowed screen looks, and the private-window rule cannot be applied")
-	}
+	// The rule's state at start; on GNOME it comes once Yui's extension
+	// runs, and each screenshot taken without it is logged (look.go).
+	o.Log.Info("screen_look_way", "session", o.Session.String(), "way", string(s.way), "private_rule", s.private())
 	return s
 }
 
@@ -133,11 +131,12 @@ func (s *SessionScreen) CaptureContext(ctx context.Context, r image.Rectangle) (
 func (s *SessionScreen) Status() ScreenStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return ScreenStatus{Way: s.way, Problem: s.problem, PrivateRule: s.private}
+	return ScreenStatus{Way: s.way, Problem: s.problem, PrivateRule: s.private()}
 }
 
-// PrivateRule reports whether the private-window rule can be applied.
-func (s *SessionScreen) PrivateRule() bool { return s.private }
+// PrivateRule reports whether the private-window rule can be applied
+// now. Any goroutine.
+func (s *SessionScreen) PrivateRule() bool { return s.private() }
 
 // allBlack reports a picture whose every pixel is black (nil too).
 func allBlack(img *image.RGBA) bool {
