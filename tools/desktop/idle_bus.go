@@ -24,10 +24,9 @@ import (
 //   - elsewhere, a desktop whose screen locker serves
 //     org.freedesktop.ScreenSaver's GetSessionIdleTime (milliseconds, as
 //     KDE's kscreenlocker answers on X11). KDE Plasma 5.27 and 6 answer
-//     NotSupported there on Wayland; their idle time is only in the
-//     ext-idle-notify and org_kde_kwin_idle Wayland protocols, which need
-//     a Wayland connection of Yui's own: not done, the fallback is
-//     XWayland's count and the log says so.
+//     NotSupported there on Wayland (kscreenlocker's interface.cpp):
+//     their idle time is only in the ext-idle-notify Wayland protocol,
+//     read on a Wayland connection of Yui's own (idle_wayland.go).
 const (
 	mutterIdleName  = "org.gnome.Mutter.IdleMonitor"
 	mutterIdlePath  = dbus.ObjectPath("/org/gnome/Mutter/IdleMonitor/Core")
@@ -278,4 +277,8 @@ func (b *BusIdle) Close() error {
 
 func openBusIdle(s Session, addr string, log *slog.Logger) (*BusIdle, error) {
 	return OpenBusIdle(s, addr, log)
+}
+
+func openWaylandIdle(s Session, log *slog.Logger) (*WaylandIdle, error) {
+	return OpenWaylandIdle(s.RuntimeDir, s.Display, log)
 }

@@ -13,3 +13,5 @@ type busIdle interface {
 }
 
 func openBusIdle(Session, string, *slog.Logger) (busIdle, error) { return nil, ErrUnsupported }
+
+func openWaylandIdle(Session, *slog.Logger) (busIdle, error) { return nil, ErrUnsupported }

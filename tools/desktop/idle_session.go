@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"errors"
 	"log/slog"
 )
 
@@ -16,13 +17,18 @@ func SessionIdle(d Desktop, s Session, bus string, log *slog.Logger) (r IdleRead
 		log = slog.New(slog.DiscardHandler)
 	}
 	if s.Wayland {
-		if b, err := openBusIdle(s, bus, log); err == nil {
+		b, err := openBusIdle(s, bus, log)
+		if err == nil {
 			log.Info("idle_source", "session", s.String(), "source", b.Source())
 			return b, func() { _ = b.Close() }
-		} else {
-			log.Warn("idle_source", "session", s.String(), "source", "xwayland", "err", err.Error(),
-				"note", "idle time counts only input to X windows: typing in a native window looks idle")
 		}
+		w, werr := openWaylandIdle(s, log)
+		if werr == nil {
+			log.Info("idle_source", "session", s.String(), "source", w.Source())
+			return w, func() { _ = w.Close() }
+		}
+		log.Warn("idle_source", "session", s.String(), "source", "xwayland", "err", errors.Join(err, werr).Error(),
+			"note", "idle time counts only input to X windows: typing in a native window looks idle")
 	}
 	r, _ = d.(IdleReader) // a nil d is no IdleReader
 	return r, func() {}

@@ -14,13 +14,17 @@ type Session struct {
 	// Desktops are XDG_CURRENT_DESKTOP's names, lower case ("gnome",
 	// "ubuntu:gnome" gives both, "kde").
 	Desktops []string
+	// Display and RuntimeDir are WAYLAND_DISPLAY and XDG_RUNTIME_DIR:
+	// where the compositor listens, for the idle time's own connection
+	// (idle_wayland.go).
+	Display, RuntimeDir string
 }
 
 // DetectSession reads the session from getenv (os.Getenv in the app).
 // XDG_SESSION_TYPE decides when set; without it a WAYLAND_DISPLAY means
 // Wayland.
 func DetectSession(getenv func(string) string) Session {
-	var s Session
+	s := Session{Display: getenv("WAYLAND_DISPLAY"), RuntimeDir: getenv("XDG_RUNTIME_DIR")}
 	switch strings.ToLower(getenv("XDG_SESSION_TYPE")) {
 	case "wayland":
 		s.Wayland = true
