@@ -53,6 +53,15 @@ type BusIdle struct {
 	watches map[uint32]func() // Mutter watch id → what its WatchFired does
 	closed  bool
 	done    chan struct{} // the signal loop ended
+
+	// On Mutter UserIdle reads a watch of idlePrecision instead of a
+	// call a second (tracked): idle since lastInput, or active.
+	tracked   bool
+	baseIdle  bool
+	lastInput time.Time
+	now       func() time.Time
+	baseHook  func(idle bool) // tests: after each change
+	stopBase  func()
 }
 
 // OpenBusIdle connects to the session bus at addr ("" is the
@@ -66,11 +75,13 @@ func OpenBusIdle(s Session, addr string, log *slog.Logger) (*BusIdle, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &BusIdle{conn: conn, log: log, watches: map[uint32]func(){}, done: make(chan struct{})}
+	b := &BusIdle{conn: conn, log: log, watches: map[uint32]func(){}, done: make(chan struct{}), now: time.Now}
 	var errs []error
+	var idle0 time.Duration
 	try := func(name string, path dbus.ObjectPath, method string, mutter bool) bool {
 		b.obj, b.method, b.mutter = conn.Object(name, path), method, mutter
-		if _, err := b.UserIdle(); err != nil {
+		var err error
+		if idle0, err = b.call(); err != nil {
 			errs = append(errs, err)
 			return false
 		}
@@ -85,7 +96,46 @@ func OpenBusIdle(s Session, addr string, log *slog.Logger) (*BusIdle, error) {
 	signals := make(chan *dbus.Signal, 16)
 	conn.Signal(signals)
 	go b.loop(signals)
+	if b.mutter {
+		b.track(idle0)
+	}
 	return b, nil
+}
+
+// track makes UserIdle follow a Mutter watch of idlePrecision, so that
+// the life sampler's reads each second cost GNOME Shell nothing; idle0 is
+// the idle time read at the start. Without the watch UserIdle calls.
+func (b *BusIdle) track(idle0 time.Duration) {
+	b.mu.Lock()
+	if idle0 >= idlePrecision {
+		b.baseIdle, b.lastInput = true, b.now().Add(-idle0)
+	}
+	b.mu.Unlock()
+	stop, err := b.WatchIdle(idlePrecision, b.baseChanged)
+	if err != nil {
+		b.log.Warn("idle_watch", "err", err.Error(), "note", "the idle time is read each second instead")
+		return
+	}
+	b.mu.Lock()
+	b.tracked, b.stopBase = true, stop
+	b.mu.Unlock()
+}
+
+// baseChanged is the base watch's change: idle after idlePrecision
+// without input, or active again.
+func (b *BusIdle) baseChanged(idle bool) {
+	b.mu.Lock()
+	if idle != b.baseIdle {
+		b.baseIdle = idle
+		if idle {
+			b.lastInput = b.now().Add(-idlePrecision)
+		}
+	}
+	hook := b.baseHook
+	b.mu.Unlock()
+	if hook != nil {
+		hook(idle)
+	}
 }
 
 func dialBus(addr string) (*dbus.Conn, error) {
@@ -117,8 +167,27 @@ func (b *BusIdle) Source() string {
 	return saverIface
 }
 
-// UserIdle implements IdleReader: one call on the bus.
+// UserIdle implements IdleReader: on Mutter from its watch, elsewhere
+// one call on the bus.
 func (b *BusIdle) UserIdle() (time.Duration, error) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return 0, errClosed
+	}
+	if b.tracked {
+		defer b.mu.Unlock()
+		if b.baseIdle {
+			return b.now().Sub(b.lastInput), nil
+		}
+		return 0, nil
+	}
+	b.mu.Unlock()
+	return b.call()
+}
+
+// call reads the idle time with one call on the bus.
+func (b *BusIdle) call() (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), idleCallWait)
 	defer cancel()
 	call := b.obj.CallWithContext(ctx, b.method, 0)
@@ -164,7 +233,7 @@ func (b *BusIdle) WatchIdle(after time.Duration, f func(away bool)) (stop func()
 	b.mu.Unlock()
 	// Already away at the start: the idle watch fires only on the next
 	// crossing.
-	if idle, err := b.UserIdle(); err == nil && idle >= after {
+	if idle, err := b.call(); err == nil && idle >= after {
 		w.wentAway()
 	}
 	return w.stop, nil

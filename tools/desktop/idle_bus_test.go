@@ -24,13 +24,49 @@ func TestBusIdleReadsMutter(t *testing.T) {
 	if !ok || b.Source() != "org.gnome.Mutter.IdleMonitor" {
 		t.Fatalf("idle reader = %T", r)
 	}
-	m.IdleFor(42 * time.Second)
+	// The idle time follows Mutter's watches: no call each read.
+	changed := make(chan bool, 4)
+	base := time.Unix(1000, 0)
+	b.mu.Lock()
+	b.now = func() time.Time { return base }
+	b.baseHook = func(idle bool) { changed <- idle }
+	b.mu.Unlock()
+	reads := m.Reads()
+	m.IdleFor(time.Second)
+	if !next(t, changed) {
+		t.Fatal("not idle after the watch fired")
+	}
+	b.mu.Lock()
+	b.now = func() time.Time { return base.Add(41 * time.Second) }
+	b.mu.Unlock()
 	if d, err := r.UserIdle(); err != nil || d != 42*time.Second {
 		t.Fatalf("idle = %v, %v", d, err)
 	}
 	m.Input()
+	if next(t, changed) {
+		t.Fatal("still idle after input")
+	}
 	if d, err := r.UserIdle(); err != nil || d != 0 {
 		t.Fatalf("idle after input = %v, %v", d, err)
+	}
+	if m.Reads() != reads {
+		t.Fatalf("%d calls of GetIdletime for reads a watch answers", m.Reads()-reads)
+	}
+}
+
+// A user idle at start reads their whole idle time, from the one call
+// at start.
+func TestBusIdleAtStart(t *testing.T) {
+	addr := dbustest.Start(t)
+	m := dbustest.ServeIdleMonitor(t, addr)
+	m.IdleFor(10 * time.Minute)
+	b, err := OpenBusIdle(gnomeWayland, addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if d, err := b.UserIdle(); err != nil || d < 10*time.Minute || d > 10*time.Minute+time.Minute {
+		t.Fatalf("idle = %v, %v", d, err)
 	}
 }
 
@@ -51,7 +87,8 @@ func TestAwayFollowsMutterWatches(t *testing.T) {
 	if clk.Armed() != 0 {
 		t.Fatal("Away polls although Mutter watches")
 	}
-	if idle, _ := m.Watches(); idle != 1 {
+	// UserIdle's watch (idlePrecision) and Away's.
+	if idle, _ := m.Watches(); idle != 2 {
 		t.Fatalf("%d idle watches", idle)
 	}
 	m.IdleFor(time.Minute)
@@ -68,8 +105,8 @@ func TestAwayFollowsMutterWatches(t *testing.T) {
 		t.Fatal("second absence missed")
 	}
 	a.Close()
-	if idle, active := m.Watches(); idle != 0 || active != 0 {
-		t.Fatalf("watches left after Close: %d idle, %d active", idle, active)
+	if idle, active := m.Watches(); idle != 1 || active > 1 {
+		t.Fatalf("watches left after Close: %d idle, %d active (UserIdle's are one of each at most)", idle, active)
 	}
 }
 

@@ -25,6 +25,7 @@ type IdleMonitor struct {
 
 	mu     sync.Mutex
 	idle   time.Duration
+	reads  int
 	next   uint32
 	idles  map[uint32]time.Duration
 	active map[uint32]bool
@@ -84,9 +85,17 @@ func (m *IdleMonitor) fire(ids []uint32) {
 
 type idleObject struct{ m *IdleMonitor }
 
+// Reads is how many times GetIdletime was called.
+func (m *IdleMonitor) Reads() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.reads
+}
+
 func (o idleObject) GetIdletime() (uint64, *dbus.Error) {
 	o.m.mu.Lock()
 	defer o.m.mu.Unlock()
+	o.m.reads++
 	return uint64(o.m.idle / time.Millisecond), nil
 }
 
