@@ -12,6 +12,7 @@ import (
 
 	"yui/tools/desktop"
 	"yui/tools/desktop/gnome"
+	"yui/windows"
 )
 
 // What a Wayland desktop needs for Yui to see its native windows
@@ -114,4 +115,34 @@ func DesktopSetup(ctx context.Context, w io.Writer, remove, forceGnome bool) err
 // InstallGnome installs and enables the GNOME Shell extension.
 func InstallGnome(ctx context.Context) ([]string, error) {
 	return gnomeSetup().Install(ctx)
+}
+
+// DesktopState is the App tab's desktop row (windows.DesktopSetup).
+func (y *yui) DesktopState(ctx context.Context) windows.DesktopState {
+	st := InspectDesktop(ctx)
+	out := windows.DesktopState{Session: st.Session, Status: windows.DesktopSeen, CanInstall: st.CanInstall}
+	switch {
+	case st.Kind == "gnome" && desktop.Compositor(y.desk) == "gnome":
+		// The extension answers: whatever the files say, she sees it all.
+		out.CanInstall = false
+	case st.Kind == "gnome" && st.Missing != "":
+		out.Status = windows.DesktopNeedsExtension
+	case st.Kind == "gnome":
+		out.Status = windows.DesktopNextLogin
+	case st.Kind == "" && st.Session != "X11":
+		out.Status = windows.DesktopBlind
+	}
+	return out
+}
+
+// InstallDesktop is the App tab's Install: `yui desktop setup` on GNOME.
+func (y *yui) InstallDesktop(ctx context.Context) error {
+	did, err := InstallGnome(ctx)
+	for _, l := range did {
+		y.log.Info("desktop_setup", "did", l)
+	}
+	if err != nil {
+		y.log.Warn("desktop_setup_failed", "err", err.Error())
+	}
+	return err
 }
