@@ -48,7 +48,7 @@ func startGnome(t *factTable, log *slog.Logger) (*gnomeSource, error) {
 	go s.loop(ch)
 	if err := s.refresh(); err != nil {
 		log.Warn("desktop_gnome_extension_missing", "err", err.Error(),
-			"msg", "Yui's GNOME Shell extension does not answer: native Wayland windows are not seen until it runs (yui desktop setup, then log in again)")
+			"hint", "Yui's GNOME Shell extension does not answer: native Wayland windows are not seen until it runs (yui desktop setup, then log in again)")
 	}
 	return s, nil
 }
