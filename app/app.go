@@ -263,6 +263,7 @@ func Run(cfg Config) error {
 		y.openWelcome() // several servers, or one with no model: the list, with its hint
 	}
 	y.setupTray()
+	defer y.offerDesktopSetup()() // GNOME's Wayland without the extension: once (desktopsetup.go)
 	y.updateWatching()
 	if y.src.startAtLogin() {
 		y.setAutostart(true) // the entry follows the program if it moved

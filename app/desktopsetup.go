@@ -7,11 +7,17 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
+
+	"yui/pet/settings"
+
 	"yui/tools/desktop"
 	"yui/tools/desktop/gnome"
+	"yui/windows"
 )
 
 // What a Wayland desktop needs for Yui to see its native windows
@@ -114,4 +120,77 @@ func DesktopSetup(ctx context.Context, w io.Writer, remove, forceGnome bool) err
 // InstallGnome installs and enables the GNOME Shell extension.
 func InstallGnome(ctx context.Context) ([]string, error) {
 	return gnomeSetup().Install(ctx)
+}
+
+// DesktopState is the App tab's desktop row (windows.DesktopSetup).
+func (y *yui) DesktopState(ctx context.Context) windows.DesktopState {
+	st := InspectDesktop(ctx)
+	out := windows.DesktopState{Session: st.Session, Status: windows.DesktopSeen, CanInstall: st.CanInstall}
+	switch {
+	case st.Kind == "gnome" && desktop.Compositor(y.desk) == "gnome":
+		// The extension answers: whatever the files say, she sees it all.
+		out.CanInstall = false
+	case st.Kind == "gnome" && st.Missing != "":
+		out.Status = windows.DesktopNeedsExtension
+	case st.Kind == "gnome":
+		out.Status = windows.DesktopNextLogin
+	case st.Kind == "" && st.Session != "X11":
+		out.Status = windows.DesktopBlind
+	}
+	return out
+}
+
+// InstallDesktop is the App tab's Install: `yui desktop setup` on GNOME.
+func (y *yui) InstallDesktop(ctx context.Context) error {
+	did, err := InstallGnome(ctx)
+	for _, l := range did {
+		y.log.Info("desktop_setup", "did", l)
+	}
+	if err != nil {
+		y.log.Warn("desktop_setup_failed", "err", err.Error())
+	}
+	return err
+}
+
+// offeredMarker is the file, in the state folder, that says the first
+// start on GNOME's Wayland offered the extension already.
+const offeredMarker = "desktop-setup-offered"
+
+// offerDesktopSetup opens the App tab, where Install is, once: the first
+// time Yui starts on GNOME's Wayland without its extension answering and
+// with something to install. The returned stop cancels the look (it runs
+// gsettings, off the UI goroutine) and waits for it.
+func (y *yui) offerDesktopSetup() (stop func()) {
+	if desktop.SessionKind(os.Getenv) != "gnome" || desktop.Compositor(y.desk) == "gnome" {
+		return func() {}
+	}
+	dir := filepath.Join(y.configDir, settings.StateDir)
+	marker := filepath.Join(dir, offeredMarker)
+	if _, err := os.Stat(marker); err == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		st := InspectDesktop(ctx)
+		if !st.CanInstall || ctx.Err() != nil {
+			return
+		}
+		err := os.MkdirAll(dir, 0o700)
+		if err == nil {
+			err = os.WriteFile(marker, []byte("offered\n"), 0o600)
+		}
+		if err != nil {
+			// Offered all the same; the next start may offer it again.
+			y.log.Warn("desktop_setup_marker", "err", err.Error())
+		}
+		y.log.Info("desktop_setup_offered", "missing", st.Missing)
+		fyne.Do(func() {
+			if !y.quitting.Load() {
+				y.openPermissions()
+			}
+		})
+	}()
+	return func() { cancel(); <-done }
 }

@@ -39,7 +39,7 @@ func onCompositor(x *x11, log *slog.Logger) Desktop {
 	}
 	if err != nil {
 		log.Warn("desktop_compositor_unavailable", "desktop", kind, "err", err.Error(),
-			"msg", "native Wayland windows are not seen; the windows are XWayland's")
+			"hint", "native Wayland windows are not seen; the windows are XWayland's")
 		return x
 	}
 	log.Info("desktop_compositor", "desktop", kind)

@@ -48,7 +48,7 @@ func startGnome(t *factTable, log *slog.Logger) (*gnomeSource, error) {
 	go s.loop(ch)
 	if err := s.refresh(); err != nil {
 		log.Warn("desktop_gnome_extension_missing", "err", err.Error(),
-			"msg", "Yui's GNOME Shell extension does not answer: native Wayland windows are not seen until it runs (yui desktop setup, then log in again)")
+			"hint", "Yui's GNOME Shell extension does not answer: native Wayland windows are not seen until it runs (yui desktop setup, then log in again)")
 	}
 	return s, nil
 }
@@ -82,6 +82,11 @@ func (s *gnomeSource) loop(ch <-chan *dbus.Signal) {
 			if err != nil {
 				s.log.Warn("desktop_gnome_event_dropped", "err", err.Error())
 				continue
+			}
+			if ev.Window != nil {
+				s.log.Debug("desktop_gnome_event", "kind", ev.Kind, "id", ev.Window.ID, "focus", ev.Window.Focus, "title", ev.Window.Title)
+			} else {
+				s.log.Debug("desktop_gnome_event", "kind", ev.Kind, "id", ev.ID)
 			}
 			s.facts.apply(ev)
 		case "org.freedesktop.DBus.NameOwnerChanged":

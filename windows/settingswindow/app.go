@@ -47,6 +47,7 @@ type globalSection struct {
 	soundNote    *widget.Label
 	language     *choice
 	languageNote *widget.Label // applies after a restart; the font to install
+	desktop      *desktopRow   // what Yui sees of the desktop's windows
 	// lookNote says how screen looks work on this desktop (the portal on
 	// Wayland), why they do not, and where the private-window rule
 	// cannot be applied (screenlook.go); hidden when there is nothing to say.
@@ -55,7 +56,7 @@ type globalSection struct {
 }
 
 func newGlobalSection(w *SettingsWindow) *globalSection {
-	g := &globalSection{w: w}
+	g := &globalSection{w: w, desktop: newDesktopRow(w)}
 	g.lookNote = helpText("")
 	g.lookNote.Hide()
 	g.screenLook = newChoice(screenLookOptions, func(v string) {
@@ -158,6 +159,7 @@ func (g *globalSection) content() fyne.CanvasObject {
 		[]fyne.CanvasObject{formLabel(lang.L("Start at login")), g.startup},
 		[]fyne.CanvasObject{formLabel(lang.L("Hidden pets")), container.NewVBox(container.NewHBox(g.showPets),
 			helpText(lang.L("Brings back every pet hidden from its menu (so does Ctrl+Alt+Y, or the tray).")))},
+		[]fyne.CanvasObject{formLabel(lang.L("Desktop")), g.desktop.box},
 		heading(lang.L("Sound")),
 		[]fyne.CanvasObject{formLabel(lang.L("Speakers")), container.NewVBox(g.speakers.Select, g.soundNote)},
 		heading(lang.L("Language")),

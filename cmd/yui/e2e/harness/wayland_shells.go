@@ -87,6 +87,12 @@ func (s *Session) GnomeShell(t testing.TB, before func(env []string)) {
 		_, err := s.evalErr("1")
 		return err == nil
 	})
+	// GNOME Shell opens on its overview, which takes the pointer and
+	// hides the windows: the desktop a person works on is without it.
+	WaitFor(t, 30*time.Second, "GNOME Shell's overview hidden", func() bool {
+		out, err := s.evalErr("const o = imports.ui.main.overview; o.hide(); !o.visible && !o.animationInProgress")
+		return err == nil && out == "true"
+	})
 }
 
 // Gsettings runs gsettings in the session (its dconf database, under Home).
