@@ -135,6 +135,12 @@ func (p Portal) shoot(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
+	// The portal answered the call, so it owns its name now: its
+	// Response comes from that owner and from no one else.
+	var owner string
+	if err := conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, portalName).Store(&owner); err != nil {
+		return "", fmt.Errorf("capture: portal owner: %w", err)
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -146,7 +152,7 @@ func (p Portal) shoot(ctx context.Context) (string, error) {
 			if !ok {
 				return "", errors.New("capture: the session bus closed")
 			}
-			if s.Name != portalRequest+"."+portalRespMember || (s.Path != handle && s.Path != want) {
+			if s.Sender != owner || s.Name != portalRequest+"."+portalRespMember || (s.Path != handle && s.Path != want) {
 				continue
 			}
 			return responseFile(s.Body)
@@ -176,8 +182,11 @@ func (p Portal) connect(ctx context.Context) (*dbus.Conn, error) {
 	return conn, nil
 }
 
+// matchResponse asks for the Response of the Request at path, from the
+// portal alone: the answer names a file that is read and removed, so
+// another program on the bus must not be able to answer in its place.
 func matchResponse(conn *dbus.Conn, path dbus.ObjectPath) error {
-	if err := conn.AddMatchSignal(dbus.WithMatchObjectPath(path),
+	if err := conn.AddMatchSignal(dbus.WithMatchSender(portalName), dbus.WithMatchObjectPath(path),
 		dbus.WithMatchInterface(portalRequest), dbus.WithMatchMember(portalRespMember)); err != nil {
 		return fmt.Errorf("capture: portal response: %w", err)
 	}
@@ -252,8 +261,16 @@ func responseFile(body []any) (string, error) {
 	return u.Path, nil
 }
 
-// readShot decodes the screenshot file and removes it.
+// readShot decodes the screenshot file and removes it: a regular file
+// only, never what a link points at.
 func readShot(path string) (image.Image, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("capture: the portal's %s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)

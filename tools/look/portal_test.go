@@ -7,9 +7,13 @@ import (
 	"errors"
 	"image"
 	"image/color"
+	"net/url"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 
 	"yui/tools/desktop"
 	"yui/tools/internal/dbustest"
@@ -168,5 +172,30 @@ func TestPrivateWindowStopsThePortal(t *testing.T) {
 	r.desk.SetActive(0)
 	if got := r.call(`{"at":"screen"}`); len(got.Images) != 1 {
 		t.Fatalf("no private window: %q", got.Text)
+	}
+}
+
+// Another program on the bus answering in the portal's place is not
+// heard: the file it names is neither read nor removed.
+func TestPortalIgnoresAnotherSender(t *testing.T) {
+	addr := dbustest.Start(t)
+	p := dbustest.ServePortal(t, addr)
+	victim := filepath.Join(t.TempDir(), "precious.png")
+	if err := os.WriteFile(victim, []byte("not a screenshot"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	spoofer := dbustest.Connect(t, addr)
+	p.SetBefore(func(handle dbus.ObjectPath) {
+		uri := (&url.URL{Scheme: "file", Path: victim}).String()
+		_ = spoofer.Emit(handle, "org.freedesktop.portal.Request.Response", uint32(0),
+			map[string]dbus.Variant{"uri": dbus.MakeVariant(uri)})
+	})
+	p.Set(0, screenOf(64, 48, magenta))
+	img, err := Portal{Address: addr}.Capture(image.Rect(0, 0, 64, 48))
+	if err != nil || img.RGBAAt(30, 30) != magenta {
+		t.Fatalf("capture = %v", err)
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Fatalf("the other sender's file: %v", err)
 	}
 }

@@ -33,6 +33,9 @@ type Portal struct {
 	Files []string
 	// Interactive is the interactive option of each call.
 	Interactive []bool
+	// Before, when set, runs with each Request's path before its
+	// Response is sent.
+	Before func(handle dbus.ObjectPath)
 
 	wg sync.WaitGroup
 }
@@ -47,6 +50,13 @@ func ServePortal(t testing.TB, addr string) *Portal {
 	}
 	own(t, p.conn, "org.freedesktop.portal.Desktop")
 	return p
+}
+
+// SetBefore sets Before.
+func (p *Portal) SetBefore(f func(handle dbus.ObjectPath)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.Before = f
 }
 
 // Set says what the next calls answer.
@@ -79,7 +89,7 @@ func (o portalObject) Screenshot(sender dbus.Sender, parent string, opts map[str
 
 	p.mu.Lock()
 	p.Interactive = append(p.Interactive, interactive)
-	code, img := p.Code, p.Image
+	code, img, before := p.Code, p.Image, p.Before
 	results := map[string]dbus.Variant{}
 	if code == 0 && img != nil {
 		f := filepath.Join(p.dir, "Screenshot-"+token+".png")
@@ -96,6 +106,9 @@ func (o portalObject) Screenshot(sender dbus.Sender, parent string, opts map[str
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
+		if before != nil {
+			before(handle)
+		}
 		_ = p.conn.Emit(handle, "org.freedesktop.portal.Request.Response", code, results)
 	}()
 	return handle, nil
