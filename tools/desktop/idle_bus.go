@@ -216,7 +216,8 @@ func (b *BusIdle) WatchIdle(after time.Duration, f func(away bool)) (stop func()
 	if !b.mutter {
 		return nil, ErrUnsupported
 	}
-	if err := b.conn.AddMatchSignal(dbus.WithMatchObjectPath(mutterIdlePath),
+	// From Mutter alone: another program's WatchFired is not heard.
+	if err := b.conn.AddMatchSignal(dbus.WithMatchSender(mutterIdleName), dbus.WithMatchObjectPath(mutterIdlePath),
 		dbus.WithMatchInterface(mutterIdleIface), dbus.WithMatchMember("WatchFired")); err != nil {
 		return nil, fmt.Errorf("desktop: idle watch: %w", err)
 	}
