@@ -164,15 +164,18 @@ func (s *lookServer) wait(t *testing.T, limit time.Duration, what string, match 
 
 // writeLookSettings writes a settings file whose one preset talks to
 // base, with screen looks allowed and first activity on.
-func writeLookSettings(t *testing.T, dir, base string) {
+func writeLookSettings(t *testing.T, dir, base string, private ...string) {
 	t.Helper()
+	if private == nil {
+		private = []string{}
+	}
 	st := map[string]any{"version": 2, "active_preset": "p-look0001", "log_level": "debug", "screen_look": "allowed",
 		"presets": []any{map[string]any{
 			"id": "p-look0001", "name": "Yui", "enabled": true, "character": "yui", "chat_api": "chat_completions",
 			"chat_base_url": base, "model": "m", "chat_id": "yui-0000cafe", "screen_on_turn": "never",
 			"speech": map[string]any{"engine": "none", "rate": 1, "volume": 1}, "voice": map[string]any{"mode": "off", "engine": "openai"},
 			"life": map[string]any{"talk": "chatty", "quiet_hours": "", "first_activity": true, "back_from_away_minutes": 0,
-				"watch_apps": []string{}, "screen_watch_minutes": 0, "private_titles": []string{}, "schedules": []any{}},
+				"watch_apps": []string{}, "screen_watch_minutes": 0, "private_titles": private, "schedules": []any{}},
 		}}}
 	data, _ := json.Marshal(st)
 	if err := os.WriteFile(filepath.Join(dir, "settings.json"), data, 0o600); err != nil {
@@ -244,16 +247,9 @@ func TestGnomeLookAndIdle(t *testing.T) {
 	}
 
 	// Yui in the session: it chooses the portal and Mutter's idle time.
-	srv := &lookServer{}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: srv}
-	go hs.Serve(l)
-	t.Cleanup(func() { hs.Close() })
+	srv, base := startLookServer(t)
 	cfg := t.TempDir()
-	writeLookSettings(t, cfg, "http://"+l.Addr().String()+"/v1")
+	writeLookSettings(t, cfg, base)
 	a := harness.StartYuiIn(t, s.Display, cfg, "", "--stats-every", "500ms")
 	a.WaitRecord(60*time.Second, "screen_look_way", map[string]string{"way": "portal"})
 	a.WaitRecord(10*time.Second, "idle_source", map[string]string{"source": "org.gnome.Mutter.IdleMonitor"})
@@ -273,14 +269,7 @@ func TestGnomeLookAndIdle(t *testing.T) {
 	})
 
 	// look at the screen through Yui: a picture with the native window.
-	cmd := exec.Command(filepath.Join(harness.BinDir(t), "yui"), "event", "--config-dir", cfg, "look")
-	cmd.Env = s.Display.Env()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("yui event: %v: %s", err, out)
-	}
-	res := srv.wait(t, 60*time.Second, "the look tool's result", func(r lookRequest) bool {
-		return r.tool && (len(r.images) > 0 || strings.Contains(r.text, "error:"))
-	})
+	res := lookNow(t, s, srv, cfg)
 	if len(res.images) == 0 {
 		t.Fatalf("look screen = %q", res.text)
 	}
@@ -293,6 +282,61 @@ func TestGnomeLookAndIdle(t *testing.T) {
 	// and the log says the private-window rule was not applied.
 	a.WaitRecord(10*time.Second, "private_rule_not_applied", nil)
 	t.Logf("look screen: %q, %v", res.text, img.Bounds())
+}
+
+// startLookServer serves a lookServer until the test ends and returns
+// it with its base URL.
+func startLookServer(t *testing.T) (*lookServer, string) {
+	t.Helper()
+	srv := &lookServer{}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv}
+	go hs.Serve(l)
+	t.Cleanup(func() { hs.Close() })
+	return srv, "http://" + l.Addr().String() + "/v1"
+}
+
+// lookNow starts an event turn, which the server answers with look at
+// the screen, and returns the look's result: the next one after those
+// already there.
+func lookNow(t *testing.T, s *harness.Session, srv *lookServer, cfg string) lookRequest {
+	t.Helper()
+	isResult := func(r lookRequest) bool {
+		return r.tool && (len(r.images) > 0 || strings.Contains(r.text, "error:"))
+	}
+	srv.mu.Lock()
+	seen := 0
+	for _, r := range srv.reqs {
+		if isResult(r) {
+			seen++
+		}
+	}
+	srv.mu.Unlock()
+	cmd := exec.Command(filepath.Join(harness.BinDir(t), "yui"), "event", "--config-dir", cfg, "look")
+	cmd.Env = s.Display.Env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("yui event: %v: %s", err, out)
+	}
+	var got lookRequest
+	harness.WaitFor(t, 60*time.Second, "the look tool's result", func() bool {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		n := 0
+		for _, r := range srv.reqs {
+			if isResult(r) {
+				if n == seen {
+					got = r
+					return true
+				}
+				n++
+			}
+		}
+		return false
+	})
+	return got
 }
 
 func countOrZero(img image.Image) int {
@@ -388,5 +432,57 @@ func needKDEPortalQML(t *testing.T) {
 		if m, _ := filepath.Glob(filepath.Join("/usr/lib/*/qt5/qml", mod)); len(m) == 0 {
 			t.Skipf("KDE's portal backend needs the QML module %s (Debian's %s) for its screenshot dialog", mod, pkg)
 		}
+	}
+}
+
+// With Yui's GNOME Shell extension (installed by yui desktop setup before
+// the shell starts) the active window is known: the portal's screenshot
+// is taken with the private-window rule applied, and a native window
+// whose title is private in front stops it.
+func TestGnomePortalPrivateNative(t *testing.T) {
+	s := harness.NewSession(t, "GNOME")
+	s.GnomeShell(t, func(env []string) {
+		cmd := exec.Command(filepath.Join(harness.BinDir(t), "yui"), "desktop", "setup")
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("yui desktop setup: %v\n%s", err, out)
+		}
+	})
+	startPortal(t, s)
+	s.Eval(t, "imports.ui.main.overview.hide()")
+	s.Native(t, "Notes", "notes", "-o", "colors.background=ff00ff")
+	notes := harness.GnomeWindow("Notes")
+	harness.WaitFor(t, 30*time.Second, "the foot window in GNOME Shell", func() bool {
+		return strings.Contains(s.Eval(t, "!!"+notes), "true")
+	})
+	srv, base := startLookServer(t)
+	cfg := t.TempDir()
+	writeLookSettings(t, cfg, base, "secretword")
+	a := harness.StartYuiIn(t, s.Display, cfg, "")
+	a.WaitRecord(60*time.Second, "screen_look_way", map[string]string{"way": "portal"})
+	harness.WaitFor(t, 30*time.Second, "the extension's window facts", func() bool {
+		return a.Count("desktop_compositor", map[string]string{"desktop": "gnome"}) > 0
+	})
+
+	s.Eval(t, notes+".activate(global.get_current_time())")
+	res := lookNow(t, s, srv, cfg)
+	if len(res.images) == 0 {
+		t.Fatalf("look screen with Notes in front = %q", res.text)
+	}
+	if n := magentaIn(decodeDataURL(t, res.images[0], filepath.Join(harness.Artifacts(t), "notes.jpg"))); n < 50*50 {
+		t.Fatalf("%d magenta pixels: no native window", n)
+	}
+	if a.Count("private_rule_not_applied", nil) != 0 {
+		t.Fatal("the private-window rule was not applied although the extension tells the active window")
+	}
+
+	s.Native(t, "secretword vault", "vault")
+	vault := harness.GnomeWindow("secretword vault")
+	harness.WaitFor(t, 30*time.Second, "the private window in front", func() bool {
+		s.Eval(t, "(w => w && w.activate(global.get_current_time()))("+vault+")")
+		return strings.Contains(s.Eval(t, "(w => !!w && w.has_focus())("+vault+")"), "true")
+	})
+	if res := lookNow(t, s, srv, cfg); len(res.images) != 0 || !strings.Contains(res.text, "error: a private window is on the screen") {
+		t.Fatalf("look screen with a private native window in front = %q (%d images)", res.text, len(res.images))
 	}
 }
