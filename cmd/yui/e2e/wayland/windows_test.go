@@ -226,10 +226,21 @@ func nativeWindows(t *testing.T, s *harness.Session, dk desk) {
 	waitTurnsEnded(t, a)
 
 	// A full-screen native window: do-not-disturb.
+	// (Each change waited for: the compositor applies it when the client
+	// answers, and a request made before that may be lost.)
+	full := image.Rect(0, 0, 1920, 1080)
 	dk.fullscreen(t, "Notes", true)
+	harness.WaitFor(t, 10*time.Second, "Notes full screen", func() bool { return dk.frame(t, "Notes") == full })
 	a.WaitRecord(20*time.Second, "do_not_disturb", map[string]string{"on": "true"})
 	dk.fullscreen(t, "Notes", false)
+	harness.WaitFor(t, 10*time.Second, "Notes out of full screen", func() bool {
+		f := dk.frame(t, "Notes")
+		return !f.Empty() && f != full
+	})
 	a.WaitRecord(20*time.Second, "do_not_disturb", map[string]string{"on": "false"})
+	// Notes back in its place, she is back on it before the next turn
+	// (a move under way holds the body, which look screen reads).
+	onTop("the pet back on Notes", dk.frame(t, "Notes"))
 
 	// A private native window in front: look screen is refused.
 	s.Native(t, "secretword vault", "vault")
