@@ -159,7 +159,7 @@ func TestKWin(t *testing.T) {
 func nativeWindows(t *testing.T, s *harness.Session, dk desk) {
 	d := s.Display
 	_, app := s.Native(t, "Notes", "notes")
-	harness.Start(t, d.Env(), "xmessage", "-title", "Memo", "-geometry", "+1200+100", "memo")
+	harness.Start(t, d.Env(), "xmessage", "-title", "Memo", "-geometry", "400x200+1200+100", "memo")
 	harness.WaitFor(t, 30*time.Second, "Notes shown", func() bool { return !dk.frame(t, "Notes").Empty() })
 	placeAt(t, dk, "Notes", image.Pt(300, 600))
 
@@ -185,6 +185,12 @@ func nativeWindows(t *testing.T, s *harness.Session, dk desk) {
 	if !strings.Contains(targets, `"title":"Notes"`) || !strings.Contains(targets, `"kind":"window_top"`) {
 		t.Fatalf("perch_targets = %s", targets)
 	}
+	// The X11 window beside it, once: the compositor lists XWayland's
+	// windows too, and the layer does not add X11's list to its own.
+	if n := strings.Count(targets, `"title":"Memo"`); n != 1 {
+		t.Fatalf("perch_targets lists Memo %d times: %s", n, targets)
+	}
+	t.Logf("perch_targets: %s", targets)
 	if res := sim.ToolResult(t, "c-sit"); !strings.HasPrefix(res, "ok: sitting on ") {
 		t.Fatalf("sit_on_window Notes = %q", res)
 	} else {
