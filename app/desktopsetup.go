@@ -117,6 +117,23 @@ func DesktopSetup(ctx context.Context, w io.Writer, remove, forceGnome bool) err
 	return err
 }
 
+// WriteGnomeExtension writes the extension's files for GNOME Shell major
+// version shell (0: the installed one's) into dir/<UUID>, enabling
+// nothing: for a package that installs it for every user.
+func WriteGnomeExtension(ctx context.Context, w io.Writer, dir string, shell int) error {
+	if shell == 0 {
+		if shell = gnomeSetup().Inspect(ctx).Shell; shell == 0 {
+			return fmt.Errorf("GNOME Shell is not installed: name its version with --shell")
+		}
+	}
+	into := filepath.Join(dir, gnome.UUID)
+	if err := gnome.WriteInto(into, shell); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote the extension %s (GNOME Shell %d's module format) in %s; each user enables it with yui desktop setup\n", gnome.UUID, shell, into)
+	return nil
+}
+
 // InstallGnome installs and enables the GNOME Shell extension.
 func InstallGnome(ctx context.Context) ([]string, error) {
 	return gnomeSetup().Install(ctx)

@@ -3,8 +3,11 @@
 package desktop
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 )
 
 // compositor is the desktop layer of a GNOME or KDE Plasma Wayland
@@ -120,4 +123,19 @@ func (c *compositor) Close() error {
 		err = xerr
 	}
 	return err
+}
+
+// logEvent records one compositor event at debug level: what a failing
+// test or a user's report needs to tell which fact came when. Titles are
+// not logged (a private window's title is the user's).
+func logEvent(log *slog.Logger, msg string, ev factEvent) {
+	if !log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	if w := ev.Window; w != nil {
+		log.Debug(msg, "kind", ev.Kind, "id", w.ID, "app", w.App, "frame", fmt.Sprintf("%d,%d %dx%d", w.X, w.Y, w.Width, w.Height),
+			"focus", w.Focus, "fullscreen", w.Fullscreen, "minimized", w.Minimized)
+		return
+	}
+	log.Debug(msg, "kind", ev.Kind, "id", ev.ID, "focus", ev.Focus, "order", strings.Join(ev.Order, ","), "windows", len(ev.Windows))
 }

@@ -83,11 +83,7 @@ func (s *gnomeSource) loop(ch <-chan *dbus.Signal) {
 				s.log.Warn("desktop_gnome_event_dropped", "err", err.Error())
 				continue
 			}
-			if ev.Window != nil {
-				s.log.Debug("desktop_gnome_event", "kind", ev.Kind, "id", ev.Window.ID, "focus", ev.Window.Focus, "title", ev.Window.Title)
-			} else {
-				s.log.Debug("desktop_gnome_event", "kind", ev.Kind, "id", ev.ID)
-			}
+			logEvent(s.log, "desktop_gnome_event", ev)
 			s.facts.apply(ev)
 		case "org.freedesktop.DBus.NameOwnerChanged":
 			if len(sig.Body) != 3 {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -34,7 +35,18 @@ type kwinSource struct {
 	kwin   string // KWin's unique name: the only sender taken
 	plugin string // the script's name in KWin
 	file   string
+
+	// The bus hands its method calls to goroutines of their own, so the
+	// script's events may arrive out of order: each is applied in its
+	// number's turn, under mu, those early held in pending.
+	mu      sync.Mutex
+	next    uint64
+	pending map[uint64]factEvent
 }
+
+// maxPending bounds the events held for a missing one: past it the gap is
+// given up (an event lost), and the held ones applied in order.
+const maxPending = 256
 
 // startKWin loads the script; an error when KWin's scripting is not there.
 func startKWin(t *factTable, log *slog.Logger) (*kwinSource, error) {
@@ -42,7 +54,8 @@ func startKWin(t *factTable, log *slog.Logger) (*kwinSource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("KWin: the session bus: %w", err)
 	}
-	s := &kwinSource{conn: conn, facts: t, log: log, plugin: "yui-windows-" + strconv.Itoa(os.Getpid())}
+	s := &kwinSource{conn: conn, facts: t, log: log, plugin: "yui-windows-" + strconv.Itoa(os.Getpid()),
+		next: 1, pending: map[uint64]factEvent{}}
 	if err := s.start(); err != nil {
 		conn.Close()
 		return nil, err
@@ -101,8 +114,46 @@ func (r kwinReceiver) Event(sender dbus.Sender, text string) *dbus.Error {
 		r.s.log.Warn("desktop_kwin_event_dropped", "err", err.Error())
 		return nil
 	}
-	r.s.facts.apply(ev)
+	r.s.take(ev)
 	return nil
+}
+
+// take applies ev in its turn, and those held behind it.
+func (s *kwinSource) take(ev factEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ev.Seq == 0 || ev.Seq < s.next {
+		if ev.Seq != 0 {
+			s.log.Warn("desktop_kwin_event_dropped", "err", "a late event", "seq", ev.Seq)
+			return
+		}
+		s.applyLocked(ev)
+		return
+	}
+	s.pending[ev.Seq] = ev
+	if len(s.pending) > maxPending {
+		// Skip to the lowest one held: the gap is lost.
+		low := ev.Seq
+		for k := range s.pending {
+			low = min(low, k)
+		}
+		s.log.Warn("desktop_kwin_events_lost", "from", s.next, "to", low-1)
+		s.next = low
+	}
+	for {
+		e, ok := s.pending[s.next]
+		if !ok {
+			return
+		}
+		delete(s.pending, s.next)
+		s.next++
+		s.applyLocked(e)
+	}
+}
+
+func (s *kwinSource) applyLocked(ev factEvent) {
+	logEvent(s.log, "desktop_kwin_event", ev)
+	s.facts.apply(ev)
 }
 
 // Close unloads the script and ends the connection.

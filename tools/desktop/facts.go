@@ -53,6 +53,9 @@ type factEvent struct {
 	ID      string   `json:"id"`
 	Focus   string   `json:"focus"`
 	Order   []string `json:"order"`
+	// Seq numbers the events of a source whose deliveries may overtake
+	// one another (KWin's calls); 0 for one in order (GNOME's signals).
+	Seq uint64 `json:"seq"`
 }
 
 // nativeBit marks the id of a native Wayland window, so that it meets no

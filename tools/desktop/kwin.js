@@ -52,7 +52,11 @@ function yuiFacts(w) {
     };
 }
 
+// Each event numbered: Yui takes them in this order, though the bus
+// hands its calls over at once (compositor_kwin.go).
+let yuiSeq = 0;
 function yuiSend(event) {
+    event.seq = ++yuiSeq;
     callDBus(YUI_SERVICE, YUI_PATH, YUI_IFACE, 'Event', JSON.stringify(event));
 }
 
@@ -87,8 +91,17 @@ yuiActivated.connect(w => yuiSend({kind: 'focus', id: w ? yuiId(w) : ''}));
 for (const name of ['clientMinimized', 'clientUnminimized'])
     if (!plasma6 && workspace[name])
         workspace[name].connect(w => yuiSend({kind: 'window', window: yuiFacts(w)}));
-if (workspace.stackingOrderChanged)
-    workspace.stackingOrderChanged.connect(() => yuiSend({kind: 'stack', order: yuiOrder()}));
+// A restack that changes nothing is not sent: an idle desktop sends nothing.
+let yuiLastOrder = '';
+if (workspace.stackingOrderChanged) {
+    workspace.stackingOrderChanged.connect(() => {
+        const order = yuiOrder();
+        if (order.join(',') === yuiLastOrder)
+            return;
+        yuiLastOrder = order.join(',');
+        yuiSend({kind: 'stack', order});
+    });
+}
 
 const yuiStart = yuiList();
 yuiStart.forEach(yuiWatch);

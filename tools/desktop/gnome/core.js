@@ -23,7 +23,9 @@ const YUI_IFACE = `<node>
 </node>`;
 
 // The window signals whose change is a new fact of that window.
-const YUI_WINDOW_SIGNALS = ['position-changed', 'size-changed', 'notify::title', 'notify::wm-class',
+// 'shown' is a new window's first showing (until then it is hidden,
+// which the facts tell as minimized).
+const YUI_WINDOW_SIGNALS = ['position-changed', 'size-changed', 'shown', 'notify::title', 'notify::wm-class',
     'notify::minimized', 'notify::fullscreen', 'notify::maximized-horizontally',
     'notify::maximized-vertically', 'notify::gtk-application-id', 'workspace-changed'];
 
@@ -37,6 +39,8 @@ class YuiWindowsService {
         this._displayIds = [];
         this._dbus = null;
         this._ownerId = 0;
+        this._lastOrder = '';
+        this._sent = new Map(); // Meta.Window → the facts last sent, as JSON
     }
 
     enable() {
@@ -46,7 +50,7 @@ class YuiWindowsService {
         this._displayIds = [
             display.connect('window-created', (d, w) => { this._track(w); this._emitWindow(w); }),
             display.connect('notify::focus-window', () => this._emit({kind: 'focus', id: this._focusId()})),
-            display.connect('restacked', () => this._emit({kind: 'stack', order: this._stackIds()})),
+            display.connect('restacked', () => this._emitStack()),
         ];
         for (const actor of global.get_window_actors())
             this._track(actor.meta_window);
@@ -65,6 +69,8 @@ class YuiWindowsService {
             for (const id of ids)
                 w.disconnect(id);
         this._windows.clear();
+        this._sent.clear();
+        this._lastOrder = '';
         if (this._dbus)
             this._dbus.unexport();
         this._dbus = null;
@@ -80,10 +86,18 @@ class YuiWindowsService {
     _track(w) {
         if (!w || this._windows.has(w))
             return;
-        const ids = YUI_WINDOW_SIGNALS.map(s => w.connect(s, () => this._emitWindow(w)));
+        const ids = [];
+        for (const name of YUI_WINDOW_SIGNALS) {
+            try {
+                ids.push(w.connect(name, () => this._emitWindow(w)));
+            } catch (e) {
+                // A signal this shell's version lacks: its facts come with the others.
+            }
+        }
         ids.push(w.connect('unmanaged', () => {
             const mine = this._windows.get(w) || [];
             this._windows.delete(w);
+            this._sent.delete(w);
             for (const id of mine)
                 w.disconnect(id);
             this._emit({kind: 'closed', id: this._idOf(w)});
@@ -134,9 +148,30 @@ class YuiWindowsService {
         };
     }
 
+    // _emitStack tells a new stacking order; the shell restacks without a
+    // change too (a window kept above raised again), which is not sent:
+    // an idle desktop sends nothing.
+    _emitStack() {
+        const order = this._stackIds();
+        const key = order.join(',');
+        if (key === this._lastOrder)
+            return;
+        this._lastOrder = key;
+        this._emit({kind: 'stack', order});
+    }
+
+    // _emitWindow tells a window's facts when they changed: the shell
+    // notifies without a change too (a property set to what it was),
+    // which is not sent.
     _emitWindow(w) {
-        if (this._windows.has(w) && !w.is_override_redirect())
-            this._emit({kind: 'window', window: this._facts(w)});
+        if (!this._windows.has(w) || w.is_override_redirect())
+            return;
+        const facts = this._facts(w);
+        const key = JSON.stringify(facts);
+        if (this._sent.get(w) === key)
+            return;
+        this._sent.set(w, key);
+        this._emit({kind: 'window', window: facts});
     }
 
     _emit(event) {

@@ -133,3 +133,24 @@ func TestNoBusWrapsGsettings(t *testing.T) {
 		t.Fatalf("calls = %q", f.calls)
 	}
 }
+
+// A package's copy: written into a system folder, setup finds it, installs
+// no copy of the user's and enables it.
+func TestSystemCopy(t *testing.T) {
+	home, sys := t.TempDir(), t.TempDir()
+	if err := WriteInto(filepath.Join(sys, UUID), 43); err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeShell{settings: map[string]string{}}
+	s := Setup{Home: home, SystemDirs: []string{sys}, Run: f.run, Bus: true}
+	did, err := s.Install(context.Background())
+	if err != nil || !strings.Contains(strings.Join(did, "\n"), "for every user in "+filepath.Join(sys, UUID)) {
+		t.Fatalf("Install = %q, %v", did, err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".local/share/gnome-shell/extensions", UUID)); !os.IsNotExist(err) {
+		t.Fatalf("a user's copy beside the package's: %v", err)
+	}
+	if st := s.Inspect(context.Background()); st.Missing() != "" {
+		t.Fatalf("missing: %s", st.Missing())
+	}
+}

@@ -157,10 +157,14 @@ func (s Setup) Install(ctx context.Context) ([]string, error) {
 	return did, nil
 }
 
-// write puts the files in the user's folder, each through a temporary
+// write puts the files in the user's folder.
+func (s Setup) write(shell int) error { return WriteInto(s.userDir(), shell) }
+
+// WriteInto writes the extension's files for GNOME Shell major version
+// shell into dir (the extension's own folder: a package's
+// /usr/share/gnome-shell/extensions/<UUID>), each through a temporary
 // file renamed over the old, so that a shell reading them never sees half.
-func (s Setup) write(shell int) error {
-	dir := s.userDir()
+func WriteInto(dir string, shell int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("install the GNOME Shell extension: %w", err)
 	}

@@ -301,14 +301,19 @@ func (s *Session) KWinEval(t testing.TB, js string) string {
 // test ends, and returns its application id. Under GNOME Shell it is a
 // foot terminal with application id appID (and more of foot's options).
 // Under KWin foot 1.13 dies of a division by zero on the virtual
-// output's unknown physical size, so it is a GTK 3 dialog (zenity, on
-// GDK's Wayland backend), whose application id is "zenity".
+// output's unknown physical size, so it is a GTK 3 text window (zenity
+// --text-info, on GDK's Wayland backend), whose application id is "zenity".
 func (s *Session) Native(t testing.TB, title, appID string, more ...string) (*Proc, string) {
 	t.Helper()
 	if s.Desktop == "KDE" {
 		NeedTools(t, "zenity")
 		env := append(s.SessionEnv(), "GDK_BACKEND=wayland")
-		return Start(t, env, "zenity", "--info", "--title", title, "--text", title), "zenity"
+		// --text-info: a resizable window, which full screen covers.
+		text := filepath.Join(s.Runtime, "zenity-"+strconv.Itoa(os.Getpid())+".txt")
+		if err := os.WriteFile(text, []byte(title+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return Start(t, env, "zenity", "--text-info", "--title", title, "--filename", text, "--width", "400", "--height", "300"), "zenity"
 	}
 	NeedTools(t, "foot")
 	args := append([]string{"--title", title, "--app-id", appID}, more...)

@@ -159,7 +159,7 @@ func TestKWin(t *testing.T) {
 func nativeWindows(t *testing.T, s *harness.Session, dk desk) {
 	d := s.Display
 	_, app := s.Native(t, "Notes", "notes")
-	harness.Start(t, d.Env(), "xmessage", "-title", "Memo", "-geometry", "+1200+100", "memo")
+	harness.Start(t, d.Env(), "xmessage", "-title", "Memo", "-geometry", "400x200+1200+100", "memo")
 	harness.WaitFor(t, 30*time.Second, "Notes shown", func() bool { return !dk.frame(t, "Notes").Empty() })
 	placeAt(t, dk, "Notes", image.Pt(300, 600))
 
@@ -185,6 +185,12 @@ func nativeWindows(t *testing.T, s *harness.Session, dk desk) {
 	if !strings.Contains(targets, `"title":"Notes"`) || !strings.Contains(targets, `"kind":"window_top"`) {
 		t.Fatalf("perch_targets = %s", targets)
 	}
+	// The X11 window beside it, once: the compositor lists XWayland's
+	// windows too, and the layer does not add X11's list to its own.
+	if n := strings.Count(targets, `"title":"Memo"`); n != 1 {
+		t.Fatalf("perch_targets lists Memo %d times: %s", n, targets)
+	}
+	t.Logf("perch_targets: %s", targets)
 	if res := sim.ToolResult(t, "c-sit"); !strings.HasPrefix(res, "ok: sitting on ") {
 		t.Fatalf("sit_on_window Notes = %q", res)
 	} else {
@@ -226,10 +232,21 @@ func nativeWindows(t *testing.T, s *harness.Session, dk desk) {
 	waitTurnsEnded(t, a)
 
 	// A full-screen native window: do-not-disturb.
+	// (Each change waited for: the compositor applies it when the client
+	// answers, and a request made before that may be lost.)
+	full := image.Rect(0, 0, 1920, 1080)
 	dk.fullscreen(t, "Notes", true)
+	harness.WaitFor(t, 10*time.Second, "Notes full screen", func() bool { return dk.frame(t, "Notes") == full })
 	a.WaitRecord(20*time.Second, "do_not_disturb", map[string]string{"on": "true"})
 	dk.fullscreen(t, "Notes", false)
+	harness.WaitFor(t, 10*time.Second, "Notes out of full screen", func() bool {
+		f := dk.frame(t, "Notes")
+		return !f.Empty() && f != full
+	})
 	a.WaitRecord(20*time.Second, "do_not_disturb", map[string]string{"on": "false"})
+	// Notes back in its place, she is back on it before the next turn
+	// (a move under way holds the body, which look screen reads).
+	onTop("the pet back on Notes", dk.frame(t, "Notes"))
 
 	// A private native window in front: look screen is refused.
 	s.Native(t, "secretword vault", "vault")
