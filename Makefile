@@ -15,7 +15,7 @@ FYNE := $(BIN)/tools/fyne-$(FYNE_VERSION)/fyne
 LINUX_PKG := $(DIST)/Yui.tar.xz
 WIN_SETUP := $(DIST)/Yui-setup.exe
 
-.PHONY: mcp-servers run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter e2e-room e2e-wine package package-linux package-windows package-installer
+.PHONY: mcp-servers run test bench soak deps test-deps package-deps build vet unit fuzz e2e e2e-mutter e2e-wayland e2e-room e2e-wine package package-linux package-windows package-installer
 
 deps:
 	@.ci/deps.sh build
@@ -51,6 +51,13 @@ e2e: test-deps build package-linux mcp-servers
 # two virtual monitors of different sizes): one compositor for the group.
 e2e-mutter: test-deps build
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/mutter/
+
+# Under the real Wayland desktops, headless: GNOME Shell (Yui's extension
+# installed by `yui desktop setup` before it starts) and KWin's virtual
+# platform, each in a private session (system and session buses, a logind
+# stand-in), native Wayland windows beside X11 ones.
+e2e-wayland: test-deps build
+	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/wayland/
 
 # The hands-free room rig (docs/hands-free.md): PulseAudio in user mode, a
 # null sink for the pet's speech, a virtual microphone and a room between.
@@ -137,7 +144,7 @@ package-installer: package-windows
 	makensis -V2 -DVERSION=$(WIN_VERSION) -DEXE=$(CURDIR)/$(BIN)/yui.exe -DICON=$(CURDIR)/$(BIN)/nsis/yui.ico \
 		-DOUTFILE=$(CURDIR)/$(WIN_SETUP) assets/windows/installer.nsi
 
-test: vet unit fuzz package-windows e2e e2e-mutter e2e-wine e2e-room
+test: vet unit fuzz package-windows e2e e2e-mutter e2e-wayland e2e-wine e2e-room
 
 # The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
 SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt

@@ -9,7 +9,9 @@
 # pocketsphinx (with its US English model, the voice e2e test's
 # speech-to-text command), desktop-file-validate (the package test), and
 # mutter, XWayland and D-Bus (GNOME's compositor, headless, for the
-# e2e-mutter group) for the end-to-end tests, and gnome-keyring with
+# e2e-mutter group) for the end-to-end tests, GNOME Shell, KWin, foot and
+# zenity (native Wayland windows) and gsettings for the e2e-wayland group,
+# and gnome-keyring with
 # dbus-run-session (dbus-daemon) for the keyring test, which runs a real
 # Secret Service on a private bus; fonts-noto-cjk (the CJK font the
 # screenshot tests in Japanese, Korean and Chinese draw with); PulseAudio
@@ -24,7 +26,8 @@ case "${1:-build}" in
   test) want+=(xz-utils gcc-mingw-w64-x86-64 nsis wine wine64 xvfb xauth xdotool espeak-ng sox imagemagick x11-utils
                openbox chromium pocketsphinx pocketsphinx-en-us desktop-file-utils
                mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon fonts-noto-cjk
-               pulseaudio pulseaudio-utils libasound2-plugins) ;;
+               pulseaudio pulseaudio-utils libasound2-plugins
+               gnome-shell kwin-wayland foot zenity libglib2.0-bin) ;;
 esac
 # nodejs and npm run the MCP reference servers of the e2e tests; where a
 # node is installed already (another way than Debian's), it is used.

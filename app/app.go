@@ -31,6 +31,7 @@ import (
 	"yui/pet/secrets"
 	"yui/pet/settings"
 	"yui/tools/desktop"
+	"yui/tools/look"
 	"yui/tools/mcp"
 	"yui/transport/clock"
 	"yui/transport/outbox"
@@ -154,7 +155,7 @@ func Run(cfg Config) error {
 		fonts.get()
 		out.openDevice()
 	}()
-	deskLater := startLater(func() desktop.Desktop { return openDesktop(log) })
+	deskLater := startLater(func() deskOpened { return openDeskSide(log) }) // desktop_session.go
 	motionLater := startLater(motionpref.Reduced)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -191,13 +192,15 @@ func Run(cfg Config) error {
 	}
 
 	y.browserPath = findBrowser(log)
-	if y.desk = deskLater.get(); y.desk != nil {
+	desk := deskLater.get()
+	if y.desk, y.idle, y.screen = desk.desk, desk.idle, desk.screen; y.desk != nil {
 		defer y.desk.Close() // last: the sessions' tools read it
 	}
+	defer desk.closeIdle() // after Away and the sampler, which read it
 	y.quiet = desktop.NewQuiet(y.desk, nil, func(on bool) { fyne.Do(func() { y.quietChanged(on) }) })
 	defer y.quiet.Close() // before the desktop it reads
-	if r, ok := y.desk.(desktop.IdleReader); ok {
-		y.away = desktop.NewAway(r, nil, 0, y.awayChanged)
+	if y.idle != nil {
+		y.away = desktop.NewAway(y.idle, nil, 0, y.awayChanged)
 		defer y.away.Close()
 	}
 	defer y.startActivity()() // life's samples (life.go), stopped before the desktop closes
@@ -260,6 +263,7 @@ func Run(cfg Config) error {
 		y.openWelcome() // several servers, or one with no model: the list, with its hint
 	}
 	y.setupTray()
+	defer y.offerDesktopSetup()() // GNOME's Wayland without the extension: once (desktopsetup.go)
 	y.updateWatching()
 	if y.src.startAtLogin() {
 		y.setAutostart(true) // the entry follows the program if it moved
@@ -449,6 +453,10 @@ type desktopSide struct {
 	// the eyes then stay still.
 	reducedMotion bool
 	away          *desktop.Away // the user away from the keyboard; nil without idle time (quiet.go)
+	// idle is the session's idle time, nil without one; screen its way
+	// of screen looks, nil without a desktop layer (desktop_session.go).
+	idle   desktop.IdleReader
+	screen *look.SessionScreen
 	// browserPath is the Chromium-family browser the browser tool runs; "" when none was found.
 	browserPath string
 }

@@ -30,7 +30,7 @@ func (y *yui) startActivity() (stop func()) {
 	if y.desk == nil {
 		return func() {}
 	}
-	a := desktop.NewActivity(y.desk, nil, func(smp desktop.ActivitySample) {
+	a := desktop.NewActivity(y.desk, y.idle, nil, func(smp desktop.ActivitySample) {
 		sample := life.Sample{Idle: smp.Idle, IdleKnown: smp.IdleKnown, HasWindow: smp.HasWindow,
 			Window: life.Window{ID: uint64(smp.Window.ID), App: smp.Window.App, Title: smp.Window.Title}}
 		for _, s := range y.running() {

@@ -70,7 +70,15 @@ func (s *session) startBody() {
 		return
 	}
 	s.actor = body.New(body.Options{Desktop: d, Body: petBody{s.win}, PID: s.y.pid, Log: s.log.With("tool", body.Name), WalkSpeed: s.win.WalkSpeed})
-	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: look.Screen{}, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name), Private: s.private, PID: s.y.pid})
+	// The session's way of screen looks (desktop_session.go): the portal
+	// on Wayland, where the active window may be unknown.
+	var capture look.Capturer = look.Screen{}
+	var unknown func() bool
+	if sc := s.y.screen; sc != nil {
+		capture, unknown = sc, func() bool { return !sc.PrivateRule() }
+	}
+	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: capture, Permission: screenPermission{s}, Log: s.log.With("tool", look.Name), Private: s.private, PID: s.y.pid,
+		ActiveUnknown: unknown})
 }
 
 // isMain reports whether the session is main: the active preset's.

@@ -129,6 +129,8 @@ type Backend interface {
 
 	// The welcome page's ways in (windows/settingswindow/welcome.go).
 	Welcomer
+	// The App tab's desktop row (windows/settingswindow/desktop.go).
+	DesktopSetup
 	// The speech and transcription servers found (audioservers.go).
 	AudioServers
 }
@@ -145,3 +147,38 @@ type Welcomer interface {
 	// TryDemo starts the demo backend in this run, no restart. UI thread.
 	TryDemo() error
 }
+
+// DesktopSetup is what the App tab's desktop row asks the app: how much
+// of this desktop's windows Yui sees, and the install of what it lacks
+// (GNOME's extension; `yui desktop setup`).
+type DesktopSetup interface {
+	// DesktopState reads the session; it may run programs (gsettings),
+	// so never on the UI thread.
+	DesktopState(ctx context.Context) DesktopState
+	// InstallDesktop installs and enables what the session needs.
+	InstallDesktop(ctx context.Context) error
+}
+
+// DesktopState is the desktop row's content.
+type DesktopState struct {
+	// Session names the session as the row shows it: "GNOME (Wayland)",
+	// "KDE Plasma (Wayland)", "X11".
+	Session string
+	Status  DesktopStatus
+	// CanInstall shows the Install button.
+	CanInstall bool
+}
+
+// DesktopStatus says how much of the desktop's windows Yui sees.
+type DesktopStatus string
+
+const (
+	// DesktopSeen: every window (X11, KDE Plasma, GNOME with the extension running).
+	DesktopSeen DesktopStatus = "seen"
+	// DesktopNeedsExtension: GNOME without Yui's extension installed and enabled.
+	DesktopNeedsExtension DesktopStatus = "needs_extension"
+	// DesktopNextLogin: the extension is installed and enabled, and runs from the next login.
+	DesktopNextLogin DesktopStatus = "next_login"
+	// DesktopBlind: a compositor that tells nothing of its native windows.
+	DesktopBlind DesktopStatus = "blind"
+)

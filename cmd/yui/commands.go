@@ -29,6 +29,7 @@ var commands = []command{
 	{"devices", "list the audio inputs and outputs", runDevices},
 	{"servers", "list the model, speech and transcription servers on this machine", runServers},
 	{"event", "hand the running Yui an event to react to (a build, a script)", runEvent},
+	{"desktop", "set up what the desktop needs for Yui to see its windows (GNOME's extension)", runDesktop},
 }
 
 // findCommand returns the subcommand named name.
@@ -121,6 +122,41 @@ func runDevices(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	return report(stderr, app.PrintDevices(stdout))
+}
+
+const desktopUsage = `usage: yui desktop setup [--remove] [--gnome] [--into DIR [--shell N]]
+
+Sets up what this desktop session needs for Yui to see its windows, and
+prints what it did. On GNOME (Wayland) it installs Yui's GNOME Shell
+extension for you (in your data folder's gnome-shell/extensions) and
+enables it, whether GNOME Shell runs now or not; GNOME Shell runs a newly
+installed extension from your next login. On KDE Plasma and X11 nothing
+needs installing. Running it again changes nothing; --remove undoes it.
+--into DIR writes the extension's files into DIR (a package's
+/usr/share/gnome-shell/extensions) for GNOME Shell N, and enables nothing.
+`
+
+func runDesktop(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "setup" {
+		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+			fmt.Fprint(stderr, desktopUsage)
+			return 0
+		}
+		fmt.Fprint(stderr, desktopUsage)
+		return 2
+	}
+	fs := flag.NewFlagSet("yui desktop setup", flag.ContinueOnError)
+	remove := fs.Bool("remove", false, "undo the setup: disable and delete Yui's GNOME Shell extension")
+	force := fs.Bool("gnome", false, "install GNOME's extension whatever the session (from a console, before logging in to GNOME)")
+	into := fs.String("into", "", "write the GNOME Shell extension's files into `DIR`/<uuid> for every user (a package's), enabling nothing")
+	shell := fs.Int("shell", 0, "with --into: the GNOME Shell major `version` to write for (0: the installed one's)")
+	if code, ok := parseFlags(fs, desktopUsage, args[1:], stderr); !ok {
+		return code
+	}
+	if *into != "" {
+		return report(stderr, app.WriteGnomeExtension(context.Background(), stdout, *into, *shell))
+	}
+	return report(stderr, app.DesktopSetup(context.Background(), stdout, *remove, *force))
 }
 
 // report prints a subcommand's error and returns its exit code.

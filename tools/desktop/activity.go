@@ -26,7 +26,7 @@ type ActivitySample struct {
 // fails leaves its part of the sample unknown. Safe for concurrent use.
 type Activity struct {
 	d        Desktop
-	idle     IdleReader // nil when d tells no idle time
+	idle     IdleReader // nil when the session tells no idle time
 	clk      clock.Clock
 	onSample func(ActivitySample)
 
@@ -35,13 +35,14 @@ type Activity struct {
 	closed bool
 }
 
-// NewActivity starts reading d; clk nil is the wall clock.
-func NewActivity(d Desktop, clk clock.Clock, onSample func(ActivitySample)) *Activity {
+// NewActivity starts reading d, and the idle time from idle: the
+// session's (SessionIdle), nil when it tells none. clk nil is the wall
+// clock.
+func NewActivity(d Desktop, idle IdleReader, clk clock.Clock, onSample func(ActivitySample)) *Activity {
 	if clk == nil {
 		clk = clock.Real{}
 	}
-	a := &Activity{d: d, clk: clk, onSample: onSample}
-	a.idle, _ = d.(IdleReader)
+	a := &Activity{d: d, idle: idle, clk: clk, onSample: onSample}
 	a.mu.Lock()
 	a.armLocked()
 	a.mu.Unlock()

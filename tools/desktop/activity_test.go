@@ -23,7 +23,7 @@ func TestActivitySamplesOnceASecond(t *testing.T) {
 	clk := clock.NewFake(time.Unix(0, 0))
 	var mu sync.Mutex
 	var got []ActivitySample
-	a := NewActivity(idleFake{d, 3 * time.Second}, clk, func(s ActivitySample) {
+	a := NewActivity(d, idleFake{d, 3 * time.Second}, clk, func(s ActivitySample) {
 		mu.Lock()
 		got = append(got, s)
 		mu.Unlock()
@@ -43,7 +43,7 @@ func TestActivitySamplesOnceASecond(t *testing.T) {
 	}
 	// A layer with no idle time and no active window: both unknown.
 	d.SetActive(0)
-	b := NewActivity(d, clk, func(s ActivitySample) {
+	b := NewActivity(d, nil, clk, func(s ActivitySample) {
 		mu.Lock()
 		got = append(got, s)
 		mu.Unlock()

@@ -14,6 +14,14 @@ type IdleReader interface {
 	UserIdle() (time.Duration, error)
 }
 
+// IdleWatcher is an idle source that says itself when the user goes away
+// and comes back (GNOME's idle monitor: idle_bus.go), so that Away needs
+// no polling. f runs on the source's goroutine, one call at a time; stop
+// is idempotent.
+type IdleWatcher interface {
+	WatchIdle(after time.Duration, f func(away bool)) (stop func(), err error)
+}
+
 // Away polling and its default threshold.
 const (
 	AwayPoll  = 5 * time.Second
@@ -21,19 +29,21 @@ const (
 )
 
 // Away tracks whether the user is away: idle for at least After. It reads
-// the idle time every AwayPoll on its clock and calls OnChange, outside its
-// lock, when the user leaves or comes back. A read that fails changes
-// nothing. Safe for concurrent use.
+// the idle time every AwayPoll on its clock, or follows an IdleWatcher's
+// changes where the source is one, and calls OnChange, outside its lock,
+// when the user leaves or comes back. A read that fails changes nothing.
+// Safe for concurrent use.
 type Away struct {
 	read     IdleReader
 	clk      clock.Clock
 	after    time.Duration
 	onChange func(away bool)
 
-	mu     sync.Mutex
-	away   bool
-	tick   clock.Slot
-	closed bool
+	mu        sync.Mutex
+	away      bool
+	tick      clock.Slot
+	stopWatch func() // the IdleWatcher's watch; nil while polling
+	closed    bool
 }
 
 // NewAway starts polling r. after <= 0 is AwayAfter; clk nil the wall clock.
@@ -45,10 +55,35 @@ func NewAway(r IdleReader, clk clock.Clock, after time.Duration, onChange func(a
 		after = AwayAfter
 	}
 	a := &Away{read: r, clk: clk, after: after, onChange: onChange}
+	if w, ok := r.(IdleWatcher); ok {
+		if stop, err := w.WatchIdle(after, a.set); err == nil {
+			a.mu.Lock()
+			a.stopWatch = stop
+			closed := a.closed
+			a.mu.Unlock()
+			if closed {
+				stop()
+			}
+			return a
+		}
+	}
 	a.mu.Lock()
 	a.armLocked()
 	a.mu.Unlock()
 	return a
+}
+
+// set is a watcher's change.
+func (a *Away) set(away bool) {
+	a.mu.Lock()
+	changed := !a.closed && away != a.away
+	if changed {
+		a.away = away
+	}
+	a.mu.Unlock()
+	if changed && a.onChange != nil {
+		a.onChange(away)
+	}
 }
 
 func (a *Away) armLocked() {
@@ -79,10 +114,14 @@ func (a *Away) Away() bool {
 	return a.away
 }
 
-// Close stops polling. Idempotent.
+// Close stops polling or watching. Idempotent.
 func (a *Away) Close() {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	a.closed = true
 	a.tick.Stop()
+	stop := a.stopWatch
+	a.mu.Unlock()
+	if stop != nil {
+		stop() // outside the lock: a change may be on its way into set
+	}
 }

@@ -51,7 +51,9 @@ type x11Watch struct {
 }
 
 // Open connects to the display named by $DISPLAY, on a connection of its
-// own that Close closes. log nil discards.
+// own that Close closes; in a GNOME or KDE Plasma Wayland session the
+// windows' facts come from the compositor (compositor.go). log nil
+// discards.
 func Open(log *slog.Logger) (Desktop, error) {
 	c, err := xconn.Open(log)
 	if err != nil {
@@ -59,7 +61,12 @@ func Open(log *slog.Logger) (Desktop, error) {
 	}
 	d := OpenOn(c, log).(*x11)
 	d.own = true
-	return d, nil
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// On GNOME's and KDE Plasma's Wayland the windows come from the
+	// compositor (compositor.go); elsewhere from X11 alone.
+	return onCompositor(d, log), nil
 }
 
 // OpenOn is the desktop layer over the process's X connection c, which

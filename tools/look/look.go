@@ -88,11 +88,21 @@ type Options struct {
 	// pet's composer has the focus), the private check reads the window
 	// the user was in, the topmost of another process. 0 skips that.
 	PID int
+	// ActiveUnknown reports whether the active window cannot be known now
+	// (a Wayland compositor that tells Yui nothing,
+	// tools/desktop/xdg_session.go): the private-window rule cannot be
+	// applied, so every screenshot, a turn's too, needs the user's
+	// screen-look permission, and each is logged. Nil is never.
+	ActiveUnknown func() bool
 }
 
 // ErrPrivate is the error of a screenshot refused while a private
 // window is active; look at screen answers ErrPrivateWindow.
 var ErrPrivate = errors.New("look: a private window is on the screen")
+
+// ErrUnknownActive is a turn's screenshot refused where the active window
+// cannot be known and the user has not allowed screen looks.
+var ErrUnknownActive = errors.New("look: the active window cannot be known and screen looks are not allowed")
 
 // ErrPrivateWindow is look at screen's answer while a private window is
 // active (docs/protocol/client-tools.md).
@@ -244,6 +254,9 @@ func (l *Look) screen(ctx context.Context, monitor int) transport.ToolResult {
 			return text(toolcall.ErrTurnStopped)
 		}
 		l.o.Log.Warn("look: screen capture", "monitor", monitor, "err", err.Error())
+		if errors.Is(err, ErrNoWay) {
+			return text(ErrCannotCapture)
+		}
 		return text("error: the screen could not be captured")
 	}
 	s := fmt.Sprintf("screenshot of display %d (%dx%d)", monitor, shot.Width, shot.Height)
@@ -264,7 +277,18 @@ func (l *Look) shoot(ctx context.Context, ms []desktop.Monitor, i int) (transpor
 	if l.o.Private != nil && (l.o.Private(title) || l.o.Private(l.beneath(w, ok && err == nil))) {
 		return transport.Screenshot{}, ErrPrivate
 	}
-	img, err := l.o.Capture.Capture(ms[i].Bounds)
+	if l.o.ActiveUnknown != nil && l.o.ActiveUnknown() {
+		if l.o.Permission.ScreenLook() != Allowed {
+			return transport.Screenshot{}, ErrUnknownActive
+		}
+		l.o.Log.Warn("private_rule_not_applied", "reason", "the active window cannot be known on this desktop")
+	}
+	var img *image.RGBA
+	if c, ok := l.o.Capture.(contextCapturer); ok {
+		img, err = c.CaptureContext(ctx, ms[i].Bounds)
+	} else {
+		img, err = l.o.Capture.Capture(ms[i].Bounds)
+	}
 	if err != nil {
 		return transport.Screenshot{}, err
 	}

@@ -33,3 +33,26 @@ func TestPrivateWindowStopsEveryScreenshot(t *testing.T) {
 		t.Fatalf("no private window: %q", got.Text)
 	}
 }
+
+// Where the active window cannot be known (a Wayland compositor that tells
+// nothing), no screenshot is taken unless the user allowed screen looks:
+// a turn's screenshot either.
+func TestActiveUnknownNeedsScreenLook(t *testing.T) {
+	r := newRig(t)
+	r.look.o.ActiveUnknown = func() bool { return true }
+	r.look.o.Private = func(title string) bool { return strings.Contains(title, "KeePassXC") }
+	before := len(r.cap.rects)
+	for _, a := range []Answer{Unanswered, Refused} {
+		r.perm.answer = a
+		if _, err := r.look.Screenshot(context.Background(), -1); !errors.Is(err, ErrUnknownActive) {
+			t.Fatalf("answer %d: turn screenshot err = %v", a, err)
+		}
+	}
+	if len(r.cap.rects) != before {
+		t.Fatal("the screen was captured")
+	}
+	r.perm.answer = Allowed
+	if _, err := r.look.Screenshot(context.Background(), -1); err != nil {
+		t.Fatalf("allowed: %v", err)
+	}
+}

@@ -47,11 +47,18 @@ type globalSection struct {
 	soundNote    *widget.Label
 	language     *choice
 	languageNote *widget.Label // applies after a restart; the font to install
-	filling      bool
+	desktop      *desktopRow   // what Yui sees of the desktop's windows
+	// lookNote says how screen looks work on this desktop (the portal on
+	// Wayland), why they do not, and where the private-window rule
+	// cannot be applied (screenlook.go); hidden when there is nothing to say.
+	lookNote *widget.Label
+	filling  bool
 }
 
 func newGlobalSection(w *SettingsWindow) *globalSection {
-	g := &globalSection{w: w}
+	g := &globalSection{w: w, desktop: newDesktopRow(w)}
+	g.lookNote = helpText("")
+	g.lookNote.Hide()
 	g.screenLook = newChoice(screenLookOptions, func(v string) {
 		g.save(func(s *settings.Settings) bool { return set(&s.ScreenLook, v) })
 	})
@@ -143,7 +150,7 @@ func (g *globalSection) content() fyne.CanvasObject {
 		"Ask shows a prompt the first time."))
 	return page(note, rows(
 		heading(lang.L("Permissions")),
-		[]fyne.CanvasObject{formLabel(lang.L("Screen look")), container.NewVBox(g.screenLook.Select, lookHelp)},
+		[]fyne.CanvasObject{formLabel(lang.L("Screen look")), container.NewVBox(g.screenLook.Select, lookHelp, g.lookNote)},
 		[]fyne.CanvasObject{formLabel(lang.L("Browser tool")), container.NewVBox(g.browser, g.browserLocal, helpText(
 			lang.L("Off, the browser opens public web pages only: a page on this computer (127.0.0.1, localhost) or "+
 				"the local network (a router, a printer, 192.168.x.x, a cloud metadata address) is refused.")))},
@@ -152,6 +159,7 @@ func (g *globalSection) content() fyne.CanvasObject {
 		[]fyne.CanvasObject{formLabel(lang.L("Start at login")), g.startup},
 		[]fyne.CanvasObject{formLabel(lang.L("Hidden pets")), container.NewVBox(container.NewHBox(g.showPets),
 			helpText(lang.L("Brings back every pet hidden from its menu (so does Ctrl+Alt+Y, or the tray).")))},
+		[]fyne.CanvasObject{formLabel(lang.L("Desktop")), g.desktop.box},
 		heading(lang.L("Sound")),
 		[]fyne.CanvasObject{formLabel(lang.L("Speakers")), container.NewVBox(g.speakers.Select, g.soundNote)},
 		heading(lang.L("Language")),
@@ -168,6 +176,7 @@ func (g *globalSection) refresh(st settings.Settings) {
 	g.filling = true
 	defer func() { g.filling = false }()
 	g.screenLook.SetValue(st.ScreenLook)
+	g.showLookNote()
 	g.browser.SetChecked(st.BrowserTool)
 	g.browserLocal.SetChecked(st.BrowserLocal)
 	g.startup.SetChecked(st.StartAtLogin)

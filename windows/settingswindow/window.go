@@ -169,6 +169,7 @@ func (w *SettingsWindow) open(st settings.Settings) {
 			w.ed.loadVoices()
 		case lang.L("App"):
 			w.global.loadSpeakers()
+			w.global.desktop.load()
 		case lang.L(toolsTab):
 			w.tools.refresh() // the selected preset's servers
 		}

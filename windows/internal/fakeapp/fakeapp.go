@@ -112,6 +112,8 @@ type Backend struct {
 	facts        map[string]*facts.Store // the Memory page's stores, kept in memory
 	Metered      []string                // the devices metered
 	MeterCh      chan string             // when set, gets each device metered
+	Desktop      windows.DesktopState    // what DesktopState answers; "" Session: X11's
+	Installs     int                     // InstallDesktop calls
 }
 
 // NewBackend is a backend on a fresh store, closed when the test ends.
@@ -298,3 +300,22 @@ var (
 	_ windows.Backend = (*Backend)(nil)
 	_ windows.Session = (*Session)(nil)
 )
+
+// DesktopState is b.Desktop, or an X11 session's: every window seen.
+func (b *Backend) DesktopState(context.Context) windows.DesktopState {
+	b.Mu.Lock()
+	defer b.Mu.Unlock()
+	if b.Desktop.Session == "" {
+		return windows.DesktopState{Session: "X11", Status: windows.DesktopSeen}
+	}
+	return b.Desktop
+}
+
+// InstallDesktop counts the call; the desktop then waits for the next login.
+func (b *Backend) InstallDesktop(context.Context) error {
+	b.Mu.Lock()
+	defer b.Mu.Unlock()
+	b.Installs++
+	b.Desktop.Status, b.Desktop.CanInstall = windows.DesktopNextLogin, false
+	return nil
+}

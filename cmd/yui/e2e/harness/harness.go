@@ -5,7 +5,9 @@
 // yui-sim on loopback, as a person would: xdotool clicks and types,
 // screenshots and the app log say what happened. The groups are packages
 // beside it, one per desktop: xvfb (`make e2e`), mutter (`make
-// e2e-mutter`), wine (`make e2e-wine`), and bench (`make bench`).
+// e2e-mutter`), wayland (`make e2e-wayland`: GNOME Shell and KWin in
+// private sessions, wayland.go), wine (`make e2e-wine`), and bench (`make
+// bench`).
 package harness
 
 import (
