@@ -151,7 +151,10 @@ func (y *yui) DesktopState(ctx context.Context) windows.DesktopState {
 		out.Status = windows.DesktopNeedsExtension
 	case st.Kind == "gnome":
 		out.Status = windows.DesktopNextLogin
-	case st.Kind == "" && st.Session != "X11":
+	case st.Kind == "" && st.Session != "X11",
+		st.Kind == "kde" && y.desk != nil && desktop.Compositor(y.desk) != "kde":
+		// A compositor that tells nothing, or KWin's script that did
+		// not load (its scripting off): XWayland's windows alone.
 		out.Status = windows.DesktopBlind
 	}
 	return out

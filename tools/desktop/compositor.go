@@ -30,6 +30,10 @@ type compositor struct {
 func onCompositor(x *x11, log *slog.Logger) Desktop {
 	kind := SessionKind(os.Getenv)
 	if kind == "" {
+		if os.Getenv("XDG_SESSION_TYPE") == "wayland" || os.Getenv("WAYLAND_DISPLAY") != "" {
+			log.Warn("desktop_compositor_unknown", "desktop", os.Getenv("XDG_CURRENT_DESKTOP"),
+				"hint", "this compositor tells Yui nothing of its native Wayland windows: she sees XWayland's alone, and the private-window rule cannot see native ones")
+		}
 		return x
 	}
 	c := &compositor{x11: x, facts: newFactTable(), kind: kind}

@@ -32,14 +32,15 @@ type kwinSource struct {
 	conn   *dbus.Conn
 	facts  *factTable
 	log    *slog.Logger
-	kwin   string // KWin's unique name: the only sender taken
 	plugin string // the script's name in KWin
 	file   string
+	done   chan struct{} // the owner watch ended
 
 	// The bus hands its method calls to goroutines of their own, so the
 	// script's events may arrive out of order: each is applied in its
 	// number's turn, under mu, those early held in pending.
 	mu      sync.Mutex
+	kwin    string // KWin's unique name: the only sender taken
 	next    uint64
 	pending map[uint64]factEvent
 }
@@ -55,26 +56,63 @@ func startKWin(t *factTable, log *slog.Logger) (*kwinSource, error) {
 		return nil, fmt.Errorf("KWin: the session bus: %w", err)
 	}
 	s := &kwinSource{conn: conn, facts: t, log: log, plugin: "yui-windows-" + strconv.Itoa(os.Getpid()),
-		next: 1, pending: map[uint64]factEvent{}}
-	if err := s.start(); err != nil {
-		conn.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-func (s *kwinSource) start() error {
-	if err := s.conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, kwinName).Store(&s.kwin); err != nil {
-		return fmt.Errorf("KWin: %s is not on the session bus: %w", kwinName, err)
-	}
-	if err := s.conn.Export(kwinReceiver{s}, kwinPath, kwinIface); err != nil {
-		return fmt.Errorf("KWin: export the receiver: %w", err)
-	}
+		next: 1, pending: map[uint64]factEvent{}, done: make(chan struct{})}
 	dir := os.Getenv("XDG_RUNTIME_DIR")
 	if dir == "" {
 		dir = os.TempDir()
 	}
 	s.file = filepath.Join(dir, s.plugin+".js")
+	if err := conn.Export(kwinReceiver{s}, kwinPath, kwinIface); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("KWin: export the receiver: %w", err)
+	}
+	// A KWin that restarts (or ends) is seen: its facts stop counting,
+	// and the new one gets the script again.
+	if err := conn.AddMatchSignal(dbus.WithMatchSender("org.freedesktop.DBus"), dbus.WithMatchInterface("org.freedesktop.DBus"),
+		dbus.WithMatchMember("NameOwnerChanged"), dbus.WithMatchArg(0, kwinName)); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("KWin: watch its name: %w", err)
+	}
+	var owner string
+	if err := conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, kwinName).Store(&owner); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("KWin: %s is not on the session bus: %w", kwinName, err)
+	}
+	if err := s.start(owner); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	ch := make(chan *dbus.Signal, 8)
+	conn.Signal(ch)
+	go s.watchOwner(ch)
+	return s, nil
+}
+
+// watchOwner follows KWin's name until the connection closes.
+func (s *kwinSource) watchOwner(ch <-chan *dbus.Signal) {
+	defer close(s.done)
+	for sig := range ch {
+		if sig.Name != "org.freedesktop.DBus.NameOwnerChanged" || len(sig.Body) != 3 {
+			continue
+		}
+		owner, _ := sig.Body[2].(string)
+		s.facts.setDead()
+		if owner == "" {
+			s.log.Info("desktop_kwin_gone", "hint", "the windows are XWayland's until KWin is back")
+			continue
+		}
+		if err := s.start(owner); err != nil {
+			s.log.Warn("desktop_kwin_restart", "err", err.Error())
+		}
+	}
+}
+
+// start loads the script into the KWin whose unique name is owner; its
+// events are taken from then on, numbered from 1.
+func (s *kwinSource) start(owner string) error {
+	s.mu.Lock()
+	s.kwin, s.next, s.pending = owner, 1, map[uint64]factEvent{}
+	s.mu.Unlock()
 	script := "const YUI_SERVICE = " + strconv.Quote(s.conn.Names()[0]) + ";\n" + kwinJS
 	if err := os.WriteFile(s.file, []byte(script), 0o600); err != nil {
 		return fmt.Errorf("KWin: write the script: %w", err)
@@ -106,7 +144,10 @@ type kwinReceiver struct{ s *kwinSource }
 // Event takes one event of the script; from any other sender it is
 // refused: the facts decide where the pet sits and what she keeps private.
 func (r kwinReceiver) Event(sender dbus.Sender, text string) *dbus.Error {
-	if string(sender) != r.s.kwin {
+	r.s.mu.Lock()
+	kwin := r.s.kwin
+	r.s.mu.Unlock()
+	if string(sender) != kwin {
 		return dbus.MakeFailedError(fmt.Errorf("only KWin sends window facts"))
 	}
 	ev, err := parseFactEvent(text)
@@ -156,9 +197,11 @@ func (s *kwinSource) applyLocked(ev factEvent) {
 	s.facts.apply(ev)
 }
 
-// Close unloads the script and ends the connection.
+// Close unloads the script, ends the connection and waits for the watch.
 func (s *kwinSource) Close() error {
 	s.conn.Object(kwinName, "/Scripting").Call("org.kde.kwin.Scripting.unloadScript", 0, s.plugin)
 	os.Remove(s.file)
-	return s.conn.Close()
+	err := s.conn.Close()
+	<-s.done
+	return err
 }

@@ -37,6 +37,7 @@ class YuiWindowsService {
         this.Version = version;
         this._windows = new Map(); // Meta.Window → its signal ids
         this._displayIds = [];
+        this._workspaceId = 0;
         this._dbus = null;
         this._ownerId = 0;
         this._lastOrder = '';
@@ -52,6 +53,10 @@ class YuiWindowsService {
             display.connect('notify::focus-window', () => this._emit({kind: 'focus', id: this._focusId()})),
             display.connect('restacked', () => this._emitStack()),
         ];
+        // Windows of another workspace are out of sight, as X11's
+        // unmapped ones: a switch tells each window's facts again.
+        this._workspaceId = global.workspace_manager.connect('active-workspace-changed',
+            () => [...this._windows.keys()].forEach(w => this._emitWindow(w)));
         for (const actor of global.get_window_actors())
             this._track(actor.meta_window);
         this._ownerId = this._Gio.bus_own_name_on_connection(this._Gio.DBus.session, YUI_BUS_NAME,
@@ -65,6 +70,9 @@ class YuiWindowsService {
         for (const id of this._displayIds)
             global.display.disconnect(id);
         this._displayIds = [];
+        if (this._workspaceId)
+            global.workspace_manager.disconnect(this._workspaceId);
+        this._workspaceId = 0;
         for (const [w, ids] of this._windows)
             for (const id of ids)
                 w.disconnect(id);
@@ -138,7 +146,8 @@ class YuiWindowsService {
             x: r.x, y: r.y, width: r.width, height: r.height,
             monitor,
             scale: monitor >= 0 ? global.display.get_monitor_scale(monitor) : 1,
-            minimized: w.minimized || w.is_hidden(),
+            minimized: w.minimized || w.is_hidden() ||
+                !w.located_on_workspace(global.workspace_manager.get_active_workspace()),
             maximized: w.maximized_horizontally && w.maximized_vertically,
             fullscreen: w.is_fullscreen(),
             focus: w.has_focus(),

@@ -122,8 +122,20 @@ func (d *Display) PaintRoot(t testing.TB, w, h int) {
 	_ = cmd.Run() // it exits non-zero after setting the background
 }
 
+// Env is the environment of a program on the display: the test's, less
+// the variables that name a desktop session (a developer's GNOME or KDE
+// Wayland session would send Yui to its compositor: cmd/yui/e2e/harness/wayland.go
+// sets its own), then DISPLAY and Extra.
 func (d *Display) Env() []string {
-	return append(append(os.Environ(), "DISPLAY="+d.Name), d.Extra...)
+	var env []string
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XDG_CURRENT_DESKTOP":
+		default:
+			env = append(env, kv)
+		}
+	}
+	return append(append(env, "DISPLAY="+d.Name), d.Extra...)
 }
 
 // Run runs a command on the display and returns its output.

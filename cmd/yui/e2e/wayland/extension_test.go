@@ -64,10 +64,33 @@ func TestExtensionFacts(t *testing.T) {
 		case v := <-sig:
 			if len(v.Body) == 1 && strings.Contains(v.Body[0].(string), `"x":310`) {
 				t.Logf("event: %s", v.Body[0])
+				workspaceHides(t, s, obj)
 				return
 			}
 		case <-deadline:
 			t.Fatal("no Event with the moved frame in 10 s")
 		}
 	}
+}
+
+// workspaceHides: on another workspace Notes is out of sight, as an X11
+// window unmapped there: its facts say minimized, and back they do not.
+func workspaceHides(t *testing.T, s *harness.Session, obj dbus.BusObject) {
+	t.Helper()
+	minimized := func() bool {
+		var all string
+		if err := obj.Call(gnome.Interface+".GetAll", 0).Store(&all); err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(all, `"title":"Notes"`)
+		return i >= 0 && strings.Contains(all[i:], `"minimized":true`) &&
+			strings.Index(all[i:], `"minimized":true`) < strings.Index(all[i:], "}")
+	}
+	if s.Eval(t, "global.workspace_manager.n_workspaces > 1") != "true" {
+		s.Eval(t, "global.workspace_manager.append_new_workspace(false, global.get_current_time()) && true")
+	}
+	s.Eval(t, "global.workspace_manager.get_workspace_by_index(1).activate(global.get_current_time())")
+	harness.WaitFor(t, 10*time.Second, "Notes out of sight on another workspace", minimized)
+	s.Eval(t, "global.workspace_manager.get_workspace_by_index(0).activate(global.get_current_time())")
+	harness.WaitFor(t, 10*time.Second, "Notes in sight again", func() bool { return !minimized() })
 }
