@@ -56,7 +56,11 @@ e2e-mutter: test-deps build
 # installed by `yui desktop setup` before it starts) and KWin's virtual
 # platform, each in a private session (system and session buses, a logind
 # stand-in), native Wayland windows beside X11 ones.
+# XWayland's sockets go in the shared X11 folder, which GNOME Shell wants
+# world-writable and sticky (1777, as every X server makes it); a machine
+# where it was left 1755 gets its usual mode back first, when we may.
 e2e-wayland: test-deps build
+	@if [ -d /tmp/.X11-unix ] && [ "$$(stat -c %a /tmp/.X11-unix)" != 1777 ] && [ -w /tmp/.X11-unix ]; then chmod 1777 /tmp/.X11-unix; fi
 	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/wayland/
 
 # The hands-free room rig (docs/hands-free.md): PulseAudio in user mode, a

@@ -10,7 +10,8 @@
 # speech-to-text command), desktop-file-validate (the package test), and
 # mutter, XWayland and D-Bus (GNOME's compositor, headless, for the
 # e2e-mutter group) for the end-to-end tests, GNOME Shell, KWin, foot and
-# zenity (native Wayland windows) and gsettings for the e2e-wayland group,
+# zenity (native Wayland windows), gsettings and the XDG desktop portal with
+# its GNOME backend (screen looks) for the e2e-wayland group,
 # and gnome-keyring with
 # dbus-run-session (dbus-daemon) for the keyring test, which runs a real
 # Secret Service on a private bus; fonts-noto-cjk (the CJK font the
@@ -27,7 +28,8 @@ case "${1:-build}" in
                openbox chromium pocketsphinx pocketsphinx-en-us desktop-file-utils
                mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon fonts-noto-cjk
                pulseaudio pulseaudio-utils libasound2-plugins
-               gnome-shell kwin-wayland foot zenity libglib2.0-bin) ;;
+               gnome-shell kwin-wayland foot zenity libglib2.0-bin
+               xdg-desktop-portal xdg-desktop-portal-gnome) ;;
 esac
 # nodejs and npm run the MCP reference servers of the e2e tests; where a
 # node is installed already (another way than Debian's), it is used.
