@@ -148,6 +148,12 @@ var microGoals = []microGoal{
 		"yui/pet/character/vrmpack.BenchmarkImport100k4096", "s/import", 1, "s", 60, true, false},
 	{"VRM import, 100k peak memory", "The same import's peak memory held by the Go runtime (BenchmarkImport100k4096; issue 52: under 1 GB)",
 		"yui/pet/character/vrmpack.BenchmarkImport100k4096", "peak-MiB", 1, "MiB", 1000, true, false},
+	// Issue 52: an idle VRM pet costs no more than the built-in character;
+	// 1.1x leaves room for the noise of two processes side by side.
+	{"idle CPU, VRM pet", "Idle CPU: a pet showing the imported test avatar ÷ a pet showing the built-in Yui, side by side (BenchmarkIdleVRMPetVsBuiltIn)",
+		"yui/cmd/yui/e2e/bench.BenchmarkIdleVRMPetVsBuiltIn", "vrm-cpu-ratio", 1, "x", 1.1, false, false},
+	{"idle wake-ups, VRM pet", "Idle context switches per second: the VRM pet ÷ the built-in Yui (BenchmarkIdleVRMPetVsBuiltIn)",
+		"yui/cmd/yui/e2e/bench.BenchmarkIdleVRMPetVsBuiltIn", "vrm-cs-ratio", 1, "x", 1.1, false, false},
 }
 
 // Goal ratios of the developers' guide: one idle pet at most 1.2x a bare

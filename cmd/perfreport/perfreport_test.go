@@ -211,6 +211,8 @@ func TestFigures(t *testing.T) {
 		"JPEG fitter, 4K screenshot": {"182 ms", Pass},
 		"first audio overhead":       {"10.1 ms", Pass},
 		"stop to silence":            {"40 ms", Pass},
+		"idle CPU, VRM pet":          {"1.04x", Pass},
+		"idle wake-ups, VRM pet":     {"1.25x", Fail},
 	}
 	seen := 0
 	for _, f := range figs {

@@ -190,6 +190,16 @@ func nullAudioHome(b testing.TB) string {
 	return home
 }
 
+// privateBus is the DBUS_SESSION_BUS_ADDRESS of a session bus of the
+// benchmark's own (harness.NewSession), which stops with it. Without one a
+// process under Xvfb autolaunches a session bus that outlives the
+// benchmark, and the desktop portals it activates mount their document
+// store into the benchmark's HOME, which then cannot be removed.
+func privateBus(b *testing.B) string {
+	b.Helper()
+	return "DBUS_SESSION_BUS_ADDRESS=" + harness.NewSession(b, "").Bus
+}
+
 // measureIdle returns the usage of the bare window, one pet, three pets
 // and three bare windows in one process.
 func measureIdle(b *testing.B, dir string, settle, window time.Duration) [4]usage {
@@ -197,7 +207,7 @@ func measureIdle(b *testing.B, dir string, settle, window time.Duration) [4]usag
 	cleanXvfbFiles(b, &d)
 	d = harness.StartXvfb(b, 1600, 1000)
 	s := harness.StartSim(b, harness.FreePort(b), "idle-key", "echo")
-	env := append(d.Env(), "YUI_KEY=", "HOME="+nullAudioHome(b))
+	env := append(d.Env(), "YUI_KEY=", "HOME="+nullAudioHome(b), privateBus(b))
 	idlePreset := func(n int, name string) harness.Preset {
 		return harness.Preset{ID: fmt.Sprintf("p-1d1e%04d", n), Name: name, Enabled: true, ChatAPI: "push",
 			ChatBaseURL: s.Url, Key: "idle-key", ChatID: fmt.Sprintf("yui-1d1e%04d", n)}
