@@ -191,13 +191,12 @@ func nullAudioHome(b testing.TB) string {
 }
 
 // privateBus is the DBUS_SESSION_BUS_ADDRESS of a session bus of the
-// benchmark's own (harness.NewSession), which stops with it. Without one a
-// process under Xvfb autolaunches a session bus that outlives the
-// benchmark, and the desktop portals it activates mount their document
-// store into the benchmark's HOME, which then cannot be removed.
+// benchmark's own (harness.SessionBus), which stops with it: a bus the
+// pets autolaunched would outlive the run, its desktop portals mounted in
+// the benchmark's HOME.
 func privateBus(b *testing.B) string {
 	b.Helper()
-	return "DBUS_SESSION_BUS_ADDRESS=" + harness.NewSession(b, "").Bus
+	return "DBUS_SESSION_BUS_ADDRESS=" + harness.SessionBus(b)
 }
 
 // measureIdle returns the usage of the bare window, one pet, three pets

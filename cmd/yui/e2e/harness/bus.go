@@ -1,0 +1,32 @@
+//go:build e2e
+
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// SessionBus starts a private session bus for programs under an X test
+// display and returns its address, for DBUS_SESSION_BUS_ADDRESS; it and
+// the services it starts stop when the test ends. Without one a Fyne
+// program autolaunches a session bus that outlives the test, and the
+// desktop portals that bus activates mount their document store into the
+// test's HOME, which then cannot be removed. Unlike NewSession it needs
+// no system bus, logind stand-in or XWayland folder.
+func SessionBus(t testing.TB) string {
+	t.Helper()
+	NeedTools(t, "dbus-daemon")
+	root, err := os.MkdirTemp("", "yui-bus-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	for _, d := range []string{"run", "home"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return startBus(t, root, "session")
+}
