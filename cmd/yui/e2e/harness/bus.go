@@ -17,6 +17,21 @@ import (
 // no system bus, logind stand-in or XWayland folder.
 func SessionBus(t testing.TB) string {
 	t.Helper()
+	return privateSessionBus(t, withServices)
+}
+
+// QuietBus is a private session bus that starts no service: what an X
+// test display's programs get (StartXvfb), so that no desktop portal or
+// other session service is activated by them, outlives the test, or
+// mounts anything in a HOME the test removes. An X11 session's Yui needs
+// none of them.
+func QuietBus(t testing.TB) string {
+	t.Helper()
+	return privateSessionBus(t, withoutServices)
+}
+
+func privateSessionBus(t testing.TB, act busActivation) string {
+	t.Helper()
 	NeedTools(t, "dbus-daemon")
 	root, err := os.MkdirTemp("", "yui-bus-")
 	if err != nil {
@@ -28,5 +43,5 @@ func SessionBus(t testing.TB) string {
 			t.Fatal(err)
 		}
 	}
-	return startBus(t, root, "session")
+	return startBus(t, root, "session", act)
 }

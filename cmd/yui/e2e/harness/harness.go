@@ -105,6 +105,12 @@ func StartXvfb(t testing.TB, w, h int) *Display {
 		t.Fatalf("Xvfb did not start: display %q", n)
 	}
 	d := &Display{Name: ":" + n, Cmd: cmd}
+	// The display's programs share a session bus of the test's that
+	// activates nothing: without one a Fyne program autolaunches a bus
+	// whose desktop portals outlive the test (harness/bus.go).
+	if _, err := exec.LookPath("dbus-daemon"); err == nil {
+		d.Extra = append(d.Extra, "DBUS_SESSION_BUS_ADDRESS="+QuietBus(t))
+	}
 	d.PaintRoot(t, w, h)
 	return d
 }

@@ -108,8 +108,8 @@ func NewSession(t testing.TB, desktop string) *Session {
 			t.Fatal(err)
 		}
 	}
-	s.SystemBus = startBus(t, root, "system")
-	s.Bus = startBus(t, root, "session")
+	s.SystemBus = startBus(t, root, "system", withoutServices)
+	s.Bus = startBus(t, root, "session", withServices)
 	StartLogind(t, s.SystemBus)
 	// XWayland's sockets go in the shared X11 folder, which mutter wants
 	// world-writable and sticky as every X server makes it.
@@ -143,13 +143,23 @@ const busConfig = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Con
 </busconfig>
 `
 
+// busActivation says whether a private bus starts the services the
+// machine has for its type (a session bus: dconf, the accessibility bus,
+// the desktop portals).
+type busActivation bool
+
+const (
+	withServices    busActivation = true
+	withoutServices busActivation = false
+)
+
 // startBus runs a dbus-daemon of the type given on a socket in dir and
 // returns its address once it accepts connections.
-func startBus(t testing.TB, dir, typ string) string {
+func startBus(t testing.TB, dir, typ string, act busActivation) string {
 	t.Helper()
 	sock := filepath.Join(dir, typ+"_bus")
 	extra := ""
-	if typ == "session" {
+	if typ == "session" && act == withServices {
 		extra = "<standard_session_servicedirs/>"
 	}
 	conf := filepath.Join(dir, typ+".conf")
