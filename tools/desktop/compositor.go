@@ -5,9 +5,12 @@ package desktop
 import (
 	"context"
 	"fmt"
+	"image"
 	"log/slog"
 	"os"
 	"strings"
+
+	"github.com/jezek/xgb/xproto"
 )
 
 // compositor is the desktop layer of a GNOME or KDE Plasma Wayland
@@ -36,7 +39,7 @@ func onCompositor(x *x11, log *slog.Logger) Desktop {
 		}
 		return x
 	}
-	c := &compositor{x11: x, facts: newFactTable(), kind: kind}
+	c := &compositor{x11: x, facts: newFactTable(x.screenSize), kind: kind}
 	var err error
 	switch kind {
 	case "gnome":
@@ -142,4 +145,18 @@ func logEvent(log *slog.Logger, msg string, ev factEvent) {
 		return
 	}
 	log.Debug(msg, "kind", ev.Kind, "id", ev.ID, "focus", ev.Focus, "order", strings.Join(ev.Order, ","), "windows", len(ev.Windows))
+}
+
+// screenSize is XWayland's screen (its root window) in X pixels, the
+// other half of the compositor's scale (xscale.go); zero when the X
+// server does not answer.
+func (x *x11) screenSize() image.Point {
+	if x.isClosed() {
+		return image.Point{}
+	}
+	g, err := xproto.GetGeometry(x.conn, xproto.Drawable(x.root)).Reply()
+	if err != nil || g == nil {
+		return image.Point{}
+	}
+	return image.Pt(int(g.Width), int(g.Height))
 }

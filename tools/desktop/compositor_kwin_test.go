@@ -10,7 +10,7 @@ import (
 // The bus hands KWin's calls over at once: the events apply in the
 // script's order, a late duplicate dropped.
 func TestKWinOrder(t *testing.T) {
-	tab := newFactTable()
+	tab := newFactTable(nil)
 	s := &kwinSource{facts: tab, log: slog.New(slog.DiscardHandler), next: 1, pending: map[uint64]factEvent{}}
 	for _, text := range []string{
 		`{"kind":"window","seq":3,"window":{"id":"1","x":5,"width":10,"height":10,"fullscreen":false}}`,

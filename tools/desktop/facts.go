@@ -18,7 +18,9 @@ import (
 // sends them as they change, so nothing here polls. The events are JSON,
 // the same from both:
 //
-//	{"kind":"all","windows":[fact…],"focus":"id","order":["id"…]}  every window, focus, stacking bottom first
+//	{"kind":"all","windows":[fact…],"focus":"id","order":["id"…],"stage":{"width":w,"height":h}}
+//	                                                                every window, focus, stacking bottom first,
+//	                                                                the compositor's screen size (xscale.go)
 //	{"kind":"window","window":fact}                                 one window changed or appeared
 //	{"kind":"closed","id":"id"}                                     one window is gone
 //	{"kind":"focus","id":"id"}                                      the focus moved ("" for none)
@@ -53,6 +55,13 @@ type factEvent struct {
 	ID      string   `json:"id"`
 	Focus   string   `json:"focus"`
 	Order   []string `json:"order"`
+	// Stage is the compositor's screen size in its own (logical)
+	// coordinates, on "all": with XWayland's it gives the factor between
+	// the two (xscale.go). An extension or script without it gives 1.
+	Stage struct {
+		Width  int `json:"width"`
+		Height int `json:"height"`
+	} `json:"stage"`
 	// Seq numbers the events of a source whose deliveries may overtake
 	// one another (KWin's calls); 0 for one in order (GNOME's signals).
 	Seq uint64 `json:"seq"`
@@ -99,11 +108,11 @@ func idOf(id, xid string) (ID, bool) {
 	return nativeBit | ID(n), true
 }
 
-// window is the fact as the layer's Window.
-func (f fact) window(id ID) Window {
+// window is the fact as the layer's Window, its frame in X coordinates.
+func (f fact) window(id ID, s xScale) Window {
 	return Window{
 		ID: id, App: f.App, Title: f.Title,
-		Frame:      image.Rect(f.X, f.Y, f.X+max(f.Width, 0), f.Y+max(f.Height, 0)),
+		Frame:      s.rect(image.Rect(f.X, f.Y, f.X+max(f.Width, 0), f.Y+max(f.Height, 0))),
 		Minimized:  f.Minimized,
 		Normal:     f.Normal,
 		PID:        max(f.PID, 0),
@@ -114,6 +123,9 @@ func (f fact) window(id ID) Window {
 // factTable is the windows as the compositor last told them.
 type factTable struct {
 	changes atomic.Uint64 // events applied: do-not-disturb's change count
+	// xSize is XWayland's screen size in X pixels, read when a snapshot
+	// comes (not under mu: it asks the X server); nil reads as unknown.
+	xSize func() image.Point
 
 	mu      sync.Mutex
 	live    bool          // a snapshot came and the compositor's side still runs
@@ -121,6 +133,7 @@ type factTable struct {
 	wins    map[ID]Window
 	order   []ID // bottom first
 	focus   ID
+	scale   xScale // compositor → X coordinates, from the last snapshot
 	watches map[ID][]*factWatch
 }
 
@@ -131,8 +144,10 @@ type factWatch struct {
 	mini    bool
 }
 
-func newFactTable() *factTable {
-	return &factTable{byKey: map[string]ID{}, wins: map[ID]Window{}, watches: map[ID][]*factWatch{}}
+// newFactTable makes an empty table; xSize gives XWayland's screen size
+// (nil: the compositor's coordinates are taken as X's).
+func newFactTable(xSize func() image.Point) *factTable {
+	return &factTable{xSize: xSize, scale: 1, byKey: map[string]ID{}, wins: map[ID]Window{}, watches: map[ID][]*factWatch{}}
 }
 
 // isLive reports whether the table answers for the desktop.
@@ -155,10 +170,15 @@ func (t *factTable) setDead() {
 // (on the caller's goroutine, outside the lock).
 func (t *factTable) apply(ev factEvent) {
 	t.changes.Add(1)
+	scale := xScale(1)
+	if ev.Kind == "all" && t.xSize != nil && ev.Stage.Width > 0 {
+		scale = fromSizes(image.Pt(ev.Stage.Width, ev.Stage.Height), t.xSize())
+	}
 	var calls []func()
 	t.mu.Lock()
 	switch ev.Kind {
 	case "all":
+		t.scale = scale
 		old := t.wins
 		t.byKey, t.wins = map[string]ID{}, map[ID]Window{}
 		for _, f := range ev.Windows {
@@ -213,7 +233,7 @@ func (t *factTable) putLocked(f fact) ID {
 		return 0
 	}
 	t.byKey[f.ID] = id
-	t.wins[id] = f.window(id)
+	t.wins[id] = f.window(id, t.scale)
 	return id
 }
 

@@ -15,7 +15,7 @@ func mustApply(t *testing.T, tab *factTable, s string) {
 }
 
 func TestFactTable(t *testing.T) {
-	tab := newFactTable()
+	tab := newFactTable(nil)
 	if _, _, ok := tab.windows(); ok {
 		t.Fatal("live before a snapshot")
 	}
@@ -69,7 +69,7 @@ func TestFactEventBad(t *testing.T) {
 			t.Errorf("%q taken", s)
 		}
 	}
-	tab := newFactTable()
+	tab := newFactTable(nil)
 	mustApply(t, tab, `{"kind":"all","windows":[{"id":"x"},{"id":"-1"},{"id":"3"}]}`)
 	if ws, _, _ := tab.windows(); len(ws) != 1 {
 		t.Fatalf("unreadable ids kept: %+v", ws)
@@ -85,7 +85,7 @@ func FuzzFactEvent(f *testing.F) {
 		if err != nil {
 			return
 		}
-		tab := newFactTable()
+		tab := newFactTable(nil)
 		tab.apply(ev)
 		tab.windows()
 		tab.active()

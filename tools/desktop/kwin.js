@@ -42,7 +42,7 @@ function yuiFacts(w) {
         app: String(w.resourceClass || w.desktopFileName || ''),
         x: Math.round(g.x), y: Math.round(g.y), width: Math.round(g.width), height: Math.round(g.height),
         monitor: yuiMonitor(w),
-        scale: 1,
+        scale: plasma6 && w.output ? w.output.scale : 1,
         minimized: !!w.minimized,
         maximized: false,
         fullscreen: !!w.fullScreen,
@@ -103,6 +103,19 @@ if (workspace.stackingOrderChanged) {
     });
 }
 
-const yuiStart = yuiList();
-yuiStart.forEach(yuiWatch);
-yuiSend({kind: 'all', windows: yuiStart.map(yuiFacts), focus: yuiActive() ? yuiId(yuiActive()) : '', order: yuiOrder()});
+// The screen's size in KWin's logical coordinates, those of the frames:
+// with XWayland's it gives the factor between the two
+// (tools/desktop/xscale.go).
+function yuiAll() {
+    const size = workspace.virtualScreenSize;
+    return {kind: 'all', windows: yuiList().map(yuiFacts), focus: yuiActive() ? yuiId(yuiActive()) : '',
+        order: yuiOrder(), stage: {width: Math.round(size.width), height: Math.round(size.height)}};
+}
+
+// An output added, removed or rescaled: everything told again with the
+// new size.
+if (workspace.virtualScreenSizeChanged)
+    workspace.virtualScreenSizeChanged.connect(() => yuiSend(yuiAll()));
+
+yuiList().forEach(yuiWatch);
+yuiSend(yuiAll());

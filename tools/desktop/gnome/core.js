@@ -38,6 +38,7 @@ class YuiWindowsService {
         this._windows = new Map(); // Meta.Window → its signal ids
         this._displayIds = [];
         this._workspaceId = 0;
+        this._monitors = null; // the monitor manager and its signal id
         this._dbus = null;
         this._ownerId = 0;
         this._lastOrder = '';
@@ -57,6 +58,13 @@ class YuiWindowsService {
         // unmapped ones: a switch tells each window's facts again.
         this._workspaceId = global.workspace_manager.connect('active-workspace-changed',
             () => [...this._windows.keys()].forEach(w => this._emitWindow(w)));
+        // A monitor added, removed or rescaled changes the screen's size
+        // and maybe the factor between the shell's coordinates and
+        // XWayland's: everything is told again with the new size
+        // (tools/desktop/xscale.go).
+        const manager = global.backend && global.backend.get_monitor_manager
+            ? global.backend.get_monitor_manager() : this._Meta.MonitorManager.get();
+        this._monitors = [manager, manager.connect('monitors-changed', () => this._emit(this._all()))];
         for (const actor of global.get_window_actors())
             this._track(actor.meta_window);
         this._ownerId = this._Gio.bus_own_name_on_connection(this._Gio.DBus.session, YUI_BUS_NAME,
@@ -73,6 +81,9 @@ class YuiWindowsService {
         if (this._workspaceId)
             global.workspace_manager.disconnect(this._workspaceId);
         this._workspaceId = 0;
+        if (this._monitors)
+            this._monitors[0].disconnect(this._monitors[1]);
+        this._monitors = null;
         for (const [w, ids] of this._windows)
             for (const id of ids)
                 w.disconnect(id);
@@ -84,11 +95,17 @@ class YuiWindowsService {
         this._dbus = null;
     }
 
-    // GetAll answers every window's facts, the focused one's id and the
-    // stacking order (bottom first).
+    // GetAll answers every window's facts, the focused one's id, the
+    // stacking order (bottom first) and the screen's size in the shell's
+    // coordinates, those of the frames.
     GetAll() {
+        return JSON.stringify(this._all());
+    }
+
+    _all() {
         const windows = this._listed().map(w => this._facts(w));
-        return JSON.stringify({kind: 'all', windows, focus: this._focusId(), order: this._stackIds()});
+        const [width, height] = global.display.get_size();
+        return {kind: 'all', windows, focus: this._focusId(), order: this._stackIds(), stage: {width, height}};
     }
 
     _track(w) {
