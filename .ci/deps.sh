@@ -11,9 +11,7 @@
 # mutter, XWayland and D-Bus (GNOME's compositor, headless, for the
 # e2e-mutter group) for the end-to-end tests, GNOME Shell, KWin, foot and
 # zenity (native Wayland windows), gsettings and the XDG desktop portal with
-# its GNOME and KDE backends (screen looks) for the e2e-wayland group, with the QML
-# modules KDE's portal backend makes its dialogs of (Debian's package does
-# not depend on them; without them it dies),
+# its GNOME backend (screen looks) for the e2e-wayland group,
 # and gnome-keyring with
 # dbus-run-session (dbus-daemon) for the keyring test, which runs a real
 # Secret Service on a private bus; fonts-noto-cjk (the CJK font the
@@ -31,9 +29,7 @@ case "${1:-build}" in
                mutter xwayland dbus dbus-x11 gnome-keyring dbus-daemon fonts-noto-cjk
                pulseaudio pulseaudio-utils libasound2-plugins
                gnome-shell kwin-wayland foot zenity libglib2.0-bin
-               xdg-desktop-portal xdg-desktop-portal-gnome
-               xdg-desktop-portal-kde qml-module-qtquick-controls2 qml-module-qtquick-layouts
-               qml-module-org-kde-kirigami2) ;;
+               xdg-desktop-portal xdg-desktop-portal-gnome) ;;
 esac
 # nodejs and npm run the MCP reference servers of the e2e tests; where a
 # node is installed already (another way than Debian's), it is used.
