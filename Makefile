@@ -36,9 +36,12 @@ vet: deps
 	$(GO) vet ./...
 
 # The VRM tests that make 4096² textures skip themselves under the race
-# detector (minutes there) and run here again without it.
+# detector (minutes there) and run here again without it. A package's
+# tests may take longer than go test's default 10 minutes under the race
+# detector on two busy cores (the settings window draws every tab in three
+# CJK fonts), hence the longer bound.
 unit: test-deps
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -run '^(TestAvatarBigTextures|TestReadKeepsTexturesEncoded)$$' ./pet/character/vrm/...
 
 fuzz: deps
