@@ -169,7 +169,7 @@ func TestProbeKoboldCppWithNoModelLoaded(t *testing.T) {
 		Clock: clock.NewFake(time.Unix(1_800_000_000, 0)),
 		Server: func(context.Context) transport.ServerInfo {
 			k := localserver.KoboldCpp // a test server's port is not 5001: what Describe would name by its answers
-			return transport.ServerInfo{Name: string(k), NoModelHint: localserver.NoModelHint(k)}
+			return transport.ServerInfo{Name: string(k), NoModelHint: localserver.NoModelHint(k), NoneLoaded: localserver.LoadsOne(k)}
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestProbeKoboldCppWithNoModelLoaded(t *testing.T) {
 	tr.Start()
 	s := nextState(t, tr)
 	var nm *transport.NoModelError
-	if s.State != transport.StateOffline || !errors.As(s.Err, &nm) || !strings.Contains(s.Err.Error(), "load a chat model in KoboldCpp") {
+	if s.State != transport.StateOffline || !errors.As(s.Err, &nm) || s.Err.Error() != "KoboldCpp has no model loaded · load a chat model in KoboldCpp" {
 		t.Fatalf("KoboldCpp with no model: %+v", s)
 	}
 	if m := tr.(interface{ Model() string }).Model(); m != "" {

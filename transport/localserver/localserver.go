@@ -338,6 +338,10 @@ func APIKeyHint(k Kind) string {
 	return "paste " + string(k) + "'s API key into the preset's key"
 }
 
+// LoadsOne says whether a server of kind k serves the one model its user
+// loaded, so that having none is "no model loaded" (Server.NoneLoaded).
+func LoadsOne(k Kind) bool { return k == KoboldCpp || k == TextGen }
+
 // NoModelHint is NoModelFix(k) in English: the command for Ollama, what
 // to do in the others.
 func NoModelHint(k Kind) string {
