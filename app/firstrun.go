@@ -265,7 +265,8 @@ func serverInfo(base string) func(ctx context.Context) transport.ServerInfo {
 		if k == "" {
 			return transport.ServerInfo{}
 		}
-		return transport.ServerInfo{Name: string(k), NoModelHint: localserver.NoModelHint(k), KeyHint: localserver.APIKeyHint(k)}
+		return transport.ServerInfo{Name: string(k), NoModelHint: localserver.NoModelHint(k), KeyHint: localserver.APIKeyHint(k),
+			NoneLoaded: localserver.LoadsOne(k)}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"yui/pet/audio"
 	"yui/pet/settings"
 	"yui/pet/speech"
+	"yui/windows/i18n"
 )
 
 // localEngine builds the engines of the local speech servers
@@ -20,7 +21,10 @@ func localEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name str
 			Speed: sp.Rate, Client: speech.NewServerClient(),
 		}, p), settings.SpeechEngineGPTSoVITS, true, nil
 	case settings.SpeechEngineAllTalk:
-		return speech.NewAudio(&speech.AllTalk{BaseURL: sp.BaseURL, Voice: sp.Voice, Client: speech.NewServerClient()}, p),
+		// XTTS speaks the sentence in the language it is told: the app's
+		// (docs/product.md §13), where the replies are.
+		return speech.NewAudio(&speech.AllTalk{BaseURL: sp.BaseURL, Voice: sp.Voice,
+				Language: speech.AllTalkLanguage(string(i18n.Current())), Client: speech.NewServerClient()}, p),
 			settings.SpeechEngineAllTalk, true, nil
 	case settings.SpeechEnginePiper:
 		if sp.PiperModel == "" {

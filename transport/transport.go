@@ -382,6 +382,9 @@ type ServerInfo struct {
 	// NoModelHint says how to get a chat model onto it ("run: ollama
 	// pull qwen3:4b"); "" when unknown.
 	NoModelHint string
+	// NoneLoaded: the server holds one model, loaded by the user, and its
+	// having none is "no model loaded" (KoboldCpp, text-generation-webui).
+	NoneLoaded bool
 	// KeyHint says where the key of a local server that refuses without
 	// one is ("paste Jan's API key (Jan → Settings → Local API Server)
 	// into the preset's key"); "" when unknown.
@@ -409,6 +412,9 @@ func (e *NoModelError) Error() string {
 	name := e.Info.Name
 	if name == "" {
 		name = "the server"
+	}
+	if e.Info.NoneLoaded {
+		return name + " has no model loaded · " + e.Info.NoModelHint
 	}
 	return name + " has no model · " + e.Info.NoModelHint
 }

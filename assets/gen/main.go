@@ -223,7 +223,7 @@ func plan() (manifest, map[string]pose) {
 	}
 	m.Card = yuiCard
 	m.Speech = &speechDefaults{Voices: map[string]string{
-		"espeak-ng": "en-us+f2", "sapi": "Microsoft Zira Desktop", "kokoro": "af_bella", "piper": "en_US-amy-medium", "openai": "nova"}}
+		"alltalk": "female_01.wav", "espeak-ng": "en-us+f2", "sapi": "Microsoft Zira Desktop", "kokoro": "af_bella", "piper": "en_US-amy-medium", "openai": "nova"}}
 	return m, poses
 }
 
@@ -242,7 +242,7 @@ func planMint() (manifest, map[string]pose) {
 	m.Lines = mintLines()
 	m.Card = mintCard
 	m.Speech = &speechDefaults{Voices: map[string]string{
-		"espeak-ng": "en-us+f3", "sapi": "Microsoft Zira Desktop", "kokoro": "bf_emma", "piper": "en_GB-jenny_dioco-medium", "openai": "sage"}, Rate: 0.95}
+		"alltalk": "female_03.wav", "espeak-ng": "en-us+f3", "sapi": "Microsoft Zira Desktop", "kokoro": "bf_emma", "piper": "en_GB-jenny_dioco-medium", "openai": "sage"}, Rate: 0.95}
 	return m, poses
 }
 

@@ -87,33 +87,39 @@ func TestVoicesListsAKokoroServersVoices(t *testing.T) {
 
 // Each chat server, alone, is named once and as it is by `yui servers`,
 // as its fake (written from its code, transport/request/requesttest)
-// answers; the servers that are not chat servers are not listed as one.
+// answers; the servers that are not chat servers (their fakes are
+// localservertest's) are not listed as one.
 func TestServersNamesEachChatServerOnce(t *testing.T) {
 	for _, c := range []struct {
 		kind, key string
 		models    []string
-		want      string // the line's name and offers; "" for no chat line
+		want      string       // the line's name and offers; "" for no chat line
+		fake      http.Handler // a speech server's fake (localservertest) instead of kind's
 	}{
-		{requesttest.LocalOllama, "", []string{"qwen3:8b"}, "Ollama\t%s/v1\tmodels: qwen3:8b"},
-		{requesttest.LocalOllama, "", nil, "Ollama\t%s/v1\t-"},
-		{requesttest.LocalLMStudio, "", []string{"qwen3-4b"}, "LM Studio\t%s/v1\tmodels: qwen3-4b"},
-		{requesttest.LocalLlamaCpp, "", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf"},
-		{requesttest.LocalLlamaCpp, "k", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf (needs its API key)"},
-		{requesttest.LocalLlamaCppOld, "", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf"},
-		{requesttest.LocalKoboldCpp, "", []string{"Qwen3-4B"}, "KoboldCpp\t%s/v1\tmodels: koboldcpp/Qwen3-4B"},
-		{requesttest.LocalKoboldCpp, "", nil, "KoboldCpp\t%s/v1\tno model loaded"},
-		{requesttest.LocalVLLM, "", []string{"Qwen/Qwen3-4B"}, "vLLM\t%s/v1\tmodels: Qwen/Qwen3-4B"},
-		{requesttest.LocalJan, "", []string{"Jan-v1-4B"}, "Jan\t%s/v1\tmodels: Jan-v1-4B"},
-		{requesttest.LocalJan, "k", []string{"Jan-v1-4B"}, "Jan\t%s/v1\tneeds its API key"},
-		{requesttest.LocalTextGen, "", nil, "text-generation-webui\t%s/v1\tno model loaded"},
-		{requesttest.LocalGPT4All, "", []string{"Llama 3.2 3B Instruct"}, "GPT4All\t%s/v1\tmodels: Llama 3.2 3B Instruct"},
-		{requesttest.LocalSpeaches, "", nil, ""},
-		{requesttest.LocalWhisperCpp, "", nil, ""},
+		{requesttest.LocalOllama, "", []string{"qwen3:8b"}, "Ollama\t%s/v1\tmodels: qwen3:8b", nil},
+		{requesttest.LocalOllama, "", nil, "Ollama\t%s/v1\t-", nil},
+		{requesttest.LocalLMStudio, "", []string{"qwen3-4b"}, "LM Studio\t%s/v1\tmodels: qwen3-4b", nil},
+		{requesttest.LocalLlamaCpp, "", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf", nil},
+		{requesttest.LocalLlamaCpp, "k", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf (needs its API key)", nil},
+		{requesttest.LocalLlamaCppOld, "", []string{"m.gguf"}, "llama.cpp\t%s/v1\tmodels: m.gguf", nil},
+		{requesttest.LocalKoboldCpp, "", []string{"Qwen3-4B"}, "KoboldCpp\t%s/v1\tmodels: koboldcpp/Qwen3-4B", nil},
+		{requesttest.LocalKoboldCpp, "", nil, "KoboldCpp\t%s/v1\tno model loaded", nil},
+		{requesttest.LocalVLLM, "", []string{"Qwen/Qwen3-4B"}, "vLLM\t%s/v1\tmodels: Qwen/Qwen3-4B", nil},
+		{requesttest.LocalJan, "", []string{"Jan-v1-4B"}, "Jan\t%s/v1\tmodels: Jan-v1-4B", nil},
+		{requesttest.LocalJan, "k", []string{"Jan-v1-4B"}, "Jan\t%s/v1\tneeds its API key", nil},
+		{requesttest.LocalTextGen, "", nil, "text-generation-webui\t%s/v1\tno model loaded", nil},
+		{requesttest.LocalGPT4All, "", []string{"Llama 3.2 3B Instruct"}, "GPT4All\t%s/v1\tmodels: Llama 3.2 3B Instruct", nil},
+		{"speaches", "", nil, "", serverFakes["speaches"]},
+		{"whisper.cpp", "", nil, "", serverFakes["whisper.cpp"]},
 	} {
 		t.Run(c.kind+"/"+strings.Join(c.models, ","), func(t *testing.T) {
-			f := requesttest.NewLocal(c.kind, c.models...)
-			f.Key = c.key
-			srv := httptest.NewServer(f)
+			h := c.fake
+			if h == nil {
+				f := requesttest.NewLocal(c.kind, c.models...)
+				f.Key = c.key
+				h = f
+			}
+			srv := httptest.NewServer(h)
 			defer srv.Close()
 			var out, errOut bytes.Buffer
 			if code := runServers([]string{"--ports", strings.TrimPrefix(srv.URL, "http://127.0.0.1:")}, &out, &errOut); code != 0 {

@@ -10,12 +10,16 @@ import (
 // means nothing to another synthesiser:
 //
 //	"speech": {"voices": {"espeak-ng": "en-us+f2", "sapi": "Microsoft Zira Desktop",
-//	           "kokoro": "af_bella", "piper": "en_US-amy-medium", "openai": "nova"}}
+//	           "kokoro": "af_bella", "piper": "en_US-amy-medium", "openai": "nova",
+//	           "alltalk": "female_01.wav"}}
 //
+// "alltalk" names one of the wav files AllTalk v1 lists at /api/voices
+// (the voices folder it ships: female_01.wav … male_05.wav); AllTalk v2
+// is spoken to through its OpenAI endpoint, the "openai" key.
 // "system" still names a voice for whichever system synthesiser runs.
 
 // VoiceKeys are the names a pack's speech.voices may use.
-var VoiceKeys = []string{"system", "espeak-ng", "say", "sapi", "openai", "kokoro", "piper", "gpt-sovits"}
+var VoiceKeys = []string{"system", "espeak-ng", "say", "sapi", "openai", "kokoro", "piper", "gpt-sovits", "alltalk"}
 
 // SystemKey is the system engine's synthesiser on this OS, as VoiceKeys
 // names it (pet/speech.FindSystem picks the same program).

@@ -13,7 +13,7 @@ func TestSuggestedVoices(t *testing.T) {
 		if !ok {
 			t.Fatalf("no built-in %s", id)
 		}
-		for _, k := range []string{"espeak-ng", "sapi", "kokoro", "piper", "openai"} {
+		for _, k := range []string{"espeak-ng", "sapi", "kokoro", "piper", "openai", "alltalk"} {
 			if p.Speech.Voices[k] == "" {
 				t.Errorf("%s names no %s voice", id, k)
 			}
@@ -29,6 +29,9 @@ func TestSuggestedVoices(t *testing.T) {
 		}
 		if got := p.Speech.Suggest("piper", ""); got != p.Speech.Voices["piper"] {
 			t.Errorf("%s on piper: %q", id, got)
+		}
+		if got := p.Speech.Suggest("alltalk", ""); got != p.Speech.Voices["alltalk"] {
+			t.Errorf("%s on alltalk: %q", id, got)
 		}
 	}
 	s := Speech{Voices: map[string]string{"system": "any"}}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"slices"
+	"strings"
 
 	"yui/pet/audio"
 )
@@ -24,9 +26,30 @@ type AllTalk struct {
 	// Voice is one of GET /api/voices' wav files; "" is "female_01.wav",
 	// the one AllTalk ships.
 	Voice string
-	// Language is XTTS's language code; "" is "en".
+	// Language is XTTS's language code (AllTalkLanguage); "" is "en".
 	Language string
 	Client   *http.Client
+}
+
+// allTalkLanguages are the language codes AllTalk v1 takes: the pattern
+// of its JSONInput's language field (tts_server.py, erew123/alltalk_tts),
+// XTTS v2's languages.
+var allTalkLanguages = []string{"ar", "zh-cn", "cs", "nl", "en", "fr", "de", "hu", "hi", "it", "ja", "ko", "pl", "pt", "ru", "es", "tr"}
+
+// AllTalkLanguage is the code AllTalk takes for a BCP 47 language tag
+// (the app's language, pet/settings.Language): "zh-Hans" and any Chinese
+// is "zh-cn", a region is dropped ("pt-BR" is "pt"); "en" for a language
+// XTTS does not speak, which AllTalk would refuse.
+func AllTalkLanguage(tag string) string {
+	t := strings.ToLower(strings.TrimSpace(tag))
+	base, _, _ := strings.Cut(strings.ReplaceAll(t, "_", "-"), "-")
+	if base == "zh" || base == "cmn" {
+		return "zh-cn"
+	}
+	if slices.Contains(allTalkLanguages, base) {
+		return base
+	}
+	return "en"
 }
 
 // Name is "alltalk".
@@ -48,6 +71,8 @@ func (a *AllTalk) Open(ctx context.Context, text string) (io.ReadCloser, audio.F
 	}
 	if lang == "" {
 		lang = "en"
+	} else if !slices.Contains(allTalkLanguages, lang) {
+		lang = AllTalkLanguage(lang)
 	}
 	q := u.Query()
 	q.Set("text", text)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"yui/transport"
 	"yui/transport/chatcompletions"
 	"yui/transport/clock"
+	"yui/transport/localserver"
 	rt "yui/transport/request/requesttest"
 )
 
@@ -152,5 +154,34 @@ func TestKeyedLocalServerSaysWhereItsKeyIs(t *testing.T) {
 	if s.State != transport.StateKeyRejected || !errors.As(s.Err, &kn) ||
 		s.Err.Error() != "Jan needs its API key · paste Jan's API key (Jan → Settings → Local API Server) into the preset's key" {
 		t.Fatalf("got %+v", s)
+	}
+}
+
+// KoboldCpp with no model loaded lists its placeholder "inactive": the
+// probe says the server has no model and how to load one, rather than
+// becoming ready with "inactive" as the model every turn would fail on.
+func TestProbeKoboldCppWithNoModelLoaded(t *testing.T) {
+	fake := rt.NewLocal(rt.LocalKoboldCpp)
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	base := srv.URL + "/v1"
+	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: base, Vocabulary: rt.Vocabulary, Probe: true,
+		Clock: clock.NewFake(time.Unix(1_800_000_000, 0)),
+		Server: func(context.Context) transport.ServerInfo {
+			k := localserver.KoboldCpp // a test server's port is not 5001: what Describe would name by its answers
+			return transport.ServerInfo{Name: string(k), NoModelHint: localserver.NoModelHint(k), NoneLoaded: localserver.LoadsOne(k)}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.Start()
+	s := nextState(t, tr)
+	var nm *transport.NoModelError
+	if s.State != transport.StateOffline || !errors.As(s.Err, &nm) || s.Err.Error() != "KoboldCpp has no model loaded · load a chat model in KoboldCpp" {
+		t.Fatalf("KoboldCpp with no model: %+v", s)
+	}
+	if m := tr.(interface{ Model() string }).Model(); m != "" {
+		t.Errorf("model %q picked from a server with none loaded", m)
 	}
 }

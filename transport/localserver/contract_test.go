@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"yui/transport/localserver/localservertest"
 	"yui/transport/request/requesttest"
 )
 
@@ -19,13 +20,18 @@ import (
 // is one server and version, played by its fake in
 // transport/request/requesttest (localservers.go, written from that
 // server's code and citing it), with what Scan must report of it. Adding
-// a server is adding a row here and a fake there.
+// a server is adding a row here and a fake there. The speech and
+// transcription servers the chat scan must not take for a chat server are
+// played by their one fake, localservertest's (speech names its row).
 
 type contract struct {
-	name  string
-	kind  string   // the fake's requesttest.Local* kind
-	key   string   // the key the server was started with
-	serve []string // the models it has
+	name string
+	kind string // the fake's requesttest.Local* kind; "" for a speech row
+	// speech is the localservertest.Servers row of a server that is no
+	// chat server; nil for a chat server's row.
+	speech *localservertest.Server
+	key    string   // the key the server was started with
+	serve  []string // the models it has
 	// want is what Scan reports; nil when it must find no chat server.
 	want *Server
 	hint string // Server.Hint
@@ -68,17 +74,47 @@ func contracts() []contract {
 			want: &Server{Kind: TextGen, NoneLoaded: true}, hint: "load one in text-generation-webui's Model tab"},
 		{name: "GPT4All", kind: requesttest.LocalGPT4All, serve: []string{"Llama 3.2 3B Instruct"},
 			want: &Server{Kind: GPT4All, Models: []string{"Llama 3.2 3B Instruct"}, Model: "Llama 3.2 3B Instruct"}},
-		{name: "speaches is no chat server", kind: requesttest.LocalSpeaches},
-		{name: "whisper.cpp's server is no chat server", kind: requesttest.LocalWhisperCpp},
+		{name: "speaches is no chat server", speech: speechRow("speaches (Kokoro and Whisper)")},
+		{name: "speaches with a Piper voice is no chat server", speech: speechRow("speaches (Piper voice)")},
+		{name: "whisper.cpp's server is no chat server", speech: speechRow("whisper.cpp server")},
 	}
 }
 
-// serveFake serves a contract's fake on a free loopback port.
+// speechRow is the localservertest.Servers row named name; nil (and the
+// contract tests fail on it) when there is none.
+func speechRow(name string) *localservertest.Server {
+	for _, s := range localservertest.Servers() {
+		if s.Name == name {
+			return &s
+		}
+	}
+	return nil
+}
+
+// kindPort is what a row's fake plays, as Scan would name it, and its
+// usual port; ok is false for a row with no fake.
+func (c contract) kindPort() (name string, port int, ok bool) {
+	if c.speech != nil {
+		return c.speech.Kind, c.speech.Port, true
+	}
+	fl, ok := requesttest.FlavorOf(c.kind)
+	return fl.Name, fl.Port, ok
+}
+
+// serveFake serves a contract's fake on a free loopback port; the Local
+// is nil for a speech row.
 func serveFake(t *testing.T, c contract) (*requesttest.Local, int) {
 	t.Helper()
-	f := requesttest.NewLocal(c.kind, c.serve...)
-	f.Key = c.key
-	srv := httptest.NewServer(f)
+	var f *requesttest.Local
+	var h http.Handler
+	if c.speech != nil {
+		h = c.speech.New()
+	} else {
+		f = requesttest.NewLocal(c.kind, c.serve...)
+		f.Key = c.key
+		h = f
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	u, _ := url.Parse(srv.URL)
 	port, _ := strconv.Atoi(u.Port())
@@ -101,12 +137,12 @@ func usualKind(port int) Kind {
 func TestScanContract(t *testing.T) {
 	for _, c := range contracts() {
 		t.Run(c.name, func(t *testing.T) {
-			fl, ok := requesttest.FlavorOf(c.kind)
-			if !ok {
-				t.Fatalf("no fake for %q", c.kind)
+			name, usual, ok := c.kindPort()
+			if !ok || (c.speech == nil) == (c.kind == "") {
+				t.Fatalf("no fake for %q", c.name)
 			}
 			_, port := serveFake(t, c)
-			for _, owner := range []Kind{usualKind(fl.Port), "", Ollama, GPT4All} {
+			for _, owner := range []Kind{usualKind(usual), "", Ollama, GPT4All} {
 				got := Scan(context.Background(), Options{Ports: []Port{{Port: port, Kind: owner}}})
 				if c.want == nil {
 					if len(got) != 0 {
@@ -125,8 +161,8 @@ func TestScanContract(t *testing.T) {
 				if s.Hint() != c.hint {
 					t.Errorf("port owned by %q: hint %q, want %q", owner, s.Hint(), c.hint)
 				}
-				if string(s.Kind) != fl.Name {
-					t.Errorf("named %q; the fake plays %q", s.Kind, fl.Name)
+				if string(s.Kind) != name {
+					t.Errorf("named %q; the fake plays %q", s.Kind, name)
 				}
 				if s.URL != "http://127.0.0.1:"+strconv.Itoa(port)+"/v1" {
 					t.Errorf("url %q", s.URL)
@@ -147,16 +183,9 @@ func TestProbesNameOnlyTheirServer(t *testing.T) {
 	}
 	var fakes []served
 	for _, c := range contracts() {
-		fl, _ := requesttest.FlavorOf(c.kind)
+		name, _, _ := c.kindPort()
 		_, port := serveFake(t, c)
-		k := Kind(fl.Name)
-		switch c.kind {
-		case requesttest.LocalSpeaches:
-			k = Speaches
-		case requesttest.LocalWhisperCpp:
-			k = WhisperCpp
-		}
-		fakes = append(fakes, served{k, "http://127.0.0.1:" + strconv.Itoa(port)})
+		fakes = append(fakes, served{Kind(name), "http://127.0.0.1:" + strconv.Itoa(port)})
 	}
 	c := Options{}.client()
 	for _, p := range probes() {
@@ -202,6 +231,9 @@ func TestFakesCiteTheirCode(t *testing.T) {
 	rows := map[string]bool{}
 	for _, c := range contracts() {
 		rows[c.kind] = true
+		if c.speech != nil && !c.speech.Source.Complete() {
+			t.Errorf("%s: its fake cites %+v, not a repository, version, file and function", c.name, c.speech.Source)
+		}
 	}
 	for _, f := range requesttest.Flavors() {
 		if !rows[f.Kind] {

@@ -241,7 +241,7 @@ func ask(ctx context.Context, c *http.Client, host string, p Port) *Server {
 	}
 	s := &Server{URL: root + "/v1", Port: p.Port, Kind: kind, NeedsKey: refused || id.needsKey, NoneLoaded: id.noneLoaded}
 	for _, m := range list.Data {
-		if kind == KoboldCpp && m.ID == koboldNone {
+		if (kind == KoboldCpp && m.ID == koboldNone) || (kind == TextGen && m.ID == textGenNone) {
 			s.NoneLoaded = true
 			continue
 		}
@@ -259,6 +259,11 @@ func ask(ctx context.Context, c *http.Client, host string, p Port) *Server {
 // koboldNone is the model KoboldCpp lists when it has none loaded (its
 // friendlymodelname before a model is, koboldcpp.py).
 const koboldNone = "inactive"
+
+// textGenNone is the first model text-generation-webui versions whose
+// /v1/models lists every model on disk put first: get_available_models()
+// starts with "None" (extensions/openai/models.py, list_models).
+const textGenNone = "None"
 
 // chatCapable says whether a model list may be a chat server's: not a
 // list of speech, transcription or voice-activity models only (speaches
@@ -332,6 +337,10 @@ func APIKeyHint(k Kind) string {
 	}
 	return "paste " + string(k) + "'s API key into the preset's key"
 }
+
+// LoadsOne says whether a server of kind k serves the one model its user
+// loaded, so that having none is "no model loaded" (Server.NoneLoaded).
+func LoadsOne(k Kind) bool { return k == KoboldCpp || k == TextGen }
 
 // NoModelHint is NoModelFix(k) in English: the command for Ollama, what
 // to do in the others.

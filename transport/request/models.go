@@ -83,7 +83,8 @@ func GetModels(ctx context.Context, client *http.Client, base, key string, read 
 func ModelIDs(r io.Reader) ([]string, error) {
 	var list struct {
 		Data []struct {
-			ID string `json:"id"`
+			ID      string `json:"id"`
+			OwnedBy string `json:"owned_by"`
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r, maxModelList)).Decode(&list); err != nil {
@@ -91,17 +92,29 @@ func ModelIDs(r io.Reader) ([]string, error) {
 	}
 	var ids []string
 	for _, m := range list.Data {
-		if id := strings.TrimSpace(m.ID); id != "" {
+		if id := strings.TrimSpace(m.ID); id != "" && !NoModelPlaceholder(id, m.OwnedBy) {
 			ids = append(ids, id)
 		}
 	}
 	return ids, nil
 }
 
+// NoModelPlaceholder says whether a listed model is a server's way of
+// saying it has none loaded, not a model: KoboldCpp lists its
+// friendlymodelname, "inactive" until a model is loaded, owned by
+// "koboldcpp" (koboldcpp.py, the /v1/models branch of
+// ServerRequestHandler.do_GET); text-generation-webui's list starts with
+// get_available_models()'s "None", owned by "user"
+// (extensions/openai/models.py, list_models). Sending either as the model
+// fails every turn, so a list of only these is a server with no model.
+func NoModelPlaceholder(id, ownedBy string) bool {
+	return (id == "inactive" && ownedBy == "koboldcpp") || (id == "None" && ownedBy == "user")
+}
+
 // FirstModel reads a model list, {"object":"list","data":[{"id":...},...]},
 // up to its first chat model and returns that model's id: embedding
-// models (modelid.IsEmbedding, or marked "type":"embeddings") are passed
-// over. "" when the list has none or is not in that shape. The rest of
+// models (modelid.IsEmbedding, or marked "type":"embeddings") and the
+// no-model placeholders (NoModelPlaceholder) are passed over. "" when the list has none or is not in that shape. The rest of
 // the list is not read.
 func FirstModel(r io.Reader) string {
 	dec := json.NewDecoder(r)
@@ -125,14 +138,16 @@ func FirstModel(r io.Reader) string {
 		}
 		for dec.More() {
 			var m struct {
-				ID   string `json:"id"`
-				Type string `json:"type"`
+				ID      string `json:"id"`
+				Type    string `json:"type"`
+				OwnedBy string `json:"owned_by"`
 			}
 			if dec.Decode(&m) != nil {
 				return ""
 			}
 			id := strings.TrimSpace(m.ID)
-			if id != "" && !modelid.IsEmbedding(id) && !strings.HasPrefix(strings.ToLower(m.Type), "embedding") {
+			if id != "" && !modelid.IsEmbedding(id) && !strings.HasPrefix(strings.ToLower(m.Type), "embedding") &&
+				!NoModelPlaceholder(id, m.OwnedBy) {
 				return id
 			}
 		}

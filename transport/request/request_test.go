@@ -279,6 +279,10 @@ func TestFirstModelSkipsEmbeddings(t *testing.T) {
 		{`{"data":[{"id":"vectors","type":"embeddings"},{"id":"qwen3-4b","type":"llm"}]}`, "qwen3-4b"},
 		{`{"data":[{"id":"bge-m3"},{"id":"mxbai-embed-large"}]}`, ""},
 		{`{"data":null}`, ""},
+		// KoboldCpp and text-generation-webui with no model loaded.
+		{`{"object":"list","data":[{"id":"inactive","object":"model","owned_by":"koboldcpp","root":"koboldcpp"}]}`, ""},
+		{`{"object":"list","data":[{"id":"None","object":"model","created":0,"owned_by":"user"},{"id":"qwen3-4b.gguf","owned_by":"user"}]}`, "qwen3-4b.gguf"},
+		{`{"object":"list","data":[{"id":"inactive","owned_by":"someone"}]}`, "inactive"},
 	}
 	for _, c := range cases {
 		if got := FirstModel(strings.NewReader(c.body)); got != c.want {

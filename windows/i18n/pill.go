@@ -107,8 +107,9 @@ var (
 	modelName = regexp.MustCompile(`^model (.+)$`)
 	// A server with no chat model, and how to get one
 	// (transport.NoModelError, localserver.NoModelHint).
-	noModel = regexp.MustCompile(`^(.+) has no model$`)
-	loadIn  = regexp.MustCompile(`^load a chat model in (.+)$`)
+	noModel       = regexp.MustCompile(`^(.+) has no model$`)
+	noModelLoaded = regexp.MustCompile(`^(.+) has no model loaded$`)
+	loadIn        = regexp.MustCompile(`^load a chat model in (.+)$`)
 	// A local server that wants its API key, and where it is
 	// (transport.KeyNeededError, localserver.APIKeyHint).
 	needsKey = regexp.MustCompile(`^(.+) needs its API key$`)
@@ -154,6 +155,9 @@ func translateSegment(p string) string {
 	}
 	if m := noModel.FindStringSubmatch(p); m != nil {
 		return lang.L("{{.Name}} has no model", map[string]any{"Name": m[1]})
+	}
+	if m := noModelLoaded.FindStringSubmatch(p); m != nil {
+		return lang.L("{{.Name}} has no model loaded", map[string]any{"Name": m[1]})
 	}
 	if m := loadIn.FindStringSubmatch(p); m != nil {
 		return lang.L("load a chat model in {{.Kind}}", map[string]any{"Kind": m[1]})

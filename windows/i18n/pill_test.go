@@ -27,6 +27,7 @@ func TestPillTranslated(t *testing.T) {
 		"Jan needs its API key · paste Jan's API key (Jan → Settings → Local API Server) into the preset's key": "Jan には API キーが必要 · Jan の API キー（Jan → Settings → Local API Server）をプリセットのキー欄に貼り付けてください",
 		"llama.cpp needs its API key · paste llama.cpp's API key into the preset's key":                         "llama.cpp には API キーが必要 · llama.cpp の API キーをプリセットのキー欄に貼り付けてください",
 		"text-generation-webui has no model · load one in text-generation-webui's Model tab":                    "text-generation-webui にモデルがありません · text-generation-webui の Model タブで読み込んでください",
+		"KoboldCpp has no model loaded · load a chat model in KoboldCpp":                                        "KoboldCpp にモデルが読み込まれていません · KoboldCpp にチャットモデルを読み込んでください",
 	} {
 		if got := Pill(in); got != want {
 			t.Errorf("Pill(%q) = %q, want %q", in, got, want)

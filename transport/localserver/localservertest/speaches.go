@@ -7,7 +7,7 @@ import (
 )
 
 var speachesSource = Source{Repo: "speaches-ai/speaches", Version: "v0.9.0-rc.3-23-g870e1e1",
-	File: "src/speaches/routers/speech.py", Func: "synthesize; routers/models.py list_local_models, get_local_model, list_local_audio_voices; routers/misc.py health, get_running_models; routers/stt.py transcribe_file; executors/kokoro.py, piper.py, silero_vad_v5.py model cards"}
+	File: "src/speaches/routers/speech.py", Func: "synthesize; routers/models.py list_local_models, get_local_model, list_local_audio_models, list_local_audio_voices; routers/misc.py health, get_running_models; routers/stt.py transcribe_file; executors/kokoro.py, piper.py, silero_vad_v5.py model cards"}
 
 var speachesKokoroVoices = []string{"af_heart", "af_bella", "am_adam"}
 
@@ -42,7 +42,8 @@ func (m speachesModel) voice(v string) string {
 
 // Speaches is speaches (speachesSource) with a speech model, a Whisper
 // model and Silero's voice-activity model installed. GET /v1/models lists
-// every model with its task; GET /v1/audio/voices is {"voices":[{"name",
+// every model with its task; GET /v1/audio/models is the speech models as
+// {"models":[…],"object":"list"}; GET /v1/audio/voices is {"voices":[{"name",
 // "id",…}],"object":"list"}; POST /v1/audio/speech answers pcm as raw
 // 16-bit mono at the model's own rate (24 kHz for Kokoro, 22050 Hz for a
 // medium Piper voice), Content-Type audio/pcm with no rate; POST
@@ -101,6 +102,15 @@ func (s *Speaches) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, m.json())
+	case p == "/v1/audio/models" && r.Method == http.MethodGet:
+		// list_local_audio_models: the text-to-speech models, under "models".
+		var list []string
+		for _, m := range s.models() {
+			if m.task == "text-to-speech" {
+				list = append(list, m.json())
+			}
+		}
+		writeJSON(w, http.StatusOK, `{"models":[`+strings.Join(list, ",")+`],"object":"list"}`)
 	case p == "/v1/audio/voices" && r.Method == http.MethodGet:
 		var vs []string
 		for _, m := range s.models() {

@@ -39,12 +39,11 @@ const (
 	LocalJan         = "jan"
 	LocalTextGen     = "textgen"
 	LocalGPT4All     = "gpt4all"
-	// Not chat servers: only their answers to the chat scan's requests,
-	// to prove the scan does not take them for one (their full fakes are
-	// transport/localserver/localservertest's).
-	LocalSpeaches   = "speaches"
-	LocalWhisperCpp = "whispercpp"
 )
+
+// The speech and transcription servers the chat scan must not take for a
+// chat server (speaches, whisper.cpp's) have one fake each, with the rest
+// of their API: transport/localserver/localservertest's.
 
 // NewLocal returns a local server of kind listing models.
 func NewLocal(kind string, models ...string) *Local { return &Local{Kind: kind, list: models} }
@@ -91,10 +90,6 @@ func (f *Local) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.textGen(w, r)
 	case LocalGPT4All:
 		f.gpt4All(w, r)
-	case LocalSpeaches:
-		speaches(w, r)
-	case LocalWhisperCpp:
-		whisperCpp(w, r)
 	default:
 		f.bare(w, r)
 	}

@@ -43,10 +43,6 @@ func Flavors() []Flavor {
 			"oobabooga/text-generation-webui modules/api/script.py (handle_models, handle_model_info, verify_api_key), modules/api/models.py (get_current_model_info, list_models_openai_format)"},
 		{LocalGPT4All, "GPT4All", "v3.10.0 (cd70db2)", 4891,
 			"nomic-ai/gpt4all gpt4all-chat/src/server.cpp (Server::start: route /v1/models, modelToJson)"},
-		{LocalSpeaches, "", "v0.9.0-rc.3 (870e1e1)", 8000,
-			"speaches-ai/speaches src/speaches/routers/models.py (list_local_models, list_local_audio_models), src/speaches/executors/silero_vad_v5.py (SileroVADModelRegistry.list_local_models), src/speaches/routers/misc.py (health, get_running_models)"},
-		{LocalWhisperCpp, "", "examples/server", 8080,
-			"ggml-org/whisper.cpp examples/server/server.cpp (main: set_default_headers Server: whisper.cpp, the default page, set_error_handler)"},
 	}
 }
 

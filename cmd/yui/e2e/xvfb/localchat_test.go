@@ -11,14 +11,16 @@ import (
 	"time"
 
 	"yui/cmd/yui/e2e/harness"
+	"yui/transport/localserver/localservertest"
 	"yui/transport/request/requesttest"
 )
 
 // TestServersNamesEachChatServerOnItsPort: each model server's fake
 // (written from that server's code, transport/request/requesttest), alone
 // on its own usual port, is named by `yui servers` with no --ports,
-// correctly and once; speaches and whisper.cpp's server on the ports
-// they share with vLLM and llama.cpp are listed as no chat server.
+// correctly and once; speaches and whisper.cpp's server (their fakes are
+// localservertest's) on the ports they share with vLLM and llama.cpp are
+// listed as no chat server.
 func TestServersNamesEachChatServerOnItsPort(t *testing.T) {
 	yui := filepath.Join(harness.BinDir(t), "yui")
 	for _, fl := range requesttest.Flavors() {
@@ -42,6 +44,27 @@ func TestServersNamesEachChatServerOnItsPort(t *testing.T) {
 				t.Errorf("%s (%s) listed as a chat server:\n%s", fl.Kind, fl.Version, out)
 			case fl.Name != "" && (len(chat) != 1 || !strings.HasPrefix(chat[0], fl.Name+"\t"+url+"\t")):
 				t.Errorf("%s (%s): want one chat line naming %s at %s:\n%s", fl.Kind, fl.Version, fl.Name, url, out)
+			}
+		})
+	}
+	// The servers that are not chat servers, played by their one fake
+	// (localservertest, written from their code), on the ports they share
+	// with vLLM (8000) and llama.cpp (8080).
+	for _, row := range localservertest.Servers() {
+		if row.Kind != "speaches" && row.Kind != "whisper.cpp" {
+			continue
+		}
+		t.Run(row.Name, func(t *testing.T) {
+			quietPorts(t)
+			serveAudio(t, row.Port, row.New())
+			out, err := exec.Command(yui, "servers").Output()
+			if err != nil {
+				t.Fatalf("yui servers: %v\n%s", err, out)
+			}
+			for _, l := range strings.Split(string(out), "\n") {
+				if strings.HasPrefix(l, "chat\t") {
+					t.Errorf("%s listed as a chat server:\n%s", row.Name, out)
+				}
 			}
 		})
 	}
