@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"yui/tools/desktop"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 type moveCall struct {
@@ -79,7 +79,7 @@ const ownPID = 4242
 type rig struct {
 	desk  *desktop.Fake
 	body  *fakeBody
-	clk   *clock.Fake
+	clk   *clocktest.Fake
 	actor *Actor
 }
 
@@ -93,7 +93,7 @@ func newRig(t *testing.T) *rig {
 		desktop.Window{ID: 0x100, App: "yui", Title: "Yui", Frame: image.Rect(1500, 784, 1692, 1040), Normal: true, PID: ownPID},
 		desktop.Window{ID: 0x200, App: "Mail", Title: "Inbox", Frame: image.Rect(0, 300, 500, 700), Normal: true, Minimized: true, PID: 101},
 	)
-	r := &rig{desk: d, body: newFakeBody(image.Pt(1500, 784)), clk: clock.NewFake(time.Unix(1_700_000_000, 0))}
+	r := &rig{desk: d, body: newFakeBody(image.Pt(1500, 784)), clk: clocktest.NewFake(time.Unix(1_700_000_000, 0))}
 	r.actor = New(Options{Desktop: d, Body: r.body, Clock: r.clk, PID: ownPID, Home: func() image.Point { return image.Pt(100, 784) }})
 	t.Cleanup(r.actor.Close)
 	return r

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 type idleFake struct {
@@ -20,7 +20,7 @@ func TestActivitySamplesOnceASecond(t *testing.T) {
 	d := NewFake(FakeMonitor(image.Rect(0, 0, 800, 600), 0, true))
 	d.SetWindows(Window{ID: 7, App: "xterm", Title: "bash", Frame: image.Rect(0, 0, 100, 100), Normal: true})
 	d.SetActive(7)
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	var mu sync.Mutex
 	var got []ActivitySample
 	a := NewActivity(d, idleFake{d, 3 * time.Second}, clk, func(s ActivitySample) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // fakeIdle is the user's idle time, as the test sets it.
@@ -30,7 +30,7 @@ func (f *fakeIdle) UserIdle() (time.Duration, error) {
 
 func TestAwayLeavesAndReturns(t *testing.T) {
 	idle := &fakeIdle{}
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
 	a := NewAway(idle, clk, 5*time.Minute, log.add)
 	defer a.Close()

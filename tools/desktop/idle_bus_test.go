@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"yui/tools/internal/dbustest"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 var gnomeWayland = Session{Wayland: true, Desktops: []string{"gnome"}}
@@ -81,7 +81,7 @@ func TestAwayFollowsMutterWatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	changes := make(chan bool, 4)
 	a := NewAway(b, clk, time.Minute, func(away bool) { changes <- away })
 	if clk.Armed() != 0 {
@@ -121,7 +121,7 @@ func TestAwayAtStartFromMutter(t *testing.T) {
 	}
 	defer b.Close()
 	changes := make(chan bool, 4)
-	a := NewAway(b, clock.NewFake(time.Unix(0, 0)), 5*time.Minute, func(away bool) { changes <- away })
+	a := NewAway(b, clocktest.NewFake(time.Unix(0, 0)), 5*time.Minute, func(away bool) { changes <- away })
 	defer a.Close()
 	if !next(t, changes) || !a.Away() {
 		t.Fatal("not away at start")

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"yui/tools/internal/wltest"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 func recv[T any](t *testing.T, ch <-chan T, what string) T {
@@ -85,7 +85,7 @@ func TestAwayFollowsExtIdleNotify(t *testing.T) {
 	}
 	defer w.Close()
 	recv(t, c.Made, "UserIdle's notification")
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	changes := make(chan bool, 4)
 	a := NewAway(w, clk, 5*time.Minute, func(away bool) { changes <- away })
 	if to := recv(t, c.Made, "Away's notification"); to != 5*time.Minute {

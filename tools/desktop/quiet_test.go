@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 type quietLog struct {
@@ -56,7 +56,7 @@ func testQuietFollows(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
 	d.SetWindows(notes, film)
 	d.SetActive(8)
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
 	q := NewQuiet(wrap(d), clk, log.add)
 	defer q.Close()
@@ -118,7 +118,7 @@ func testQuietPerMonitor(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 	film := Window{ID: 7, App: "mpv", Frame: right, Normal: true, Fullscreen: true}
 	d.SetWindows(notes, film)
 	d.SetActive(8)
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
 	q := NewQuiet(wrap(d), clk, log.add)
 	defer q.Close()
@@ -177,7 +177,7 @@ func TestQuietReadsAfterAChange(t *testing.T) {
 	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
 	d.SetWindows(film, notes)
 	d.SetActive(7)
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
 	q := NewQuiet(d, clk, log.add)
 	defer q.Close()

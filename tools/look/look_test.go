@@ -17,7 +17,7 @@ import (
 	"yui/tools/desktop"
 	"yui/tools/imagefit"
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 type fakeBody struct {
@@ -97,7 +97,7 @@ type rig struct {
 	perm  *fakePermission
 	cap   *fakeCapture
 	look  *Look
-	clk   *clock.Fake
+	clk   *clocktest.Fake
 }
 
 func newRig(t *testing.T) *rig {
@@ -110,7 +110,7 @@ func newRig(t *testing.T) *rig {
 		desktop.Window{ID: 0x3a00010, App: "Code", Title: "main.go - Visual Studio Code", Frame: image.Rect(0, 0, 1920, 1040), Normal: true, PID: 8},
 	)
 	d.SetActive(0x3a00010)
-	r := &rig{desk: d, perm: &fakePermission{}, cap: &fakeCapture{}, clk: clock.NewFake(time.Unix(0, 0))}
+	r := &rig{desk: d, perm: &fakePermission{}, cap: &fakeCapture{}, clk: clocktest.NewFake(time.Unix(0, 0))}
 	r.body = &fakeBody{st: body.State{Rect: image.Rect(1510, 784, 1702, 1040), Visible: true, Emotion: "happy", Motion: "idle"}}
 	r.actor = body.New(body.Options{Desktop: d, Body: r.body, Clock: r.clk, PID: 1})
 	t.Cleanup(r.actor.Close)

@@ -13,7 +13,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/chatcompletions"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	rt "yui/transport/request/requesttest"
 )
 
@@ -35,7 +35,7 @@ func nextState(t *testing.T, tr transport.Transport) transport.StateEvent {
 
 // waitArmed waits until the fake clock has had n timers armed: the
 // transport's sleep before its next probe.
-func waitArmed(t *testing.T, clk *clock.Fake, n int) {
+func waitArmed(t *testing.T, clk *clocktest.Fake, n int) {
 	t.Helper()
 	if !clk.WaitArmed(n, 5*time.Second) {
 		t.Fatalf("%d timers armed, want %d", clk.Armed(), n)
@@ -47,7 +47,7 @@ func waitArmed(t *testing.T, clk *clock.Fake, n int) {
 // becomes ready by itself once the server answers.
 func TestProbeAgainUntilTheServerIsUp(t *testing.T) {
 	addr := closedAddr(t)
-	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_800_000_000, 0))
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary,
 		Probe: true, Clock: clk,
 		Server: func(context.Context) transport.ServerInfo {
@@ -114,7 +114,7 @@ func closedAddr(t *testing.T) string {
 // than claiming ready: the pill stays truthful while the server is down.
 func TestReconnectProbesNow(t *testing.T) {
 	addr := closedAddr(t)
-	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_800_000_000, 0))
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary, Probe: true, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
