@@ -1,4 +1,4 @@
-package desktop
+package desktop_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"yui/tools/desktop"
 	"yui/transport/clock/clocktest"
 )
 
@@ -32,12 +33,12 @@ func TestAwayLeavesAndReturns(t *testing.T) {
 	idle := &fakeIdle{}
 	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
-	a := NewAway(idle, clk, 5*time.Minute, log.add)
+	a := desktop.NewAway(idle, clk, 5*time.Minute, log.add)
 	defer a.Close()
 	step := func(what string, d time.Duration, err error, want []bool) {
 		t.Helper()
 		idle.set(d, err)
-		clk.Advance(AwayPoll)
+		clk.Advance(desktop.AwayPoll)
 		got := log.list()
 		if len(got) != len(want) {
 			t.Fatalf("%s: changes %v, want %v", what, got, want)
