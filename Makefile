@@ -48,12 +48,12 @@ fuzz: deps
 	@.ci/fuzz.sh
 
 e2e: test-deps build package-linux mcp-servers
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_MCP_SERVERS=$(CURDIR)/$(MCP_SERVERS) YUI_PACKAGE=$(CURDIR)/$(LINUX_PKG) $(GO) test -count=1 -tags e2e -timeout 30m ./cmd/yui/e2e/xvfb/
+	YUI_E2E_BIN="$(CURDIR)/$(BIN)" YUI_MCP_SERVERS="$(CURDIR)/$(MCP_SERVERS)" YUI_PACKAGE="$(CURDIR)/$(LINUX_PKG)" $(GO) test -count=1 -tags e2e -timeout 30m ./cmd/yui/e2e/xvfb/
 
 # The same binaries under GNOME's compositor (mutter --headless, XWayland,
 # two virtual monitors of different sizes): one compositor for the group.
 e2e-mutter: test-deps build
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/mutter/
+	YUI_E2E_BIN="$(CURDIR)/$(BIN)" $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/mutter/
 
 # Under the real Wayland desktops, headless: GNOME Shell (Yui's extension
 # installed by `yui desktop setup` before it starts) and KWin's virtual
@@ -64,20 +64,20 @@ e2e-mutter: test-deps build
 # where it was left 1755 gets its usual mode back first, when we may.
 e2e-wayland: test-deps build
 	@if [ -d /tmp/.X11-unix ] && [ "$$(stat -c %a /tmp/.X11-unix)" != 1777 ] && [ -w /tmp/.X11-unix ]; then chmod 1777 /tmp/.X11-unix; fi
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/wayland/
+	YUI_E2E_BIN="$(CURDIR)/$(BIN)" $(GO) test -count=1 -tags e2e -timeout 10m ./cmd/yui/e2e/wayland/
 
 # The hands-free room rig (docs/hands-free.md): PulseAudio in user mode, a
 # null sink for the pet's speech, a virtual microphone and a room between.
 # About four minutes, one test at a time (the rig is timing: it runs
 # beside no other group, so `make test` runs it last).
 e2e-room: test-deps build
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/room/
+	YUI_E2E_BIN="$(CURDIR)/$(BIN)" $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/room/
 
 # The Windows build under Wine, on the very bin/yui.exe, bin/yui-sim.exe and
 # dist/Yui-setup.exe of package-windows and package-installer (the Linux
 # yui-sim is the backend). The tests make one Wine prefix for the run.
 e2e-wine: test-deps build package-installer
-	YUI_E2E_BIN=$(CURDIR)/$(BIN) YUI_WINE_SETUP=$(CURDIR)/$(WIN_SETUP) $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/wine/
+	YUI_E2E_BIN="$(CURDIR)/$(BIN)" YUI_WINE_SETUP="$(CURDIR)/$(WIN_SETUP)" $(GO) test -count=1 -tags e2e -timeout 15m ./cmd/yui/e2e/wine/
 
 # The MCP reference servers the e2e tests run as real servers
 # (cmd/yui/e2e/xvfb/mcp_test.go), at pinned versions, installed once into
@@ -91,12 +91,12 @@ mcp-servers: $(MCP_STAMP)
 
 $(MCP_STAMP): | test-deps
 	mkdir -p $(MCP_SERVERS)
-	npm install --silent --no-audit --no-fund --prefix $(CURDIR)/$(MCP_SERVERS) \
+	npm install --silent --no-audit --no-fund --prefix "$(CURDIR)/$(MCP_SERVERS)" \
 		@modelcontextprotocol/server-filesystem@$(MCP_FS_VERSION) @modelcontextprotocol/server-everything@$(MCP_EVERYTHING_VERSION)
 	touch $@
 
 $(FYNE):
-	GOBIN=$(CURDIR)/$(dir $@) $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_VERSION)
+	GOBIN="$(CURDIR)/$(dir $@)" $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_VERSION)
 
 package: package-linux package-windows package-installer
 
@@ -120,9 +120,9 @@ RELEASE_BIN := $(BIN)/release
 $(LINUX_PKG): $(RELEASE_BIN)/yui FyneApp.toml assets/icon.png | package-deps $(FYNE)
 	mkdir -p $(DIST)
 	$(FYNE_STAGE)
-	cd $(DIST) && XZ_OPT='-T0 -1' $(CURDIR)/$(FYNE) package --os linux --src $(CURDIR)/cmd/yui \
-		--executable $(CURDIR)/$(RELEASE_BIN)/yui --icon $(CURDIR)/assets/icon.png; \
-		s=$$?; cd $(CURDIR) && $(FYNE_UNSTAGE); exit $$s
+	cd $(DIST) && XZ_OPT='-T0 -1' "$(CURDIR)/$(FYNE)" package --os linux --src "$(CURDIR)/cmd/yui" \
+		--executable "$(CURDIR)/$(RELEASE_BIN)/yui" --icon "$(CURDIR)/assets/icon.png"; \
+		s=$$?; cd "$(CURDIR)" && $(FYNE_UNSTAGE); exit $$s
 
 $(BIN)/yui: build
 
@@ -136,11 +136,11 @@ $(RELEASE_BIN)/yui: build
 package-windows: package-deps | $(FYNE)
 	$(FYNE_STAGE)
 	cd cmd/yui && : > yui.exe && CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc \
-		$(CURDIR)/$(FYNE) package --os windows --release --executable yui.exe --icon $(CURDIR)/assets/icon.png \
-		&& mkdir -p $(CURDIR)/$(BIN) && mv Yui.exe $(CURDIR)/$(BIN)/yui.exe; \
-		s=$$?; cd $(CURDIR) && $(FYNE_UNSTAGE); exit $$s
+		"$(CURDIR)/$(FYNE)" package --os windows --release --executable yui.exe --icon "$(CURDIR)/assets/icon.png" \
+		&& mkdir -p "$(CURDIR)/$(BIN)" && mv Yui.exe "$(CURDIR)/$(BIN)/yui.exe"; \
+		s=$$?; cd "$(CURDIR)" && $(FYNE_UNSTAGE); exit $$s
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o $(BIN)/yui-sim.exe ./cmd/yui-sim
-	YUI_WINDOWS_EXE=$(CURDIR)/$(BIN)/yui.exe $(GO) test -count=1 -tags e2e -run '^TestWindowsExeIcon$$' ./cmd/yui/e2e/xvfb/
+	YUI_WINDOWS_EXE="$(CURDIR)/$(BIN)/yui.exe" $(GO) test -count=1 -tags e2e -run '^TestWindowsExeIcon$$' ./cmd/yui/e2e/xvfb/
 
 # The installer (assets/windows/installer.nsi) around bin/yui.exe, with the
 # icon as an .ico for the installer and uninstaller themselves.
@@ -148,18 +148,18 @@ WIN_VERSION = $(shell sed -n 's/^ *Version *= *"\(.*\)"/\1/p' FyneApp.toml)
 package-installer: package-windows
 	mkdir -p $(DIST) $(BIN)/nsis
 	convert assets/icon.png -define icon:auto-resize=256,48,32,16 $(BIN)/nsis/yui.ico
-	makensis -V2 -DVERSION=$(WIN_VERSION) -DEXE=$(CURDIR)/$(BIN)/yui.exe -DICON=$(CURDIR)/$(BIN)/nsis/yui.ico \
-		-DOUTFILE=$(CURDIR)/$(WIN_SETUP) assets/windows/installer.nsi
+	makensis -V2 -DVERSION=$(WIN_VERSION) -DEXE="$(CURDIR)/$(BIN)/yui.exe" -DICON="$(CURDIR)/$(BIN)/nsis/yui.ico" \
+		-DOUTFILE="$(CURDIR)/$(WIN_SETUP)" assets/windows/installer.nsi
 
 test: vet unit fuzz package-windows e2e e2e-mutter e2e-wayland e2e-wine e2e-room
 
 # The chaos tests run short inside e2e; YUI_SOAK=long makes them the soak.
 SOAK_REPORT := $(CURDIR)/$(BIN)/soak-report.txt
 soak: test-deps build
-	@rm -f $(SOAK_REPORT)
-	YUI_SOAK=long YUI_SOAK_REPORT=$(SOAK_REPORT) YUI_E2E_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 40m -run '^TestChaos' ./cmd/yui/e2e/xvfb/
+	@rm -f "$(SOAK_REPORT)"
+	YUI_SOAK=long YUI_SOAK_REPORT="$(SOAK_REPORT)" YUI_E2E_BIN="$(CURDIR)/$(BIN)" $(GO) test -count=1 -tags e2e -timeout 40m -run '^TestChaos' ./cmd/yui/e2e/xvfb/
 	@echo
-	@cat $(SOAK_REPORT)
+	@cat "$(SOAK_REPORT)"
 
 # The e2e benchmarks write their JSON into BENCH_OUT; both outputs are kept
 # there beside it, and cmd/perfreport turns them into the report.
@@ -170,9 +170,9 @@ BENCH_OUT := $(BIN)/bench
 bench: test-deps build
 	rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
 	cp /proc/loadavg $(BENCH_OUT)/loadavg-before
-	{ YUI_BENCH_OUT=$(CURDIR)/$(BENCH_OUT) $(GO) test -run '^$$' -bench . -benchmem ./... 2>&1; \
+	{ YUI_BENCH_OUT="$(CURDIR)/$(BENCH_OUT)" $(GO) test -run '^$$' -bench . -benchmem ./... 2>&1; \
 	  echo $$? > $(BENCH_OUT)/micro.status; } | tee $(BENCH_OUT)/micro.txt
-	{ YUI_BENCH_OUT=$(CURDIR)/$(BENCH_OUT) YUI_E2E_BIN=$(CURDIR)/$(BIN) \
+	{ YUI_BENCH_OUT="$(CURDIR)/$(BENCH_OUT)" YUI_E2E_BIN="$(CURDIR)/$(BIN)" \
 	  $(GO) test -p 1 -count=1 -tags e2e -run '^$$' -bench . -benchtime 1x -timeout 30m ./cmd/yui/e2e/bench/ ./cmd/yui/e2e/room/ 2>&1; \
 	  echo $$? > $(BENCH_OUT)/e2e.status; } | tee $(BENCH_OUT)/e2e.txt
 	cp /proc/loadavg $(BENCH_OUT)/loadavg-after

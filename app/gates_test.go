@@ -13,7 +13,7 @@ import (
 
 	"yui/pet/settings"
 	"yui/tools/body"
-	"yui/tools/desktop"
+	"yui/tools/desktop/desktoptest"
 	"yui/tools/look"
 	"yui/transport"
 	"yui/transport/clock"
@@ -70,7 +70,7 @@ func TestABackendCannotPassThePermissionGates(t *testing.T) {
 	y.browserPath = "/usr/bin/chromium"
 	s := &session{y: y, log: log, scores: &memScores{score: settings.RelationDefault}}
 	s.setPreset(store.Get().Presets[0])
-	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 1280, 800), 0, true))
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 1280, 800), 0, true))
 	s.actor = body.New(body.Options{Desktop: d, Body: stillBody{}, PID: 1})
 	defer s.actor.Close()
 	perm := &askCounter{screenPermission: screenPermission{s}}
@@ -189,7 +189,7 @@ func TestTurnScreenshotsNeedTheScreenPermission(t *testing.T) {
 	p := store.Get().Presets[0]
 	p.ScreenOnTurn = "always"
 	s.setPreset(p)
-	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 1280, 800), 0, true))
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 1280, 800), 0, true))
 	s.actor = body.New(body.Options{Desktop: d, Body: stillBody{}, PID: 1})
 	defer s.actor.Close()
 	s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Capture: grayCapture{}, Permission: screenPermission{s}})

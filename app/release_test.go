@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 func TestIdleReleaseWaitsForQuiet(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	var freed atomic.Int32
 	r := newIdleRelease(clk, 5*time.Second, func() { freed.Add(1) })
 	defer r.close()
@@ -41,7 +41,7 @@ func TestIdleReleaseWaitsForQuiet(t *testing.T) {
 }
 
 func TestIdleReleaseClosed(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	var freed atomic.Int32
 	r := newIdleRelease(clk, 5*time.Second, func() { freed.Add(1) })
 	r.poke()

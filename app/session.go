@@ -34,7 +34,7 @@ import (
 // session is one running preset: its pet window and transcript, which
 // live as long as the session, and its connection (transport and pet
 // controller), which is replaced when an edit changes how it connects.
-// It is the windows' Conn and the pet window's actions.
+// It is the windows' Session and the pet window's actions.
 type session struct {
 	y       *yui
 	preset  atomic.Pointer[settings.Preset] // as running: with this run's overrides
@@ -427,7 +427,7 @@ func opensSettings(st transport.ConnState, everReady bool) bool {
 	return false
 }
 
-// The pet window's actions and the windows' Conn.
+// The pet window's actions and the windows' Session.
 
 func (s *session) ctl() *pet.Controller {
 	if c := s.cur.Load(); c != nil {

@@ -11,7 +11,7 @@ import (
 	"yui/pet/settings"
 	"yui/tools/relation"
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // TestDragEndDoesNotWaitForTheDisk: the pet window saves its position at a
@@ -19,7 +19,7 @@ import (
 // returns at once, again and again; the hung write belongs to the store's
 // timer, and the position reaches the state file once the disk answers.
 func TestDragEndDoesNotWaitForTheDisk(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1700000000, 0))
+	clk := clocktest.NewFake(time.Unix(1700000000, 0))
 	hang := make(chan struct{})
 	writing := make(chan struct{}, 8)
 	var slow bool

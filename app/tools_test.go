@@ -7,7 +7,7 @@ import (
 
 	"yui/pet/settings"
 	"yui/tools/body"
-	"yui/tools/desktop"
+	"yui/tools/desktop/desktoptest"
 	"yui/tools/look"
 )
 
@@ -28,7 +28,7 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 		s := &session{y: y, log: y.log, scores: &memScores{score: settings.RelationDefault}}
 		s.setPreset(p)
 		if withDesktop {
-			d := desktop.NewFake()
+			d := desktoptest.NewFake()
 			s.actor = body.New(body.Options{Desktop: d})
 			s.look = look.New(look.Options{Actor: s.actor, Desktop: d, Permission: screenPermission{s}})
 		}

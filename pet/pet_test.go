@@ -16,7 +16,7 @@ import (
 	"yui/pet/character"
 	"yui/pet/speech"
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // fakeTransport records what the controller asks of it. Tests feed events
@@ -129,7 +129,7 @@ type env struct {
 	t     *testing.T
 	c     *Controller
 	tr    *fakeTransport
-	clock *clock.Fake
+	clock *clocktest.Fake
 
 	mu    sync.Mutex
 	views []View
@@ -137,7 +137,7 @@ type env struct {
 
 func newEnv(t *testing.T, mod func(*Options)) *env {
 	t.Helper()
-	e := &env{t: t, tr: newFakeTransport(), clock: clock.NewFake(time.Date(2026, 9, 14, 15, 4, 14, 0, time.UTC))}
+	e := &env{t: t, tr: newFakeTransport(), clock: clocktest.NewFake(time.Date(2026, 9, 14, 15, 4, 14, 0, time.UTC))}
 	opts := Options{
 		Transport: e.tr,
 		Pack:      testPack(),
@@ -726,7 +726,7 @@ func TestOnChangeGetsFreshCopies(t *testing.T) {
 func TestRunConsumesEventsUntilClose(t *testing.T) {
 	tr := newFakeTransport()
 	changed := make(chan View, 64)
-	c := New(Options{Transport: tr, Pack: testPack(), Clock: clock.NewFake(time.Time{}),
+	c := New(Options{Transport: tr, Pack: testPack(), Clock: clocktest.NewFake(time.Time{}),
 		OnChange: func(v View) { changed <- v }})
 	done := make(chan struct{})
 	go func() {
@@ -748,7 +748,7 @@ func TestOnChangeMayCallAnAction(t *testing.T) {
 	var c *Controller
 	stopped := false
 	tr := newFakeTransport()
-	c = New(Options{Transport: tr, Pack: testPack(), Clock: clock.NewFake(time.Time{}),
+	c = New(Options{Transport: tr, Pack: testPack(), Clock: clocktest.NewFake(time.Time{}),
 		OnChange: func(v View) {
 			if v.Bubble == "Stop me." && !stopped {
 				stopped = true
@@ -1026,7 +1026,7 @@ func TestDeterministicUnderTheFakeClock(t *testing.T) {
 func TestCloseLeavesNoGoroutineOrTimerBehind(t *testing.T) {
 	before := runtime.NumGoroutine()
 	tr := newFakeTransport()
-	clk := clock.NewFake(time.Time{})
+	clk := clocktest.NewFake(time.Time{})
 	eng := blockingEngine{release: make(chan struct{})}
 	toolShown := make(chan struct{})
 	var once sync.Once

@@ -11,7 +11,7 @@
 //     and hot key, the rectangular fallback).
 //
 // This package holds only the interfaces through which the settings and
-// message windows see the app (Backend, Conn) and what a connection test
+// message windows see the app (Backend, Session) and what a connection test
 // found (Probe).
 package windows
 

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -77,6 +81,8 @@ func arrowsAgainstRule(graph map[string][]string) []string {
 // listedPackage is the part of `go list -json` these tests read.
 type listedPackage struct {
 	ImportPath   string
+	Dir          string
+	GoFiles      []string
 	Imports      []string
 	TestImports  []string
 	XTestImports []string
@@ -211,5 +217,59 @@ func TestShippedBinariesHoldNoTestCode(t *testing.T) {
 	})
 	if want := []string{"yui/tools/look", "yui/transport/request/requesttest"}; !slices.Equal(got, want) {
 		t.Errorf("testCode = %v, want %v", got, want)
+	}
+}
+
+// fakeTypes returns the types named Fake… or Stub… that a file declares.
+func fakeTypes(f *ast.File) []string {
+	var names []string
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.TYPE {
+			continue
+		}
+		for _, sp := range g.Specs {
+			if n := sp.(*ast.TypeSpec).Name.Name; strings.HasPrefix(n, "Fake") || strings.HasPrefix(n, "Stub") {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// TestShippedPackagesDeclareNoFakes: a test fake lives in a sibling
+// package that never ships (tools/desktop/desktoptest,
+// transport/clock/clocktest), so no package the programs link declares a
+// type named Fake… or Stub… outside its test files.
+func TestShippedPackagesDeclareNoFakes(t *testing.T) {
+	seen := map[string]bool{}
+	for _, prog := range []string{"./cmd/yui", "./cmd/yui-sim"} {
+		for _, p := range goList(t, "-deps", prog) {
+			if seen[p.ImportPath] || topFolder(p.ImportPath) == "" {
+				continue
+			}
+			seen[p.ImportPath] = true
+			for _, name := range p.GoFiles {
+				path := filepath.Join(p.Dir, name)
+				f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, n := range fakeTypes(f) {
+					t.Errorf("%s/%s declares %s: move it to a sibling …test package", p.ImportPath, name, n)
+				}
+			}
+		}
+	}
+	if len(seen) < 10 {
+		t.Fatalf("only %d packages of the module linked", len(seen))
+	}
+	src := "package x\ntype (\n\tFakeDesktop struct{}\n\tReal int\n)\ntype StubClock int\nfunc Fake() {}\n"
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fakeTypes(f); !slices.Equal(got, []string{"FakeDesktop", "StubClock"}) {
+		t.Errorf("fakeTypes = %v", got)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // tone is n samples of a sine at amplitude a.
@@ -340,7 +340,7 @@ func FuzzDecode(f *testing.F) {
 }
 
 func TestPacedPullsInRealTimeOnTheClock(t *testing.T) {
-	c := clock.NewFake(time.Unix(0, 0))
+	c := clocktest.NewFake(time.Unix(0, 0))
 	m := NewMixer()
 	p := m.NewPlayer()
 	// The sink runs on the clock's goroutine or on the output's own (a
@@ -476,7 +476,7 @@ func TestDecodeEmptyStream(t *testing.T) {
 // is no period to wait for.
 func TestPacedPullsAStreamAsItStarts(t *testing.T) {
 	for _, late := range []bool{false, true} {
-		c := clock.NewFake(time.Unix(0, 0))
+		c := clocktest.NewFake(time.Unix(0, 0))
 		m := NewMixer()
 		p := m.NewPlayer()
 		loud := make(chan int, 64)

@@ -4,14 +4,14 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // A device that never blocks pulls at once up to maxLead ahead, then in
 // real time; one that falls behind (suspended, stalled) starts again at
 // the clock without a backlog.
 func TestLeadGuard(t *testing.T) {
-	fc := clock.NewFake(time.Unix(0, 0))
+	fc := clocktest.NewFake(time.Unix(0, 0))
 	g := newLeadGuard(fc)
 	const pull = Rate / 50 // 20 ms
 	pulls := make(chan int, 20)

@@ -13,7 +13,7 @@ const PacedPeriod = 20 * time.Millisecond
 // Paced pulls the mix in real time on a clock and hands it to sink (nil
 // discards it): the output of a machine with no audio device, so that
 // sentences last as long as they sound and --audio-out still records
-// them, and the fake output of tests (with clock.Fake).
+// them, and the fake output of tests (with clocktest.Fake).
 //
 // A stream that starts is pulled at once, not at the next period: with
 // no device there is no device period to wait for, and a sentence's first

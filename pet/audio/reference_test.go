@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // The reference gives back what the mixer handed out, at 16 kHz, where
 // the clock says it was handed: a 1 kHz tone keeps its level, the time
 // before it and after the output went idle is silence.
 func TestReferenceFollowsTheMix(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1000, 0))
+	clk := clocktest.NewFake(time.Unix(1000, 0))
 	m := NewMixer()
 	ref := NewReference(clk)
 	m.SetReference(ref)
@@ -81,7 +82,7 @@ func TestReferenceFollowsTheOutputSchedule(t *testing.T) {
 		{"underrun", 60 * time.Millisecond, 15 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := clock.NewFake(time.Unix(1000, 0))
+			clk := clocktest.NewFake(time.Unix(1000, 0))
 			ref := NewReference(clk)
 			start := clk.Now()
 			silence := make([]float32, n)
@@ -148,7 +149,7 @@ func TestReferenceMovesBackOffADroppedLead(t *testing.T) {
 		{"within a buffer", 6, 6 * period},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := clock.NewFake(time.Unix(1000, 0))
+			clk := clocktest.NewFake(time.Unix(1000, 0))
 			ref := NewReference(clk)
 			silence := make([]float32, n)
 			ref.write(silence)

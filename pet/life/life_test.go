@@ -13,7 +13,7 @@ import (
 
 	"yui/pet/settings"
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 var zone = time.FixedZone("KST", 9*3600)
@@ -22,7 +22,7 @@ var zone = time.FixedZone("KST", 9*3600)
 // reminder list and a recorded log.
 type rig struct {
 	t     *testing.T
-	clk   *clock.Fake
+	clk   *clocktest.Fake
 	s     *Scheduler
 	mu    sync.Mutex
 	life  settings.Life
@@ -36,7 +36,7 @@ type rig struct {
 
 func newRig(t *testing.T, at time.Time, edit func(*settings.Life)) *rig {
 	t.Helper()
-	r := &rig{t: t, clk: clock.NewFake(at), life: settings.DefaultLife(), rem: &memReminders{}, shot: &fakeScreen{}}
+	r := &rig{t: t, clk: clocktest.NewFake(at), life: settings.DefaultLife(), rem: &memReminders{}, shot: &fakeScreen{}}
 	r.life.QuietHours = ""
 	if edit != nil {
 		edit(&r.life)

@@ -16,6 +16,7 @@ import (
 	"yui/pet/speech"
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // Every sentence used below is short enough to last speech.MinReadingTime
@@ -28,7 +29,7 @@ const sentence = speech.MinReadingTime
 type harness struct {
 	t     *testing.T
 	q     *Queue
-	clock *clock.Fake
+	clock *clocktest.Fake
 
 	mu  sync.Mutex
 	log []string
@@ -36,7 +37,7 @@ type harness struct {
 
 func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
-	h := &harness{t: t, clock: clock.NewFake(time.Date(2026, 9, 14, 15, 4, 14, 0, time.UTC))}
+	h := &harness{t: t, clock: clocktest.NewFake(time.Date(2026, 9, 14, 15, 4, 14, 0, time.UTC))}
 	opts.Clock = h.clock
 	opts.OnCue = func(turn string, c transport.Cue) { h.add("cue %s %s", turn, c.EmotionID) }
 	opts.OnSpeech = func(turn, text string) {
@@ -646,7 +647,7 @@ func (e blockingEngine) Play(ctx context.Context) error {
 func TestBlockingClipsPlayOnAnOwnedGoroutine(t *testing.T) {
 	eng := blockingEngine{release: make(chan struct{})}
 	idle := make(chan struct{})
-	q := New(Options{Engine: eng, Clock: clock.NewFake(time.Time{}), OnSpeech: func(_, text string) {
+	q := New(Options{Engine: eng, Clock: clocktest.NewFake(time.Time{}), OnSpeech: func(_, text string) {
 		if text == "" {
 			close(idle)
 		}

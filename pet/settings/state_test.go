@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // v1File is a settings file as Yui wrote it before the state files: two
@@ -142,7 +142,7 @@ func TestMigrateVersion1MovesLearnedState(t *testing.T) {
 // a moved pet tells no subscriber.
 func TestStateWritesCoalesced(t *testing.T) {
 	dir := t.TempDir()
-	clk := clock.NewFake(time.Unix(1700000000, 0))
+	clk := clocktest.NewFake(time.Unix(1700000000, 0))
 	var mu sync.Mutex
 	writes := map[string]int{}
 	write := func(path string, data []byte, perm os.FileMode) error {
@@ -214,7 +214,7 @@ func TestStateWritesCoalesced(t *testing.T) {
 // one carries the newest position.
 func TestSlowStoreLeavesCallerFree(t *testing.T) {
 	dir := t.TempDir()
-	clk := clock.NewFake(time.Unix(1700000000, 0))
+	clk := clocktest.NewFake(time.Unix(1700000000, 0))
 	started := make(chan string, 4)
 	release := make(chan struct{})
 	slow := false

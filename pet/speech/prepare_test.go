@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"yui/pet/audio"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // blockedSynth is a backend that never answers until its context ends:
@@ -29,7 +29,7 @@ func TestPrepareNeverBlocks(t *testing.T) {
 	synth := blockedSynth{opened: make(chan struct{}, 1)}
 	m := audio.NewMixer()
 	engines := map[string]Engine{
-		"none":  NewNone(clock.NewFake(time.Unix(0, 0))),
+		"none":  NewNone(clocktest.NewFake(time.Unix(0, 0))),
 		"audio": NewAudio(synth, m.NewPlayer()),
 	}
 	for name, e := range engines {

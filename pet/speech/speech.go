@@ -48,7 +48,7 @@ type Clip interface {
 
 // Starter is implemented by clips that can play without a goroutine of their
 // own. The playback queue prefers Start over Play: with a fake clock the
-// whole queue then advances inside clock.Fake.Advance, which keeps tests
+// whole queue then advances inside clocktest.Fake.Advance, which keeps tests
 // deterministic.
 type Starter interface {
 	// Start begins playback and returns at once. done runs once, never

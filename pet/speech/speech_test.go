@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 func TestReadingTimeIsPacedAndBounded(t *testing.T) {
@@ -28,7 +28,7 @@ func TestReadingTimeIsPacedAndBounded(t *testing.T) {
 }
 
 func TestNoneClipStartsAndStopsOnTheClock(t *testing.T) {
-	c := clock.NewFake(time.Time{})
+	c := clocktest.NewFake(time.Time{})
 	clip, err := NewNone(c).Prepare(context.Background(), strings.Repeat("a", 30))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestNoneClipStartsAndStopsOnTheClock(t *testing.T) {
 }
 
 func TestNonePlayBlocksUntilPlayedOrCancelled(t *testing.T) {
-	c := clock.NewFake(time.Time{})
+	c := clocktest.NewFake(time.Time{})
 	clip, _ := NewNone(c).Prepare(context.Background(), "Hi.")
 	errc := make(chan error, 1)
 	go func() { errc <- clip.Play(context.Background()) }()

@@ -6,7 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // TestEntriesStayBoundedWhateverTheBackendSends: a reply or reasoning
@@ -15,7 +15,7 @@ import (
 // MaxTotalText, in memory and saved; a history file holding a longer
 // text (an edit by hand) is cut on load.
 func TestEntriesStayBoundedWhateverTheBackendSends(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	st := &memStore{}
 	l := Open(Options{Storage: st, Clock: clk, SaveDelay: time.Second})
 	if e := l.Add(Entry{Kind: KindReply, TurnID: "b-0", Text: strings.Repeat("é", 2*MaxText)}); utf8.RuneCountInString(e.Text) != MaxText {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 type memStore struct {
@@ -43,7 +43,7 @@ func (m *memStore) KeepAside() (string, error) {
 }
 
 func TestAddGrowAndSubscribe(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	l := Open(Options{Clock: clk})
 	l.Add(Entry{Kind: KindUser, Trigger: "user message", Text: "hi"})
 	var got []Change
@@ -69,7 +69,7 @@ func TestAddGrowAndSubscribe(t *testing.T) {
 }
 
 func TestBoundedAndSavedAcrossRestart(t *testing.T) {
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	st := &memStore{}
 	l := Open(Options{Storage: st, Max: 3, Clock: clk, SaveDelay: time.Second})
 	for i := range 5 {

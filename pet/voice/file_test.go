@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // OnEnd comes once, with the block that holds the file's last sample.
 func TestFileOnEndAfterLastSample(t *testing.T) {
-	fc := clock.NewFake(time.Unix(0, 0))
+	fc := clocktest.NewFake(time.Unix(0, 0))
 	fm := Format{SampleRate: 16000, Channels: 1}
 	n := FrameSamples(fm.SampleRate)
 	f := NewFile(make([]int16, 2*n+1), fm.SampleRate, fc) // three blocks
@@ -42,7 +42,7 @@ func TestFileOnEndAfterLastSample(t *testing.T) {
 // Blocks are due whole frames after the start, as a microphone's are: the
 // time a block takes to hand on does not push the next one later.
 func TestFileKeepsTimeWhileBlocksAreHandedOn(t *testing.T) {
-	fc := clock.NewFake(time.Unix(0, 0))
+	fc := clocktest.NewFake(time.Unix(0, 0))
 	fm := Format{SampleRate: 16000, Channels: 1}
 	f := NewFile(make([]int16, 10*FrameSamples(fm.SampleRate)), fm.SampleRate, fc)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -12,7 +12,7 @@ import (
 	"yui/pet"
 	"yui/pet/character"
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // fakeCapture delivers its audio in 20 ms blocks as fast as the listener
@@ -278,7 +278,7 @@ func speakingPet(t *testing.T) (*pet.Controller, *petTransport) {
 	tr := &petTransport{events: make(chan transport.Event, 4)}
 	views := make(chan struct{}, 100)
 	c := pet.New(pet.Options{
-		Transport: tr, Pack: character.Default(), Clock: clock.NewFake(time.Unix(0, 0)),
+		Transport: tr, Pack: character.Default(), Clock: clocktest.NewFake(time.Unix(0, 0)),
 		OnChange: func(pet.View) {
 			select {
 			case views <- struct{}{}:
@@ -391,7 +391,7 @@ func (r *recordingTarget) statuses() []string {
 }
 
 func TestRecordAndTranscribe(t *testing.T) {
-	fc := clock.NewFake(time.Unix(0, 0))
+	fc := clocktest.NewFake(time.Unix(0, 0))
 	f := NewFile(sentence(t), rate, fc)
 	go func() {
 		for range 200 {

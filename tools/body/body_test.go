@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"yui/tools/desktop"
-	"yui/transport/clock"
+	"yui/tools/desktop/desktoptest"
+	"yui/transport/clock/clocktest"
 )
 
 type moveCall struct {
@@ -77,9 +78,9 @@ func (b *fakeBody) motion() string {
 const ownPID = 4242
 
 type rig struct {
-	desk  *desktop.Fake
+	desk  *desktoptest.Fake
 	body  *fakeBody
-	clk   *clock.Fake
+	clk   *clocktest.Fake
 	actor *Actor
 }
 
@@ -87,13 +88,13 @@ type rig struct {
 // it at x 1500, a "Notes" window, the pet's own window, a minimised one.
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true))
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true))
 	d.SetWindows(
 		desktop.Window{ID: 0x3a00007, App: "Notes", Title: "Shopping", Frame: image.Rect(400, 500, 1040, 900), Normal: true, PID: 100},
 		desktop.Window{ID: 0x100, App: "yui", Title: "Yui", Frame: image.Rect(1500, 784, 1692, 1040), Normal: true, PID: ownPID},
 		desktop.Window{ID: 0x200, App: "Mail", Title: "Inbox", Frame: image.Rect(0, 300, 500, 700), Normal: true, Minimized: true, PID: 101},
 	)
-	r := &rig{desk: d, body: newFakeBody(image.Pt(1500, 784)), clk: clock.NewFake(time.Unix(1_700_000_000, 0))}
+	r := &rig{desk: d, body: newFakeBody(image.Pt(1500, 784)), clk: clocktest.NewFake(time.Unix(1_700_000_000, 0))}
 	r.actor = New(Options{Desktop: d, Body: r.body, Clock: r.clk, PID: ownPID, Home: func() image.Point { return image.Pt(100, 784) }})
 	t.Cleanup(r.actor.Close)
 	return r
@@ -320,8 +321,8 @@ func TestCloseAnswersTurnStopped(t *testing.T) {
 func TestSecondMonitorCoordinates(t *testing.T) {
 	r := newRig(t)
 	r.desk.SetMonitors(
-		desktop.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
-		desktop.FakeMonitor(image.Rect(1920, -200, 1920+2560, 1240), 0, false),
+		desktoptest.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
+		desktoptest.FakeMonitor(image.Rect(1920, -200, 1920+2560, 1240), 0, false),
 	)
 	if got := r.do(t, `{"action":"move_to","x":10,"y":20,"monitor":1}`); got != "ok: at 10,20 on display 1" {
 		t.Fatalf("result %q", got)
@@ -339,8 +340,8 @@ func TestSecondMonitorCoordinates(t *testing.T) {
 
 func TestTargetsOrderCapAndFilter(t *testing.T) {
 	ms := []desktop.Monitor{
-		desktop.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
-		desktop.FakeMonitor(image.Rect(1920, 0, 3840, 1080), 0, false),
+		desktoptest.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
+		desktoptest.FakeMonitor(image.Rect(1920, 0, 3840, 1080), 0, false),
 	}
 	pet := image.Rect(0, 784, 192, 1040) // feet at 96,1040
 	var ws []desktop.Window
@@ -380,7 +381,7 @@ func TestTargetsOrderCapAndFilter(t *testing.T) {
 }
 
 func BenchmarkTargets50(b *testing.B) {
-	ms := []desktop.Monitor{desktop.FakeMonitor(image.Rect(0, 0, 3840, 2160), 48, true)}
+	ms := []desktop.Monitor{desktoptest.FakeMonitor(image.Rect(0, 0, 3840, 2160), 48, true)}
 	var ws []desktop.Window
 	for i := range 50 {
 		ws = append(ws, desktop.Window{ID: desktop.ID(i + 1), App: "App", Title: "Title", Frame: image.Rect(37*i, 20*i+40, 37*i+900, 20*i+700), Normal: true})

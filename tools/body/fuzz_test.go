@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"yui/tools/desktop"
+	"yui/tools/desktop/desktoptest"
 	"yui/transport/clock"
 )
 
@@ -36,7 +37,7 @@ func FuzzDo(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true))
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true))
 	d.SetWindows(desktop.Window{ID: 7, App: "Notes", Title: "Shopping", Frame: image.Rect(400, 500, 1040, 900), Normal: true})
 	f.Fuzz(func(t *testing.T, args string) {
 		a := New(Options{Desktop: d, Body: newFakeBody(image.Pt(1500, 784)), Clock: instantClock{}})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"yui/tools/desktop"
+	"yui/tools/desktop/desktoptest"
 )
 
 func TestCatchBandScalesWithSize(t *testing.T) {
@@ -18,7 +19,7 @@ func TestCatchBandScalesWithSize(t *testing.T) {
 }
 
 func TestLandingChoice(t *testing.T) {
-	ms := []desktop.Monitor{desktop.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true)}
+	ms := []desktop.Monitor{desktoptest.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true)}
 	// A pet 192x256 with its feet at y 500 and its centre at x 596.
 	pet := image.Rect(500, 244, 692, 500)
 	win := func(id desktop.ID, frame image.Rectangle) desktop.Window {

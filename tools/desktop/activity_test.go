@@ -1,4 +1,4 @@
-package desktop
+package desktop_test
 
 import (
 	"image"
@@ -6,24 +6,26 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/tools/desktop"
+	"yui/tools/desktop/desktoptest"
+	"yui/transport/clock/clocktest"
 )
 
 type idleFake struct {
-	*Fake
+	*desktoptest.Fake
 	idle time.Duration
 }
 
 func (f idleFake) UserIdle() (time.Duration, error) { return f.idle, nil }
 
 func TestActivitySamplesOnceASecond(t *testing.T) {
-	d := NewFake(FakeMonitor(image.Rect(0, 0, 800, 600), 0, true))
-	d.SetWindows(Window{ID: 7, App: "xterm", Title: "bash", Frame: image.Rect(0, 0, 100, 100), Normal: true})
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 800, 600), 0, true))
+	d.SetWindows(desktop.Window{ID: 7, App: "xterm", Title: "bash", Frame: image.Rect(0, 0, 100, 100), Normal: true})
 	d.SetActive(7)
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	var mu sync.Mutex
-	var got []ActivitySample
-	a := NewActivity(d, idleFake{d, 3 * time.Second}, clk, func(s ActivitySample) {
+	var got []desktop.ActivitySample
+	a := desktop.NewActivity(d, idleFake{d, 3 * time.Second}, clk, func(s desktop.ActivitySample) {
 		mu.Lock()
 		got = append(got, s)
 		mu.Unlock()
@@ -43,7 +45,7 @@ func TestActivitySamplesOnceASecond(t *testing.T) {
 	}
 	// A layer with no idle time and no active window: both unknown.
 	d.SetActive(0)
-	b := NewActivity(d, nil, clk, func(s ActivitySample) {
+	b := desktop.NewActivity(d, nil, clk, func(s desktop.ActivitySample) {
 		mu.Lock()
 		got = append(got, s)
 		mu.Unlock()

@@ -1,4 +1,4 @@
-package desktop
+package desktop_test
 
 import (
 	"errors"
@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/tools/desktop"
+	"yui/transport/clock/clocktest"
 )
 
 // fakeIdle is the user's idle time, as the test sets it.
@@ -30,14 +31,14 @@ func (f *fakeIdle) UserIdle() (time.Duration, error) {
 
 func TestAwayLeavesAndReturns(t *testing.T) {
 	idle := &fakeIdle{}
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
-	a := NewAway(idle, clk, 5*time.Minute, log.add)
+	a := desktop.NewAway(idle, clk, 5*time.Minute, log.add)
 	defer a.Close()
 	step := func(what string, d time.Duration, err error, want []bool) {
 		t.Helper()
 		idle.set(d, err)
-		clk.Advance(AwayPoll)
+		clk.Advance(desktop.AwayPoll)
 		got := log.list()
 		if len(got) != len(want) {
 			t.Fatalf("%s: changes %v, want %v", what, got, want)

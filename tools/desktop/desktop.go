@@ -2,8 +2,8 @@
 // monitors and their work areas, the other applications' top-level
 // windows, the active window, and a watch on one window's moves and
 // closes. One implementation per platform (X11 through EWMH, Windows
-// through EnumWindows and DWM) sits behind the Desktop interface, with a
-// Fake for tests. On X11 the layer runs on the process's one X connection
+// through EnumWindows and DWM) sits behind the Desktop interface; the
+// tests' in-memory one is tools/desktop/desktoptest's Fake. On X11 the layer runs on the process's one X connection
 // (xconn), which XConn hands to the pet windows so that they share it.
 package desktop
 

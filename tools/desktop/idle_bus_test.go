@@ -3,22 +3,35 @@
 package desktop
 
 import (
-	"image"
 	"testing"
 	"time"
 
 	"yui/tools/internal/dbustest"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 var gnomeWayland = Session{Wayland: true, Desktops: []string{"gnome"}}
 
 // On GNOME Wayland the idle time is Mutter's, which counts input to
 // native windows too.
+// idleFake is a desktop layer that counts the idle time itself (the X11
+// layer's XScreenSaver count, XWayland's on Wayland). The tests here only
+// ask SessionIdle which reader it picks, never the layer's windows, so the
+// Desktop is left nil.
+type idleFake struct {
+	Desktop
+	idle time.Duration
+}
+
+func (f idleFake) UserIdle() (time.Duration, error) { return f.idle, nil }
+
+// noIdle is a desktop layer with no idle count of its own.
+type noIdle struct{ Desktop }
+
 func TestBusIdleReadsMutter(t *testing.T) {
 	addr := dbustest.Start(t)
 	m := dbustest.ServeIdleMonitor(t, addr)
-	r, closeIdle := SessionIdle(NewFake(), gnomeWayland, addr, nil)
+	r, closeIdle := SessionIdle(noIdle{}, gnomeWayland, addr, nil)
 	defer closeIdle()
 	b, ok := r.(*BusIdle)
 	if !ok || b.Source() != "org.gnome.Mutter.IdleMonitor" {
@@ -81,7 +94,7 @@ func TestAwayFollowsMutterWatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	changes := make(chan bool, 4)
 	a := NewAway(b, clk, time.Minute, func(away bool) { changes <- away })
 	if clk.Armed() != 0 {
@@ -121,7 +134,7 @@ func TestAwayAtStartFromMutter(t *testing.T) {
 	}
 	defer b.Close()
 	changes := make(chan bool, 4)
-	a := NewAway(b, clock.NewFake(time.Unix(0, 0)), 5*time.Minute, func(away bool) { changes <- away })
+	a := NewAway(b, clocktest.NewFake(time.Unix(0, 0)), 5*time.Minute, func(away bool) { changes <- away })
 	defer a.Close()
 	if !next(t, changes) || !a.Away() {
 		t.Fatal("not away at start")
@@ -133,7 +146,7 @@ func TestAwayAtStartFromMutter(t *testing.T) {
 func TestKDEWaylandFallsBack(t *testing.T) {
 	addr := dbustest.Start(t)
 	dbustest.ServeScreenSaverNotSupported(t, addr)
-	d := idleFake{NewFake(FakeMonitor(image.Rect(0, 0, 10, 10), 0, true)), 7 * time.Second}
+	d := idleFake{nil, 7 * time.Second}
 	r, closeIdle := SessionIdle(d, Session{Wayland: true, Desktops: []string{"kde"}}, addr, nil)
 	defer closeIdle()
 	if _, ok := r.(idleFake); !ok {
@@ -143,7 +156,7 @@ func TestKDEWaylandFallsBack(t *testing.T) {
 
 // Outside Wayland the layer's idle time is used and the bus is not asked.
 func TestX11KeepsItsIdle(t *testing.T) {
-	d := idleFake{NewFake(), time.Second}
+	d := idleFake{nil, time.Second}
 	r, closeIdle := SessionIdle(d, Session{Desktops: []string{"gnome"}}, "unix:path=/nonexistent", nil)
 	defer closeIdle()
 	if _, ok := r.(idleFake); !ok {

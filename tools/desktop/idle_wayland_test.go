@@ -3,13 +3,12 @@
 package desktop
 
 import (
-	"image"
 	"io"
 	"testing"
 	"time"
 
 	"yui/tools/internal/wltest"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 func recv[T any](t *testing.T, ch <-chan T, what string) T {
@@ -30,7 +29,7 @@ func recv[T any](t *testing.T, ch <-chan T, what string) T {
 func TestWaylandIdleReadsExtIdleNotify(t *testing.T) {
 	c := wltest.Start(t, true)
 	bus := "unix:path=" + c.Dir + "/no-bus"
-	r, closeIdle := SessionIdle(NewFake(), Session{Wayland: true, Desktops: []string{"kde"}, Display: c.Name, RuntimeDir: c.Dir}, bus, nil)
+	r, closeIdle := SessionIdle(noIdle{}, Session{Wayland: true, Desktops: []string{"kde"}, Display: c.Name, RuntimeDir: c.Dir}, bus, nil)
 	defer closeIdle()
 	w, ok := r.(*WaylandIdle)
 	if !ok {
@@ -85,7 +84,7 @@ func TestAwayFollowsExtIdleNotify(t *testing.T) {
 	}
 	defer w.Close()
 	recv(t, c.Made, "UserIdle's notification")
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	changes := make(chan bool, 4)
 	a := NewAway(w, clk, 5*time.Minute, func(away bool) { changes <- away })
 	if to := recv(t, c.Made, "Away's notification"); to != 5*time.Minute {
@@ -115,7 +114,7 @@ func TestNoExtIdleNotifyFallsBack(t *testing.T) {
 	if _, err := OpenWaylandIdle(c.Dir, c.Name, nil); err == nil {
 		t.Fatal("opened without a notifier")
 	}
-	d := idleFake{NewFake(FakeMonitor(image.Rect(0, 0, 10, 10), 0, true)), time.Second}
+	d := idleFake{nil, time.Second}
 	r, closeIdle := SessionIdle(d, Session{Wayland: true, Desktops: []string{"sway"}, Display: "gone", RuntimeDir: c.Dir}, "unix:path="+c.Dir+"/no-bus", nil)
 	defer closeIdle()
 	if _, ok := r.(idleFake); !ok {

@@ -1,4 +1,4 @@
-package desktop
+package desktop_test
 
 import (
 	"image"
@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"yui/transport/clock"
+	"yui/tools/desktop"
+	"yui/tools/desktop/desktoptest"
+	"yui/transport/clock/clocktest"
 )
 
 type quietLog struct {
@@ -30,40 +32,40 @@ func (l *quietLog) list() []bool {
 
 // windowsOnly hides the Fake's WindowStates: Quiet reads Windows and
 // Active, as on a desktop without the cheaper read (Windows).
-type windowsOnly struct{ Desktop }
+type windowsOnly struct{ desktop.Desktop }
 
 // quietPaths runs a test on both of Quiet's reads: WindowStates (X11) and
 // Windows with Active.
-func quietPaths(t *testing.T, test func(t *testing.T, d *Fake, wrap func(*Fake) Desktop)) {
+func quietPaths(t *testing.T, test func(t *testing.T, d *desktoptest.Fake, wrap func(*desktoptest.Fake) desktop.Desktop)) {
 	for _, p := range []struct {
 		name string
-		wrap func(*Fake) Desktop
+		wrap func(*desktoptest.Fake) desktop.Desktop
 	}{
-		{"states", func(f *Fake) Desktop { return f }},
-		{"windows and active", func(f *Fake) Desktop { return windowsOnly{f} }},
+		{"states", func(f *desktoptest.Fake) desktop.Desktop { return f }},
+		{"windows and active", func(f *desktoptest.Fake) desktop.Desktop { return windowsOnly{f} }},
 	} {
 		t.Run(p.name, func(t *testing.T) {
-			test(t, NewFake(FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
-				FakeMonitor(image.Rect(1920, 0, 3200, 720), 0, false)), p.wrap)
+			test(t, desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
+				desktoptest.FakeMonitor(image.Rect(1920, 0, 3200, 720), 0, false)), p.wrap)
 		})
 	}
 }
 
 func TestQuietFollowsFullscreenAndTheSwitch(t *testing.T) { quietPaths(t, testQuietFollows) }
 
-func testQuietFollows(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
-	film := Window{ID: 7, App: "mpv", Frame: image.Rect(0, 0, 1920, 1080), Normal: true}
-	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
+func testQuietFollows(t *testing.T, d *desktoptest.Fake, wrap func(*desktoptest.Fake) desktop.Desktop) {
+	film := desktop.Window{ID: 7, App: "mpv", Frame: image.Rect(0, 0, 1920, 1080), Normal: true}
+	notes := desktop.Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
 	d.SetWindows(notes, film)
 	d.SetActive(8)
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
-	q := NewQuiet(wrap(d), clk, log.add)
+	q := desktop.NewQuiet(wrap(d), clk, log.add)
 	defer q.Close()
 
 	step := func(what string, want []bool, on bool) {
 		t.Helper()
-		clk.Advance(QuietPoll)
+		clk.Advance(desktop.QuietPoll)
 		if got := log.list(); len(got) != len(want) || (len(want) > 0 && got[len(got)-1] != want[len(want)-1]) {
 			t.Fatalf("%s: changes %v, want %v", what, got, want)
 		}
@@ -98,7 +100,7 @@ func testQuietFollows(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 	// A desktop that cannot be read is no fullscreen window.
 	d.SetActive(7)
 	step("fullscreen again", []bool{true, false, true, true, false, true}, true)
-	d.SetError(errClosed)
+	d.SetError(desktop.ErrClosed)
 	step("desktop unreadable", []bool{true, false, true, true, false, true, false}, false)
 
 	q.Close()
@@ -112,21 +114,21 @@ func testQuietFollows(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 // nothing.
 func TestQuietPerMonitor(t *testing.T) { quietPaths(t, testQuietPerMonitor) }
 
-func testQuietPerMonitor(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
+func testQuietPerMonitor(t *testing.T, d *desktoptest.Fake, wrap func(*desktoptest.Fake) desktop.Desktop) {
 	left, right := image.Rect(0, 0, 1920, 1080), image.Rect(1920, 0, 3200, 720)
-	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
-	film := Window{ID: 7, App: "mpv", Frame: right, Normal: true, Fullscreen: true}
+	notes := desktop.Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
+	film := desktop.Window{ID: 7, App: "mpv", Frame: right, Normal: true, Fullscreen: true}
 	d.SetWindows(notes, film)
 	d.SetActive(8)
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
-	q := NewQuiet(wrap(d), clk, log.add)
+	q := desktop.NewQuiet(wrap(d), clk, log.add)
 	defer q.Close()
 	petLeft, petRight := image.Rect(1500, 800, 1692, 1056), image.Rect(2500, 400, 2692, 656)
 	if q.Hides(petLeft) || q.Hides(petRight) {
 		t.Fatal("quiet before the first poll")
 	}
-	clk.Advance(QuietPoll)
+	clk.Advance(desktop.QuietPoll)
 	if got := log.list(); len(got) != 1 || !got[0] {
 		t.Fatalf("changes %v", got)
 	}
@@ -137,14 +139,14 @@ func testQuietPerMonitor(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 	film.Frame = left
 	d.SetWindows(notes, film)
 	d.SetActive(7)
-	clk.Advance(QuietPoll)
+	clk.Advance(desktop.QuietPoll)
 	if got := log.list(); len(got) != 2 || !got[1] || !q.Hides(petLeft) || q.Hides(petRight) {
 		t.Fatalf("film on the left: changes %v, hides left %v, right %v", got, q.Hides(petLeft), q.Hides(petRight))
 	}
 	// A window of this process (a pet) over the film does not uncover it.
-	d.SetWindows(Window{ID: 9, App: "Yui", Frame: petLeft, Normal: true, PID: os.Getpid()}, film)
+	d.SetWindows(desktop.Window{ID: 9, App: "Yui", Frame: petLeft, Normal: true, PID: os.Getpid()}, film)
 	d.SetActive(9)
-	clk.Advance(QuietPoll)
+	clk.Advance(desktop.QuietPoll)
 	if !q.Hides(petLeft) || len(log.list()) != 2 {
 		t.Fatalf("a pet above the film: hides %v, changes %v", q.Hides(petLeft), log.list())
 	}
@@ -157,13 +159,13 @@ func testQuietPerMonitor(t *testing.T, d *Fake, wrap func(*Fake) Desktop) {
 // counting is a Fake that counts its changes as the X11 desktop does
 // (changeCounter), and the reads Quiet makes of it.
 type counting struct {
-	*Fake
+	*desktoptest.Fake
 	changes, reads atomic.Uint64
 }
 
 func (c *counting) Changes() uint64 { return c.changes.Load() }
 
-func (c *counting) WindowStates() ([]Window, ID, error) {
+func (c *counting) WindowStates() ([]desktop.Window, desktop.ID, error) {
 	c.reads.Add(1)
 	return c.Fake.WindowStates()
 }
@@ -172,19 +174,19 @@ func (c *counting) WindowStates() ([]Window, ID, error) {
 // after a change, or QuietRecheck after its last read.
 func TestQuietReadsAfterAChange(t *testing.T) {
 	screen := image.Rect(0, 0, 1920, 1080)
-	d := &counting{Fake: NewFake(FakeMonitor(screen, 40, true))}
-	film := Window{ID: 7, App: "mpv", Frame: screen, Normal: true, Fullscreen: true}
-	notes := Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
+	d := &counting{Fake: desktoptest.NewFake(desktoptest.FakeMonitor(screen, 40, true))}
+	film := desktop.Window{ID: 7, App: "mpv", Frame: screen, Normal: true, Fullscreen: true}
+	notes := desktop.Window{ID: 8, App: "Notes", Frame: image.Rect(100, 100, 500, 400), Normal: true}
 	d.SetWindows(film, notes)
 	d.SetActive(7)
-	clk := clock.NewFake(time.Unix(1_700_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_700_000_000, 0))
 	var log quietLog
-	q := NewQuiet(d, clk, log.add)
+	q := desktop.NewQuiet(d, clk, log.add)
 	defer q.Close()
 
 	poll := func(what string, reads uint64, on bool) {
 		t.Helper()
-		clk.Advance(QuietPoll)
+		clk.Advance(desktop.QuietPoll)
 		if got := d.reads.Load(); got != reads || q.On() != on {
 			t.Fatalf("%s: %d reads, On %v; want %d, %v", what, got, q.On(), reads, on)
 		}
@@ -194,7 +196,7 @@ func TestQuietReadsAfterAChange(t *testing.T) {
 	poll("still nothing", 1, true)
 	// What the count does not see waits for the recheck.
 	d.SetActive(8)
-	d.SetWindows(notes, Window{ID: 7, App: "mpv", Frame: screen, Normal: true})
+	d.SetWindows(notes, desktop.Window{ID: 7, App: "mpv", Frame: screen, Normal: true})
 	poll("a change the count did not see", 1, true)
 	d.changes.Add(1)
 	poll("a counted change", 2, false)
@@ -202,7 +204,7 @@ func TestQuietReadsAfterAChange(t *testing.T) {
 		t.Fatalf("changes told %v", got)
 	}
 	// Unchanged since: one read every QuietRecheck.
-	polls := int(QuietRecheck / QuietPoll)
+	polls := int(desktop.QuietRecheck / desktop.QuietPoll)
 	for i := 1; i < polls; i++ {
 		poll("within the recheck", 2, false)
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/toolcall"
 )
 
@@ -57,10 +57,10 @@ func (m *memFiles) KeepAside() (string, error) {
 
 var t0 = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 
-func newStore(t *testing.T) (*Store, *memFiles, *clock.Fake, *bytes.Buffer) {
+func newStore(t *testing.T) (*Store, *memFiles, *clocktest.Fake, *bytes.Buffer) {
 	t.Helper()
 	f := &memFiles{}
-	clk := clock.NewFake(t0)
+	clk := clocktest.NewFake(t0)
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	return Open(f, clk, log), f, clk, &logs
@@ -173,7 +173,7 @@ func TestFileIsWrittenAsDocumented(t *testing.T) {
 func TestBadFileIsKeptAside(t *testing.T) {
 	f := &memFiles{data: []byte(`{"version":1,"facts":[{"id":1,"text":`)}
 	var logs bytes.Buffer
-	s := Open(f, clock.NewFake(t0), slog.New(slog.NewJSONHandler(&logs, nil)))
+	s := Open(f, clocktest.NewFake(t0), slog.New(slog.NewJSONHandler(&logs, nil)))
 	if s.Len() != 0 || len(f.aside) != 1 || !strings.Contains(logs.String(), `"msg":"memory_facts_unreadable"`) ||
 		!strings.Contains(logs.String(), "corrupt") {
 		t.Fatalf("len %d, aside %d, logs %s", s.Len(), len(f.aside), logs.String())

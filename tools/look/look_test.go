@@ -15,9 +15,10 @@ import (
 
 	"yui/tools/body"
 	"yui/tools/desktop"
+	"yui/tools/desktop/desktoptest"
 	"yui/tools/imagefit"
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 type fakeBody struct {
@@ -91,26 +92,26 @@ func (c *fakeCapture) Capture(r image.Rectangle) (*image.RGBA, error) {
 }
 
 type rig struct {
-	desk  *desktop.Fake
+	desk  *desktoptest.Fake
 	body  *fakeBody
 	actor *body.Actor
 	perm  *fakePermission
 	cap   *fakeCapture
 	look  *Look
-	clk   *clock.Fake
+	clk   *clocktest.Fake
 }
 
 func newRig(t *testing.T) *rig {
-	d := desktop.NewFake(
-		desktop.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
-		desktop.FakeMonitor(image.Rect(1920, 0, 1920+1280, 1024), 0, false),
+	d := desktoptest.NewFake(
+		desktoptest.FakeMonitor(image.Rect(0, 0, 1920, 1080), 40, true),
+		desktoptest.FakeMonitor(image.Rect(1920, 0, 1920+1280, 1024), 0, false),
 	)
 	d.SetWindows(
 		desktop.Window{ID: 0x3a00007, App: "Notes", Title: "Shopping", Frame: image.Rect(400, 210, 1040, 700), Normal: true, PID: 7},
 		desktop.Window{ID: 0x3a00010, App: "Code", Title: "main.go - Visual Studio Code", Frame: image.Rect(0, 0, 1920, 1040), Normal: true, PID: 8},
 	)
 	d.SetActive(0x3a00010)
-	r := &rig{desk: d, perm: &fakePermission{}, cap: &fakeCapture{}, clk: clock.NewFake(time.Unix(0, 0))}
+	r := &rig{desk: d, perm: &fakePermission{}, cap: &fakeCapture{}, clk: clocktest.NewFake(time.Unix(0, 0))}
 	r.body = &fakeBody{st: body.State{Rect: image.Rect(1510, 784, 1702, 1040), Visible: true, Emotion: "happy", Motion: "idle"}}
 	r.actor = body.New(body.Options{Desktop: d, Body: r.body, Clock: r.clk, PID: 1})
 	t.Cleanup(r.actor.Close)
@@ -277,7 +278,7 @@ func TestDesktopFailure(t *testing.T) {
 }
 
 func BenchmarkPerchTargets50(b *testing.B) {
-	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 3840, 2160), 48, true))
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 3840, 2160), 48, true))
 	var ws []desktop.Window
 	for i := range 50 {
 		ws = append(ws, desktop.Window{ID: desktop.ID(0x3a00000 + i), App: "Notes", Title: fmt.Sprint("Shopping list ", i),
@@ -302,7 +303,7 @@ func BenchmarkPerchTargets50(b *testing.B) {
 // JPEG the result carries, and the fitter the transport then runs on it
 // for a 256 KiB frame.
 func BenchmarkLookScreen4K(b *testing.B) {
-	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 3840, 2160), 48, true))
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 3840, 2160), 48, true))
 	fb := &fakeBody{st: body.State{Rect: image.Rect(1800, 1856, 1992, 2112), Visible: true}}
 	a := body.New(body.Options{Desktop: d, Body: fb})
 	defer a.Close()

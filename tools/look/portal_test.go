@@ -16,6 +16,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"yui/tools/desktop"
+	"yui/tools/desktop/desktoptest"
 	"yui/tools/internal/dbustest"
 )
 
@@ -40,7 +41,7 @@ var magenta = color.RGBA{0xff, 0, 0xff, 0xff}
 func TestPortalResponses(t *testing.T) {
 	addr := dbustest.Start(t)
 	p := dbustest.ServePortal(t, addr)
-	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 64, 48), 0, true))
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 64, 48), 0, true))
 	s := OpenSessionScreen(SessionOptions{Session: desktop.Session{Wayland: true, Desktops: []string{"gnome"}}, Desktop: d, Bus: addr})
 	for _, tc := range []struct {
 		name string
@@ -104,7 +105,7 @@ func TestPortalResponses(t *testing.T) {
 func TestPortalCutsTheMonitor(t *testing.T) {
 	addr := dbustest.Start(t)
 	p := dbustest.ServePortal(t, addr)
-	d := desktop.NewFake(desktop.FakeMonitor(image.Rect(0, 0, 32, 48), 0, true), desktop.FakeMonitor(image.Rect(32, 0, 64, 48), 0, false))
+	d := desktoptest.NewFake(desktoptest.FakeMonitor(image.Rect(0, 0, 32, 48), 0, true), desktoptest.FakeMonitor(image.Rect(32, 0, 64, 48), 0, false))
 	pt := Portal{Address: addr, Bounds: desktopBounds(d)}
 	p.Set(0, screenOf(64, 48, magenta))
 	img, err := pt.Capture(image.Rect(0, 0, 32, 48))

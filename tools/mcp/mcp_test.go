@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/toolcall"
 )
 
@@ -105,13 +105,13 @@ func (c *cutTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // channel of state changes.
 type harness struct {
 	m   *Manager
-	clk *clock.Fake
+	clk *clocktest.Fake
 	f   *fakeServer
 	ch  chan string
 }
 
 func newHarness(t *testing.T) *harness {
-	h := &harness{clk: clock.NewFake(time.Unix(1000, 0)), f: newFakeServer(t), ch: make(chan string, 64)}
+	h := &harness{clk: clocktest.NewFake(time.Unix(1000, 0)), f: newFakeServer(t), ch: make(chan string, 64)}
 	// A change is a wake-up for waitState, never a message to keep: the
 	// send must not block. A test that reads no change (the crash loop
 	// makes one per attempt) would fill the buffer, and a blocked OnChange

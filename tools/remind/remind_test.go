@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 type book struct {
@@ -60,13 +60,13 @@ func TestRemind(t *testing.T) {
 		{`{"text":"tea","in_minutes":5,"why":1}`, "error: invalid field why"},
 		{`[]`, "error: invalid field arguments"},
 	} {
-		tl := New(&book{added: map[int]time.Time{}}, clock.NewFake(now), seoul)
+		tl := New(&book{added: map[int]time.Time{}}, clocktest.NewFake(now), seoul)
 		got := tl.Remind(context.Background(), transport.ToolCall{Name: RemindName, Arguments: json.RawMessage(c.args)}).Text
 		if got != c.want {
 			t.Errorf("remind %s = %q, want %q", c.args, got, c.want)
 		}
 	}
-	tl := New(&book{added: map[int]time.Time{}, fail: true}, clock.NewFake(now), seoul)
+	tl := New(&book{added: map[int]time.Time{}, fail: true}, clocktest.NewFake(now), seoul)
 	if got := tl.Remind(context.Background(), transport.ToolCall{Arguments: json.RawMessage(`{"text":"x","in_minutes":3}`)}).Text; got != "error: the reminder could not be saved" {
 		t.Errorf("failed save = %q", got)
 	}
@@ -74,7 +74,7 @@ func TestRemind(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	b := &book{added: map[int]time.Time{}}
-	tl := New(b, clock.NewFake(time.Date(2026, 9, 14, 15, 0, 0, 0, seoul)), seoul)
+	tl := New(b, clocktest.NewFake(time.Date(2026, 9, 14, 15, 0, 0, 0, seoul)), seoul)
 	tl.Remind(context.Background(), transport.ToolCall{Arguments: json.RawMessage(`{"text":"x","in_minutes":3}`)})
 	for _, c := range []struct{ args, want string }{
 		{`{"id":1}`, "ok: cancelled #1"},

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/toolcall"
 )
 
@@ -132,7 +132,7 @@ func TestCloseWaitsForHandlersAfterRunnerClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := toolcall.NewRunner(s.Tools(), clock.NewFake(time.Unix(0, 0)), nil)
+	r, err := toolcall.NewRunner(s.Tools(), clocktest.NewFake(time.Unix(0, 0)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestCloseCancelsDirectCalls(t *testing.T) {
 func TestRunnerValidatesDeclaredSchemas(t *testing.T) {
 	s, _ := New(allHandlers(), Options{Main: true})
 	defer s.Close()
-	r, err := toolcall.NewRunner(s.Tools(), clock.NewFake(time.Unix(0, 0)), nil)
+	r, err := toolcall.NewRunner(s.Tools(), clocktest.NewFake(time.Unix(0, 0)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

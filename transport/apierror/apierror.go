@@ -1,3 +1,15 @@
+// Package apierror reads the errors of OpenAI-style servers into one form:
+// a StatusError carrying the HTTP status, the server's own message and its
+// error code, read out of the error bodies providers send (ServerError),
+// and ErrorText, the one line, cut at MaxErrorText characters, a failed
+// turn shows the user (docs/protocol/push-transport.md).
+//
+// Its users are the request transports (transport/request,
+// transport/chatcompletions, transport/responses), the speech servers
+// (pet/speech/servers.go) and the transcription engines
+// (pet/voice/openai.go, pet/voice/whispercpp.go), so that each one's
+// failures read the same in the pet's error line and in the log. It
+// imports no other layer, so every layer may use it.
 package apierror
 
 import (

@@ -14,7 +14,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/chatcompletions"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	rt "yui/transport/request/requesttest"
 )
 
@@ -53,7 +53,7 @@ func toolsDone() map[string]any { return chunk(map[string]any{}, "tool_calls") }
 type env struct {
 	tr   transport.Transport
 	srv  *rt.Server
-	clk  *clock.Fake
+	clk  *clocktest.Fake
 	logs *bytes.Buffer
 	// wrote has a value after each log write: waits on the log wake on it.
 	wrote chan struct{}
@@ -62,7 +62,7 @@ type env struct {
 func start(t testing.TB, h rt.Handler, edit func(*transport.Options)) *env {
 	t.Helper()
 	srv := rt.Start(t, h)
-	clk := clock.NewFake(epoch)
+	clk := clocktest.NewFake(epoch)
 	logs := &bytes.Buffer{}
 	wrote := make(chan struct{}, 1)
 	opts := transport.Options{
@@ -557,7 +557,7 @@ func TestErrorText(t *testing.T) {
 
 func TestConnectionFailureGoesOffline(t *testing.T) {
 	addr := closedAddr(t)
-	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary, Clock: clock.NewFake(epoch)})
+	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary, Clock: clocktest.NewFake(epoch)})
 	if err != nil {
 		t.Fatal(err)
 	}

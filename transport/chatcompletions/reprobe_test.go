@@ -14,7 +14,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/chatcompletions"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/localserver"
 	rt "yui/transport/request/requesttest"
 )
@@ -37,7 +37,7 @@ func nextState(t *testing.T, tr transport.Transport) transport.StateEvent {
 
 // waitArmed waits until the fake clock has had n timers armed: the
 // transport's sleep before its next probe.
-func waitArmed(t *testing.T, clk *clock.Fake, n int) {
+func waitArmed(t *testing.T, clk *clocktest.Fake, n int) {
 	t.Helper()
 	if !clk.WaitArmed(n, 5*time.Second) {
 		t.Fatalf("%d timers armed, want %d", clk.Armed(), n)
@@ -49,7 +49,7 @@ func waitArmed(t *testing.T, clk *clock.Fake, n int) {
 // becomes ready by itself once the server answers.
 func TestProbeAgainUntilTheServerIsUp(t *testing.T) {
 	addr := closedAddr(t)
-	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_800_000_000, 0))
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary,
 		Probe: true, Clock: clk,
 		Server: func(context.Context) transport.ServerInfo {
@@ -116,7 +116,7 @@ func closedAddr(t *testing.T) string {
 // than claiming ready: the pill stays truthful while the server is down.
 func TestReconnectProbesNow(t *testing.T) {
 	addr := closedAddr(t)
-	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_800_000_000, 0))
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: "http://" + addr + "/v1", Vocabulary: rt.Vocabulary, Probe: true, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestProbeKoboldCppWithNoModelLoaded(t *testing.T) {
 	defer srv.Close()
 	base := srv.URL + "/v1"
 	tr, err := chatcompletions.New(transport.Options{ChatBaseURL: base, Vocabulary: rt.Vocabulary, Probe: true,
-		Clock: clock.NewFake(time.Unix(1_800_000_000, 0)),
+		Clock: clocktest.NewFake(time.Unix(1_800_000_000, 0)),
 		Server: func(context.Context) transport.ServerInfo {
 			k := localserver.KoboldCpp // a test server's port is not 5001: what Describe would name by its answers
 			return transport.ServerInfo{Name: string(k), NoModelHint: localserver.NoModelHint(k), NoneLoaded: localserver.LoadsOne(k)}

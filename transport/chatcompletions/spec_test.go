@@ -12,7 +12,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/chatcompletions"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	rt "yui/transport/request/requesttest"
 )
 
@@ -540,7 +540,7 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 			<-r.Context().Done()
 		})
 		defer srv.Close()
-		tr, err := chatcompletions.New(transport.Options{ChatBaseURL: srv.URL, Vocabulary: rt.Vocabulary, Clock: clock.NewFake(epoch)})
+		tr, err := chatcompletions.New(transport.Options{ChatBaseURL: srv.URL, Vocabulary: rt.Vocabulary, Clock: clocktest.NewFake(epoch)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,13 +1,16 @@
-package clock
+package clock_test
 
 import (
 	"testing"
 	"time"
+
+	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 func TestSlotReplaceAndStop(t *testing.T) {
-	c := NewFake(time.Unix(0, 0))
-	var s Slot
+	c := clocktest.NewFake(time.Unix(0, 0))
+	var s clock.Slot
 	var fired []int
 	fire := func(tag int) func(int) {
 		return func(gen int) {
@@ -31,8 +34,8 @@ func TestSlotReplaceAndStop(t *testing.T) {
 }
 
 func TestSlotStaleCallSeesItselfReplaced(t *testing.T) {
-	c := NewFake(time.Unix(0, 0))
-	var s Slot
+	c := clocktest.NewFake(time.Unix(0, 0))
+	var s clock.Slot
 	var stale func()
 	// A real timer can fire just before the owner replaces it; model
 	// that by keeping the call and running it after the replacement.

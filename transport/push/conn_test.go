@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/pushsim"
 )
 
@@ -44,7 +44,7 @@ func TestWebSocketURL(t *testing.T) {
 func TestInvalidURLNoDial(t *testing.T) {
 	for _, base := range []string{"ftp://127.0.0.1:1", "not a url", "%zz"} {
 		logs := newLogSink()
-		c, err := New(transport.Options{ChatBaseURL: base, Clock: clock.NewFake(t0), Logger: slogOf(logs)})
+		c, err := New(transport.Options{ChatBaseURL: base, Clock: clocktest.NewFake(t0), Logger: slogOf(logs)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -342,7 +342,7 @@ func TestCloseWhileReconnecting(t *testing.T) {
 func TestCloseWhileDialing(t *testing.T) {
 	// Nothing listens here: the dial fails, and the client schedules a retry.
 	logs := newLogSink()
-	clk := clock.NewFake(t0)
+	clk := clocktest.NewFake(t0)
 	c, err := New(transport.Options{ChatBaseURL: "http://127.0.0.1:1", Clock: clk, Logger: slogOf(logs)})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/pushsim"
 )
 
@@ -79,7 +79,7 @@ func TestReconnectWhileDialing(t *testing.T) {
 		}
 	}()
 	logs := newLogSink()
-	clk := clock.NewFake(t0)
+	clk := clocktest.NewFake(t0)
 	c, err := New(transport.Options{ChatBaseURL: "http://" + ln.Addr().String(), Clock: clk, Logger: slogOf(logs)})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +220,7 @@ func TestToolCallOfLongStoppedTurn(t *testing.T) {
 // instead of waiting out a frame wait for a frame that never left.
 func TestSendFailsWhenWriteQueueFull(t *testing.T) {
 	logs := newLogSink()
-	c, cn := offlineClient(t, clock.NewFake(t0), slogOf(logs))
+	c, cn := offlineClient(t, clocktest.NewFake(t0), slogOf(logs))
 	defer c.Close()
 	for range maxQueuedOut {
 		cn.enqueue([]byte(`{"type":"reset"}`))
@@ -238,7 +238,7 @@ func TestSendFailsWhenWriteQueueFull(t *testing.T) {
 // ready.
 func TestReadyAfterHelloWaitIgnored(t *testing.T) {
 	logs := newLogSink()
-	c, _ := offlineClient(t, clock.NewFake(t0), slogOf(logs))
+	c, _ := offlineClient(t, clocktest.NewFake(t0), slogOf(logs))
 	defer c.Close()
 	cn := newConn(nil)
 	cn.closed = true
@@ -265,7 +265,7 @@ func TestSetVocabularyBeforeStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	c, err := New(transport.Options{ChatBaseURL: srv.URL, Clock: clock.NewFake(t0)})
+	c, err := New(transport.Options{ChatBaseURL: srv.URL, Clock: clocktest.NewFake(t0)})
 	if err != nil {
 		t.Fatal(err)
 	}

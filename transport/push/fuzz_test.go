@@ -14,6 +14,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // offlineClient returns a client with a socketless ready connection:
@@ -69,7 +70,7 @@ func FuzzDecodeFrame(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
-	clk := clock.NewFake(t0)
+	clk := clocktest.NewFake(t0)
 	c, cn := offlineClient(f, clk, slog.New(slog.DiscardHandler))
 	f.Cleanup(func() { c.Close() })
 	var buf bytes.Buffer
@@ -102,7 +103,7 @@ func FuzzDecodeFrame(f *testing.F) {
 
 func TestOfflineDispatchOversize(t *testing.T) {
 	logs := newLogSink()
-	c, cn := offlineClient(t, clock.NewFake(t0), slogOf(logs))
+	c, cn := offlineClient(t, clocktest.NewFake(t0), slogOf(logs))
 	defer c.Close()
 	var buf bytes.Buffer
 	data := []byte(`{"type":"speech","turn_id":"1","segments":[{"speech":"` + strings.Repeat("z", TextFrameLimit) + `"}]}`)
@@ -185,7 +186,7 @@ func BenchmarkRenderDecodeDispatch(b *testing.B) {
 // BenchmarkTurnFrame200KiBImage measures encoding a turn frame carrying a
 // 200 KiB image for a backend that accepts it whole.
 func BenchmarkTurnFrame200KiBImage(b *testing.B) {
-	c, _ := offlineClient(b, clock.NewFake(t0), slog.New(slog.DiscardHandler))
+	c, _ := offlineClient(b, clocktest.NewFake(t0), slog.New(slog.DiscardHandler))
 	defer c.Close()
 	img := bytes.Repeat([]byte{0x5a, 0x13, 0xe7, 0x01}, 200<<10/4)
 	turn := transport.Turn{

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/pushsim"
 )
 
@@ -119,7 +119,7 @@ func (s *logSink) waitFor(t *testing.T, msg string, kv ...any) record {
 type harness struct {
 	t    *testing.T
 	srv  *pushsim.Server
-	clk  *clock.Fake
+	clk  *clocktest.Fake
 	c    *Client
 	logs *logSink
 	conn *pushsim.Conn
@@ -139,7 +139,7 @@ func newHarness(t *testing.T, s setup) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	h := &harness{t: t, srv: srv, clk: clock.NewFake(t0), logs: newLogSink()}
+	h := &harness{t: t, srv: srv, clk: clocktest.NewFake(t0), logs: newLogSink()}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	h.ctx = ctx

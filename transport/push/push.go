@@ -5,7 +5,7 @@
 // connection supervisor (dial, read loop, reconnect backoff), one writer per
 // live socket, and the event pump that feeds Events. Frame waits, the hello
 // wait and the reconnect delay run on the injected clock, so tests drive
-// them with clock.Fake instead of sleeping.
+// them with clocktest.Fake instead of sleeping.
 package push
 
 import (

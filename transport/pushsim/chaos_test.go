@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/push"
 )
 
@@ -62,7 +62,7 @@ func TestChaosAgainstPushClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	clk := clocktest.NewFake(time.Unix(1_800_000_000, 0))
 	var clientLog bytes.Buffer
 	cmu := make(chan struct{}, 1)
 	cmu <- struct{}{}

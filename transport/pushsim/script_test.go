@@ -10,7 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	"yui/transport/toolcall"
 )
 
@@ -153,7 +153,7 @@ func TestSimWrongKey(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
-	clk := clock.NewFake(time.UnixMilli(1789365854947))
+	clk := clocktest.NewFake(time.UnixMilli(1789365854947))
 	srv := startSim(t, Demo(DemoOptions{ReportAfter: 5 * time.Second, Clock: clk}), "")
 	c := dial(t, srv.URL, map[string]any{"key": "x", "chat_id": "yui-1", "accepts": []string{"error"},
 		"vocabulary": map[string]any{"emotion_ids": []string{"neutral", "happy"}, "motion_ids": []string{"idle", "wave"},
@@ -228,7 +228,7 @@ func TestDemo(t *testing.T) {
 }
 
 func TestDemoStop(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	srv := startSim(t, Demo(DemoOptions{Pace: time.Second, Clock: clk}), "")
 	c := dial(t, srv.URL, map[string]any{"key": "x", "chat_id": "yui-1"})
 	conn := srv.NextConn(t, 5*time.Second)
@@ -266,7 +266,7 @@ func TestDemoFailureLineWithoutAccepts(t *testing.T) {
 }
 
 func TestScenario(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	sc, err := ParseScenarioClock([]byte(`{"loop": true, "steps": [
 		{"wait": "turn", "timeout_ms": 3600000},
 		{"sleep_ms": 250},
@@ -306,7 +306,7 @@ func TestScenario(t *testing.T) {
 }
 
 func TestScenarioWaitTimeout(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	sc, err := ParseScenarioClock([]byte(`{"steps": [{"wait": "turn", "timeout_ms": 1000}]}`), clk)
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 	rt "yui/transport/request/requesttest"
 	"yui/transport/responses"
 )
@@ -22,7 +22,7 @@ var epoch = time.Date(2026, 9, 14, 6, 4, 14, 0, time.UTC)
 type env struct {
 	tr   transport.Transport
 	srv  *rt.Server
-	clk  *clock.Fake
+	clk  *clocktest.Fake
 	mu   sync.Mutex
 	logs bytes.Buffer
 }
@@ -32,7 +32,7 @@ func (e *env) logText() string             { e.mu.Lock(); defer e.mu.Unlock(); r
 
 func start(t *testing.T, h rt.Handler, edit func(*transport.Options)) *env {
 	t.Helper()
-	e := &env{srv: rt.Start(t, h), clk: clock.NewFake(epoch)}
+	e := &env{srv: rt.Start(t, h), clk: clocktest.NewFake(epoch)}
 	opts := transport.Options{ChatBaseURL: e.srv.URL + "/v1/", Key: "sk-secret", Model: "gpt-5", ReasoningEffort: "medium",
 		Card: "You are Yui.", Vocabulary: rt.Vocabulary, Clock: e.clk, Logger: slog.New(slog.NewJSONHandler(e, nil)), Location: time.UTC}
 	if edit != nil {

@@ -10,6 +10,7 @@ import (
 
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // Copies of the docs/protocol/client-tools.md schemas; the real declarations live in tools/.
@@ -207,7 +208,7 @@ func call(id, turn, name, args string) transport.ToolCall {
 }
 
 func TestRunnerOrderAndWait(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	g := newGate()
 	r := newRunner(t, clk, g.handler)
 	res := newResults()
@@ -241,7 +242,7 @@ func TestRunnerOrderAndWait(t *testing.T) {
 }
 
 func TestRunnerTimeoutOfRunningCall(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	g := newGate()
 	r := newRunner(t, clk, g.handler)
 	res := newResults()
@@ -315,7 +316,7 @@ func TestRunnerCancelTurn(t *testing.T) {
 }
 
 func TestRunnerRun(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.NewFake(time.Unix(0, 0))
 	g := newGate()
 	r := newRunner(t, clk, g.handler)
 	ctx := context.Background()

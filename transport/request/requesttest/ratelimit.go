@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"yui/transport"
-	"yui/transport/clock"
+	"yui/transport/clock/clocktest"
 )
 
 // RateLimitEnv is one request transport under test, over a server that
@@ -15,7 +15,7 @@ import (
 type RateLimitEnv struct {
 	Tr  transport.Transport
 	Srv *Server
-	Clk *clock.Fake
+	Clk *clocktest.Fake
 }
 
 // limitBody is the server's error line the tests expect back.
@@ -29,7 +29,7 @@ const limitBody = `{"error":{"message":"rate limit reached","type":"requests","c
 // the transport over h; reply writes a good streamed reply saying "Hello.".
 func RateLimits(t *testing.T, start func(t *testing.T, h Handler) RateLimitEnv, reply func(w *Writer)) {
 	say := transport.Turn{Trigger: transport.TriggerUserMessage, Text: "hi"}
-	limit := func(status int, after func(now time.Time) string, times int, clk **clock.Fake) Handler {
+	limit := func(status int, after func(now time.Time) string, times int, clk **clocktest.Fake) Handler {
 		return func(w *Writer, r *http.Request, n int) {
 			if n < times {
 				w.Header().Set("Retry-After", after((*clk).Now()))
@@ -59,7 +59,7 @@ func RateLimits(t *testing.T, start func(t *testing.T, h Handler) RateLimitEnv, 
 		{"429 date", http.StatusTooManyRequests, date(20 * time.Second), 20 * time.Second},
 	} {
 		t.Run("waits "+c.name, func(t *testing.T) {
-			var clk *clock.Fake
+			var clk *clocktest.Fake
 			e := start(t, limit(c.status, c.after, 1, &clk))
 			clk = e.Clk
 			id := e.Tr.Send(say)
@@ -94,7 +94,7 @@ func RateLimits(t *testing.T, start func(t *testing.T, h Handler) RateLimitEnv, 
 		{"unreadable", secs("soon"), 1},
 	} {
 		t.Run("fails "+c.name, func(t *testing.T) {
-			var clk *clock.Fake
+			var clk *clocktest.Fake
 			e := start(t, limit(http.StatusTooManyRequests, c.after, c.times, &clk))
 			clk = e.Clk
 			id := e.Tr.Send(say)
@@ -114,7 +114,7 @@ func RateLimits(t *testing.T, start func(t *testing.T, h Handler) RateLimitEnv, 
 	}
 
 	t.Run("stop ends the wait", func(t *testing.T) {
-		var clk *clock.Fake
+		var clk *clocktest.Fake
 		e := start(t, limit(http.StatusTooManyRequests, secs("10"), 1, &clk))
 		clk = e.Clk
 		id := e.Tr.Send(say)
