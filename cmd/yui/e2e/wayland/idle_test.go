@@ -82,13 +82,12 @@ func TestGnomeIdle(t *testing.T) {
 	x := *s.Display
 	x.Extra = append(append([]string(nil), s.Display.Extra...), "XDG_CURRENT_DESKTOP=X-Yui-Test")
 	onX := idlePet(t, &x, "x11", func(bool) {})
+	// The proof that nothing polls is above (one call, no facts while
+	// nothing moved); the two rates are reported, not judged: timing
+	// goals live in the benchmarks (docs/testing.md), where a loaded
+	// machine cannot fail a test.
 	t.Logf("idle wake-ups per second: %.1f with GNOME Shell's facts, %.1f with XWayland's windows; %d signals seen",
 		onGnome, onX, signals.Load())
-	// The pet's own breathing dominates both; the margin absorbs the
-	// machine's other load, which a shared runner has.
-	if onGnome > onX*1.5+20 {
-		t.Fatalf("an idle pet with GNOME Shell's facts wakes %.1f times a second, with XWayland's %.1f", onGnome, onX)
-	}
 }
 
 // idlePet starts a pet with nothing to do and returns its threads'
