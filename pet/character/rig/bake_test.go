@@ -2,13 +2,12 @@ package rig_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"yui/pet/character/rig"
 	"yui/pet/character/vrm"
+	"yui/pet/character/vrm/vrmtest"
 )
 
 // A clip that swings the left leg forward over a second and back, and
@@ -106,22 +105,8 @@ func TestBakeStepAndBadClips(t *testing.T) {
 	}
 }
 
-// fixtureDir finds the shared VRM fixtures (with their provenance):
-// ../shared/fixtures/vrm from the repository root, for a checkout beside
-// the shared directory or one level further down; tests skip without.
-func fixtureDir(t *testing.T) string {
-	t.Helper()
-	for _, d := range []string{
-		filepath.Join("..", "..", "..", "..", "shared", "fixtures", "vrm"),
-		filepath.Join("..", "..", "..", "..", "..", "shared", "fixtures", "vrm"),
-	} {
-		if _, err := os.Stat(d); err == nil {
-			return d
-		}
-	}
-	t.Skip("the shared VRM fixtures (../shared/fixtures/vrm beside the repository) are not here")
-	return ""
-}
+// fixtureDir is the shared real VRM files' folder (vrmtest.FixtureDir).
+func fixtureDir(t testing.TB) string { return vrmtest.FixtureDir(t) }
 
 // A clip that turns upperChest bends a model without one through its
 // neck and arms.

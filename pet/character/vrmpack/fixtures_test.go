@@ -9,24 +9,11 @@ import (
 	"testing"
 
 	"yui/pet/character"
+	"yui/pet/character/vrm/vrmtest"
 )
 
-// fixtureDir finds the shared VRM fixtures: ../shared/fixtures/vrm from
-// the repository root (a checkout beside the shared folder), or one level
-// further up (a worktree in a folder of worktrees).
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	for _, d := range []string{
-		filepath.Join("..", "..", "..", "..", "shared", "fixtures", "vrm"),
-		filepath.Join("..", "..", "..", "..", "..", "shared", "fixtures", "vrm"),
-	} {
-		if _, err := os.Stat(filepath.Join(d, "PROVENANCE.md")); err == nil {
-			return d
-		}
-	}
-	t.Skip("the shared VRM fixtures (../shared/fixtures/vrm beside the repository) are not here")
-	return ""
-}
+// fixtureDir is the shared real VRM files' folder (vrmtest.FixtureDir).
+func fixtureDir(t testing.TB) string { return vrmtest.FixtureDir(t) }
 
 // fixtures are the shared .vrm files.
 func fixtures(t testing.TB) []string {
