@@ -139,7 +139,7 @@ func InstallGnome(ctx context.Context) ([]string, error) {
 	return gnomeSetup().Install(ctx)
 }
 
-// DesktopState is the App tab's desktop row (windows.DesktopSetup).
+// DesktopState is the App tab's desktop row (settingswindow.DesktopSetup).
 func (y *yui) DesktopState(ctx context.Context) windows.DesktopState {
 	st := InspectDesktop(ctx)
 	out := windows.DesktopState{Session: st.Session, Status: windows.DesktopSeen, CanInstall: st.CanInstall}

@@ -276,7 +276,7 @@ func (y *yui) openWelcome() {
 	y.wins.settings.ShowWelcome()
 }
 
-// The settings window's welcome page (windows.Welcomer).
+// The settings window's welcome page (settingswindow.Welcomer).
 
 // FindServers scans the local ports (the "Find local servers" button).
 func (y *yui) FindServers(ctx context.Context) []localserver.Server { return y.scanServers(ctx, false) }

@@ -226,5 +226,3 @@ func (y *yui) OpenLogFolder() error {
 	go cmd.Wait() // reap it
 	return nil
 }
-
-var _ windows.Backend = (*yui)(nil)

@@ -267,7 +267,7 @@ func (y *yui) activeID() string { return y.source().activeID() }
 // connsChanged tells the windows watching that a preset started or stopped.
 func (y *yui) connsChanged() { y.conns.Publish(struct{}{}) }
 
-// Backend, for the settings and message windows.
+// For the settings and message windows (app/windows.go).
 
 func (y *yui) Store() *settings.Store { return y.store }
 

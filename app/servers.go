@@ -47,7 +47,7 @@ func (y *yui) startAudioScan(ctx context.Context) (wait func()) {
 }
 
 // FindAudioServers and FoundAudioServers are the Speech and Voice tabs'
-// (windows.AudioServers).
+// (settingswindow.AudioServers).
 func (y *yui) FindAudioServers(ctx context.Context) []localserver.AudioServer {
 	return y.scanAudio(ctx)
 }

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"yui/tools/look"
+	"yui/tools/mcp"
 	"yui/windows/messagewindow"
 	"yui/windows/settingswindow"
 )
@@ -36,7 +38,31 @@ func (y *yui) openPermissions() {
 
 func (y *yui) openSettings(presetID string) {
 	if y.wins.settings == nil {
-		y.wins.settings = settingswindow.NewSettingsWindow(y.app, y, y.log)
+		y.wins.settings = settingswindow.NewSettingsWindow(y.app, y.settingsApp(), y.log)
 	}
 	y.wins.settings.Show(presetID)
 }
+
+// settingsApp is the app as the settings window's pages see it: y in
+// every field, one small interface per page.
+func (y *yui) settingsApp() settingswindow.App {
+	return settingswindow.App{Presets: y, Connection: y, Speech: y, Voice: y, AudioServers: y,
+		Welcomer: y, DesktopSetup: y, Housekeeping: y, Memory: y}
+}
+
+// The app implements every interface the windows declare of it.
+var (
+	_ messagewindow.App           = (*yui)(nil)
+	_ settingswindow.Presets      = (*yui)(nil)
+	_ settingswindow.Connection   = (*yui)(nil)
+	_ settingswindow.Speech       = (*yui)(nil)
+	_ settingswindow.Voice        = (*yui)(nil)
+	_ settingswindow.AudioServers = (*yui)(nil)
+	_ settingswindow.Welcomer     = (*yui)(nil)
+	_ settingswindow.DesktopSetup = (*yui)(nil)
+	_ settingswindow.Housekeeping = (*yui)(nil)
+	_ settingswindow.Memory       = (*yui)(nil)
+	// The optional abilities the settings window asserts (tools.go, screenlook.go).
+	_ interface{ MCP() *mcp.Manager }               = (*yui)(nil)
+	_ interface{ ScreenStatus() look.ScreenStatus } = (*yui)(nil)
+)

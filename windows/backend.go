@@ -10,22 +10,17 @@
 //   - native: the per-platform window shims (X11 SHAPE, the Windows region
 //     and hot key, the rectangular fallback).
 //
-// This package holds only the interfaces through which the settings and
-// message windows see the app (Backend, Session) and what a connection test
-// found (Probe).
+// This package holds only what the windows share of the app: the running
+// preset as they see it (Session), what a connection test found (Probe)
+// and what the desktop row shows (DesktopState). Each window declares the
+// small interfaces it needs of the app where it uses them
+// (messagewindow.App; settingswindow.App, one interface per page).
 package windows
 
 import (
-	"context"
-
 	"yui/pet"
-	"yui/pet/settings"
-	"yui/pet/speech"
 	"yui/pet/transcript"
-	"yui/pet/voice"
-	"yui/tools/facts"
 	"yui/transport"
-	"yui/transport/localserver"
 )
 
 // Session is one running preset as the message and settings windows see it:
@@ -85,79 +80,6 @@ const (
 	ProbeHTTP          ProbeCode = "http"            // Status, Detail: an HTTP error
 	ProbeTimeout       ProbeCode = "timeout"         // the window's: no answer in its time
 )
-
-// Backend is the app as the settings and message windows need it.
-type Backend interface {
-	// Store is the settings store: read it, update it, subscribe to it.
-	// An edit saved there applies live (the app subscribes too).
-	Store() *settings.Store
-	// Session returns the running preset's connection, nil when the preset
-	// is not running (disabled, or failed to start).
-	Session(presetID string) Session
-	// WatchSessions calls fn (from any goroutine) whenever a preset starts or
-	// stops running, until cancel.
-	WatchSessions(fn func()) (cancel func())
-	// Probe tests p's backend as edited (not as saved): dial and hello for
-	// push, GET /models for the request transports. It honours ctx.
-	Probe(ctx context.Context, p settings.Preset) Probe
-	// SpeakSample speaks a sample sentence with p's speech settings as
-	// edited; an error says why it could not.
-	SpeakSample(ctx context.Context, p settings.Preset) error
-	// TestVoice records a few seconds with p's voice settings as edited
-	// and returns the recognised text.
-	TestVoice(ctx context.Context, p settings.Preset) (string, error)
-	// Voices lists a speech engine's voices for a preset whose server is
-	// at base; it may run a program or ask the server. fromServer says
-	// the server listed them itself (Kokoro-FastAPI does).
-	Voices(ctx context.Context, engine, base string) (vs []speech.Voice, fromServer bool, err error)
-	// AudioDevices lists the audio inputs and outputs; it may block for a
-	// moment on the audio system.
-	AudioDevices() (voice.Devices, error)
-	// MeterVoice captures from p's microphone as edited (its device, or
-	// the --voice-in file that replaces it) and calls fn, from any
-	// goroutine, with each level reading until ctx ends.
-	MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error
-	// ShowPets shows every running pet, hidden ones included (the way
-	// back for a pet hidden from its menu where there is no tray).
-	ShowPets()
-	// Facts is preset id's remembered facts (the Facts page), the same
-	// store its pet's requests read.
-	Facts(presetID string) *facts.Store
-	// LogDir is the log folder; OpenLogFolder shows it in the file manager.
-	LogDir() string
-	OpenLogFolder() error
-
-	// The welcome page's ways in (windows/settingswindow/welcome.go).
-	Welcomer
-	// The App tab's desktop row (windows/settingswindow/desktop.go).
-	DesktopSetup
-	// The speech and transcription servers found (audioservers.go).
-	AudioServers
-}
-
-// Welcomer is what the welcome page asks the app.
-type Welcomer interface {
-	// FindServers asks the usual local ports for model servers (at most
-	// a second or so); never on the UI thread.
-	FindServers(ctx context.Context) []localserver.Server
-	// FoundServers is the last scan's answer (the first start's).
-	FoundServers() []localserver.Server
-	// UseServer points preset id at a local server and saves it.
-	UseServer(presetID string, s localserver.Server)
-	// TryDemo starts the demo backend in this run, no restart. UI thread.
-	TryDemo() error
-}
-
-// DesktopSetup is what the App tab's desktop row asks the app: how much
-// of this desktop's windows Yui sees, and the install of what it lacks
-// (GNOME's extension; `yui desktop setup`).
-type DesktopSetup interface {
-	// DesktopState reads the session; it may run programs (gsettings),
-	// so never on the UI thread.
-	DesktopState(ctx context.Context) DesktopState
-	// InstallDesktop installs and enables what the session needs.
-	InstallDesktop(ctx context.Context) error
-}
 
 // DesktopState is the desktop row's content.
 type DesktopState struct {

@@ -12,4 +12,6 @@ type (
 	fakeConn    = fakeapp.Session
 )
 
+var _ App = (*fakeBackend)(nil)
+
 func newFakeBackend(t testing.TB) *fakeBackend { return fakeapp.NewBackend(t) }

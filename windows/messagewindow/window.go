@@ -29,7 +29,7 @@ import (
 // MessageWindow is one preset's message window (docs/product.md §3): the
 // conversation as the client saw it, the connection state, the token
 // usage readout, the relation meter and the composer. It mirrors the
-// preset's connection through the Backend and opens none of its own:
+// preset's connection through the App and opens none of its own:
 // while the preset is not running it says so and locks the composer, and
 // when the preset starts again it attaches to the new connection.
 //
@@ -40,7 +40,7 @@ import (
 // messages_composer_send (preset, chars), messages_composer_stop (preset).
 type MessageWindow struct {
 	app      fyne.App
-	backend  windows.Backend
+	backend  App
 	presetID string
 	log      *slog.Logger
 
@@ -69,9 +69,25 @@ const (
 	messagesHeight = 640
 )
 
+// App is the app as the message window needs it: the preset's settings
+// and its running session (the app passes itself, app/windows.go). It is the
+// window's own, defined where it is used as net/http's Handler is; the
+// settings window declares its pages' own (windows/settingswindow).
+type App interface {
+	// Store is the settings store: the window reads its preset there and
+	// follows its edits.
+	Store() *settings.Store
+	// Session returns the running preset's session, nil when the preset
+	// is not running (disabled, or failed to start).
+	Session(presetID string) windows.Session
+	// WatchSessions calls fn (from any goroutine) whenever a preset starts
+	// or stops running, until cancel.
+	WatchSessions(fn func()) (cancel func())
+}
+
 // NewMessageWindow returns the message window of preset presetID; Show
 // opens it.
-func NewMessageWindow(a fyne.App, b windows.Backend, presetID string, log *slog.Logger) *MessageWindow {
+func NewMessageWindow(a fyne.App, b App, presetID string, log *slog.Logger) *MessageWindow {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

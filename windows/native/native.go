@@ -1,5 +1,5 @@
-// Package native holds the pet window's per-platform shims behind one
-// interface, Window: the X11 SHAPE extension (shape_x11.go), a Windows
+// Package native holds the pet window's per-platform shims behind
+// interfaces cut by ability (Window and the optional ones it may have): the X11 SHAPE extension (shape_x11.go), a Windows
 // window region and the RegisterHotKey thread (shape_windows.go,
 // hotkey_windows.go), and a rectangular fallback elsewhere (shape_other.go).
 // The X11 shim runs on the process's one X connection (tools/xconn),
@@ -15,10 +15,13 @@ import (
 // ErrUnsupported is returned by a native shim for what its platform cannot do.
 var ErrUnsupported = errors.New("not supported on this platform")
 
-// Window is the per-platform part of a pet window: the window shape,
-// stacking, position and pointer. One implementation per platform lives in
-// a file with build tags (shape_x11.go, shape_windows.go, shape_other.go);
-// New returns it.
+// Window is the per-platform part of a pet window that every platform
+// has: binding and release, and the abilities a pet uses on every draw and
+// move (Shaper, Placer, Screen). The abilities a platform may lack are
+// interfaces of their own that callers find by type assertion, as
+// net/http's Flusher is found: MonitorWatcher, Shortcut, PointerWatcher.
+// One implementation per platform lives in a file with build tags
+// (shape_x11.go, shape_windows.go, shape_other.go); New returns it.
 //
 // Coordinates are physical pixels: window-relative for shapes, root (virtual
 // desktop) relative for positions. Methods are called from the Fyne main
@@ -29,6 +32,15 @@ type Window interface {
 	// above others and out of the task bar and pager where the platform
 	// allows.
 	Attach(ctx any) error
+	Shaper
+	Placer
+	Screen
+	// Close releases the shim's resources (the X connection).
+	Close() error
+}
+
+// Shaper shapes the window.
+type Shaper interface {
 	// SetShape limits the window's drawn area to the union of bounding
 	// and its clickable area to the union of input within it (a nil input
 	// keeps the input shape set last; where the platform has no separate
@@ -36,16 +48,35 @@ type Window interface {
 	// leaves nothing visible. It may return before the platform applied
 	// the shape.
 	SetShape(bounding, input []image.Rectangle) error
+}
+
+// Placer moves and raises the window.
+type Placer interface {
 	// Move places the window's top-left corner at x, y.
 	Move(x, y int) error
 	// Position returns the window's top-left corner.
 	Position() (image.Point, error)
+	// Focus gives the window the keyboard focus.
+	Focus() error
+}
+
+// Screen reads the desktop around the window.
+type Screen interface {
 	// Pointer returns the pointer position.
 	Pointer() (image.Point, error)
 	// Monitors returns the monitors' rectangles, the primary first.
 	Monitors() ([]image.Rectangle, error)
-	// Focus gives the window the keyboard focus.
-	Focus() error
+}
+
+// MonitorWatcher is a shim that hears the monitor layout change.
+type MonitorWatcher interface {
+	// WatchMonitors calls onChange, from any goroutine, when the monitor
+	// layout changes (a monitor added, removed or resized).
+	WatchMonitors(onChange func()) error
+}
+
+// Shortcut is a shim that grabs the global shortcut.
+type Shortcut interface {
 	// GrabShortcut makes the global shortcut (Ctrl+Alt+Y) call onPress,
 	// from any goroutine. Only one pet of a desktop can hold it.
 	GrabShortcut(onPress func()) error
@@ -54,11 +85,6 @@ type Window interface {
 	// repeat press and release). Where the platform reports no release it
 	// does nothing.
 	OnShortcutRelease(f func())
-	// WatchMonitors calls onChange, from any goroutine, when the monitor
-	// layout changes (a monitor added, removed or resized).
-	WatchMonitors(onChange func()) error
-	// Close releases the shim's resources (the X connection).
-	Close() error
 }
 
 // PointerWatcher is a shim that reads the pointer for every pet at once:

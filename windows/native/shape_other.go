@@ -27,3 +27,9 @@ func (rectWindow) GrabShortcut(func()) error             { return ErrUnsupported
 func (rectWindow) OnShortcutRelease(func())              {}
 func (rectWindow) WatchMonitors(func()) error            { return ErrUnsupported }
 func (rectWindow) Close() error                          { return nil }
+
+// The optional abilities this shim has (native.go).
+var (
+	_ MonitorWatcher = rectWindow{}
+	_ Shortcut       = rectWindow{}
+)

@@ -188,3 +188,9 @@ func (w *win32Window) Close() error {
 	}
 	return nil
 }
+
+// The optional abilities this shim has (native.go).
+var (
+	_ MonitorWatcher = (*win32Window)(nil)
+	_ Shortcut       = (*win32Window)(nil)
+)

@@ -328,3 +328,9 @@ func (x *x11Window) Close() error {
 	})
 	return nil
 }
+
+// The optional abilities this shim has (native.go).
+var (
+	_ MonitorWatcher = (*x11Window)(nil)
+	_ Shortcut       = (*x11Window)(nil)
+)

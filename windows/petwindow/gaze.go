@@ -76,7 +76,7 @@ func (t *pointerThrottle) pass(p image.Point, ok bool, now time.Time) bool {
 
 // pollPointer reads the pointer through n every period on a goroutine of
 // its own until stop is called, for shims that share no poller.
-func pollPointer(n native.Window, every time.Duration, f func(image.Point, bool)) (stop func()) {
+func pollPointer(n native.Screen, every time.Duration, f func(image.Point, bool)) (stop func()) {
 	end := make(chan struct{})
 	go func() {
 		t := time.NewTicker(every)

@@ -1,7 +1,8 @@
 // Package petwindow is the shaped pet window: the character, its speech
 // bubble, status pill and tags, the composer, the right-click menu, the
 // delegation list, and the body tool's movements. Its per-platform parts
-// (window shape, stacking, global shortcut) are behind native.Window.
+// (window shape, stacking, global shortcut) are behind native.Window and
+// the optional abilities found on it (native.Shortcut, native.MonitorWatcher).
 //
 // The pet window draws a pet.View snapshot; it knows nothing of transports.
 // User actions go back through PetActions.
@@ -416,16 +417,24 @@ func (w *PetWindow) attachNative(tries int) {
 	}
 	w.place()
 	w.startGaze()
-	if err := w.native.WatchMonitors(func() { fyne.Do(w.monitorsChanged) }); err != nil {
+	err = native.ErrUnsupported
+	if mw, ok := w.native.(native.MonitorWatcher); ok {
+		err = mw.WatchMonitors(func() { fyne.Do(w.monitorsChanged) })
+	}
+	if err != nil {
 		w.log.Debug("pet_window_monitors", "name", w.opts.Name, "err", err.Error())
 	}
+	sc, ok := w.native.(native.Shortcut)
 	if w.opts.Shortcut && w.shim.shaped {
-		err := w.native.GrabShortcut(func() { fyne.Do(w.shortcut) })
+		err := native.ErrUnsupported
+		if ok {
+			err = sc.GrabShortcut(func() { fyne.Do(w.shortcut) })
+		}
 		if err != nil {
 			w.log.Warn("pet_shortcut", "name", w.opts.Name, "err", err.Error())
 		} else {
 			w.log.Info("pet_shortcut", "name", w.opts.Name, "keys", "ctrl+alt+y")
-			w.native.OnShortcutRelease(func() { fyne.Do(w.shortcutReleased) }) // voice: push-to-talk (mic.go)
+			sc.OnShortcutRelease(func() { fyne.Do(w.shortcutReleased) }) // voice: push-to-talk (mic.go)
 		}
 	}
 	w.draw.sent = sentShape{}

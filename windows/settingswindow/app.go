@@ -27,6 +27,17 @@ var (
 	logLevelOptions = []option{{"debug", "Debug"}, {"info", "Info"}, {"warn", "Warnings"}, {"error", "Errors"}}
 )
 
+// Housekeeping is what the App tab asks the app beyond the devices and
+// the desktop row.
+type Housekeeping interface {
+	// ShowPets shows every running pet, hidden ones included (the way
+	// back for a pet hidden from its menu where there is no tray).
+	ShowPets()
+	// LogDir is the log folder; OpenLogFolder shows it in the file manager.
+	LogDir() string
+	OpenLogFolder() error
+}
+
 // globalSection holds the settings of the whole app: permissions and
 // logs. Each change saves at once.
 type globalSection struct {

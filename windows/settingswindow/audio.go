@@ -27,6 +27,32 @@ import (
 // threshold, the microphone picker with a live level meter, and only the
 // fields of the engine chosen.
 
+// Speech is what the Speech tab asks the app.
+type Speech interface {
+	// SpeakSample speaks a sample sentence with p's speech settings as
+	// edited; an error says why it could not.
+	SpeakSample(ctx context.Context, p settings.Preset) error
+	// Voices lists a speech engine's voices for a preset whose server is
+	// at base; it may run a program or ask the server. fromServer says
+	// the server listed them itself (Kokoro-FastAPI does).
+	Voices(ctx context.Context, engine, base string) (vs []speech.Voice, fromServer bool, err error)
+}
+
+// Voice is what the Voice tab asks the app (the App tab lists the
+// devices too).
+type Voice interface {
+	// TestVoice records a few seconds with p's voice settings as edited
+	// and returns the recognised text.
+	TestVoice(ctx context.Context, p settings.Preset) (string, error)
+	// AudioDevices lists the audio inputs and outputs; it may block for a
+	// moment on the audio system.
+	AudioDevices() (voice.Devices, error)
+	// MeterVoice captures from p's microphone as edited (its device, or
+	// the --voice-in file that replaces it) and calls fn, from any
+	// goroutine, with each level reading until ctx ends.
+	MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error
+}
+
 // audioFields are the Speech and Voice tabs' widgets (part of presetFields).
 type audioFields struct {
 	speechEngine     *choice

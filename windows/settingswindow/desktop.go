@@ -23,6 +23,17 @@ import (
 // desktopWait bounds the state's read and the install (gsettings).
 const desktopWait = 30 * time.Second
 
+// DesktopSetup is what the App tab's desktop row asks the app: how much
+// of this desktop's windows Yui sees, and the install of what it lacks
+// (GNOME's extension; `yui desktop setup`).
+type DesktopSetup interface {
+	// DesktopState reads the session; it may run programs (gsettings),
+	// so never on the UI thread.
+	DesktopState(ctx context.Context) windows.DesktopState
+	// InstallDesktop installs and enables what the session needs.
+	InstallDesktop(ctx context.Context) error
+}
+
 type desktopRow struct {
 	w       *SettingsWindow
 	session *widget.Label

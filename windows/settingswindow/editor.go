@@ -19,6 +19,14 @@ import (
 	"yui/windows/widgets"
 )
 
+// Connection is what the connection test asks the app (the editor's
+// Test button, the welcome page's cloud services).
+type Connection interface {
+	// Probe tests p's backend as edited (not as saved): dial and hello for
+	// push, GET /models for the request transports. It honours ctx.
+	Probe(ctx context.Context, p settings.Preset) windows.Probe
+}
+
 // presetEditor edits one preset: a draft the widgets write into, checked
 // with ValidateEdit at every change, saved through the store.
 type presetEditor struct {

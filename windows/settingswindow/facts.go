@@ -23,6 +23,13 @@ import (
 // memoryWait bounds a write of the facts file or an export or import.
 const memoryWait = 20 * time.Second
 
+// Memory is what the Memory tab asks the app.
+type Memory interface {
+	// Facts is preset id's remembered facts, the same store its pet's
+	// requests read.
+	Facts(presetID string) *facts.Store
+}
+
 // factsSection is the Memory page: what the selected preset's character
 // remembers (tools/facts), to read, search, edit, delete, add by hand,
 // export and import, and to forget all at once. Every change writes the

@@ -32,7 +32,7 @@ func openSettings(t *testing.T, b *fakeBackend, presetID string) *settingsHarnes
 		b = newFakeBackend(t)
 	}
 	h := &settingsHarness{t: t, b: b, log: &bytes.Buffer{}}
-	h.sw = NewSettingsWindow(a, b, slog.New(slog.NewJSONHandler(h.log, nil)))
+	h.sw = NewSettingsWindow(a, appOf(b, nil), slog.New(slog.NewJSONHandler(h.log, nil)))
 	h.sw.Show(presetID)
 	t.Cleanup(func() {
 		// The jobs first: a job's result reads the window, which Close

@@ -18,7 +18,7 @@ type screenLooker interface {
 
 // showLookNote fills the note under the screen-look choice. UI thread.
 func (g *globalSection) showLookNote() {
-	sl, ok := g.w.b.(screenLooker)
+	sl, ok := g.w.b.Presets.(screenLooker)
 	if !ok {
 		return
 	}

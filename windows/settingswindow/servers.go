@@ -24,6 +24,16 @@ import (
 // gpt-sovits and piper engines; and the voice the preset's character
 // suggests for the engine chosen.
 
+// AudioServers is what the Speech and Voice tabs ask the app about the
+// speech and transcription servers on this machine (docs/voices.md).
+type AudioServers interface {
+	// FindAudioServers asks their usual loopback ports (a second or so);
+	// never on the UI thread.
+	FindAudioServers(ctx context.Context) []localserver.AudioServer
+	// FoundAudioServers is the last scan's answer (a first start's).
+	FoundAudioServers() []localserver.AudioServer
+}
+
 // serverFields are those widgets (part of presetFields).
 type serverFields struct {
 	speechServers *fyne.Container // one row a server found

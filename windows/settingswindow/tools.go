@@ -25,12 +25,13 @@ import (
 // selected preset uses each; each tool with its description and
 // permission; Add, Edit, Remove, Test, Restart, and the import of a
 // Claude Desktop or Cursor file. Servers run in the app's mcp.Manager,
-// which the Backend offers when it has one (app/mcp.go).
+// which the app offers when it has one (app/mcp.go).
 
 // toolsTab is the tab's title.
 const toolsTab = "Tools"
 
-// mcpBackend is the part of the app the Tools tab needs beyond Backend.
+// mcpBackend is the Tools tab's optional ability, asserted on the app in
+// App.Presets.
 type mcpBackend interface{ MCP() *mcp.Manager }
 
 // toolsSection is the Tools tab.
@@ -57,7 +58,7 @@ func (t *toolsSection) content() fyne.CanvasObject {
 
 // manager is the app's MCP manager, or nil.
 func (t *toolsSection) manager() *mcp.Manager {
-	if mb, ok := t.w.b.(mcpBackend); ok {
+	if mb, ok := t.w.b.Presets.(mcpBackend); ok {
 		return mb.MCP()
 	}
 	return nil

@@ -50,7 +50,7 @@ func TestToolsTabShowsAFailedServer(t *testing.T) {
 			t.Fatalf("state %s", st.State)
 		}
 	}
-	sw := NewSettingsWindow(test.NewTempApp(t), mcpFake{b, m}, nil)
+	sw := NewSettingsWindow(test.NewTempApp(t), appOf(b, mcpFake{b, m}), nil)
 	sw.Show("")
 	t.Cleanup(func() { sw.Close(); sw.jobs.Wait() })
 	sw.tools.refresh()

@@ -46,6 +46,20 @@ func cloudServices() []cloudService {
 	}
 }
 
+// Welcomer is what the welcome page asks the app (its connection test
+// goes through Connection).
+type Welcomer interface {
+	// FindServers asks the usual local ports for model servers (at most
+	// a second or so); never on the UI thread.
+	FindServers(ctx context.Context) []localserver.Server
+	// FoundServers is the last scan's answer (the first start's).
+	FoundServers() []localserver.Server
+	// UseServer points preset id at a local server and saves it.
+	UseServer(presetID string, s localserver.Server)
+	// TryDemo starts the demo backend in this run, no restart. UI thread.
+	TryDemo() error
+}
+
 // welcomePage is the page's widgets.
 type welcomePage struct {
 	w *SettingsWindow

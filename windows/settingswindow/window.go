@@ -1,7 +1,8 @@
 // Package settingswindow is the settings window: the preset list, each
 // preset's editor (connection, character, speech, voice, screen), the
 // running session's readout and delegation history, and the App tab. It
-// sees the app through windows.Backend and windows.Session and writes through
+// sees the app through App (one small interface per page) and
+// windows.Session and writes through
 // the settings store.
 package settingswindow
 
@@ -39,13 +40,13 @@ const (
 // SettingsWindow is the settings window (docs/product.md §3): the presets list
 // on the left, the selected preset's editor, connection, session, speech
 // and voice tabs on the right, and the app-wide settings. It edits through
-// the Backend's settings store and mirrors the running presets'
+// the App's settings store and mirrors the running presets'
 // connections; it opens none of its own.
 //
 // Its methods are called on the Fyne UI thread.
 type SettingsWindow struct {
 	app fyne.App
-	b   windows.Backend
+	b   App
 	log *slog.Logger
 
 	win      fyne.Window // nil while closed
@@ -74,8 +75,40 @@ type SettingsWindow struct {
 	jobs sync.WaitGroup
 }
 
+// App is the app as the settings window's pages see it: one small
+// interface per page, each defined beside the page that uses it (net/http's
+// Handler is the model), and the app in every field (app/windows.go). A
+// page finds an optional ability by asserting it on the app in Presets
+// (the Tools tab's MCP manager, tools.go; the App tab's screen-look
+// status, screenlook.go).
+type App struct {
+	Presets      // every page: the settings store and the running presets
+	Connection   // the connection test (editor.go, welcome.go)
+	Speech       // the Speech tab (audio.go)
+	Voice        // the Voice tab and the App tab's devices (audio.go)
+	AudioServers // the speech and transcription servers (servers.go)
+	Welcomer     // the welcome page (welcome.go)
+	DesktopSetup // the App tab's desktop row (desktop.go)
+	Housekeeping // the App tab's log folder and hidden pets (app.go)
+	Memory       // the Memory tab (facts.go)
+}
+
+// Presets is what every page asks the app: the settings and the running
+// presets.
+type Presets interface {
+	// Store is the settings store: read it, update it, subscribe to it.
+	// An edit saved there applies live (the app subscribes too).
+	Store() *settings.Store
+	// Session returns the running preset's session, nil when the preset
+	// is not running (disabled, or failed to start).
+	Session(presetID string) windows.Session
+	// WatchSessions calls fn (from any goroutine) whenever a preset starts or
+	// stops running, until cancel.
+	WatchSessions(fn func()) (cancel func())
+}
+
 // NewSettingsWindow returns the settings window, closed; Show opens it.
-func NewSettingsWindow(a fyne.App, b windows.Backend, log *slog.Logger) *SettingsWindow {
+func NewSettingsWindow(a fyne.App, b App, log *slog.Logger) *SettingsWindow {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

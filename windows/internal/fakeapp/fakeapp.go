@@ -1,5 +1,7 @@
 // Package fakeapp is the app as the window packages' tests see it: a
-// windows.Backend on a real settings store in a temporary folder, and
+// the small interfaces the message and settings windows declare
+// (messagewindow.App, settingswindow.App's) on a real settings store in a
+// temporary folder, and
 // windows.Session fakes that record what a window asks of a running preset.
 // One copy for the settings and the message window's tests.
 package fakeapp
@@ -296,10 +298,10 @@ func (c *Session) Watchers() int {
 	return c.watchers
 }
 
-var (
-	_ windows.Backend = (*Backend)(nil)
-	_ windows.Session = (*Session)(nil)
-)
+// Backend implements the message window's App and every interface of the
+// settings window's App; their tests hold that (backend_fake_test.go),
+// since this package cannot import the packages whose tests import it.
+var _ windows.Session = (*Session)(nil)
 
 // DesktopState is b.Desktop, or an X11 session's: every window seen.
 func (b *Backend) DesktopState(context.Context) windows.DesktopState {
