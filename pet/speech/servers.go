@@ -124,7 +124,7 @@ func decodeJSON(b []byte, v any) error { return json.Unmarshal(b, v) }
 // false when body is not HTML.
 func htmlHeading(body []byte) (string, bool) {
 	t := strings.TrimSpace(string(body))
-	low := strings.ToLower(t)
+	low := asciiLower(t) // byte for byte, so that its indexes are t's
 	if !strings.HasPrefix(low, "<!doctype html") && !strings.HasPrefix(low, "<html") {
 		return "", false
 	}
@@ -136,4 +136,16 @@ func htmlHeading(body []byte) (string, bool) {
 		}
 	}
 	return "", true
+}
+
+// asciiLower lowers A–Z alone and keeps every other byte, so the result
+// has t's length: strings.ToLower turns an invalid byte into three.
+func asciiLower(t string) string {
+	b := []byte(t)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
