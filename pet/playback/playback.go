@@ -24,6 +24,26 @@
 //   - The next sentence is synthesised while the current one plays.
 //   - Interrupt (the three speech-stopping user actions) stops everything at
 //     once and records what was still owed.
+//
+// The life of an item, and where each part of it is:
+//
+//   - Enqueue (enqueue.go): a turn the client sent starts (TurnStarted
+//     queues its filler line) and its render and speech frames become
+//     items, one per fresh sentence carrying its segment's cues, and cues
+//     waiting on a playback boundary (Render).
+//   - Speak (speak.go): when nothing plays, the next item is taken, its
+//     cues render and its sentence plays, synthesised one ahead; its clip's
+//     end is the next boundary. A turn's first render cuts its filler.
+//   - Settle (settle.go): a turn's end and a closed utterance leave no more
+//     to come; once nothing of a turn is owed its playback record is saved.
+//     Interrupt cuts every life short and records what was owed.
+//
+// Ordering and concurrency: every event, from a caller or from a clip
+// ending on the engine's goroutine, goes through one step (step.go): under
+// the queue's lock the event changes the state, playback advances and the
+// touched turn settles; the effects are then delivered outside the lock, in
+// the order they happened. So events apply one at a time in the order they
+// take the lock, and the On* hooks see them in that order.
 package playback
 
 import (
@@ -197,51 +217,6 @@ func New(opts Options) *Queue {
 	}
 	q.ctx, q.cancel = context.WithCancel(context.Background())
 	return q
-}
-
-// do runs f under the lock (unless closed) and then delivers its effects.
-func (q *Queue) do(f func()) {
-	q.mu.Lock()
-	if !q.closed {
-		f()
-	}
-	q.mu.Unlock()
-	q.deliver()
-}
-
-// deliver runs queued effects outside the lock (see out).
-func (q *Queue) deliver() { q.out.Flush() }
-
-func (q *Queue) emitCue(turn string, c transport.Cue) {
-	q.log.Info("cue", "turn_id", turn, "emotion_id", c.EmotionID, "motion_id", c.MotionID,
-		"emotion_text", c.EmotionText, "caption", c.Caption)
-	if f := q.opts.OnCue; f != nil {
-		q.out.Put(func() { f(turn, c) })
-	}
-}
-
-func (q *Queue) emitSpeech(turn, text string) {
-	if f := q.opts.OnSpeech; f != nil {
-		q.out.Put(func() { f(turn, text) })
-	}
-}
-
-func (q *Queue) emitThinking(on bool) {
-	if f := q.opts.OnThinking; f != nil {
-		q.out.Put(func() { f(on) })
-	}
-}
-
-func (q *Queue) emitSpeechFailed(reason string) {
-	if f := q.opts.OnSpeechFailed; f != nil {
-		q.out.Put(func() { f(reason) })
-	}
-}
-
-func (q *Queue) emitFailed(turn string) {
-	if f := q.opts.ReportFailed; f != nil {
-		q.out.Put(func() { f(turn) })
-	}
 }
 
 // Owed reports whether speech is still owed: a sentence playing or queued.

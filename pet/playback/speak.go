@@ -1,23 +1,19 @@
 package playback
 
-// Playing: one sentence at a time, synthesis one ahead, cues fired on
-// playback boundaries, and a failed clip paced by reading speed.
+// Speak, the middle of an item's life: the next item is taken when nothing
+// plays (advance), its cues render, its sentence is synthesised one ahead
+// (prepare) and played (start, play) until its clip is done (clipDone); a
+// failed clip is paced by reading speed. Cues that wait on a playback
+// boundary fire at the first one reached (fireBoundary), and a turn's first
+// render cuts its filler line (endThinking).
 
 import (
 	"context"
 
 	"yui/pet/speech"
+	"yui/transport"
 	"yui/transport/textcut"
 )
-
-// fireBoundary fires the cues waiting on a playback boundary.
-func (q *Queue) fireBoundary() {
-	bound := q.boundary
-	q.boundary = nil
-	for _, h := range bound {
-		q.fire(h.turn, h.cue)
-	}
-}
 
 // advance starts the next sentence when nothing plays, and starts
 // synthesising the one after it. Reaching it is a playback boundary: the
@@ -51,6 +47,63 @@ func (q *Queue) advance() {
 			q.prepare(next)
 			break
 		}
+	}
+}
+
+// fireBoundary fires the cues waiting on a playback boundary.
+func (q *Queue) fireBoundary() {
+	bound := q.boundary
+	q.boundary = nil
+	for _, h := range bound {
+		q.fire(h.turn, h.cue)
+	}
+}
+
+// fire renders a cue, unless the thinking motion plays: then it lands when
+// the motion ends. Only a turn the client sent thinks, and its own first
+// frame ends its thinking before its cues fire, so any cue seen here while
+// thinking belongs to another turn.
+func (q *Queue) fire(turn string, c transport.Cue) {
+	if q.thinkingN > 0 {
+		q.held = append(q.held, heldCue{turn, c})
+		return
+	}
+	q.log.Info("cue", "turn_id", turn, "emotion_id", c.EmotionID, "motion_id", c.MotionID,
+		"emotion_text", c.EmotionText, "caption", c.Caption)
+	if f := q.opts.OnCue; f != nil {
+		q.out.Put(func() { f(turn, c) })
+	}
+}
+
+// endThinking ends turn id's thinking motion and its filler line, cut
+// mid-sentence when it plays ("speaks the filler line, until the first
+// render"); the step advances after. When no other turn thinks, the cues
+// held for the motion land.
+func (q *Queue) endThinking(id string, t *turnState) {
+	t.thinking = false
+	q.thinkingN--
+	if q.cur != nil && q.cur.turn == id && q.cur.kind == kindFiller {
+		q.stopCur()
+		q.fireBoundary()
+	}
+	kept := q.items[:0]
+	for _, it := range q.items {
+		if it.turn == id && it.kind == kindFiller {
+			release(it)
+			continue
+		}
+		kept = append(kept, it)
+	}
+	clear(q.items[len(kept):])
+	q.items = kept
+	if q.thinkingN > 0 {
+		return
+	}
+	q.emitThinking(false)
+	held := q.held
+	q.held = nil
+	for _, h := range held {
+		q.fire(h.turn, h.cue)
 	}
 }
 
@@ -124,13 +177,14 @@ func (q *Queue) play(clip speech.Clip) {
 	}()
 }
 
-// clipDone ends the clip of generation gen. A failed clip marks its turn
-// failed and the sentence is paced by reading speed instead, so the bubble
-// and the cue boundaries keep their order.
+// clipDone ends the clip of generation gen; the step then plays the next
+// item and settles the turn. A failed clip marks its turn failed and the
+// sentence is paced by reading speed instead, so the bubble and the cue
+// boundaries keep their order.
 func (q *Queue) clipDone(gen int, err error) {
-	q.do(func() {
+	q.step(func() string {
 		if gen != q.gen || q.cur == nil {
-			return
+			return ""
 		}
 		it := q.cur
 		if err != nil && !it.fallback {
@@ -138,7 +192,7 @@ func (q *Queue) clipDone(gen int, err error) {
 			it.fallback = true
 			clip, _ := q.fallback.Prepare(q.ctx, it.text)
 			q.play(clip)
-			return
+			return ""
 		}
 		if err == nil && !it.fallback {
 			q.lastFail = ""
@@ -149,8 +203,7 @@ func (q *Queue) clipDone(gen int, err error) {
 		release(it)
 		q.cur = nil
 		q.stopClip = nil
-		q.advance()
-		q.settle(it.turn)
+		return it.turn
 	})
 }
 
@@ -161,7 +214,10 @@ func (q *Queue) failed(it *item, err error) {
 	if msg := err.Error(); msg != q.lastFail {
 		q.lastFail = msg
 		q.log.Warn("speech_failed", "turn_id", it.turn, "err", msg)
-		q.emitSpeechFailed(textcut.Cut(textcut.Fold(msg), maxReason))
+		if f := q.opts.OnSpeechFailed; f != nil {
+			reason := textcut.Cut(textcut.Fold(msg), maxReason)
+			q.out.Put(func() { f(reason) })
+		}
 	}
 	if it.kind != kindReply {
 		return
@@ -175,3 +231,15 @@ func (q *Queue) failed(it *item, err error) {
 // maxReason is the longest failure reason kept for the previous-turn line,
 // in characters.
 const maxReason = 120
+
+func (q *Queue) emitSpeech(turn, text string) {
+	if f := q.opts.OnSpeech; f != nil {
+		q.out.Put(func() { f(turn, text) })
+	}
+}
+
+func (q *Queue) emitThinking(on bool) {
+	if f := q.opts.OnThinking; f != nil {
+		q.out.Put(func() { f(on) })
+	}
+}
