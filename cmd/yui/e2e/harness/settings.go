@@ -118,4 +118,6 @@ func (d *Display) MoveTo(t testing.TB, x, y int) {
 const (
 	AppTabX, TabY      = 656, 21
 	StartupX, StartupY = 396, 452
+	// LineHeight is one line of a help note in the settings window.
+	LineHeight = 22
 )

@@ -228,8 +228,12 @@ func TestChaosSoakPush(t *testing.T) {
 			ended++
 		}
 	}
-	if unlocked := harness.CountRecords(recs, "pet_composer_unlocked", nil); unlocked != len(turns) {
-		t.Errorf("the composer unlocked %d times for %d turns", unlocked, len(turns))
+	// Once per turn: the test's turns and those Yui started on her own
+	// (the first activity of the day, docs/product.md §11, which the
+	// test's own typing is).
+	life := harness.CountRecords(recs, "life_turn", nil)
+	if unlocked := harness.CountRecords(recs, "pet_composer_unlocked", nil); unlocked != len(turns)+life {
+		t.Errorf("the composer unlocked %d times for %d turns and %d of Yui's own", unlocked, len(turns), life)
 	}
 	checked, delays := checkReconnects(t, recs)
 	harness.CheckNoPanic(t, recs, a.Proc.Output())

@@ -140,8 +140,9 @@ func TestWelcomeThenTryTheDemo(t *testing.T) {
 	a.WaitRecord(20*time.Second, "window_open", map[string]string{"window": "settings", "page": "welcome"})
 	x, y := settingsWindow(t, d)
 	d.Screenshot(t, "welcome")
-	// "Try the demo", at the bottom of the left column.
-	harness.Click(t, d, x+75, y+644)
+	// "Try the demo", at the bottom of the left column (below the local
+	// servers' list, whose Jan line says where its key is).
+	harness.Click(t, d, x+75, y+663)
 	a.WaitRecord(20*time.Second, "demo_started", nil)
 	a.WaitRecord(20*time.Second, "ws_ready", map[string]string{"preset": "demo"})
 	d.Screenshot(t, "demo-started")
