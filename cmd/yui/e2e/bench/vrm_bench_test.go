@@ -95,7 +95,7 @@ func measureVRMIdle(b *testing.B, dir string, settle, window time.Duration) (bui
 	harness.WaitFor(b, 60*time.Second, "the VRM pet ready and shown", ready(vrmCfg))
 	// Settling is part of the measurement's conditions, as in measureIdle:
 	// start-up's work and garbage are not the idle pet's.
-	time.Sleep(settle)
+	harness.WaitForOr(settle, func() bool { return false }) // a settling window, not a wait for an event
 	u := sampleUsage(b, []*harness.Proc{a, v}, window)
 	return u[0], u[1]
 }
