@@ -7,6 +7,14 @@ import (
 
 // How the servers' web frameworks answer what no handler of theirs takes,
 // and how they send a handler's exception: the fakes answer the same.
+// Read in github.com/fastapi/fastapi fastapi/exception_handlers.py
+// (http_exception_handler, request_validation_exception_handler), in
+// github.com/encode/starlette starlette/routing.py (Router.not_found,
+// Route.handle's 405) and starlette/middleware/errors.py
+// (ServerErrorMiddleware.error_response), and in github.com/pallets/werkzeug
+// src/werkzeug/exceptions.py (HTTPException.get_body, NotFound,
+// MethodNotAllowed, InternalServerError) and src/werkzeug/serving.py
+// (WSGIRequestHandler.server_version).
 
 // fastAPINotFound is FastAPI's (Starlette's) answer to a path no route
 // has; a route asked with another method is 405 {"detail":"Method Not

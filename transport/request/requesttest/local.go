@@ -1,5 +1,10 @@
 package requesttest
 
+// Each server's handler here follows that server's code at the version
+// its Flavor names (Flavors): the Flavor's Source field gives the
+// repository, file and function (localservers.go), and
+// transport/localserver's contract test fails a fake without one.
+
 import (
 	"encoding/json"
 	"fmt"
