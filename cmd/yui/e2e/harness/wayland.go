@@ -33,6 +33,10 @@ type Session struct {
 	SystemBus string // the private system bus address
 	Wayland   string // WAYLAND_DISPLAY, once the compositor listens
 	Desktop   string // XDG_CURRENT_DESKTOP: "GNOME" or "KDE"
+	// Scale is KWin's output scale, with XWayland scaled by the same
+	// ("legacy applications: apply scaling themselves"), so that X's
+	// coordinates are the compositor's times Scale; 0 or 1 for none.
+	Scale int
 
 	kwinOnce sync.Once
 	kwin     *kwinReports // KWinEval's receiver

@@ -181,8 +181,22 @@ func (s *Session) KWin(t testing.TB) {
 	if err := os.WriteFile(tell, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--virtual", "--xwayland", "--no-lockscreen", "--width", "1920", "--height", "1080",
-		"--socket", s.Wayland, tell)
+	args := []string{"--virtual", "--xwayland", "--no-lockscreen", "--width", "1920", "--height", "1080", "--socket", s.Wayland}
+	if s.Scale > 1 {
+		// KWin's own setting for XWayland's scale (Plasma's "Legacy
+		// applications (X11): apply scaling themselves"), in the user's
+		// kwinrc.
+		conf := filepath.Join(s.Home, ".config")
+		rc := fmt.Sprintf("[Xwayland]\nScale=%d\n", s.Scale)
+		if err := os.MkdirAll(conf, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(conf, "kwinrc"), []byte(rc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--scale", strconv.Itoa(s.Scale))
+	}
+	cmd := exec.Command(bin, append(args, tell)...)
 	env := s.SessionEnv()
 	cmd.Env = append(env[:len(env):len(env)], "QT_QPA_PLATFORM=wayland", "KWIN_COMPOSE=Q")
 	p := StartGroup(t, cmd, "kwin_wayland")
