@@ -173,7 +173,7 @@ bench: test-deps build
 	{ YUI_BENCH_OUT="$(CURDIR)/$(BENCH_OUT)" $(GO) test -run '^$$' -bench . -benchmem ./... 2>&1; \
 	  echo $$? > $(BENCH_OUT)/micro.status; } | tee $(BENCH_OUT)/micro.txt
 	{ YUI_BENCH_OUT="$(CURDIR)/$(BENCH_OUT)" YUI_E2E_BIN="$(CURDIR)/$(BIN)" \
-	  $(GO) test -p 1 -count=1 -tags e2e -run '^$$' -bench . -benchtime 1x -timeout 30m ./cmd/yui/e2e/bench/ ./cmd/yui/e2e/room/ 2>&1; \
+	  $(GO) test -p 1 -count=1 -tags e2e -run '^$$' -bench . -benchtime 1x -timeout 30m ./cmd/yui/e2e/bench/ ./cmd/yui/e2e/room/ ./cmd/yui/e2e/wayland/ 2>&1; \
 	  echo $$? > $(BENCH_OUT)/e2e.status; } | tee $(BENCH_OUT)/e2e.txt
 	cp /proc/loadavg $(BENCH_OUT)/loadavg-after
 	$(BIN)/perfreport -data $(BENCH_OUT) -out docs/performance.md -img docs/performance $(BENCH_OUT)/micro.txt $(BENCH_OUT)/e2e.txt

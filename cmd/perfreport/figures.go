@@ -154,6 +154,8 @@ var microGoals = []microGoal{
 		"yui/cmd/yui/e2e/bench.BenchmarkIdleVRMPetVsBuiltIn", "vrm-cpu-ratio", 1, "x", 1.1, false, false},
 	{"idle wake-ups, VRM pet", "Idle context switches per second: the VRM pet ÷ the built-in Yui (BenchmarkIdleVRMPetVsBuiltIn)",
 		"yui/cmd/yui/e2e/bench.BenchmarkIdleVRMPetVsBuiltIn", "vrm-cs-ratio", 1, "x", 1.1, false, false},
+	{"idle wake-ups, GNOME Shell", "Idle context switches per second under GNOME Shell: the pet reading its extension's window facts ÷ the same pet reading XWayland's windows (BenchmarkGnomeIdle; issue 54: no more)",
+		"yui/cmd/yui/e2e/wayland.BenchmarkGnomeIdle", "gnome/x11-wakeups", 1, "x", 1, false, false},
 }
 
 // Goal ratios of the developers' guide: one idle pet at most 1.2x a bare

@@ -85,14 +85,15 @@ func TestGnomeIdle(t *testing.T) {
 	// The proof that nothing polls is above (one call, no facts while
 	// nothing moved); the two rates are reported, not judged: timing
 	// goals live in the benchmarks (docs/testing.md), where a loaded
-	// machine cannot fail a test.
+	// machine cannot fail a test (BenchmarkGnomeIdle, below, in make
+	// bench's report).
 	t.Logf("idle wake-ups per second: %.1f with GNOME Shell's facts, %.1f with XWayland's windows; %d signals seen",
 		onGnome, onX, signals.Load())
 }
 
 // idlePet starts a pet with nothing to do and returns its threads'
 // wake-ups per second over idleWindow, once it settled.
-func idlePet(t *testing.T, d *harness.Display, name string, mark func(begin bool)) float64 {
+func idlePet(t testing.TB, d *harness.Display, name string, mark func(begin bool)) float64 {
 	t.Helper()
 	scen := filepath.Join(t.TempDir(), "idle.json")
 	if err := os.WriteFile(scen, []byte(`{"steps": [{"wait": "turn", "timeout_ms": 600000}]}`), 0o600); err != nil {
@@ -121,7 +122,7 @@ func idlePet(t *testing.T, d *harness.Display, name string, mark func(begin bool
 }
 
 // wakeups is a process's context switches so far, over its threads.
-func wakeups(t *testing.T, pid int) int64 {
+func wakeups(t testing.TB, pid int) int64 {
 	t.Helper()
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
 	if len(tasks) == 0 {
@@ -141,4 +142,31 @@ func wakeups(t *testing.T, pid int) int64 {
 		}
 	}
 	return n
+}
+
+// BenchmarkGnomeIdle is TestGnomeIdle's timing goal, for make bench: an
+// idle pet under GNOME Shell with its extension wakes no more than the
+// same pet reading XWayland's windows on the same display
+// (gnome/x11-wakeups ≤ 1).
+func BenchmarkGnomeIdle(b *testing.B) {
+	harness.BinDir(b)
+	s := harness.NewSession(b, "GNOME")
+	s.GnomeShell(b, func(env []string) { yuiSetup(b, env) })
+	s.Native(b, "Notes", "notes")
+	harness.WaitFor(b, 30*time.Second, "Notes shown", func() bool {
+		return s.Eval(b, "(w => !!w && w.showing_on_its_workspace() && !w.minimized)("+harness.GnomeWindow("Notes")+")") == "true"
+	})
+	b.ResetTimer()
+	var onGnome, onX float64
+	for range b.N {
+		onGnome = idlePet(b, s.Display, "gnome", func(bool) {})
+		x := *s.Display
+		x.Extra = append(append([]string(nil), s.Display.Extra...), "XDG_CURRENT_DESKTOP=X-Yui-Test")
+		onX = idlePet(b, &x, "x11", func(bool) {})
+	}
+	b.ReportMetric(onGnome, "gnome-wakeups/s")
+	b.ReportMetric(onX, "x11-wakeups/s")
+	if onX > 0 {
+		b.ReportMetric(onGnome/onX, "gnome/x11-wakeups")
+	}
 }

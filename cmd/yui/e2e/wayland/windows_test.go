@@ -115,7 +115,7 @@ func parseRect(t *testing.T, s string) image.Rectangle {
 }
 
 // yuiSetup runs `yui desktop setup` in the session and returns its output.
-func yuiSetup(t *testing.T, env []string, args ...string) string {
+func yuiSetup(t testing.TB, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(harness.BinDir(t), "yui"), append([]string{"desktop", "setup"}, args...)...)
 	cmd.Env = env
@@ -306,7 +306,7 @@ func waitTurnsEnded(t *testing.T, a *harness.App) {
 }
 
 // writeSettings writes one push preset on sim with this life.
-func writeSettings(t *testing.T, dir string, sim *harness.Sim, life map[string]any) {
+func writeSettings(t testing.TB, dir string, sim *harness.Sim, life map[string]any) {
 	t.Helper()
 	p := map[string]any{"id": "p-wl000001", "name": "Yui", "enabled": true, "chat_api": "push",
 		"chat_base_url": sim.Url, "key": "sim-key", "chat_id": "yui-0000w001", "character": "yui", "life": life}
