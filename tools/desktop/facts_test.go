@@ -101,6 +101,11 @@ func TestSessionKind(t *testing.T) {
 		{map[string]string{"WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "KDE"}, "kde"},
 		{map[string]string{"XDG_SESSION_TYPE": "x11", "XDG_CURRENT_DESKTOP": "GNOME"}, ""},
 		{map[string]string{"XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "sway"}, ""},
+		{map[string]string{"XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME-Classic"}, "gnome"},
+		{map[string]string{"XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "pop:GNOME"}, "gnome"},
+		// XDG_SESSION_TYPE decides when set: an X11 session with a
+		// nested compositor's WAYLAND_DISPLAY stays X11.
+		{map[string]string{"XDG_SESSION_TYPE": "x11", "WAYLAND_DISPLAY": "wayland-1", "XDG_CURRENT_DESKTOP": "KDE"}, ""},
 	} {
 		if got := SessionKind(func(k string) string { return c.env[k] }); got != c.want {
 			t.Errorf("%v: %q, want %q", c.env, got, c.want)

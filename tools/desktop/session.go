@@ -1,22 +1,24 @@
 package desktop
 
-import "strings"
-
 // SessionKind is the Wayland desktop the environment names: "gnome",
-// "kde", or "" for an X11 session or another compositor.
+// "kde", or "" for an X11 session or another compositor. It is
+// DetectSession's Kind (xdg_session.go), the one reading of the session.
 func SessionKind(getenv func(string) string) string {
-	wayland := getenv("XDG_SESSION_TYPE") == "wayland" || getenv("WAYLAND_DISPLAY") != ""
-	if !wayland {
+	return DetectSession(getenv).Kind()
+}
+
+// Kind is the Wayland desktop whose windows Yui can read from its
+// compositor: "gnome" (GNOME Shell, GNOME Classic, Ubuntu's and
+// Pop!_OS's "ubuntu:GNOME", "pop:GNOME"), "kde", or "" for an X11 session
+// or another compositor.
+func (s Session) Kind() string {
+	switch {
+	case !s.Wayland:
 		return ""
-	}
-	// Ubuntu's is "ubuntu:GNOME", Pop!_OS's "pop:GNOME".
-	for _, d := range strings.Split(strings.ToUpper(getenv("XDG_CURRENT_DESKTOP")), ":") {
-		switch d {
-		case "GNOME", "GNOME-CLASSIC":
-			return "gnome"
-		case "KDE":
-			return "kde"
-		}
+	case s.GNOME() || s.Is("gnome-classic"):
+		return "gnome"
+	case s.KDE():
+		return "kde"
 	}
 	return ""
 }
