@@ -131,7 +131,7 @@ func (c *Controller) armCheckInLocked() {
 				c.armCheckInLocked() // busy, offline or do-not-disturb: wait another round
 			}
 		})
-		if fire && c.idle.gate != nil && !c.idle.gate() {
+		if fire && c.idle.gate != nil && !c.idle.gate.AllowCheckIn() {
 			c.update(c.armCheckInLocked) // capped or quiet hours: wait another round
 			return
 		}
@@ -176,7 +176,7 @@ func (c *Controller) interrupt(notifyBackend bool) {
 		if c.tool.running {
 			c.clearToolLocked()
 		}
-		c.clearCueMotionLocked()
+		c.stage.clearCueMotion()
 	})
 }
 

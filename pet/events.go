@@ -13,7 +13,8 @@ import (
 )
 
 // Transport events: the connection state, renders and turn ends, the tool
-// segment, reasoning, delegations, and the playback queue's hooks.
+// segment, reasoning and delegations. The playback queue's effects go
+// to the stage (stage.go).
 
 // --- connection state ---
 
@@ -318,83 +319,4 @@ func (c *Controller) expireLocked() {
 			})
 		})
 	}
-}
-
-// --- playback hooks ---
-
-func (c *Controller) onCue(_ string, cue transport.Cue) {
-	c.update(func() {
-		if cue.EmotionID != "" {
-			c.view.Emotion = cue.EmotionID
-			c.mood.rest = "" // a turn's emotion outlasts the local mood
-		}
-		c.view.EmotionText = cue.EmotionText
-		c.view.Caption = cue.Caption
-		if cue.MotionID != "" {
-			c.setCueMotionLocked(cue.MotionID)
-		}
-	})
-}
-
-// setCueMotionLocked plays a cue's motion: a looping one until the next
-// cue motion or thinking or until the reply's bubble clears, a non-looping
-// one once, then back to talk or idle.
-func (c *Controller) setCueMotionLocked(id string) {
-	c.anim.motionTmr.Stop()
-	c.anim.cueMotion = id
-	m, ok := c.pack.Motions[id]
-	if ok && m.Loop {
-		return
-	}
-	d := time.Second // a motion the pack lacks: show its id briefly
-	if l := m.Length(); ok && l > 0 {
-		d = l
-	}
-	c.anim.motionTmr.Arm(c.clock, d, func(gen int) {
-		c.update(func() {
-			if c.anim.motionTmr.Current(gen) {
-				c.anim.cueMotion = ""
-			}
-		})
-	})
-}
-
-func (c *Controller) clearCueMotionLocked() {
-	c.anim.motionTmr.Stop()
-	c.anim.cueMotion = ""
-}
-
-func (c *Controller) onSpeech(_, text string) {
-	c.update(func() {
-		c.anim.bubbleTmr.Stop()
-		if text != "" {
-			c.anim.speaking = true
-			c.view.Bubble = text
-			return
-		}
-		c.anim.speaking = false
-		c.anim.bubbleTmr.Arm(c.clock, c.hold, func(gen int) {
-			c.update(func() {
-				if c.anim.bubbleTmr.Current(gen) {
-					c.view.Bubble = ""
-					c.anim.bubbleTmr.Stop()
-					// A looping cue motion belongs to the reply: when the
-					// reply is over the character settles back to idle,
-					// unless the motion is a posture it holds (sitting).
-					if c.anim.cueMotion != "" && c.anim.cueMotion != "sit" {
-						c.clearCueMotionLocked()
-					}
-				}
-			})
-		})
-	})
-}
-
-func (c *Controller) onThinking(on bool) {
-	c.update(func() {
-		c.anim.thinking = on
-		if on {
-			c.clearCueMotionLocked()
-		}
-	})
 }

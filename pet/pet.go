@@ -91,10 +91,9 @@ type Options struct {
 	BubbleHold time.Duration
 	// Rand picks filler and failure lines: a number in [0, n). Nil is math/rand/v2.
 	Rand func(n int) int
-	// Mouth is the loudness of the pet's audio (0–1) and whether audio
-	// plays; nil when the pet has no audio. The talk motion's mouth
-	// follows it (MouthFrame).
-	Mouth func() (level float64, playing bool)
+	// Mouth is the loudness of the pet's audio; nil when the pet has no
+	// audio. The talk motion's mouth follows it (MouthFrame).
+	Mouth AudioLevel
 	// AudioNotice, when set, shows in the status pill from the start for
 	// AudioNoticeHold ("no audio device: …").
 	AudioNotice string
@@ -113,9 +112,23 @@ type Options struct {
 	// CheckIn sends a check-in turn after this long without a turn; 0 is off.
 	CheckIn time.Duration
 	// CheckInGate, when set, is asked outside every lock before a due
-	// check-in starts (pet/life's talk cap and quiet hours); false waits
-	// another round.
-	CheckInGate func() bool
+	// check-in starts (pet/life's talk cap and quiet hours).
+	CheckInGate CheckInGate
+}
+
+// AudioLevel is the loudness of the pet's audio: pet/audio's Player is
+// one.
+type AudioLevel interface {
+	// Level is the loudness (0–1) and whether audio plays.
+	Level() (level float64, playing bool)
+}
+
+// CheckInGate says whether a due check-in may start: pet/life's
+// Scheduler is one (its talk cap and quiet hours).
+type CheckInGate interface {
+	// AllowCheckIn is asked outside every lock; false waits another
+	// round.
+	AllowCheckIn() bool
 }
 
 // maxRemembered bounds the sets of turn ids kept for frames that race with
@@ -128,7 +141,6 @@ type Controller struct {
 	pack  *character.Pack
 	clock clock.Clock
 	log   *slog.Logger
-	hold  time.Duration
 	hooks hooks
 	queue *playback.Queue
 	rec   *recorder
@@ -148,13 +160,12 @@ type Controller struct {
 	mu     sync.Mutex // guards everything below
 	closed bool
 	view   View
+	stage  stage // what playback and the moods show (stage.go)
 	turns  turnBook
-	anim   motionState
 	tool   toolSegment
 	reason reasoningState
 	conn   connStatus
 	idle   idleTurns
-	mood   mood // sleepy and pat, laid over the turns' emotion (mood.go)
 	tmr    timers
 	quiet  bool // do-not-disturb: no greeting or check-in starts
 
@@ -168,7 +179,6 @@ func New(opts Options) *Controller {
 		pack:  opts.Pack,
 		clock: opts.Clock,
 		log:   opts.Logger,
-		hold:  opts.BubbleHold,
 		rec:   newRecorder(opts.Transcript),
 		hooks: hooks{place: opts.Place, shot: opts.Screenshot, mouth: opts.Mouth},
 		done:  make(chan struct{}),
@@ -189,8 +199,9 @@ func New(opts Options) *Controller {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
-	if c.hold <= 0 {
-		c.hold = DefaultBubbleHold
+	c.stage = stage{view: &c.view, pack: c.pack, hold: opts.BubbleHold, timers: lockedTimers{clock: c.clock, update: c.update}}
+	if c.stage.hold <= 0 {
+		c.stage.hold = DefaultBubbleHold
 	}
 	if c.pub.onChange != nil {
 		c.pub.views = outbox.New(c.pub.onChange)
@@ -202,13 +213,8 @@ func New(opts Options) *Controller {
 		FillerLines:  c.pack.FillerLines,
 		FailureLines: c.pack.FailureLines,
 		Rand:         opts.Rand,
-		OnCue:        c.onCue,
-		OnSpeech:     c.onSpeech,
-		OnThinking:   c.onThinking,
+		Stage:        &c.stage,
 		ReportFailed: c.t.ReportPlaybackFailed,
-		OnSpeechFailed: func(string) {
-			c.update(func() { c.showAudioNoticeLocked(SpeechFailedNotice) })
-		},
 	})
 	c.view.Emotion = initialEmotion(c.pack)
 	c.view.Motion = "idle"
@@ -217,21 +223,9 @@ func New(opts Options) *Controller {
 	c.idle.greetPending = opts.Greeting
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
-		c.showAudioNoticeLocked(opts.AudioNotice)
+		c.stage.showAudioNotice(opts.AudioNotice)
 	}
 	return c
-}
-
-// showAudioNoticeLocked shows text in the status pill for AudioNoticeHold.
-func (c *Controller) showAudioNoticeLocked(text string) {
-	c.view.Pill.Audio = text
-	c.tmr.audio.Arm(c.clock, AudioNoticeHold, func(gen int) {
-		c.update(func() {
-			if c.tmr.audio.Current(gen) {
-				c.view.Pill.Audio = ""
-			}
-		})
-	})
 }
 
 // initialEmotion is "neutral" when the pack has it, else its first emotion.
@@ -373,7 +367,7 @@ func (c *Controller) update(f func()) {
 
 // changedLocked queues a snapshot of the view for OnChange.
 func (c *Controller) changedLocked() {
-	c.view.Motion = c.motionLocked()
+	c.view.Motion = c.stage.motion()
 	if len(c.turns.running) > 0 {
 		c.view.Running = true
 		c.view.Plate = "thinking"
@@ -400,20 +394,6 @@ func (c *Controller) publish() {
 	}
 }
 
-// motionLocked is the motion playing: thinking wins, then a cue's motion,
-// then talk while a sentence plays, else idle.
-func (c *Controller) motionLocked() string {
-	switch {
-	case c.anim.thinking:
-		return "thinking"
-	case c.anim.cueMotion != "":
-		return c.anim.cueMotion
-	case c.anim.speaking:
-		return "talk"
-	}
-	return "idle"
-}
-
 func (c *Controller) isClosed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -425,7 +405,7 @@ func (c *Controller) View() View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v := c.view
-	v.Motion = c.motionLocked()
+	v.Motion = c.stage.motion()
 	return v.clone()
 }
 
@@ -439,7 +419,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []*clock.Slot{&c.anim.motionTmr, &c.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.tmr.deleg, &c.idle.tmr, &c.tmr.audio} {
+	for _, t := range []*clock.Slot{&c.stage.anim.motionTmr, &c.stage.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.tmr.deleg, &c.idle.tmr, &c.stage.audioTmr} {
 		t.Stop()
 	}
 	c.mu.Unlock()

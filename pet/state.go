@@ -63,7 +63,7 @@ type connStatus struct {
 type idleTurns struct {
 	greetPending bool          // the greeting waits for the first ready
 	every        time.Duration // a check-in after this long without a turn; 0 is off
-	gate         func() bool   // Options.CheckInGate; nil lets every check-in go
+	gate         CheckInGate   // Options.CheckInGate; nil lets every check-in go
 	tmr          clock.Slot
 }
 
@@ -81,12 +81,10 @@ type publisher struct {
 type hooks struct {
 	place func() string
 	shot  func(transport.Trigger) *transport.Screenshot
-	mouth func() (float64, bool)
+	mouth AudioLevel
 }
 
 // timers are the controller's single-purpose timers.
 type timers struct {
 	deleg clock.Slot // the next done delegation expires
-	audio clock.Slot // the no-audio notice clears
-	pat   clock.Slot // a pat's reaction ends
 }
