@@ -174,7 +174,7 @@ func (c *Controller) interrupt(notifyBackend bool) {
 		// now, not when the stopped turn ends arrive.
 		clear(c.turns.running)
 		if c.tool.running {
-			c.clearToolLocked()
+			c.tool.clear(&c.view.Pill)
 		}
 		c.stage.clearCueMotion()
 	})

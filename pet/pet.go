@@ -10,8 +10,11 @@
 //
 //   - State lives under one mutex, mu. Every change goes through update(f):
 //     f runs under mu and may only change state and queue the view
-//     (changedLocked); it never calls the transport, the playback queue's
-//     hooks or OnChange.
+//     (changedLocked); it never calls the transport, the playback queue
+//     or OnChange. The parts of the state with a job of their own, the
+//     stage that playback drives (stage.go) and the pill's connection
+//     text (conn.go), are under the same mu and write the same view; the
+//     stage's playback.Stage methods go through update as actions do.
 //   - flow is taken before mu, never after, and only around whole
 //     transport events and the user's stop: a render Run took from the
 //     channel just before the user stopped its turn plays before the queue
@@ -19,11 +22,12 @@
 //     transport (Send, Interrupt) run outside both.
 //   - Views leave through an outbox: changedLocked queues a snapshot when
 //     the view's fixed-size part or its delegation lists changed (no
-//     whole-view comparison per change), and publish hands the snapshots to
-//     OnChange in order, outside every lock, so OnChange may call back. While
-//     flow is held, publishing waits for its release.
-//   - Timers are clock.Slots: a timer that fires after being re-armed or
-//     stopped sees a stale generation and does nothing.
+//     whole-view comparison per change), and the publisher hands the
+//     snapshots to OnChange in order, outside every lock, so OnChange may
+//     call back. While flow is held, publishing waits for its release.
+//   - Timers are clock.Slots whose functions change state through update
+//     (lockedTimers arms most of them): a timer that fires after being
+//     re-armed or stopped sees a stale generation and does nothing.
 package pet
 
 import (
@@ -140,10 +144,13 @@ type Controller struct {
 	t     transport.Transport
 	pack  *character.Pack
 	clock clock.Clock
-	log   *slog.Logger
-	hooks hooks
-	queue *playback.Queue
-	rec   *recorder
+	// timers arms the timers whose functions change state: they run
+	// under mu, through update (stage.go).
+	timers lockedTimers
+	log    *slog.Logger
+	hooks  hooks
+	queue  *playback.Queue
+	rec    *recorder
 
 	done  chan struct{} // closed by Close: ends Run
 	runWG sync.WaitGroup
@@ -157,17 +164,17 @@ type Controller struct {
 	// released, so OnChange may call an action.
 	flow sync.Mutex
 
-	mu     sync.Mutex // guards everything below
-	closed bool
-	view   View
-	stage  stage // what playback and the moods show (stage.go)
-	turns  turnBook
-	tool   toolSegment
-	reason reasoningState
-	conn   connStatus
-	idle   idleTurns
-	tmr    timers
-	quiet  bool // do-not-disturb: no greeting or check-in starts
+	mu       sync.Mutex // guards everything below
+	closed   bool
+	view     View
+	stage    stage // what playback and the moods show (stage.go)
+	turns    turnBook
+	tool     toolSegment
+	reason   reasoningState
+	conn     connStatus // the pill's connection text (conn.go)
+	idle     idleTurns
+	delegTmr clock.Slot // the next done delegation expires (events.go)
+	quiet    bool       // do-not-disturb: no greeting or check-in starts
 
 	pub publisher
 }
@@ -199,7 +206,8 @@ func New(opts Options) *Controller {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
-	c.stage = stage{view: &c.view, pack: c.pack, hold: opts.BubbleHold, timers: lockedTimers{clock: c.clock, update: c.update}}
+	c.timers = lockedTimers{clock: c.clock, update: c.update}
+	c.stage = stage{view: &c.view, pack: c.pack, hold: opts.BubbleHold, timers: c.timers}
 	if c.stage.hold <= 0 {
 		c.stage.hold = DefaultBubbleHold
 	}
@@ -218,8 +226,9 @@ func New(opts Options) *Controller {
 	})
 	c.view.Emotion = initialEmotion(c.pack)
 	c.view.Motion = "idle"
+	c.conn = connStatus{pill: &c.view.Pill, timers: c.timers}
 	st := c.t.State()
-	c.setConnLocked(&st)
+	c.conn.set(&st)
 	c.idle.greetPending = opts.Greeting
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
@@ -346,7 +355,7 @@ func (c *Controller) unlockFlow() {
 	c.pub.hold--
 	c.mu.Unlock()
 	c.flow.Unlock()
-	c.publish()
+	c.pub.flush()
 }
 
 // update runs f under the lock (unless closed), then publishes the view.
@@ -361,7 +370,7 @@ func (c *Controller) update(f func()) {
 	hold := c.pub.hold > 0
 	c.mu.Unlock()
 	if !hold {
-		c.publish()
+		c.pub.flush()
 	}
 }
 
@@ -375,23 +384,7 @@ func (c *Controller) changedLocked() {
 		c.view.Running = false
 		c.view.Plate = ""
 	}
-	if c.pub.onChange == nil {
-		return
-	}
-	// An unchanged view is not published again. The comparison is of the
-	// view's fixed-size part; the delegation lists say themselves when
-	// they changed (listsChanged), so no change pays for comparing them.
-	if head := headOf(c.view); head != c.pub.lastHead || c.pub.listsChanged {
-		c.pub.lastHead, c.pub.listsChanged = head, false
-		c.pub.views.Put(c.view.clone())
-	}
-}
-
-// publish delivers queued snapshots outside the lock, in order.
-func (c *Controller) publish() {
-	if c.pub.views != nil {
-		c.pub.views.Flush()
-	}
+	c.pub.put(&c.view)
 }
 
 func (c *Controller) isClosed() bool {
@@ -419,7 +412,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []*clock.Slot{&c.stage.anim.motionTmr, &c.stage.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.tmr.deleg, &c.idle.tmr, &c.stage.audioTmr} {
+	for _, t := range []*clock.Slot{&c.stage.anim.motionTmr, &c.stage.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.delegTmr, &c.idle.tmr, &c.stage.audioTmr} {
 		t.Stop()
 	}
 	c.mu.Unlock()

@@ -46,17 +46,25 @@ type toolSegment struct {
 	tmr     clock.Slot // a done or failed tool segment clears
 }
 
+// clear empties the tool segment of pill, the view's.
+func (t *toolSegment) clear(pill *Pill) {
+	t.tmr.Stop()
+	pill.Tool = ""
+	t.running = false
+	t.turn = ""
+}
+
 // reasoningState is the reasoning text's turn and whether it streams.
 type reasoningState struct {
 	turn      string
 	streaming bool
 }
 
-// connStatus is what the pill's connection text counts down to.
-type connStatus struct {
-	retryAt   time.Time
-	tmr       clock.Slot // the reconnect countdown ticks
-	takenOver bool       // the last close was 4409: another client has the chat
+// clear takes the reasoning text off v, the view.
+func (r *reasoningState) clear(v *View) {
+	v.Reasoning = ""
+	r.turn = ""
+	r.streaming = false
 }
 
 // idleTurns are the turns the pet starts by itself.
@@ -76,15 +84,31 @@ type publisher struct {
 	views        *outbox.Outbox[View]
 }
 
+// put queues a snapshot of v for OnChange; mu is held. An unchanged view
+// is not published again. The comparison is of the view's fixed-size
+// part; the delegation lists say themselves when they changed
+// (listsChanged), so no change pays for comparing them.
+func (p *publisher) put(v *View) {
+	if p.onChange == nil {
+		return
+	}
+	if head := headOf(*v); head != p.lastHead || p.listsChanged {
+		p.lastHead, p.listsChanged = head, false
+		p.views.Put(v.clone())
+	}
+}
+
+// flush delivers the queued snapshots outside mu, in order.
+func (p *publisher) flush() {
+	if p.views != nil {
+		p.views.Flush()
+	}
+}
+
 // hooks are what the controller asks the app (Options.Place, Screenshot,
 // Mouth); nil ones are left out.
 type hooks struct {
 	place func() string
 	shot  func(transport.Trigger) *transport.Screenshot
 	mouth AudioLevel
-}
-
-// timers are the controller's single-purpose timers.
-type timers struct {
-	deleg clock.Slot // the next done delegation expires
 }
