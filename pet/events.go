@@ -9,9 +9,9 @@ import (
 	"yui/transport/textcut"
 )
 
-// Transport events: the connection state (its pill text in conn.go), renders and turn ends, the tool
-// segment, reasoning and delegations. The playback queue's effects go
-// to the stage (stage.go).
+// Transport events: the connection state (its pill text is conn.go's),
+// renders and turn ends, the tool segment, reasoning and delegations. The
+// playback queue's effects go to the stage (stage.go).
 
 // --- connection state ---
 
