@@ -145,7 +145,7 @@ type Controller struct {
 	pack  *character.Pack
 	clock clock.Clock
 	// timers arms the timers whose functions change state: they run
-	// under mu, through update (stage.go).
+	// under mu, through update (state.go).
 	timers lockedTimers
 	log    *slog.Logger
 	hooks  hooks

@@ -33,26 +33,6 @@ type stage struct {
 
 var _ playback.Stage = (*stage)(nil)
 
-// lockedTimers arms the controller's timers: a timer's function changes
-// state as every change does, under mu through update, and does nothing
-// once its slot was re-armed or stopped (a stale generation).
-type lockedTimers struct {
-	clock  clock.Clock
-	update func(func()) // Controller.update
-}
-
-// arm runs f under mu after d, unless slot is re-armed or stopped first.
-// It is called with mu held.
-func (t lockedTimers) arm(slot *clock.Slot, d time.Duration, f func()) {
-	slot.Arm(t.clock, d, func(gen int) {
-		t.update(func() {
-			if slot.Current(gen) {
-				f()
-			}
-		})
-	})
-}
-
 // motion is the motion playing: thinking wins, then a cue's motion,
 // then talk while a sentence plays, else idle.
 func (s *stage) motion() string {
