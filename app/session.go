@@ -236,7 +236,7 @@ func (s *session) connect() error {
 		Transcript:  s.hist,
 		Greeting:    greet,
 		CheckIn:     time.Duration(s.cfg().CheckInMinutes) * time.Minute,
-		CheckInGate: s.life.AllowCheckIn, // the talk cap (life.go)
+		CheckInGate: s.life, // the talk cap (life.go)
 		Place:       s.place,
 		Screenshot:  s.screenshot,
 	}))

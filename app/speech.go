@@ -221,7 +221,7 @@ func (o *speechOut) petOptions(opts pet.Options) pet.Options {
 	opts.Speech = o.engine
 	opts.AudioNotice = o.notice
 	if o.player != nil {
-		opts.Mouth = o.player.Level
+		opts.Mouth = o.player
 	}
 	return opts
 }

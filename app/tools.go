@@ -96,7 +96,7 @@ func (s *session) newToolset() *toolset.Set {
 	}
 	main := s.isMain() && s.actor != nil
 	if main {
-		h.Body, h.Look = s.actor.Handle, s.look.Handle
+		h.Body, h.Look = s.actor, s.look
 	}
 	if s.y.browserPath != "" {
 		h.Browser = browser.New(browser.Options{
@@ -109,11 +109,11 @@ func (s *session) newToolset() *toolset.Set {
 				}
 			},
 			Log: s.log.With("tool", browser.Name),
-		}).Handle
+		})
 	}
 	if s.remembers() { // facts.go
-		h.Remember, h.Forget = s.factTools()
-		h.Remind, h.Cancel = s.reminderTools() // life.go
+		h.Memory.Remember, h.Memory.Forget = s.factTools()
+		h.Memory.Remind, h.Memory.Cancel = s.reminderTools() // life.go
 	}
 	set, err := toolset.New(h, toolset.Options{Main: main, Others: s.y.otherNames(p), Memory: s.remembers(), Reminders: s.remembers(),
 		BrowserOn: s.y.store.Get().BrowserTool, BrowserFound: s.y.browserPath != ""})

@@ -131,7 +131,7 @@ func (c *Controller) armCheckInLocked() {
 				c.armCheckInLocked() // busy, offline or do-not-disturb: wait another round
 			}
 		})
-		if fire && c.idle.gate != nil && !c.idle.gate() {
+		if fire && c.idle.gate != nil && !c.idle.gate.AllowCheckIn() {
 			c.update(c.armCheckInLocked) // capped or quiet hours: wait another round
 			return
 		}
@@ -174,9 +174,9 @@ func (c *Controller) interrupt(notifyBackend bool) {
 		// now, not when the stopped turn ends arrive.
 		clear(c.turns.running)
 		if c.tool.running {
-			c.clearToolLocked()
+			c.tool.clear(&c.view.Pill)
 		}
-		c.clearCueMotionLocked()
+		c.stage.clearCueMotion()
 	})
 }
 

@@ -1,9 +1,6 @@
 package pet
 
 import (
-	"errors"
-	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -12,8 +9,9 @@ import (
 	"yui/transport/textcut"
 )
 
-// Transport events: the connection state, renders and turn ends, the tool
-// segment, reasoning, delegations, and the playback queue's hooks.
+// Transport events: the connection state (its pill text is conn.go's),
+// renders and turn ends, the tool segment, reasoning and delegations. The
+// playback queue's effects go to the stage (stage.go).
 
 // --- connection state ---
 
@@ -27,11 +25,11 @@ func (c *Controller) onState(e *transport.StateEvent) {
 		// goes on after it.
 		leftReady = c.view.Pill.ConnState == transport.StateReady && e.State != transport.StateReady &&
 			e.State != transport.StateRateLimited
-		c.setConnLocked(e)
+		c.conn.set(e)
 		if leftReady && c.tool.running {
 			// A running tool that gets no done is cleared by the socket
 			// leaving ready.
-			c.clearToolLocked()
+			c.tool.clear(&c.view.Pill)
 		}
 	})
 	if leftReady {
@@ -44,101 +42,6 @@ func (c *Controller) onState(e *transport.StateEvent) {
 	}
 }
 
-func (c *Controller) setConnLocked(e *transport.StateEvent) {
-	c.conn.tmr.Stop()
-	c.view.Pill.ConnState = e.State
-	switch {
-	case e.State == transport.StateReconnecting && e.CloseCode == CloseTakenOver:
-		c.conn.takenOver = true
-	case e.State == transport.StateReady || e.State == transport.StateKeyRejected:
-		c.conn.takenOver = false
-	}
-	switch e.State {
-	case transport.StateIdle:
-		c.view.Pill.Conn = ""
-	case transport.StateReconnecting, transport.StateRateLimited:
-		c.conn.retryAt = e.RetryAt
-		if c.conn.retryAt.IsZero() {
-			c.conn.retryAt = c.clock.Now().Add(e.RetryIn)
-		}
-		c.countdownLocked()
-	case transport.StateInvalid:
-		c.view.Pill.Conn = transport.StateInvalid.String()
-		if e.Err != nil {
-			c.view.Pill.Conn = e.Err.Error()
-		}
-	case transport.StateOffline:
-		text := OfflineText
-		var nm *transport.NoModelError
-		if errors.As(e.Err, &nm) {
-			text = nm.Error()
-		}
-		c.view.Pill.Conn = text
-		if !e.RetryAt.IsZero() && nm == nil {
-			// A request transport probing again: the countdown to it
-			// (a missing model keeps its hint, which is what to do).
-			c.conn.retryAt = e.RetryAt
-			c.countdownLocked()
-		}
-	case transport.StateReady:
-		c.view.Pill.Conn = ReadyText(e)
-	case transport.StateKeyRejected:
-		c.view.Pill.Conn = e.State.String()
-		var kn *transport.KeyNeededError
-		if errors.As(e.Err, &kn) {
-			c.view.Pill.Conn = kn.Error() // a local server: where its key is
-		}
-	default:
-		c.view.Pill.Conn = e.State.String()
-	}
-}
-
-// ReadyText is the pill's text for a ready state: "ready", "ready · model
-// qwen3:8b" for a model the transport picked, "ready · Ollama · qwen3:8b"
-// for a local server it named.
-func ReadyText(e *transport.StateEvent) string {
-	switch {
-	case e.Server != "" && e.Model != "":
-		return "ready · " + e.Server + " · " + e.Model
-	case e.Server != "":
-		return "ready · " + e.Server
-	case e.AutoModel != "":
-		return "ready · model " + e.AutoModel
-	}
-	return "ready"
-}
-
-// countdownLocked shows "reconnecting in N s" (or "rate limited: retrying
-// in N s") and re-arms itself for the
-// moment N drops by one.
-func (c *Controller) countdownLocked() {
-	left := c.conn.retryAt.Sub(c.clock.Now())
-	n := int(math.Ceil(left.Seconds()))
-	prefix, what := "", "reconnecting"
-	if c.conn.takenOver {
-		prefix = TakenOverText + " · "
-	}
-	switch c.view.Pill.ConnState {
-	case transport.StateRateLimited:
-		prefix, what = "", "rate limited: retrying"
-	case transport.StateOffline:
-		prefix, what = "", OfflineRetryText
-	}
-	if n <= 0 {
-		c.view.Pill.Conn = prefix + what
-		return
-	}
-	c.view.Pill.Conn = fmt.Sprintf("%s%s in %d s", prefix, what, n)
-	next := left - time.Duration(n-1)*time.Second
-	c.conn.tmr.Arm(c.clock, next, func(gen int) {
-		c.update(func() {
-			if c.conn.tmr.Current(gen) {
-				c.countdownLocked()
-			}
-		})
-	})
-}
-
 // --- turns ---
 
 func (c *Controller) onRender(e *transport.RenderEvent) {
@@ -148,7 +51,7 @@ func (c *Controller) onRender(e *transport.RenderEvent) {
 			// A render dropped for a stopped turn abandons the reasoning
 			// still streaming for it; a text a render finished stays.
 			if c.reason.streaming && c.reason.turn == e.TurnID {
-				c.clearReasoningLocked()
+				c.reason.clear(&c.view)
 			}
 			drop = true
 			return
@@ -174,10 +77,10 @@ func (c *Controller) onTurnEnd(e *transport.TurnEndEvent) {
 		c.turns.stopped.remove(id)
 		delete(c.turns.running, id)
 		if c.tool.running && c.tool.turn == id {
-			c.clearToolLocked()
+			c.tool.clear(&c.view.Pill)
 		}
 		if c.reason.streaming && c.reason.turn == id {
-			c.clearReasoningLocked()
+			c.reason.clear(&c.view)
 		}
 		if e.Usage != nil {
 			u := *e.Usage
@@ -218,13 +121,7 @@ func (c *Controller) onToolStatus(e *transport.ToolStatusEvent) {
 		if c.tool.running {
 			return
 		}
-		c.tool.tmr.Arm(c.clock, ToolHold, func(gen int) {
-			c.update(func() {
-				if c.tool.tmr.Current(gen) {
-					c.clearToolLocked()
-				}
-			})
-		})
+		c.timers.arm(&c.tool.tmr, ToolHold, func() { c.tool.clear(&c.view.Pill) })
 	})
 }
 
@@ -238,20 +135,7 @@ func (c *Controller) ToolStatus(turnID, toolID, state string) {
 	c.onToolStatus(&transport.ToolStatusEvent{TurnID: turnID, OwnTurn: true, State: state, ToolID: toolID})
 }
 
-func (c *Controller) clearToolLocked() {
-	c.tool.tmr.Stop()
-	c.view.Pill.Tool = ""
-	c.tool.running = false
-	c.tool.turn = ""
-}
-
 // --- reasoning ---
-
-func (c *Controller) clearReasoningLocked() {
-	c.view.Reasoning = ""
-	c.reason.turn = ""
-	c.reason.streaming = false
-}
 
 func (c *Controller) onReasoning(e *transport.ReasoningEvent) {
 	c.update(func() {
@@ -289,7 +173,7 @@ func (c *Controller) onDelegations(e *transport.DelegationsEvent) {
 // expireLocked removes done items past DelegationKeep and arms a timer for
 // the next one to go.
 func (c *Controller) expireLocked() {
-	c.tmr.deleg.Stop()
+	c.delegTmr.Stop()
 	now := c.clock.Now()
 	var next time.Time
 	kept := c.view.Delegations[:0]
@@ -310,91 +194,6 @@ func (c *Controller) expireLocked() {
 	}
 	c.view.Delegations = kept
 	if !next.IsZero() {
-		c.tmr.deleg.Arm(c.clock, next.Sub(now), func(gen int) {
-			c.update(func() {
-				if c.tmr.deleg.Current(gen) {
-					c.expireLocked()
-				}
-			})
-		})
+		c.timers.arm(&c.delegTmr, next.Sub(now), c.expireLocked)
 	}
-}
-
-// --- playback hooks ---
-
-func (c *Controller) onCue(_ string, cue transport.Cue) {
-	c.update(func() {
-		if cue.EmotionID != "" {
-			c.view.Emotion = cue.EmotionID
-			c.mood.rest = "" // a turn's emotion outlasts the local mood
-		}
-		c.view.EmotionText = cue.EmotionText
-		c.view.Caption = cue.Caption
-		if cue.MotionID != "" {
-			c.setCueMotionLocked(cue.MotionID)
-		}
-	})
-}
-
-// setCueMotionLocked plays a cue's motion: a looping one until the next
-// cue motion or thinking or until the reply's bubble clears, a non-looping
-// one once, then back to talk or idle.
-func (c *Controller) setCueMotionLocked(id string) {
-	c.anim.motionTmr.Stop()
-	c.anim.cueMotion = id
-	m, ok := c.pack.Motions[id]
-	if ok && m.Loop {
-		return
-	}
-	d := time.Second // a motion the pack lacks: show its id briefly
-	if l := m.Length(); ok && l > 0 {
-		d = l
-	}
-	c.anim.motionTmr.Arm(c.clock, d, func(gen int) {
-		c.update(func() {
-			if c.anim.motionTmr.Current(gen) {
-				c.anim.cueMotion = ""
-			}
-		})
-	})
-}
-
-func (c *Controller) clearCueMotionLocked() {
-	c.anim.motionTmr.Stop()
-	c.anim.cueMotion = ""
-}
-
-func (c *Controller) onSpeech(_, text string) {
-	c.update(func() {
-		c.anim.bubbleTmr.Stop()
-		if text != "" {
-			c.anim.speaking = true
-			c.view.Bubble = text
-			return
-		}
-		c.anim.speaking = false
-		c.anim.bubbleTmr.Arm(c.clock, c.hold, func(gen int) {
-			c.update(func() {
-				if c.anim.bubbleTmr.Current(gen) {
-					c.view.Bubble = ""
-					c.anim.bubbleTmr.Stop()
-					// A looping cue motion belongs to the reply: when the
-					// reply is over the character settles back to idle,
-					// unless the motion is a posture it holds (sitting).
-					if c.anim.cueMotion != "" && c.anim.cueMotion != "sit" {
-						c.clearCueMotionLocked()
-					}
-				}
-			})
-		})
-	})
-}
-
-func (c *Controller) onThinking(on bool) {
-	c.update(func() {
-		c.anim.thinking = on
-		if on {
-			c.clearCueMotionLocked()
-		}
-	})
 }

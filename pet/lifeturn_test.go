@@ -9,11 +9,16 @@ import (
 	"yui/transport"
 )
 
+// gateFunc is a CheckInGate of a function.
+type gateFunc func() bool
+
+func (f gateFunc) AllowCheckIn() bool { return f() }
+
 func TestCheckInGateHoldsTheCheckIn(t *testing.T) {
 	allow := false
 	e := newEnv(t, func(o *Options) {
 		o.CheckIn = 10 * time.Minute
-		o.CheckInGate = func() bool { return allow }
+		o.CheckInGate = gateFunc(func() bool { return allow })
 	})
 	e.clock.Advance(10 * time.Minute)
 	if calls := e.tr.takeCalls(); len(calls) != 0 {

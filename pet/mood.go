@@ -27,13 +27,7 @@ func (c *Controller) SetSleepy(on bool) {
 	if c.isClosed() {
 		return
 	}
-	c.update(func() {
-		if c.mood.sleepy == on {
-			return
-		}
-		c.mood.sleepy = on
-		c.applyMoodLocked()
-	})
+	c.update(func() { c.stage.setSleepy(on) })
 }
 
 // Pat is a press-and-hold on the character's head: a happy reaction for
@@ -43,42 +37,50 @@ func (c *Controller) Pat() {
 	if c.isClosed() {
 		return
 	}
-	c.update(func() {
-		c.mood.patted = true
-		c.applyMoodLocked()
-		c.tmr.pat.Arm(c.clock, PatTime, func(gen int) {
-			c.update(func() {
-				if c.tmr.pat.Current(gen) {
-					c.tmr.pat.Stop()
-					c.mood.patted = false
-					c.applyMoodLocked()
-				}
-			})
-		})
+	c.update(c.stage.pat)
+}
+
+// setSleepy lays the sleepy emotion over the rest, or takes it away.
+func (s *stage) setSleepy(on bool) {
+	if s.mood.sleepy == on {
+		return
+	}
+	s.mood.sleepy = on
+	s.applyMood()
+}
+
+// pat shows a pat's reaction for PatTime.
+func (s *stage) pat() {
+	s.mood.patted = true
+	s.applyMood()
+	s.timers.arm(&s.patTmr, PatTime, func() {
+		s.patTmr.Stop()
+		s.mood.patted = false
+		s.applyMood()
 	})
 }
 
-// applyMoodLocked shows the emotion the mood asks for, the pack having it:
-// a pat's over sleepy over the rest. c.mu is held.
-func (c *Controller) applyMoodLocked() {
+// applyMood shows the emotion the mood asks for, the pack having it: a
+// pat's over sleepy over the rest.
+func (s *stage) applyMood() {
 	want := ""
 	switch {
-	case c.mood.patted:
+	case s.mood.patted:
 		want = PatEmotion
-	case c.mood.sleepy:
+	case s.mood.sleepy:
 		want = SleepyEmotion
 	}
-	if _, ok := c.pack.Emotions[want]; !ok {
+	if _, ok := s.pack.Emotions[want]; !ok {
 		want = ""
 	}
 	switch {
-	case want != "" && c.mood.rest == "":
-		c.mood.rest = c.view.Emotion
-		c.view.Emotion = want
+	case want != "" && s.mood.rest == "":
+		s.mood.rest = s.view.Emotion
+		s.view.Emotion = want
 	case want != "":
-		c.view.Emotion = want
-	case c.mood.rest != "":
-		c.view.Emotion = c.mood.rest
-		c.mood.rest = ""
+		s.view.Emotion = want
+	case s.mood.rest != "":
+		s.view.Emotion = s.mood.rest
+		s.mood.rest = ""
 	}
 }

@@ -37,12 +37,12 @@ func (c *Controller) MouthFrame(n int) (frame int, ok bool) {
 		return 0, false
 	}
 	c.mu.Lock()
-	talking := c.motionLocked() == "talk"
+	talking := c.stage.motion() == "talk"
 	c.mu.Unlock()
 	if !talking {
 		return 0, false
 	}
-	level, playing := c.hooks.mouth()
+	level, playing := c.hooks.mouth.Level()
 	if !playing {
 		return 0, false
 	}

@@ -10,8 +10,11 @@
 //
 //   - State lives under one mutex, mu. Every change goes through update(f):
 //     f runs under mu and may only change state and queue the view
-//     (changedLocked); it never calls the transport, the playback queue's
-//     hooks or OnChange.
+//     (changedLocked); it never calls the transport, the playback queue
+//     or OnChange. The parts of the state with a job of their own, the
+//     stage that playback drives (stage.go) and the pill's connection
+//     text (conn.go), are under the same mu and write the same view; the
+//     stage's playback.Stage methods go through update as actions do.
 //   - flow is taken before mu, never after, and only around whole
 //     transport events and the user's stop: a render Run took from the
 //     channel just before the user stopped its turn plays before the queue
@@ -19,11 +22,12 @@
 //     transport (Send, Interrupt) run outside both.
 //   - Views leave through an outbox: changedLocked queues a snapshot when
 //     the view's fixed-size part or its delegation lists changed (no
-//     whole-view comparison per change), and publish hands the snapshots to
-//     OnChange in order, outside every lock, so OnChange may call back. While
-//     flow is held, publishing waits for its release.
-//   - Timers are clock.Slots: a timer that fires after being re-armed or
-//     stopped sees a stale generation and does nothing.
+//     whole-view comparison per change), and the publisher hands the
+//     snapshots to OnChange in order, outside every lock, so OnChange may
+//     call back. While flow is held, publishing waits for its release.
+//   - Timers are clock.Slots whose functions change state through update
+//     (lockedTimers arms most of them): a timer that fires after being
+//     re-armed or stopped sees a stale generation and does nothing.
 package pet
 
 import (
@@ -91,10 +95,9 @@ type Options struct {
 	BubbleHold time.Duration
 	// Rand picks filler and failure lines: a number in [0, n). Nil is math/rand/v2.
 	Rand func(n int) int
-	// Mouth is the loudness of the pet's audio (0–1) and whether audio
-	// plays; nil when the pet has no audio. The talk motion's mouth
-	// follows it (MouthFrame).
-	Mouth func() (level float64, playing bool)
+	// Mouth is the loudness of the pet's audio; nil when the pet has no
+	// audio. The talk motion's mouth follows it (MouthFrame).
+	Mouth AudioLevel
 	// AudioNotice, when set, shows in the status pill from the start for
 	// AudioNoticeHold ("no audio device: …").
 	AudioNotice string
@@ -113,9 +116,23 @@ type Options struct {
 	// CheckIn sends a check-in turn after this long without a turn; 0 is off.
 	CheckIn time.Duration
 	// CheckInGate, when set, is asked outside every lock before a due
-	// check-in starts (pet/life's talk cap and quiet hours); false waits
-	// another round.
-	CheckInGate func() bool
+	// check-in starts (pet/life's talk cap and quiet hours).
+	CheckInGate CheckInGate
+}
+
+// AudioLevel is the loudness of the pet's audio: pet/audio's Player is
+// one.
+type AudioLevel interface {
+	// Level is the loudness (0–1) and whether audio plays.
+	Level() (level float64, playing bool)
+}
+
+// CheckInGate says whether a due check-in may start: pet/life's
+// Scheduler is one (its talk cap and quiet hours).
+type CheckInGate interface {
+	// AllowCheckIn is asked outside every lock; false waits another
+	// round.
+	AllowCheckIn() bool
 }
 
 // maxRemembered bounds the sets of turn ids kept for frames that race with
@@ -127,11 +144,13 @@ type Controller struct {
 	t     transport.Transport
 	pack  *character.Pack
 	clock clock.Clock
-	log   *slog.Logger
-	hold  time.Duration
-	hooks hooks
-	queue *playback.Queue
-	rec   *recorder
+	// timers arms the timers whose functions change state: they run
+	// under mu, through update (state.go).
+	timers lockedTimers
+	log    *slog.Logger
+	hooks  hooks
+	queue  *playback.Queue
+	rec    *recorder
 
 	done  chan struct{} // closed by Close: ends Run
 	runWG sync.WaitGroup
@@ -145,18 +164,17 @@ type Controller struct {
 	// released, so OnChange may call an action.
 	flow sync.Mutex
 
-	mu     sync.Mutex // guards everything below
-	closed bool
-	view   View
-	turns  turnBook
-	anim   motionState
-	tool   toolSegment
-	reason reasoningState
-	conn   connStatus
-	idle   idleTurns
-	mood   mood // sleepy and pat, laid over the turns' emotion (mood.go)
-	tmr    timers
-	quiet  bool // do-not-disturb: no greeting or check-in starts
+	mu       sync.Mutex // guards everything below
+	closed   bool
+	view     View
+	stage    stage // what playback and the moods show (stage.go)
+	turns    turnBook
+	tool     toolSegment
+	reason   reasoningState
+	conn     connStatus // the pill's connection text (conn.go)
+	idle     idleTurns
+	delegTmr clock.Slot // the next done delegation expires (events.go)
+	quiet    bool       // do-not-disturb: no greeting or check-in starts
 
 	pub publisher
 }
@@ -168,7 +186,6 @@ func New(opts Options) *Controller {
 		pack:  opts.Pack,
 		clock: opts.Clock,
 		log:   opts.Logger,
-		hold:  opts.BubbleHold,
 		rec:   newRecorder(opts.Transcript),
 		hooks: hooks{place: opts.Place, shot: opts.Screenshot, mouth: opts.Mouth},
 		done:  make(chan struct{}),
@@ -189,8 +206,10 @@ func New(opts Options) *Controller {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
-	if c.hold <= 0 {
-		c.hold = DefaultBubbleHold
+	c.timers = lockedTimers{clock: c.clock, update: c.update}
+	c.stage = stage{view: &c.view, pack: c.pack, hold: opts.BubbleHold, timers: c.timers}
+	if c.stage.hold <= 0 {
+		c.stage.hold = DefaultBubbleHold
 	}
 	if c.pub.onChange != nil {
 		c.pub.views = outbox.New(c.pub.onChange)
@@ -202,36 +221,20 @@ func New(opts Options) *Controller {
 		FillerLines:  c.pack.FillerLines,
 		FailureLines: c.pack.FailureLines,
 		Rand:         opts.Rand,
-		OnCue:        c.onCue,
-		OnSpeech:     c.onSpeech,
-		OnThinking:   c.onThinking,
+		Stage:        &c.stage,
 		ReportFailed: c.t.ReportPlaybackFailed,
-		OnSpeechFailed: func(string) {
-			c.update(func() { c.showAudioNoticeLocked(SpeechFailedNotice) })
-		},
 	})
 	c.view.Emotion = initialEmotion(c.pack)
 	c.view.Motion = "idle"
+	c.conn = connStatus{pill: &c.view.Pill, timers: c.timers}
 	st := c.t.State()
-	c.setConnLocked(&st)
+	c.conn.set(&st)
 	c.idle.greetPending = opts.Greeting
 	c.armCheckInLocked()
 	if opts.AudioNotice != "" {
-		c.showAudioNoticeLocked(opts.AudioNotice)
+		c.stage.showAudioNotice(opts.AudioNotice)
 	}
 	return c
-}
-
-// showAudioNoticeLocked shows text in the status pill for AudioNoticeHold.
-func (c *Controller) showAudioNoticeLocked(text string) {
-	c.view.Pill.Audio = text
-	c.tmr.audio.Arm(c.clock, AudioNoticeHold, func(gen int) {
-		c.update(func() {
-			if c.tmr.audio.Current(gen) {
-				c.view.Pill.Audio = ""
-			}
-		})
-	})
 }
 
 // initialEmotion is "neutral" when the pack has it, else its first emotion.
@@ -352,7 +355,7 @@ func (c *Controller) unlockFlow() {
 	c.pub.hold--
 	c.mu.Unlock()
 	c.flow.Unlock()
-	c.publish()
+	c.pub.flush()
 }
 
 // update runs f under the lock (unless closed), then publishes the view.
@@ -367,13 +370,13 @@ func (c *Controller) update(f func()) {
 	hold := c.pub.hold > 0
 	c.mu.Unlock()
 	if !hold {
-		c.publish()
+		c.pub.flush()
 	}
 }
 
 // changedLocked queues a snapshot of the view for OnChange.
 func (c *Controller) changedLocked() {
-	c.view.Motion = c.motionLocked()
+	c.view.Motion = c.stage.motion()
 	if len(c.turns.running) > 0 {
 		c.view.Running = true
 		c.view.Plate = "thinking"
@@ -381,37 +384,7 @@ func (c *Controller) changedLocked() {
 		c.view.Running = false
 		c.view.Plate = ""
 	}
-	if c.pub.onChange == nil {
-		return
-	}
-	// An unchanged view is not published again. The comparison is of the
-	// view's fixed-size part; the delegation lists say themselves when
-	// they changed (listsChanged), so no change pays for comparing them.
-	if head := headOf(c.view); head != c.pub.lastHead || c.pub.listsChanged {
-		c.pub.lastHead, c.pub.listsChanged = head, false
-		c.pub.views.Put(c.view.clone())
-	}
-}
-
-// publish delivers queued snapshots outside the lock, in order.
-func (c *Controller) publish() {
-	if c.pub.views != nil {
-		c.pub.views.Flush()
-	}
-}
-
-// motionLocked is the motion playing: thinking wins, then a cue's motion,
-// then talk while a sentence plays, else idle.
-func (c *Controller) motionLocked() string {
-	switch {
-	case c.anim.thinking:
-		return "thinking"
-	case c.anim.cueMotion != "":
-		return c.anim.cueMotion
-	case c.anim.speaking:
-		return "talk"
-	}
-	return "idle"
+	c.pub.put(&c.view)
 }
 
 func (c *Controller) isClosed() bool {
@@ -425,7 +398,7 @@ func (c *Controller) View() View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v := c.view
-	v.Motion = c.motionLocked()
+	v.Motion = c.stage.motion()
 	return v.clone()
 }
 
@@ -439,7 +412,7 @@ func (c *Controller) Close() {
 		return
 	}
 	c.closed = true
-	for _, t := range []*clock.Slot{&c.anim.motionTmr, &c.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.tmr.deleg, &c.idle.tmr, &c.tmr.audio} {
+	for _, t := range []*clock.Slot{&c.stage.anim.motionTmr, &c.stage.anim.bubbleTmr, &c.tool.tmr, &c.conn.tmr, &c.delegTmr, &c.idle.tmr, &c.stage.audioTmr} {
 		t.Stop()
 	}
 	c.mu.Unlock()

@@ -117,7 +117,7 @@ func TestStopSilencesAudioAndCancelsSynthesisMidSentence(t *testing.T) {
 	synth := newPipeSynth()
 	eng := speech.NewAudio(synth, p)
 	defer eng.Close()
-	e := newEnv(t, func(o *Options) { o.Speech = eng; o.Mouth = p.Level; o.Pack.FillerLines = nil })
+	e := newEnv(t, func(o *Options) { o.Speech = eng; o.Mouth = p; o.Pack.FillerLines = nil })
 
 	e.ev(render("r1", false, say("First sentence here. Second one follows.")))
 	w1, ctx1 := synth.waitOpened(t, "First sentence here.")
@@ -159,7 +159,7 @@ func TestLipSyncFollowsTheEnvelope(t *testing.T) {
 	synth := newPipeSynth()
 	eng := speech.NewAudio(synth, p)
 	defer eng.Close()
-	e := newEnv(t, func(o *Options) { o.Speech = eng; o.Mouth = p.Level; o.Pack.FillerLines = nil })
+	e := newEnv(t, func(o *Options) { o.Speech = eng; o.Mouth = p; o.Pack.FillerLines = nil })
 
 	// A synthetic envelope in 20 ms blocks: silence, loud, medium, a pause.
 	block := audio.Rate / 50
@@ -267,7 +267,7 @@ func TestEngineErrorSavesFailedAndSendsPlayback(t *testing.T) {
 	defer eng.Close()
 	var mu sync.Mutex
 	var bubbles []string
-	c := New(Options{Transport: tr, Pack: testPack(), Speech: eng, Mouth: p.Level, Clock: clock.Real{},
+	c := New(Options{Transport: tr, Pack: testPack(), Speech: eng, Mouth: p, Clock: clock.Real{},
 		OnChange: func(v View) {
 			mu.Lock()
 			bubbles = append(bubbles, v.Bubble)

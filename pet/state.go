@@ -46,24 +46,32 @@ type toolSegment struct {
 	tmr     clock.Slot // a done or failed tool segment clears
 }
 
+// clear empties the tool segment of pill, the view's.
+func (t *toolSegment) clear(pill *Pill) {
+	t.tmr.Stop()
+	pill.Tool = ""
+	t.running = false
+	t.turn = ""
+}
+
 // reasoningState is the reasoning text's turn and whether it streams.
 type reasoningState struct {
 	turn      string
 	streaming bool
 }
 
-// connStatus is what the pill's connection text counts down to.
-type connStatus struct {
-	retryAt   time.Time
-	tmr       clock.Slot // the reconnect countdown ticks
-	takenOver bool       // the last close was 4409: another client has the chat
+// clear takes the reasoning text off v, the view.
+func (r *reasoningState) clear(v *View) {
+	v.Reasoning = ""
+	r.turn = ""
+	r.streaming = false
 }
 
 // idleTurns are the turns the pet starts by itself.
 type idleTurns struct {
 	greetPending bool          // the greeting waits for the first ready
 	every        time.Duration // a check-in after this long without a turn; 0 is off
-	gate         func() bool   // Options.CheckInGate; nil lets every check-in go
+	gate         CheckInGate   // Options.CheckInGate; nil lets every check-in go
 	tmr          clock.Slot
 }
 
@@ -76,17 +84,51 @@ type publisher struct {
 	views        *outbox.Outbox[View]
 }
 
+// put queues a snapshot of v for OnChange; mu is held. An unchanged view
+// is not published again. The comparison is of the view's fixed-size
+// part; the delegation lists say themselves when they changed
+// (listsChanged), so no change pays for comparing them.
+func (p *publisher) put(v *View) {
+	if p.onChange == nil {
+		return
+	}
+	if head := headOf(*v); head != p.lastHead || p.listsChanged {
+		p.lastHead, p.listsChanged = head, false
+		p.views.Put(v.clone())
+	}
+}
+
+// flush delivers the queued snapshots outside mu, in order.
+func (p *publisher) flush() {
+	if p.views != nil {
+		p.views.Flush()
+	}
+}
+
 // hooks are what the controller asks the app (Options.Place, Screenshot,
 // Mouth); nil ones are left out.
 type hooks struct {
 	place func() string
 	shot  func(transport.Trigger) *transport.Screenshot
-	mouth func() (float64, bool)
+	mouth AudioLevel
 }
 
-// timers are the controller's single-purpose timers.
-type timers struct {
-	deleg clock.Slot // the next done delegation expires
-	audio clock.Slot // the no-audio notice clears
-	pat   clock.Slot // a pat's reaction ends
+// lockedTimers arms the controller's timers: a timer's function changes
+// state as every change does, under mu through update, and does nothing
+// once its slot was re-armed or stopped (a stale generation).
+type lockedTimers struct {
+	clock  clock.Clock
+	update func(func()) // Controller.update
+}
+
+// arm runs f under mu after d, unless slot is re-armed or stopped first.
+// It is called with mu held.
+func (t lockedTimers) arm(slot *clock.Slot, d time.Duration, f func()) {
+	slot.Arm(t.clock, d, func(gen int) {
+		t.update(func() {
+			if slot.Current(gen) {
+				f()
+			}
+		})
+	})
 }

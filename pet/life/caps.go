@@ -78,7 +78,7 @@ func (s *Scheduler) tryCapped(now time.Time, l settings.Life, t Turn, returning 
 	return true
 }
 
-// AllowCheckIn is asked by the idle check-in (pet.Options.CheckInGate)
+// AllowCheckIn is asked by the idle check-in (pet.CheckInGate)
 // when it is about to start: the check-in counts toward the talk cap and
 // keeps quiet hours. A true answer counts it and logs life_turn.
 func (s *Scheduler) AllowCheckIn() bool {

@@ -43,7 +43,7 @@
 // the queue's lock the event changes the state, playback advances and the
 // touched turn settles; the effects are then delivered outside the lock, in
 // the order they happened. So events apply one at a time in the order they
-// take the lock, and the On* hooks see them in that order.
+// take the lock, and the Stage sees them in that order.
 package playback
 
 import (
@@ -58,9 +58,7 @@ import (
 	"yui/transport/outbox"
 )
 
-// Options wires a Queue. The On* hooks are called in the order the effects
-// happen, one at a time, never with the queue's lock held: a hook may call
-// back into the queue.
+// Options wires a Queue.
 type Options struct {
 	// Engine speaks sentences; nil means the "none" engine on Clock.
 	Engine speech.Engine
@@ -72,23 +70,33 @@ type Options struct {
 	// Rand picks a line: it returns a number in [0, n). Nil is math/rand/v2.IntN.
 	Rand func(n int) int
 
-	// OnCue renders one cue of turnID.
-	OnCue func(turnID string, cue transport.Cue)
-	// OnSpeech reports the sentence starting to play; text "" means
-	// playback went idle.
-	OnSpeech func(turnID, text string)
-	// OnThinking reports whether the thinking motion plays: true from a
-	// turn the client sent until its first render or its end, while any
-	// such turn is waiting.
-	OnThinking func(thinking bool)
+	// Stage shows what plays; nil shows nothing.
+	Stage Stage
 	// ReportFailed is called with the id of a turn the client sent whose
 	// playback record was saved as failed (push sends a playback frame).
+	// It is delivered as the Stage's methods are.
 	ReportFailed func(turnID string)
-	// OnSpeechFailed reports that a sentence could not be heard and shows
+}
+
+// Stage is what playback shows, implemented by its user (the pet's
+// controller). Its methods are called in the order the effects happen,
+// one at a time, never with the queue's lock held: a method may call back
+// into the queue.
+type Stage interface {
+	// Cue renders one cue of turnID.
+	Cue(turnID string, cue transport.Cue)
+	// Speech reports the sentence starting to play; text "" means
+	// playback went idle.
+	Speech(turnID, text string)
+	// Thinking reports whether the thinking motion plays: true from a
+	// turn the client sent until its first render or its end, while any
+	// such turn is waiting.
+	Thinking(thinking bool)
+	// SpeechFailed reports that a sentence could not be heard and shows
 	// in the bubble only, with the reason: as often as speech_failed is
 	// logged (a failure that repeats the last one is not reported again
 	// until a sentence plays).
-	OnSpeechFailed func(reason string)
+	SpeechFailed(reason string)
 }
 
 // kind tells reply speech from the lines the client adds on its own; only
@@ -186,7 +194,7 @@ type Queue struct {
 	// fails every sentence, and one log line says so.
 	lastFail string
 
-	// out delivers effects (the On* hooks) outside the lock, in order,
+	// out delivers effects (the Stage's methods) outside the lock, in order,
 	// even when a timer and an event race.
 	out *outbox.Outbox[func()]
 }

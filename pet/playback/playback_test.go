@@ -39,15 +39,20 @@ func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: clocktest.NewFake(time.Date(2026, 9, 14, 15, 4, 14, 0, time.UTC))}
 	opts.Clock = h.clock
-	opts.OnCue = func(turn string, c transport.Cue) { h.add("cue %s %s", turn, c.EmotionID) }
-	opts.OnSpeech = func(turn, text string) {
+	st, _ := opts.Stage.(*stageFuncs) // a test's own SpeechFailed stays
+	if st == nil {
+		st = &stageFuncs{}
+	}
+	opts.Stage = st
+	st.cue = func(turn string, c transport.Cue) { h.add("cue %s %s", turn, c.EmotionID) }
+	st.speech = func(turn, text string) {
 		if text == "" {
 			h.add("idle")
 			return
 		}
 		h.add("say %s %s", turn, text)
 	}
-	opts.OnThinking = func(on bool) {
+	st.thinking = func(on bool) {
 		if on {
 			h.add("think on")
 		} else {
@@ -61,6 +66,38 @@ func newHarness(t *testing.T, opts Options) *harness {
 	h.q = New(opts)
 	t.Cleanup(h.q.Close)
 	return h
+}
+
+// stageFuncs is a Stage of functions; a nil one ignores its effect.
+type stageFuncs struct {
+	cue      func(turnID string, cue transport.Cue)
+	speech   func(turnID, text string)
+	thinking func(on bool)
+	failed   func(reason string)
+}
+
+func (s *stageFuncs) Cue(turnID string, cue transport.Cue) {
+	if s.cue != nil {
+		s.cue(turnID, cue)
+	}
+}
+
+func (s *stageFuncs) Speech(turnID, text string) {
+	if s.speech != nil {
+		s.speech(turnID, text)
+	}
+}
+
+func (s *stageFuncs) Thinking(on bool) {
+	if s.thinking != nil {
+		s.thinking(on)
+	}
+}
+
+func (s *stageFuncs) SpeechFailed(reason string) {
+	if s.failed != nil {
+		s.failed(reason)
+	}
 }
 
 func (h *harness) add(format string, args ...any) {
@@ -647,11 +684,11 @@ func (e blockingEngine) Play(ctx context.Context) error {
 func TestBlockingClipsPlayOnAnOwnedGoroutine(t *testing.T) {
 	eng := blockingEngine{release: make(chan struct{})}
 	idle := make(chan struct{})
-	q := New(Options{Engine: eng, Clock: clocktest.NewFake(time.Time{}), OnSpeech: func(_, text string) {
+	q := New(Options{Engine: eng, Clock: clocktest.NewFake(time.Time{}), Stage: &stageFuncs{speech: func(_, text string) {
 		if text == "" {
 			close(idle)
 		}
-	}})
+	}}})
 	q.Render(renderFrame("t1", seg("", "One.")))
 	if !q.Owed() {
 		t.Fatal("not owed while playing")
@@ -810,7 +847,7 @@ func TestNoAudioDeviceLogsOneLineAndCarriesOnWithBubblePacing(t *testing.T) {
 	eng := &failingEngine{play: map[string]bool{"One.": true, "Two.": true, "Three.": true}}
 	var reported atomic.Int32
 	h := newHarness(t, Options{Engine: eng, Logger: slog.New(slog.NewJSONHandler(&buf, nil)),
-		OnSpeechFailed: func(string) { reported.Add(1) }})
+		Stage: &stageFuncs{failed: func(string) { reported.Add(1) }}})
 	eng.none = speech.NewNone(h.clock)
 	eng.clock = h.clock
 	h.q.Render(renderFrame("t1", seg("", "One. Two.")))
@@ -827,6 +864,6 @@ func TestNoAudioDeviceLogsOneLineAndCarriesOnWithBubblePacing(t *testing.T) {
 	}
 	// The pill is told once too (the outbox delivers it before "failed t2").
 	if n := reported.Load(); n != 1 {
-		t.Fatalf("OnSpeechFailed called %d times, want 1", n)
+		t.Fatalf("SpeechFailed called %d times, want 1", n)
 	}
 }

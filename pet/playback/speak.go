@@ -70,8 +70,8 @@ func (q *Queue) fire(turn string, c transport.Cue) {
 	}
 	q.log.Info("cue", "turn_id", turn, "emotion_id", c.EmotionID, "motion_id", c.MotionID,
 		"emotion_text", c.EmotionText, "caption", c.Caption)
-	if f := q.opts.OnCue; f != nil {
-		q.out.Put(func() { f(turn, c) })
+	if st := q.opts.Stage; st != nil {
+		q.out.Put(func() { st.Cue(turn, c) })
 	}
 }
 
@@ -214,9 +214,9 @@ func (q *Queue) failed(it *item, err error) {
 	if msg := err.Error(); msg != q.lastFail {
 		q.lastFail = msg
 		q.log.Warn("speech_failed", "turn_id", it.turn, "err", msg)
-		if f := q.opts.OnSpeechFailed; f != nil {
+		if st := q.opts.Stage; st != nil {
 			reason := textcut.Cut(textcut.Fold(msg), maxReason)
-			q.out.Put(func() { f(reason) })
+			q.out.Put(func() { st.SpeechFailed(reason) })
 		}
 	}
 	if it.kind != kindReply {
@@ -233,13 +233,13 @@ func (q *Queue) failed(it *item, err error) {
 const maxReason = 120
 
 func (q *Queue) emitSpeech(turn, text string) {
-	if f := q.opts.OnSpeech; f != nil {
-		q.out.Put(func() { f(turn, text) })
+	if st := q.opts.Stage; st != nil {
+		q.out.Put(func() { st.Speech(turn, text) })
 	}
 }
 
 func (q *Queue) emitThinking(on bool) {
-	if f := q.opts.OnThinking; f != nil {
-		q.out.Put(func() { f(on) })
+	if st := q.opts.Stage; st != nil {
+		q.out.Put(func() { st.Thinking(on) })
 	}
 }

@@ -19,7 +19,7 @@ func (q *Queue) step(event func() (turn string)) {
 		}
 	}
 	q.mu.Unlock()
-	// The On* hooks run here, outside the lock, so that a hook may call
-	// back into the queue (see Options).
+	// The Stage's methods and ReportFailed run here, outside the lock, so
+	// that they may call back into the queue (see Stage).
 	q.out.Flush()
 }

@@ -32,13 +32,30 @@ const BrowserName = browser.Name
 type Handlers struct {
 	Relation transport.ToolHandler // rate_relation: relation.New(...).Handler
 	Address  transport.ToolHandler // address_character: address.New(...).Handler
-	Body     transport.ToolHandler // body_action, main only: (*body.Actor).Handle
-	Look     transport.ToolHandler // look, main only: (*look.Look).Handle
-	Browser  transport.ToolHandler // browser, while switched on and a browser is found: (*browser.Browser).Handle
-	Remember transport.ToolHandler // remember, request transports: facts.RememberTool(store).Handler
-	Forget   transport.ToolHandler // forget, request transports: facts.ForgetTool(store).Handler
-	Remind   transport.ToolHandler // remind, request transports: (*remind.Tools).Remind
-	Cancel   transport.ToolHandler // cancel_reminder, request transports: (*remind.Tools).Cancel
+	Body     Handler               // body_action, main only: *body.Actor
+	Look     Handler               // look, main only: *look.Look
+	Browser  Handler               // browser, while switched on and a browser is found: *browser.Browser
+	// Memory answers the tools of what the pet keeps herself over the
+	// request transports: facts and reminders.
+	Memory MemoryHandlers
+}
+
+// Handler answers the calls of one tool that is an object of its own, as
+// net/http's Handler answers requests: the tools that hold state across
+// calls (the body's actor, the look tool, the browser) are Handlers
+// themselves, so the app hands them over as they are.
+type Handler interface {
+	Handle(ctx context.Context, call transport.ToolCall) transport.ToolResult
+}
+
+// MemoryHandlers are the tools the request transports declare (Options'
+// Memory and Reminders): a push backend keeps its own memory and
+// schedule, so these go together or not at all.
+type MemoryHandlers struct {
+	Remember transport.ToolHandler // remember: facts.RememberTool(store).Handler
+	Forget   transport.ToolHandler // forget: facts.ForgetTool(store).Handler
+	Remind   transport.ToolHandler // remind: (*remind.Tools).Remind
+	Cancel   transport.ToolHandler // cancel_reminder: (*remind.Tools).Cancel
 }
 
 // Options say which tools a pet window declares.
@@ -137,6 +154,7 @@ func spec(name string, o Options) transport.Tool {
 	}
 }
 
+// handlerOf is h's handler of the tool name; nil when h has none.
 func handlerOf(h Handlers, name string) transport.ToolHandler {
 	switch name {
 	case relation.Name:
@@ -144,21 +162,29 @@ func handlerOf(h Handlers, name string) transport.ToolHandler {
 	case address.Name:
 		return h.Address
 	case body.Name:
-		return h.Body
+		return handle(h.Body)
 	case look.Name:
-		return h.Look
+		return handle(h.Look)
 	case BrowserName:
-		return h.Browser
+		return handle(h.Browser)
 	case facts.RememberName:
-		return h.Remember
+		return h.Memory.Remember
 	case facts.ForgetName:
-		return h.Forget
+		return h.Memory.Forget
 	case remind.RemindName:
-		return h.Remind
+		return h.Memory.Remind
 	case remind.CancelName:
-		return h.Cancel
+		return h.Memory.Cancel
 	}
 	return nil
+}
+
+// handle is h's Handle method as a transport.ToolHandler; nil for no h.
+func handle(h Handler) transport.ToolHandler {
+	if h == nil {
+		return nil
+	}
+	return h.Handle
 }
 
 // Tools returns the declared tools for transport.Options.Tools. Their

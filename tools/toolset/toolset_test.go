@@ -17,8 +17,16 @@ func okHandler(ctx context.Context, call transport.ToolCall) transport.ToolResul
 	return transport.ToolResult{Text: "ok: " + call.Name}
 }
 
+// handlerFunc adapts a function to a Handler, as net/http's HandlerFunc does.
+type handlerFunc transport.ToolHandler
+
+func (f handlerFunc) Handle(ctx context.Context, call transport.ToolCall) transport.ToolResult {
+	return f(ctx, call)
+}
+
 func allHandlers() Handlers {
-	return Handlers{Relation: okHandler, Address: okHandler, Body: okHandler, Look: okHandler, Browser: okHandler, Remember: okHandler, Forget: okHandler}
+	return Handlers{Relation: okHandler, Address: okHandler, Body: handlerFunc(okHandler), Look: handlerFunc(okHandler), Browser: handlerFunc(okHandler),
+		Memory: MemoryHandlers{Remember: okHandler, Forget: okHandler}}
 }
 
 func names(ts []transport.Tool) []string {
@@ -127,7 +135,7 @@ func blocking() (transport.ToolHandler, chan struct{}, chan struct{}) {
 func TestCloseWaitsForHandlersAfterRunnerClose(t *testing.T) {
 	h, started, returned := blocking()
 	hs := allHandlers()
-	hs.Body = h
+	hs.Body = handlerFunc(h)
 	s, err := New(hs, Options{Main: true})
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +168,7 @@ func TestCloseWaitsForHandlersAfterRunnerClose(t *testing.T) {
 func TestCloseCancelsDirectCalls(t *testing.T) {
 	h, started, _ := blocking()
 	hs := allHandlers()
-	hs.Look = h
+	hs.Look = handlerFunc(h)
 	s, _ := New(hs, Options{Main: true})
 	look := s.Tools()[3]
 	done := make(chan transport.ToolResult, 3)
