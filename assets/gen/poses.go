@@ -17,111 +17,141 @@ type motion struct {
 	frames []pose
 }
 
+// emotions are the pack's emotion poses, each drawn from the neutral
+// base pose by what it changes.
 func emotions() []emotion {
-	neutral := basePose()
-
-	happy := basePose()
-	happy.face.eyes = eyeHappy
-	happy.face.mouth = mouthGrin
-	happy.face.blush = 0.8
-	happy.armL, happy.armR = arm{angle: 1.95}, arm{angle: 1.95}
-	happy.sy, happy.sx = 1.02, 0.99
-	happy.sway = -0.12
-	happy.airExtras = append(happy.airExtras, sparkleExtra)
-
-	sad := basePose()
-	sad.face.openL, sad.face.openR = 0.8, 0.8
-	sad.face.lidTiltL, sad.face.lidTiltR = -0.35, -0.35
-	sad.face.browL = brow{on: true, tilt: -0.45, raise: 2}
-	sad.face.browR = sad.face.browL
-	sad.face.mouth = mouthFrown
-	sad.face.lookY = 4
-	sad.face.blush = 0.35
-	sad.armL, sad.armR = arm{angle: 0.35}, arm{angle: 0.35}
-	sad.sy, sad.sx = 0.97, 1.02
-	sad.sway = 0.45
-	sad.bodyExtras = append(sad.bodyExtras, tearExtra)
-
-	angry := basePose()
-	angry.face.openL, angry.face.openR = 0.72, 0.72
-	angry.face.lidTiltL, angry.face.lidTiltR = 0.45, 0.45
-	angry.face.browL = brow{on: true, tilt: 0.55, raise: -6}
-	angry.face.browR = angry.face.browL
-	angry.face.mouth = mouthPout
-	angry.face.blush = 0.7
-	angry.armL, angry.armR = arm{angle: 1.25}, arm{angle: 1.25}
-	angry.sx, angry.sy = 1.0, 0.98
-	angry.airExtras = append(angry.airExtras, angerExtra)
-
-	surprised := basePose()
-	surprised.face.eyeScale = 1.15
-	surprised.face.browL = brow{on: true, tilt: -0.1, raise: 12}
-	surprised.face.browR = surprised.face.browL
-	surprised.face.mouth = mouthO
-	surprised.face.mouthOpen = 0.8
-	surprised.armL, surprised.armR = arm{angle: 2.0}, arm{angle: 2.0}
-	surprised.sx, surprised.sy = 0.97, 1.05
-	surprised.sway = -0.2
-	surprised.airExtras = append(surprised.airExtras, surpriseExtra)
-
-	curious := basePose()
-	curious.tilt = -0.16
-	curious.face.lookX, curious.face.lookY = -6, -3
-	curious.face.eyeScale = 1.08
-	curious.face.browL = brow{on: true, tilt: -0.2, raise: 12}
-	curious.face.browR = brow{on: true, tilt: -0.05, raise: 4}
-	curious.face.mouth = mouthO
-	curious.face.mouthOpen = 0.25
-	curious.face.mouthDX = -4
-	curious.armR = arm{angle: 1.2}
-	curious.sway = 0.25
-
-	sleepy := basePose()
-	sleepy.face.eyes = eyeClosed
-	sleepy.face.mouth = mouthO
-	sleepy.face.mouthOpen = 0
-	sleepy.face.blush = 0.45
-	sleepy.sx, sleepy.sy = 1.04, 0.95
-	sleepy.armL, sleepy.armR = arm{angle: 0.4}, arm{angle: 0.4}
-	sleepy.sway = -0.5
-	sleepy.airExtras = append(sleepy.airExtras, zzzExtra)
-
-	embarrassed := basePose()
-	embarrassed.face.eyes = eyeSquint
-	embarrassed.face.mouth = mouthWavy
-	embarrassed.face.blush = 0.95
-	embarrassed.face.blushLines = true
-	embarrassed.armL, embarrassed.armR = arm{angle: 0.3}, arm{angle: 0.3}
-	embarrassed.sx, embarrassed.sy = 1.02, 0.97
-	embarrassed.sway = 0.2
-	embarrassed.bodyExtras = append(embarrassed.bodyExtras, sweatExtra)
-
-	thinking := thinkingPose(0)
-
-	confused := basePose()
-	confused.tilt = 0.1
-	confused.face.eyeScale = 0.78
-	confused.face.eyeScaleR = 1.12
-	confused.face.browL = brow{on: true, tilt: 0.35, raise: -8}
-	confused.face.browR = brow{on: true, tilt: -0.25, raise: 10}
-	confused.face.mouth = mouthWavy
-	confused.face.blush = 0.45
-	confused.sway = -0.3
-	confused.airExtras = append(confused.airExtras, questionExtra)
-	confused.bodyExtras = append(confused.bodyExtras, sweatExtra)
-
 	return []emotion{
-		{"neutral", neutral},
-		{"happy", happy},
-		{"sad", sad},
-		{"angry", angry},
-		{"surprised", surprised},
-		{"curious", curious},
-		{"sleepy", sleepy},
-		{"embarrassed", embarrassed},
-		{"thinking", thinking},
-		{"confused", confused},
+		{"neutral", basePose()},
+		{"happy", happyPose()},
+		{"sad", sadPose()},
+		{"angry", angryPose()},
+		{"surprised", surprisedPose()},
+		{"curious", curiousPose()},
+		{"sleepy", sleepyPose()},
+		{"embarrassed", embarrassedPose()},
+		{"thinking", thinkingPose(0)},
+		{"confused", confusedPose()},
 	}
+}
+
+// happyPose grins with happy eyes and blushes, arms up, sparkles in the air.
+func happyPose() pose {
+	p := basePose()
+	p.face.eyes = eyeHappy
+	p.face.mouth = mouthGrin
+	p.face.blush = 0.8
+	p.armL, p.armR = arm{angle: 1.95}, arm{angle: 1.95}
+	p.sy, p.sx = 1.02, 0.99
+	p.sway = -0.12
+	p.airExtras = append(p.airExtras, sparkleExtra)
+	return p
+}
+
+// sadPose droops: lids and brows tilted down, a frown, low arms and a tear.
+func sadPose() pose {
+	p := basePose()
+	p.face.openL, p.face.openR = 0.8, 0.8
+	p.face.lidTiltL, p.face.lidTiltR = -0.35, -0.35
+	p.face.browL = brow{on: true, tilt: -0.45, raise: 2}
+	p.face.browR = p.face.browL
+	p.face.mouth = mouthFrown
+	p.face.lookY = 4
+	p.face.blush = 0.35
+	p.armL, p.armR = arm{angle: 0.35}, arm{angle: 0.35}
+	p.sy, p.sx = 0.97, 1.02
+	p.sway = 0.45
+	p.bodyExtras = append(p.bodyExtras, tearExtra)
+	return p
+}
+
+// angryPose glares under lowered brows and pouts, with an anger mark in the air.
+func angryPose() pose {
+	p := basePose()
+	p.face.openL, p.face.openR = 0.72, 0.72
+	p.face.lidTiltL, p.face.lidTiltR = 0.45, 0.45
+	p.face.browL = brow{on: true, tilt: 0.55, raise: -6}
+	p.face.browR = p.face.browL
+	p.face.mouth = mouthPout
+	p.face.blush = 0.7
+	p.armL, p.armR = arm{angle: 1.25}, arm{angle: 1.25}
+	p.sx, p.sy = 1.0, 0.98
+	p.airExtras = append(p.airExtras, angerExtra)
+	return p
+}
+
+// surprisedPose opens its eyes and mouth wide, brows and arms up, stretched tall.
+func surprisedPose() pose {
+	p := basePose()
+	p.face.eyeScale = 1.15
+	p.face.browL = brow{on: true, tilt: -0.1, raise: 12}
+	p.face.browR = p.face.browL
+	p.face.mouth = mouthO
+	p.face.mouthOpen = 0.8
+	p.armL, p.armR = arm{angle: 2.0}, arm{angle: 2.0}
+	p.sx, p.sy = 0.97, 1.05
+	p.sway = -0.2
+	p.airExtras = append(p.airExtras, surpriseExtra)
+	return p
+}
+
+// curiousPose leans and looks aside with a brow raised and a small "o".
+func curiousPose() pose {
+	p := basePose()
+	p.tilt = -0.16
+	p.face.lookX, p.face.lookY = -6, -3
+	p.face.eyeScale = 1.08
+	p.face.browL = brow{on: true, tilt: -0.2, raise: 12}
+	p.face.browR = brow{on: true, tilt: -0.05, raise: 4}
+	p.face.mouth = mouthO
+	p.face.mouthOpen = 0.25
+	p.face.mouthDX = -4
+	p.armR = arm{angle: 1.2}
+	p.sway = 0.25
+	return p
+}
+
+// sleepyPose closes its eyes and settles low, with a "zzz" in the air.
+func sleepyPose() pose {
+	p := basePose()
+	p.face.eyes = eyeClosed
+	p.face.mouth = mouthO
+	p.face.mouthOpen = 0
+	p.face.blush = 0.45
+	p.sx, p.sy = 1.04, 0.95
+	p.armL, p.armR = arm{angle: 0.4}, arm{angle: 0.4}
+	p.sway = -0.5
+	p.airExtras = append(p.airExtras, zzzExtra)
+	return p
+}
+
+// embarrassedPose squints and blushes hard, with a wavy mouth and a drop of sweat.
+func embarrassedPose() pose {
+	p := basePose()
+	p.face.eyes = eyeSquint
+	p.face.mouth = mouthWavy
+	p.face.blush = 0.95
+	p.face.blushLines = true
+	p.armL, p.armR = arm{angle: 0.3}, arm{angle: 0.3}
+	p.sx, p.sy = 1.02, 0.97
+	p.sway = 0.2
+	p.bodyExtras = append(p.bodyExtras, sweatExtra)
+	return p
+}
+
+// confusedPose looks with uneven eyes and brows under a question mark, sweating.
+func confusedPose() pose {
+	p := basePose()
+	p.tilt = 0.1
+	p.face.eyeScale = 0.78
+	p.face.eyeScaleR = 1.12
+	p.face.browL = brow{on: true, tilt: 0.35, raise: -8}
+	p.face.browR = brow{on: true, tilt: -0.25, raise: 10}
+	p.face.mouth = mouthWavy
+	p.face.blush = 0.45
+	p.sway = -0.3
+	p.airExtras = append(p.airExtras, questionExtra)
+	p.bodyExtras = append(p.bodyExtras, sweatExtra)
+	return p
 }
 
 func thinkingPose(dots int) pose {
@@ -137,7 +167,20 @@ func thinkingPose(dots int) pose {
 	return p
 }
 
+// motions are the pack's motions, each a list of frames.
 func motions() []motion {
+	return []motion{
+		{id: "idle", file: "idle", fps: 2, loop: true, frames: idleFrames()},
+		{id: "thinking", file: "think", fps: 3, loop: true, frames: thinkFrames()},
+		{id: "talk", file: "talk", fps: 8, loop: true, frames: talkFrames()},
+		{id: "walk", file: "walk", fps: 10, loop: true, frames: walkFrames()},
+		{id: "sit", file: "sit", fps: 2, loop: true, frames: sitFrames()},
+		{id: "fall", file: "fall", fps: 8, loop: true, frames: fallFrames()},
+	}
+}
+
+// idleFrames breathe once over eight frames, blinking on the seventh.
+func idleFrames() []pose {
 	var idle []pose
 	for i := 0; i < 8; i++ {
 		b := math.Sin(2 * math.Pi * float64(i) / 8)
@@ -152,14 +195,22 @@ func motions() []motion {
 		}
 		idle = append(idle, p)
 	}
+	return idle
+}
 
+// thinkFrames count the thinking dots up, the sprout swaying.
+func thinkFrames() []pose {
 	var think []pose
 	for i := 0; i < 4; i++ {
 		p := thinkingPose(i)
 		p.sway = 0.15 + 0.05*float64(i%2)
 		think = append(think, p)
 	}
+	return think
+}
 
+// talkFrames open and close the mouth, the body and arms following it.
+func talkFrames() []pose {
 	var talk []pose
 	for i, o := range []float64{0, 0.55, 1, 0.45} {
 		p := basePose()
@@ -171,7 +222,11 @@ func motions() []motion {
 		p.armR.angle = restArm + 0.2*float64(i%2)
 		talk = append(talk, p)
 	}
+	return talk
+}
 
+// walkFrames are one hop: squash, lift off, top, land.
+func walkFrames() []pose {
 	var walk []pose
 	for _, f := range []struct{ sx, sy, lift, arm, sway float64 }{
 		{1.08, 0.87, 0, 0.45, 0.25},
@@ -190,7 +245,11 @@ func motions() []motion {
 		}
 		walk = append(walk, p)
 	}
+	return walk
+}
 
+// sitFrames settle flat, blushing.
+func sitFrames() []pose {
 	var sit []pose
 	for i := 0; i < 2; i++ {
 		p := basePose()
@@ -202,7 +261,11 @@ func motions() []motion {
 		p.sway = 0.1 + 0.08*float64(i)
 		sit = append(sit, p)
 	}
+	return sit
+}
 
+// fallFrames stretch in surprise, arms up, air rushing past.
+func fallFrames() []pose {
 	var fall []pose
 	for i := 0; i < 2; i++ {
 		p := basePose()
@@ -218,15 +281,7 @@ func motions() []motion {
 		p.sway = -0.5 + 0.3*float64(i)
 		fall = append(fall, p)
 	}
-
-	return []motion{
-		{id: "idle", file: "idle", fps: 2, loop: true, frames: idle},
-		{id: "thinking", file: "think", fps: 3, loop: true, frames: think},
-		{id: "talk", file: "talk", fps: 8, loop: true, frames: talk},
-		{id: "walk", file: "walk", fps: 10, loop: true, frames: walk},
-		{id: "sit", file: "sit", fps: 2, loop: true, frames: sit},
-		{id: "fall", file: "fall", fps: 8, loop: true, frames: fall},
-	}
+	return fall
 }
 
 // speedLines are the streaks of air rushing past a falling Yui.

@@ -249,61 +249,11 @@ func (a *Actor) planLocked(in args, ms []desktop.Monitor, ws []desktop.Window) (
 	}
 	switch in.action {
 	case SitOnWindow:
-		q := strings.ToLower(strings.TrimSpace(*in.app))
-		if q == "" {
-			return plan{}, toolcall.InvalidField("app")
-		}
-		feet := image.Pt((r.Min.X+r.Max.X)/2, r.Max.Y)
-		var best *desktop.Window
-		bestD := 0
-		for i, w := range ws {
-			t, ok := windowTarget(ms, w, a.o.PID)
-			if !ok || (in.monitor != nil && t.Monitor != tm) {
-				continue
-			}
-			if !strings.Contains(strings.ToLower(w.App), q) && !strings.Contains(strings.ToLower(w.Title), q) {
-				continue
-			}
-			d := distSq(image.Rect(w.Frame.Min.X, w.Frame.Min.Y, w.Frame.Max.X, w.Frame.Min.Y+1), feet)
-			if best == nil || d < bestD {
-				best, bestD = &ws[i], d
-			}
-		}
-		if best == nil {
-			return plan{}, fmt.Sprintf("error: no window matches %q", *in.app)
-		}
-		return a.sitPlan(ms, r, *best, fmt.Sprintf("error: no window matches %q", *in.app)), ""
+		return a.sitOnWindowPlan(in, ms, ws, r, tm)
 	case Perch:
-		id := *in.target
-		for i, m := range ms {
-			if id == BottomTargetID(i) {
-				return a.floorPlan(ms, r, i, m), ""
-			}
-		}
-		for _, w := range ws {
-			if _, ok := windowTarget(ms, w, a.o.PID); ok && id == WindowTargetID(w.ID) {
-				return a.sitPlan(ms, r, w, "error: unknown target "+id), ""
-			}
-		}
-		return plan{}, "error: unknown target " + id
+		return a.perchPlan(*in.target, ms, ws, r)
 	case WalkTo:
-		m := ms[tm]
-		x := clampSpan(m.Bounds.Min.X+*in.x, m.WorkArea.Min.X, m.WorkArea.Max.X-r.Dx())
-		y := r.Min.Y
-		if j := a.cur; j != nil && j.perched && j.arrived && tm == here {
-			// Along the window sat on, staying on it.
-			w := j.win
-			x = clampSpan(x, w.Frame.Min.X, w.Frame.Max.X-r.Dx())
-			p := a.motionPlan(r, image.Pt(x, y), Walk, Sit, a.walkTime)
-			p.perch, p.dx, p.lost = &w, x-w.Frame.Min.X, fmt.Sprintf("error: no window matches %q", appName(w))
-			p.result = sittingText(w)
-			return p, ""
-		}
-		if tm != here {
-			y = m.WorkArea.Max.Y - r.Dy()
-			return a.atPlan(ms, r, image.Pt(x, y), tm, jumpTime), ""
-		}
-		return a.atPlan(ms, r, image.Pt(x, y), tm, a.walkTime), ""
+		return a.walkToPlanLocked(*in.x, ms, r, tm, here), ""
 	case MoveTo:
 		m := ms[tm]
 		to := keepIn(image.Pt(m.Bounds.Min.X+*in.x, m.Bounds.Min.Y+*in.y), r.Size(), m.WorkArea)
@@ -320,6 +270,75 @@ func (a *Actor) planLocked(in args, ms []desktop.Monitor, ws []desktop.Window) (
 		t := true
 		return plan{visible: &t, result: atText(ms, r.Min, here)}, ""
 	}
+}
+
+// sitOnWindowPlan plans sitting on the window whose app or title holds
+// the query, the one nearest the pet's feet, on the monitor asked for if
+// one is.
+func (a *Actor) sitOnWindowPlan(in args, ms []desktop.Monitor, ws []desktop.Window, r image.Rectangle, tm int) (plan, string) {
+	q := strings.ToLower(strings.TrimSpace(*in.app))
+	if q == "" {
+		return plan{}, toolcall.InvalidField("app")
+	}
+	feet := image.Pt((r.Min.X+r.Max.X)/2, r.Max.Y)
+	var best *desktop.Window
+	bestD := 0
+	for i, w := range ws {
+		t, ok := windowTarget(ms, w, a.o.PID)
+		if !ok || (in.monitor != nil && t.Monitor != tm) {
+			continue
+		}
+		if !strings.Contains(strings.ToLower(w.App), q) && !strings.Contains(strings.ToLower(w.Title), q) {
+			continue
+		}
+		d := distSq(image.Rect(w.Frame.Min.X, w.Frame.Min.Y, w.Frame.Max.X, w.Frame.Min.Y+1), feet)
+		if best == nil || d < bestD {
+			best, bestD = &ws[i], d
+		}
+	}
+	if best == nil {
+		return plan{}, fmt.Sprintf("error: no window matches %q", *in.app)
+	}
+	return a.sitPlan(ms, r, *best, fmt.Sprintf("error: no window matches %q", *in.app)), ""
+}
+
+// perchPlan plans perching on the target named by id: a monitor's bottom
+// or a window to sit on.
+func (a *Actor) perchPlan(id string, ms []desktop.Monitor, ws []desktop.Window, r image.Rectangle) (plan, string) {
+	for i, m := range ms {
+		if id == BottomTargetID(i) {
+			return a.floorPlan(ms, r, i, m), ""
+		}
+	}
+	for _, w := range ws {
+		if _, ok := windowTarget(ms, w, a.o.PID); ok && id == WindowTargetID(w.ID) {
+			return a.sitPlan(ms, r, w, "error: unknown target "+id), ""
+		}
+	}
+	return plan{}, "error: unknown target " + id
+}
+
+// walkToPlanLocked plans walking to x0 on monitor tm: along the window
+// the pet sits on, staying on it; on the pet's own monitor, walking; on
+// another, jumping to its floor. a.mu is held.
+func (a *Actor) walkToPlanLocked(x0 int, ms []desktop.Monitor, r image.Rectangle, tm, here int) plan {
+	m := ms[tm]
+	x := clampSpan(m.Bounds.Min.X+x0, m.WorkArea.Min.X, m.WorkArea.Max.X-r.Dx())
+	y := r.Min.Y
+	if j := a.cur; j != nil && j.perched && j.arrived && tm == here {
+		// Along the window sat on, staying on it.
+		w := j.win
+		x = clampSpan(x, w.Frame.Min.X, w.Frame.Max.X-r.Dx())
+		p := a.motionPlan(r, image.Pt(x, y), Walk, Sit, a.walkTime)
+		p.perch, p.dx, p.lost = &w, x-w.Frame.Min.X, fmt.Sprintf("error: no window matches %q", appName(w))
+		p.result = sittingText(w)
+		return p
+	}
+	if tm != here {
+		y = m.WorkArea.Max.Y - r.Dy()
+		return a.atPlan(ms, r, image.Pt(x, y), tm, jumpTime)
+	}
+	return a.atPlan(ms, r, image.Pt(x, y), tm, a.walkTime)
 }
 
 // home is the preset's home, or the primary monitor's bottom-right corner.

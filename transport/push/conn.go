@@ -153,31 +153,13 @@ func (c *Client) supervise() {
 func (c *Client) attempt() (code int, readied, ok bool) {
 	actx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
+	if !c.beginAttempt(cancel) {
 		return 0, false, false
 	}
-	c.attemptCancel = cancel
-	c.setStateLocked(transport.StateEvent{State: transport.StateConnecting})
-	c.mu.Unlock()
-
-	ws, resp, err := c.dial(actx)
-	if resp != nil && resp.Body != nil {
-		resp.Body.Close()
+	ws, code, ok := c.open(actx)
+	if ws == nil {
+		return code, false, ok
 	}
-	if err != nil {
-		if c.ctx.Err() != nil {
-			return 0, false, false
-		}
-		attrs := []any{"err", err.Error()}
-		if resp != nil {
-			attrs = append(attrs, "status", resp.StatusCode)
-		}
-		c.log.Warn("ws_dial_failed", attrs...)
-		return dialFailedCode, false, true
-	}
-	c.log.Info("ws_open")
 
 	cn := newConn(ws)
 	var wwg sync.WaitGroup
@@ -189,6 +171,56 @@ func (c *Client) attempt() (code int, readied, ok bool) {
 
 	c.mu.Lock()
 	c.cn = cn
+	c.helloLocked(cn, ws)
+	c.mu.Unlock()
+
+	code = c.readUntilClosed(actx, ws, cn)
+	readied = c.endAttempt(cn)
+	cn.stopWriter()
+	wwg.Wait()
+	ws.Close()
+	c.log.Info("ws_close", "code", code)
+	return code, readied, c.ctx.Err() == nil
+}
+
+// beginAttempt makes cancel the way Reconnect ends this attempt and says
+// the client is connecting; false when the client is closed.
+func (c *Client) beginAttempt(cancel context.CancelFunc) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.attemptCancel = cancel
+	c.setStateLocked(transport.StateEvent{State: transport.StateConnecting})
+	return true
+}
+
+// open dials the backend. Without a socket it reports the close code to
+// back off by, and false when the client is closing.
+func (c *Client) open(actx context.Context) (ws *websocket.Conn, code int, ok bool) {
+	ws, resp, err := c.dial(actx)
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		if c.ctx.Err() != nil {
+			return nil, 0, false
+		}
+		attrs := []any{"err", err.Error()}
+		if resp != nil {
+			attrs = append(attrs, "status", resp.StatusCode)
+		}
+		c.log.Warn("ws_dial_failed", attrs...)
+		return nil, dialFailedCode, true
+	}
+	c.log.Info("ws_open")
+	return ws, 0, true
+}
+
+// helloLocked queues the hello frame on cn and gives the backend
+// HelloWait to answer ready before the socket is closed. c.mu is held.
+func (c *Client) helloLocked(cn *conn, ws *websocket.Conn) {
 	cn.helloVocab = c.vocab
 	hello, err := marshal(helloFrame{
 		Type: "hello", Key: c.opts.Key, ChatID: c.opts.ChatID, Accepts: []string{"error"},
@@ -214,16 +246,18 @@ func (c *Client) attempt() (code int, readied, ok bool) {
 		c.log.Warn("ws_ready_timeout", "wait", HelloWait.String())
 		ws.Close()
 	})
-	c.mu.Unlock()
+}
 
-	// Reconnect and Close end the socket with a normal close frame.
+// readUntilClosed reads the socket until it closes and returns the close
+// code. Reconnect and Close end the socket with a normal close frame.
+func (c *Client) readUntilClosed(actx context.Context, ws *websocket.Conn, cn *conn) int {
 	closing := make(chan struct{})
 	stop := context.AfterFunc(actx, func() {
 		defer close(closing)
 		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
 		ws.Close()
 	})
-	code = c.readLoop(cn)
+	code := c.readLoop(cn)
 	if !stop() {
 		// This side closed the socket: wait for the close frame to go out
 		// so no goroutine outlives Close. Unless the backend's close frame
@@ -234,8 +268,14 @@ func (c *Client) attempt() (code int, readied, ok bool) {
 			code = websocket.CloseNormalClosure
 		}
 	}
+	return code
+}
 
+// endAttempt marks cn closed and leaves it, reporting whether ready
+// arrived on it.
+func (c *Client) endAttempt(cn *conn) (readied bool) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	cn.closed = true
 	cn.helloTimer.Stop()
 	readied = cn.gotReady
@@ -244,13 +284,7 @@ func (c *Client) attempt() (code int, readied, ok bool) {
 		c.cn = nil
 	}
 	c.attemptCancel = nil
-	c.mu.Unlock()
-
-	cn.stopWriter()
-	wwg.Wait()
-	ws.Close()
-	c.log.Info("ws_close", "code", code)
-	return code, readied, c.ctx.Err() == nil
+	return readied
 }
 
 // dial opens the socket. gorilla/websocket honours ctx while it connects

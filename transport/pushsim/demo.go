@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -344,113 +343,6 @@ func (d *demo) cue(k int) transport.Cue {
 		c.EmotionText = "cheerfully"
 	}
 	return c
-}
-
-// playTurn plays the k-th turn that does not fail.
-func (d *demo) playTurn(t turnFrame, k int) error {
-	id := t.TurnID
-	end := func() error {
-		u := any(usageFor(t.ClientContext+t.Text, t.Text))
-		if d.o.Break == BreakUsageStrings {
-			u = map[string]string{"input_tokens": "1200", "output_tokens": "80", "total_tokens": "1280"}
-		}
-		f := frame{"type": "turn_end", "turn_id": id, "usage": u}
-		if d.o.Break == BreakDoubleTurnEnd {
-			return d.sendAll(f, f)
-		}
-		return d.c.Send(f)
-	}
-	reasoning := []string{"The user wrote something; ", "showing every frame the backend can send."}
-	said := "You poked me!"
-	if t.Text != "" {
-		said = "You said: " + textcut.Cut(t.Text, 200)
-	}
-	speech := frame{"type": "speech", "turn_id": id, "source": Source,
-		"segments": []transport.Segment{segment(said, d.emotionCue("happy")...)}}
-	if d.o.Break == BreakRenderShape {
-		speech["segments"] = map[string]string{"speech": said}
-	}
-	doneState := "done"
-	if d.o.Break == BreakToolStatusState {
-		doneState = "finished"
-	}
-	closing := frame{"type": "render", "turn_id": id, "source": Source,
-		"reasoning": strings.Join(reasoning, ""),
-		"segments":  []transport.Segment{segment("That was the render closing my reply.", d.cue(k))}}
-	steps := []func() error{
-		func() error { return d.c.Send(frame{"type": "reasoning", "turn_id": id, "delta": reasoning[0]}) },
-		func() error { return d.c.Send(frame{"type": "reasoning", "turn_id": id, "delta": reasoning[1]}) },
-		func() error {
-			return d.c.Send(frame{"type": "tool_status", "turn_id": id, "state": "running", "tool_id": "web_search"})
-		},
-		func() error {
-			return d.c.Send(frame{"type": "tool_status", "turn_id": id, "state": doneState, "tool_id": "web_search"})
-		},
-		func() error { return d.callTool(id, k) },
-		func() error {
-			title := fmt.Sprintf("Demo background task %d", k)
-			if d.o.Break == BreakDelegationTitle {
-				title += strings.Repeat(" and more", 20)
-			} else {
-				title = textcut.Cut(title, 120)
-			}
-			d.mu.Lock()
-			d.items = append(d.items, transport.Delegation{ID: fmt.Sprintf("d-%d", k),
-				Title: title, StartedAt: d.o.Clock.Now().UnixMilli(), State: "running"})
-			d.mu.Unlock()
-			return d.sendDelegations()
-		},
-		func() error { return d.c.Send(speech) },
-		func() error {
-			return d.c.Send(frame{"type": "speech", "turn_id": id, "source": Source,
-				"segments": []transport.Segment{segment("Let me show you what a backend can send.")}})
-		},
-		func() error {
-			switch d.o.Break {
-			case BreakFrameNotJSON:
-				if err := d.c.SendRaw([]byte("still thinking...")); err != nil {
-					return err
-				}
-			case BreakOversizeFrame:
-				if err := d.c.Send(frame{"type": "render", "turn_id": id, "source": Source,
-					"segments": []transport.Segment{segment(strings.Repeat("a", 300<<10))}}); err != nil {
-					return err
-				}
-			case BreakRenderAfterTurnEnd:
-				return nil // sent after turn_end below
-			}
-			return d.c.Send(closing)
-		},
-	}
-	for i, step := range steps {
-		if i > 0 {
-			if err := d.pause(); err != nil {
-				return err
-			}
-		}
-		if !d.live(id) {
-			d.log.Info("sim_turn_cut", "turn_id", id)
-			return end()
-		}
-		if err := step(); err != nil {
-			return err
-		}
-	}
-	if err := end(); err != nil {
-		return err
-	}
-	switch d.o.Break {
-	case BreakRenderAfterTurnEnd:
-		if err := d.c.Send(closing); err != nil {
-			return err
-		}
-	case BreakReasoningAfterTurnEnd:
-		if err := d.c.Send(frame{"type": "reasoning", "turn_id": id, "delta": " (an afterthought)"}); err != nil {
-			return err
-		}
-	}
-	d.scheduleReport(k)
-	return nil
 }
 
 func (d *demo) sendDelegations() error {

@@ -169,89 +169,22 @@ func (s *Server) Close() error {
 	return err
 }
 
+// serveWS serves one client from upgrade to close: its hello, ready, the
+// script (through Conns and OnConn) and its read loop.
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return
 	}
 	c := &Conn{ws: ws, done: make(chan struct{}), more: make(chan struct{}), server: s}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.track(c) {
 		ws.Close()
 		return
 	}
-	s.live[c] = struct{}{}
-	s.wg.Add(1)
-	s.mu.Unlock()
-	defer s.wg.Done()
-	defer func() {
-		s.mu.Lock()
-		delete(s.live, c)
-		s.mu.Unlock()
-	}()
-
-	ws.SetReadDeadline(time.Now().Add(helloWait))
-	_, data, err := ws.ReadMessage()
-	if err != nil {
-		ws.Close()
+	defer s.untrack(c)
+	if !s.greet(c) {
 		close(c.done)
 		return
-	}
-	ws.SetReadDeadline(time.Time{})
-	var h Hello
-	var typ struct {
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(data, &typ) != nil || typ.Type != "hello" || json.Unmarshal(data, &h) != nil {
-		c.CloseWith(websocket.CloseProtocolError, "hello expected")
-		close(c.done)
-		return
-	}
-	h.Raw = append(json.RawMessage(nil), data...)
-	c.Hello = h
-	if s.opts.OnFrame != nil {
-		s.opts.OnFrame(Frame{Type: "hello", Raw: h.Raw, At: time.Now()})
-	}
-	s.mu.Lock()
-	s.hellos++
-	if s.opts.Key != "" && h.Key != s.opts.Key {
-		s.rejected++
-		s.mu.Unlock()
-		code := CloseKeyRejected
-		if s.opts.Break == BreakWrongKeyCode {
-			code = websocket.ClosePolicyViolation
-		}
-		c.CloseWith(code, "")
-		close(c.done)
-		return
-	}
-	var replaced *Conn
-	if s.opts.Break == BreakReplaceCode {
-		replaced = s.chats[h.ChatID]
-		s.chats[h.ChatID] = c
-	}
-	s.mu.Unlock()
-	if replaced != nil {
-		replaced.CloseWith(replaceCode, "replaced")
-	}
-	if s.opts.Break == BreakTurnReadLimit {
-		ws.SetReadLimit(turnReadLimit)
-	}
-
-	if !s.opts.NoReady {
-		ready := map[string]any{"type": "ready", "chat_id": h.ChatID}
-		if s.opts.MaxTurnBytes > 0 {
-			ready["max_turn_bytes"] = s.opts.MaxTurnBytes
-		}
-		if s.opts.Break == BreakReadyMaxTurnBytes {
-			ready["max_turn_bytes"] = "1MB"
-		}
-		if err := c.Send(ready); err != nil {
-			ws.Close()
-			close(c.done)
-			return
-		}
 	}
 
 	readDone := make(chan struct{})
@@ -268,6 +201,109 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		c.CloseWith(websocket.CloseNormalClosure, "")
 	}
 	<-readDone
+}
+
+// track counts c among the live connections Close waits for; false once
+// the server is closed.
+func (s *Server) track(c *Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.live[c] = struct{}{}
+	s.wg.Add(1)
+	return true
+}
+
+// untrack lets Close stop waiting for c.
+func (s *Server) untrack(c *Conn) {
+	s.mu.Lock()
+	delete(s.live, c)
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+// greet reads the client's hello, admits its key and answers ready (unless
+// told not to). False when the connection ended on the way; it is closed.
+func (s *Server) greet(c *Conn) bool {
+	h, ok := s.readHello(c)
+	if !ok || !s.admit(c, h) {
+		return false
+	}
+	if s.opts.Break == BreakTurnReadLimit {
+		c.ws.SetReadLimit(turnReadLimit)
+	}
+	if s.opts.NoReady {
+		return true
+	}
+	ready := map[string]any{"type": "ready", "chat_id": h.ChatID}
+	if s.opts.MaxTurnBytes > 0 {
+		ready["max_turn_bytes"] = s.opts.MaxTurnBytes
+	}
+	if s.opts.Break == BreakReadyMaxTurnBytes {
+		ready["max_turn_bytes"] = "1MB"
+	}
+	if err := c.Send(ready); err != nil {
+		c.ws.Close()
+		return false
+	}
+	return true
+}
+
+// readHello reads the first frame, which must be a hello within
+// helloWait, and records it; otherwise it closes the connection.
+func (s *Server) readHello(c *Conn) (Hello, bool) {
+	ws := c.ws
+	ws.SetReadDeadline(time.Now().Add(helloWait))
+	_, data, err := ws.ReadMessage()
+	if err != nil {
+		ws.Close()
+		return Hello{}, false
+	}
+	ws.SetReadDeadline(time.Time{})
+	var h Hello
+	var typ struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &typ) != nil || typ.Type != "hello" || json.Unmarshal(data, &h) != nil {
+		c.CloseWith(websocket.CloseProtocolError, "hello expected")
+		return Hello{}, false
+	}
+	h.Raw = append(json.RawMessage(nil), data...)
+	c.Hello = h
+	if s.opts.OnFrame != nil {
+		s.opts.OnFrame(Frame{Type: "hello", Raw: h.Raw, At: time.Now()})
+	}
+	return h, true
+}
+
+// admit counts the hello and checks its key, closing the connection as
+// the backend does when the key is wrong; with BreakReplaceCode a second
+// connection of the same chat replaces the first.
+func (s *Server) admit(c *Conn, h Hello) bool {
+	s.mu.Lock()
+	s.hellos++
+	if s.opts.Key != "" && h.Key != s.opts.Key {
+		s.rejected++
+		s.mu.Unlock()
+		code := CloseKeyRejected
+		if s.opts.Break == BreakWrongKeyCode {
+			code = websocket.ClosePolicyViolation
+		}
+		c.CloseWith(code, "")
+		return false
+	}
+	var replaced *Conn
+	if s.opts.Break == BreakReplaceCode {
+		replaced = s.chats[h.ChatID]
+		s.chats[h.ChatID] = c
+	}
+	s.mu.Unlock()
+	if replaced != nil {
+		replaced.CloseWith(replaceCode, "replaced")
+	}
+	return true
 }
 
 // Hello is the client's hello frame as received.

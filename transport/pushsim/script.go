@@ -296,82 +296,120 @@ func ParseScenarioClock(data []byte, clk clock.Clock) (Script, error) {
 	if err := dec.Decode(&sc); err != nil {
 		return nil, fmt.Errorf("pushsim: scenario: %w", err)
 	}
+	if err := sc.check(); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, c *Conn, log *slog.Logger) error {
+		return sc.play(ctx, c, log, clk)
+	}, nil
+}
+
+// check refuses a scenario without steps, a step that is not exactly one
+// of send, wait and sleep, and a loop that would not wait.
+func (sc *scenario) check() error {
 	if len(sc.Steps) == 0 {
-		return nil, errors.New("pushsim: scenario: no steps")
+		return errors.New("pushsim: scenario: no steps")
 	}
 	hasWait := false
 	for i, st := range sc.Steps {
-		n := 0
-		if len(st.Send) > 0 {
-			n++
-			var obj map[string]json.RawMessage
-			if json.Unmarshal(st.Send, &obj) != nil {
-				return nil, fmt.Errorf("pushsim: scenario step %d: send must be a JSON object", i+1)
-			}
-			if _, ok := obj["type"]; !ok {
-				return nil, fmt.Errorf("pushsim: scenario step %d: send frame has no type", i+1)
-			}
+		if err := st.check(i + 1); err != nil {
+			return err
 		}
-		if st.Wait != "" {
-			n++
-			hasWait = true
-		}
-		if st.SleepMS != 0 {
-			n++
-			if st.SleepMS < 0 {
-				return nil, fmt.Errorf("pushsim: scenario step %d: negative sleep_ms", i+1)
-			}
-		}
-		if st.TimeoutMS < 0 {
-			return nil, fmt.Errorf("pushsim: scenario step %d: negative timeout_ms", i+1)
-		}
-		if n != 1 {
-			return nil, fmt.Errorf("pushsim: scenario step %d: want exactly one of send, wait, sleep_ms", i+1)
-		}
+		hasWait = hasWait || st.Wait != ""
 	}
 	if sc.Loop && !hasWait {
-		return nil, errors.New("pushsim: scenario: a loop needs a wait step")
+		return errors.New("pushsim: scenario: a loop needs a wait step")
 	}
-	return func(ctx context.Context, c *Conn, log *slog.Logger) error {
-		turnID := ""
-		for {
-			for i, st := range sc.Steps {
-				switch {
-				case len(st.Send) > 0:
-					esc, _ := json.Marshal(turnID)
-					data := bytes.ReplaceAll(st.Send, []byte("{turn_id}"), esc[1:len(esc)-1])
-					if err := c.SendRaw(data); err != nil {
-						return endErr(err)
-					}
-				case st.Wait != "":
-					timeout := DefaultWaitTimeout
-					if st.TimeoutMS > 0 {
-						timeout = time.Duration(st.TimeoutMS) * time.Millisecond
-					}
-					wctx, cancel := context.WithCancel(ctx)
-					timer := clk.AfterFunc(timeout, cancel)
-					f, err := waitFrame(wctx, c, st.Wait, &turnID)
-					timer.Stop()
-					timedOut := wctx.Err() != nil && ctx.Err() == nil
-					cancel()
-					if timedOut {
-						return fmt.Errorf("pushsim: scenario step %d: no %s frame within %v", i+1, st.Wait, timeout)
-					}
-					if err != nil {
-						return endErr(err)
-					}
-					log.Info("sim_frame", "type", f.Type, "turn_id", turnID)
-				default:
-					if err := sleep(ctx, clk, time.Duration(st.SleepMS)*time.Millisecond); err != nil {
-						return endErr(err)
-					}
-				}
-			}
-			if !sc.Loop {
-				return nil
+	return nil
+}
+
+// check refuses step number n unless it is exactly one of a send of a
+// typed JSON object, a wait and a sleep, with no negative time.
+func (st scenarioStep) check(n int) error {
+	kinds := 0
+	if len(st.Send) > 0 {
+		kinds++
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(st.Send, &obj) != nil {
+			return fmt.Errorf("pushsim: scenario step %d: send must be a JSON object", n)
+		}
+		if _, ok := obj["type"]; !ok {
+			return fmt.Errorf("pushsim: scenario step %d: send frame has no type", n)
+		}
+	}
+	if st.Wait != "" {
+		kinds++
+	}
+	if st.SleepMS != 0 {
+		kinds++
+		if st.SleepMS < 0 {
+			return fmt.Errorf("pushsim: scenario step %d: negative sleep_ms", n)
+		}
+	}
+	if st.TimeoutMS < 0 {
+		return fmt.Errorf("pushsim: scenario step %d: negative timeout_ms", n)
+	}
+	if kinds != 1 {
+		return fmt.Errorf("pushsim: scenario step %d: want exactly one of send, wait, sleep_ms", n)
+	}
+	return nil
+}
+
+// play runs the steps on c, again and again with "loop", the last turn_id
+// waited for standing in for {turn_id} in what is sent.
+func (sc *scenario) play(ctx context.Context, c *Conn, log *slog.Logger, clk clock.Clock) error {
+	turnID := ""
+	for {
+		for i, st := range sc.Steps {
+			if err := st.play(ctx, c, log, clk, i+1, &turnID); err != nil {
+				return err
 			}
 		}
-	}, nil
+		if !sc.Loop {
+			return nil
+		}
+	}
+}
+
+// play runs step number n: sends its frame, waits for its frame or sleeps.
+func (st scenarioStep) play(ctx context.Context, c *Conn, log *slog.Logger, clk clock.Clock, n int, turnID *string) error {
+	switch {
+	case len(st.Send) > 0:
+		esc, _ := json.Marshal(*turnID)
+		data := bytes.ReplaceAll(st.Send, []byte("{turn_id}"), esc[1:len(esc)-1])
+		if err := c.SendRaw(data); err != nil {
+			return endErr(err)
+		}
+	case st.Wait != "":
+		return st.wait(ctx, c, log, clk, n, turnID)
+	default:
+		if err := sleep(ctx, clk, time.Duration(st.SleepMS)*time.Millisecond); err != nil {
+			return endErr(err)
+		}
+	}
+	return nil
+}
+
+// wait waits for the step's frame within its timeout, noting turn_ids.
+func (st scenarioStep) wait(ctx context.Context, c *Conn, log *slog.Logger, clk clock.Clock, n int, turnID *string) error {
+	timeout := DefaultWaitTimeout
+	if st.TimeoutMS > 0 {
+		timeout = time.Duration(st.TimeoutMS) * time.Millisecond
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	timer := clk.AfterFunc(timeout, cancel)
+	f, err := waitFrame(wctx, c, st.Wait, turnID)
+	timer.Stop()
+	timedOut := wctx.Err() != nil && ctx.Err() == nil
+	cancel()
+	if timedOut {
+		return fmt.Errorf("pushsim: scenario step %d: no %s frame within %v", n, st.Wait, timeout)
+	}
+	if err != nil {
+		return endErr(err)
+	}
+	log.Info("sim_frame", "type", f.Type, "turn_id", *turnID)
+	return nil
 }
 
 // waitFrame skips frames until one of type typ, noting the turn_id of

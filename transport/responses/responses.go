@@ -224,6 +224,8 @@ type event struct {
 	Error json.RawMessage `json:"error"`
 }
 
+// Event handles one event of the stream: deltas go to s as they come,
+// tool calls are gathered, and the stream's end or failure is returned.
 func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 	var ev event
 	if err := json.Unmarshal(data, &ev); err != nil {
@@ -246,14 +248,7 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 			x.respID = ev.Response.ID
 		}
 	case "response.output_item.added":
-		if ev.Item == nil {
-			return nil
-		}
-		if ev.Item.Type == "function_call" {
-			x.call(ev.Item.ID, ev.Item.CallID, ev.Item.Name)
-		} else if id := serverTool(ev.Item); id != "" {
-			s.ToolStatus("running", id)
-		}
+		x.itemAdded(ev.Item, s)
 	case "response.function_call_arguments.delta":
 		if c := x.call(ev.ItemID, "", ""); !c.done {
 			c.args.WriteString(ev.Delta)
@@ -261,38 +256,83 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 	case "response.function_call_arguments.done":
 		x.call(ev.ItemID, "", "").finish(ev.Args)
 	case "response.output_item.done":
-		if ev.Item == nil {
-			return nil
-		}
-		if ev.Item.Type == "function_call" {
-			x.call(ev.Item.ID, ev.Item.CallID, ev.Item.Name).finish(ev.Item.Arguments)
-		} else if id := serverTool(ev.Item); id != "" {
-			state := "done"
-			if ev.Item.Status == "failed" {
-				state = "failed"
-			}
-			s.ToolStatus(state, id)
-		}
+		x.itemDone(ev.Item, s)
 	case "response.completed":
-		x.finished = true
-		if r := ev.Response; r != nil {
-			if r.ID != "" {
-				x.respID = r.ID
-			}
-			if len(x.calls) == 0 {
-				// A server that sends no item events: take the calls
-				// from the finished response.
-				for _, it := range r.Output {
-					if it.Type == "function_call" {
-						x.call(it.ID, it.CallID, it.Name).finish(it.Arguments)
-					}
-				}
-			}
-			if u := r.Usage; u != nil {
-				s.Usage(transport.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens})
+		x.completed(&ev, s)
+		return request.ErrStreamEnd
+	case "response.failed", "response.incomplete", "error":
+		return failure(typ, &ev, data)
+	default:
+		if ev.Type == "" && len(ev.Error) > 0 && string(ev.Error) != "null" {
+			// An error raised while reading the stream, not an event:
+			// its status, when it has one, is shown.
+			return apierror.ServerError(data)
+		}
+		// Other events (content_part, annotations, ...) carry nothing
+		// shown.
+	}
+	return nil
+}
+
+// itemAdded starts a function call, or shows a tool the backend runs
+// itself as running.
+func (x *exchange) itemAdded(it *item, s request.Sink) {
+	if it == nil {
+		return
+	}
+	if it.Type == "function_call" {
+		x.call(it.ID, it.CallID, it.Name)
+	} else if id := serverTool(it); id != "" {
+		s.ToolStatus("running", id)
+	}
+}
+
+// itemDone finishes a function call with its arguments, or shows a tool
+// the backend ran itself as done or failed.
+func (x *exchange) itemDone(it *item, s request.Sink) {
+	if it == nil {
+		return
+	}
+	if it.Type == "function_call" {
+		x.call(it.ID, it.CallID, it.Name).finish(it.Arguments)
+	} else if id := serverTool(it); id != "" {
+		state := "done"
+		if it.Status == "failed" {
+			state = "failed"
+		}
+		s.ToolStatus(state, id)
+	}
+}
+
+// completed ends the exchange: the response's id for the next turn, its
+// calls when no item events brought them, and its usage.
+func (x *exchange) completed(ev *event, s request.Sink) {
+	x.finished = true
+	r := ev.Response
+	if r == nil {
+		return
+	}
+	if r.ID != "" {
+		x.respID = r.ID
+	}
+	if len(x.calls) == 0 {
+		// A server that sends no item events: take the calls
+		// from the finished response.
+		for _, it := range r.Output {
+			if it.Type == "function_call" {
+				x.call(it.ID, it.CallID, it.Name).finish(it.Arguments)
 			}
 		}
-		return request.ErrStreamEnd
+	}
+	if u := r.Usage; u != nil {
+		s.Usage(transport.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens})
+	}
+}
+
+// failure is the error a failed or incomplete response, or an error event,
+// ends the stream with.
+func failure(typ string, ev *event, data []byte) error {
+	switch typ {
 	case "response.failed":
 		// Generic failure text (docs/protocol/push-transport.md); the server's message
 		// and code go to the log.
@@ -308,23 +348,14 @@ func (x *exchange) Event(name string, data []byte, s request.Sink) error {
 			detail = string(r.IncompleteDetails)
 		}
 		return &apierror.StatusError{Kind: typ, Text: detail}
-	case "error":
+	default: // "error"
 		// OpenAI nests message and code in "error"; other servers put
 		// them at the top level of the event. Either way the text shown
 		// is the generic one; the log line has the server's words.
 		se := apierror.ServerError(data)
 		se.Kind, se.Status = "error", 0
 		return se
-	default:
-		if ev.Type == "" && len(ev.Error) > 0 && string(ev.Error) != "null" {
-			// An error raised while reading the stream, not an event:
-			// its status, when it has one, is shown.
-			return apierror.ServerError(data)
-		}
-		// Other events (content_part, annotations, ...) carry nothing
-		// shown.
 	}
-	return nil
 }
 
 // serverTool names an output item that is a tool the backend runs itself

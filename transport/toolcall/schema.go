@@ -173,97 +173,135 @@ func (n *node) check(v json.RawMessage, path string) string {
 	}
 	bad := InvalidField(name)
 	kind := jsonKind(v)
-	if len(n.types) > 0 {
-		ok := false
-		for _, t := range n.types {
-			if t == kind || (t == "number" && kind == "integer") {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return bad
-		}
-	}
-	if n.enum != nil {
-		var dv any
-		if json.Unmarshal(v, &dv) != nil {
-			return bad
-		}
-		found := false
-		for _, e := range n.enum {
-			if reflect.DeepEqual(e, dv) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return bad
-		}
+	if !n.typeAllows(kind) || !n.enumAllows(v) {
+		return bad
 	}
 	switch kind {
 	case "integer", "number":
-		if kind == "integer" {
-			if _, err := strconv.ParseInt(string(v), 10, 64); err != nil && containsType(n.types, "integer") {
-				return bad
-			}
-		}
-		f, err := strconv.ParseFloat(string(v), 64)
-		if err != nil || math.IsInf(f, 0) {
-			return bad
-		}
-		if n.minimum != nil && f < *n.minimum {
-			return bad
-		}
-		if n.maximum != nil && f > *n.maximum {
+		if !n.numberFits(v, kind) {
 			return bad
 		}
 	case "string":
-		if n.maxLength >= 0 {
-			var s string
-			if json.Unmarshal(v, &s) != nil || utf8.RuneCountInString(s) > n.maxLength {
-				return bad
-			}
+		if !n.stringFits(v) {
+			return bad
 		}
 	case "object":
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(v, &fields) != nil {
-			return bad
-		}
-		for _, r := range n.required {
-			if _, ok := fields[r]; !ok {
-				return MissingField(join(path, r))
-			}
-		}
-		names := make([]string, 0, len(fields))
-		for k := range fields {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			p, ok := n.properties[k]
-			if !ok {
-				if n.noExtra {
-					return InvalidField(join(path, k))
-				}
-				continue
-			}
-			if msg := p.check(fields[k], join(path, k)); msg != "" {
-				return msg
-			}
-		}
+		return n.checkObject(v, path, bad)
 	case "array":
-		if n.items == nil {
-			break
+		return n.checkArray(v, name, bad)
+	}
+	return ""
+}
+
+// typeAllows reports whether the schema's types, if any, take a value of
+// kind; an integer is a number.
+func (n *node) typeAllows(kind string) bool {
+	if len(n.types) == 0 {
+		return true
+	}
+	for _, t := range n.types {
+		if t == kind || (t == "number" && kind == "integer") {
+			return true
 		}
-		var elems []json.RawMessage
-		if json.Unmarshal(v, &elems) != nil {
-			return bad
+	}
+	return false
+}
+
+// enumAllows reports whether v is one of the schema's enum values, if it
+// has an enum.
+func (n *node) enumAllows(v json.RawMessage) bool {
+	if n.enum == nil {
+		return true
+	}
+	var dv any
+	if json.Unmarshal(v, &dv) != nil {
+		return false
+	}
+	for _, e := range n.enum {
+		if reflect.DeepEqual(e, dv) {
+			return true
 		}
-		for _, e := range elems {
-			if msg := n.items.check(e, name); msg != "" {
-				return msg
+	}
+	return false
+}
+
+// numberFits reports whether the number v is finite, an int64 where the
+// schema asks for an integer, and within its minimum and maximum.
+func (n *node) numberFits(v json.RawMessage, kind string) bool {
+	if kind == "integer" {
+		if _, err := strconv.ParseInt(string(v), 10, 64); err != nil && containsType(n.types, "integer") {
+			return false
+		}
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return false
+	}
+	if n.minimum != nil && f < *n.minimum {
+		return false
+	}
+	if n.maximum != nil && f > *n.maximum {
+		return false
+	}
+	return true
+}
+
+// stringFits reports whether the string v is within the schema's
+// maxLength, in characters.
+func (n *node) stringFits(v json.RawMessage) bool {
+	if n.maxLength < 0 {
+		return true
+	}
+	var s string
+	return json.Unmarshal(v, &s) == nil && utf8.RuneCountInString(s) <= n.maxLength
+}
+
+// checkObject checks that the object v has its required fields, no field
+// the schema refuses, and fields that each pass their own schema, in name
+// order so the error named is always the same one.
+func (n *node) checkObject(v json.RawMessage, path, bad string) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(v, &fields) != nil {
+		return bad
+	}
+	for _, r := range n.required {
+		if _, ok := fields[r]; !ok {
+			return MissingField(join(path, r))
+		}
+	}
+	names := make([]string, 0, len(fields))
+	for k := range fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		p, ok := n.properties[k]
+		if !ok {
+			if n.noExtra {
+				return InvalidField(join(path, k))
 			}
+			continue
+		}
+		if msg := p.check(fields[k], join(path, k)); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// checkArray checks each element of the array v against the schema's
+// items, if it has them; an element's error names the array.
+func (n *node) checkArray(v json.RawMessage, name, bad string) string {
+	if n.items == nil {
+		return ""
+	}
+	var elems []json.RawMessage
+	if json.Unmarshal(v, &elems) != nil {
+		return bad
+	}
+	for _, e := range elems {
+		if msg := n.items.check(e, name); msg != "" {
+			return msg
 		}
 	}
 	return ""

@@ -61,78 +61,122 @@ type poseKey struct {
 // build reads and checks the whole set and makes the pack's files; it
 // writes nothing.
 func build(l layout) (*built, error) {
-	data, err := readLimited(l.actions, MaxConfigBytes)
+	motions, sleepy, err := readMotions(l)
 	if err != nil {
 		return nil, err
 	}
+	poses, err := readPoses(l.images, motions, sleepy)
+	if err != nil {
+		return nil, err
+	}
+	c, frames, files, err := drawPoses(poses)
+	if err != nil {
+		return nil, err
+	}
+	m := makeManifest(l.name, c, motions, sleepy[0], frames)
+	return &built{name: m.Name, m: m, files: files}, nil
+}
+
+// readMotions reads the set's actions, checks that its behaviors (which
+// are not imported) are well-formed XML, and chooses the actions that play
+// the pack's motions and its sleepy pose.
+func readMotions(l layout) ([]chosen, []Pose, error) {
+	data, err := readLimited(l.actions, MaxConfigBytes)
+	if err != nil {
+		return nil, nil, err
+	}
 	actions, err := ParseActions(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Base(l.actions), err)
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(l.actions), err)
 	}
 	if l.behaviors != "" {
 		data, err := readLimited(l.behaviors, MaxConfigBytes)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := CheckWellFormed(data); err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Base(l.behaviors), err)
+			return nil, nil, fmt.Errorf("%s: %w", filepath.Base(l.behaviors), err)
 		}
 	}
 	motions, sleepy, err := choose(actions)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Base(l.actions), err)
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(l.actions), err)
 	}
+	return motions, sleepy, nil
+}
 
-	// Every pose's image, read once and checked.
-	imgs := map[string]image.Image{}
-	var keys []poseKey
-	seen := map[poseKey]bool{}
-	add := func(p Pose) error {
-		k := poseKey{p.Image, p.Anchor}
-		if _, ok := imgs[p.Image]; !ok {
-			img, err := readImage(l.images, p.Image)
-			if err != nil {
-				return err
-			}
-			imgs[p.Image] = img
+// poseSet is every pose the pack draws, in the order first used, with each
+// image read once.
+type poseSet struct {
+	dir  string // the set's image folder
+	imgs map[string]image.Image
+	keys []poseKey
+	seen map[poseKey]bool
+}
+
+// add reads the pose's image if it is new and keeps the pose if it is.
+func (s *poseSet) add(p Pose) error {
+	k := poseKey{p.Image, p.Anchor}
+	if _, ok := s.imgs[p.Image]; !ok {
+		img, err := readImage(s.dir, p.Image)
+		if err != nil {
+			return err
 		}
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-		return nil
+		s.imgs[p.Image] = img
 	}
+	if !s.seen[k] {
+		s.seen[k] = true
+		s.keys = append(s.keys, k)
+	}
+	return nil
+}
+
+// readPoses reads and checks every pose's image: the motions' in order,
+// then the sleepy pose.
+func readPoses(dir string, motions []chosen, sleepy []Pose) (*poseSet, error) {
+	s := &poseSet{dir: dir, imgs: map[string]image.Image{}, seen: map[poseKey]bool{}}
 	for _, m := range motions {
 		if len(m.poses) > character.MaxFrames {
 			return nil, fmt.Errorf("action %s has %d poses; a pack's motion holds at most %d", m.action, len(m.poses), character.MaxFrames)
 		}
 		for _, p := range m.poses {
-			if err := add(p); err != nil {
+			if err := s.add(p); err != nil {
 				return nil, fmt.Errorf("action %s: %w", m.action, err)
 			}
 		}
 	}
-	if err := add(sleepy[0]); err != nil {
+	if err := s.add(sleepy[0]); err != nil {
 		return nil, err
 	}
+	return s, nil
+}
 
-	if len(keys) > character.MaxImages {
-		return nil, fmt.Errorf("%d different poses; a pack holds at most %d images", len(keys), character.MaxImages)
+// drawPoses draws each pose on one canvas that fits them all, feet on the
+// same spot, and names its frame file.
+func drawPoses(s *poseSet) (canvas, map[poseKey]string, map[string][]byte, error) {
+	if len(s.keys) > character.MaxImages {
+		return canvas{}, nil, nil, fmt.Errorf("%d different poses; a pack holds at most %d images", len(s.keys), character.MaxImages)
 	}
-	c := canvasFor(keys, imgs)
+	c := canvasFor(s.keys, s.imgs)
 	frames := map[poseKey]string{}
 	files := map[string][]byte{}
-	for i, k := range keys {
+	for i, k := range s.keys {
 		name := fmt.Sprintf("pose-%02d.png", i+1)
-		b, err := c.draw(imgs[k.image], k.anchor)
+		b, err := c.draw(s.imgs[k.image], k.anchor)
 		if err != nil {
-			return nil, err
+			return canvas{}, nil, nil, err
 		}
 		frames[k], files[name] = name, b
 	}
+	return c, frames, files, nil
+}
 
+// makeManifest writes the pack's character.json: its size and feet from
+// the canvas, each motion's frames and timing, every emotion standing as
+// the idle motion's first frame but sleepy, which is its own pose.
+func makeManifest(name string, c canvas, motions []chosen, sleepy Pose, frames map[poseKey]string) manifest {
 	m := manifest{
-		Name:            displayName(l.name),
+		Name:            displayName(name),
 		Size:            [2]int{c.w, c.h},
 		Feet:            [2]int{c.feet.X, c.feet.Y},
 		Faces:           character.FacingLeft,
@@ -142,16 +186,7 @@ func build(l layout) (*built, error) {
 		Source:          Source,
 	}
 	for _, m2 := range motions {
-		spec := motionSpec{Loop: m2.loop}
-		var total float64
-		for _, p := range m2.poses {
-			spec.Frames = append(spec.Frames, frames[poseKey{p.Image, p.Anchor}])
-			ms := int64(p.Ticks) * Tick.Milliseconds()
-			spec.DurationsMS = append(spec.DurationsMS, ms)
-			total += float64(ms) / 1000
-		}
-		spec.FPS = math.Min(math.Max(float64(len(spec.Frames))/total, character.MinFPS), character.MaxFPS)
-		m.Motions[m2.motion] = spec
+		m.Motions[m2.motion] = motionFrames(m2, frames)
 		if m2.motion == "walk" {
 			m.WalkSpeed = math.Round(walkSpeed(m2.poses)*c.scale*100) / 100
 		}
@@ -160,8 +195,23 @@ func build(l layout) (*built, error) {
 	for _, e := range emotions {
 		m.Emotions[e] = stand
 	}
-	m.Emotions["sleepy"] = frames[poseKey{sleepy[0].Image, sleepy[0].Anchor}]
-	return &built{name: m.Name, m: m, files: files}, nil
+	m.Emotions["sleepy"] = frames[poseKey{sleepy.Image, sleepy.Anchor}]
+	return m
+}
+
+// motionFrames is one motion's frames with each pose's own time, and the
+// mean frame rate they make, within a pack's limits.
+func motionFrames(m chosen, frames map[poseKey]string) motionSpec {
+	spec := motionSpec{Loop: m.loop}
+	var total float64
+	for _, p := range m.poses {
+		spec.Frames = append(spec.Frames, frames[poseKey{p.Image, p.Anchor}])
+		ms := int64(p.Ticks) * Tick.Milliseconds()
+		spec.DurationsMS = append(spec.DurationsMS, ms)
+		total += float64(ms) / 1000
+	}
+	spec.FPS = math.Min(math.Max(float64(len(spec.Frames))/total, character.MinFPS), character.MaxFPS)
+	return spec
 }
 
 // displayName is the pack's name: the set's, within the pack's limit.

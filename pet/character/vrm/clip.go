@@ -77,27 +77,11 @@ func readClip(r io.Reader) (*Clip, error) {
 	if err := c.readNodes(&m); err != nil {
 		return nil, err
 	}
-	bones := map[int]string{}
-	for name, b := range ext.Humanoid.HumanBones {
-		if b.Node == nil {
-			continue
-		}
-		if *b.Node < 0 || *b.Node >= len(m.Nodes) {
-			return nil, fmt.Errorf("vrm: humanoid bone %s: node %d out of range", name, *b.Node)
-		}
-		bones[*b.Node] = name
+	bones, err := clipBones(&ext, len(m.Nodes))
+	if err != nil {
+		return nil, err
 	}
-	exprs := map[int]string{}
-	for _, set := range []map[string]struct {
-		Node *int `json:"node"`
-	}{ext.Expressions.Preset, ext.Expressions.Custom} {
-		for name, e := range set {
-			if e.Node != nil && *e.Node >= 0 && *e.Node < len(m.Nodes) {
-				exprs[*e.Node] = name
-			}
-		}
-	}
-	world := worldRest(&m)
+	cr := &clipReader{c: c, bones: bones, exprs: clipExpressions(&ext, len(m.Nodes)), world: worldRest(&m)}
 	clip := &Clip{Rotations: map[string]RotationTrack{}, Expressions: map[string]WeightTrack{}}
 	if len(c.doc.Animations) == 0 {
 		return clip, nil
@@ -107,85 +91,167 @@ func readClip(r io.Reader) (*Clip, error) {
 		return nil, errors.New("vrm: animation 0 is null")
 	}
 	clip.Name = anim.Name
-	boneWorld := map[string]rest{}
-	hipsParent := rest{r: Quat{0, 0, 0, 1}, s: Vec3{1, 1, 1}}
-	for node, name := range bones {
-		boneWorld[name] = world[node]
-		if p := m.Nodes[node].Parent; name == "hips" && p >= 0 {
-			hipsParent = world[p]
-		}
-	}
+	cr.restBones(&m)
 	for ci, ch := range anim.Channels {
-		if ch == nil || ch.Target.Node == nil {
-			continue
-		}
-		name, isBone := bones[*ch.Target.Node]
-		expr, isExpr := exprs[*ch.Target.Node]
-		if !isBone && !isExpr {
-			continue // the lookAt target is not read
-		}
-		if ch.Sampler < 0 || ch.Sampler >= len(anim.Samplers) || anim.Samplers[ch.Sampler] == nil {
-			return nil, fmt.Errorf("vrm: channel %d: sampler %d out of range", ci, ch.Sampler)
-		}
-		s := anim.Samplers[ch.Sampler]
-		if !isBone {
-			if ch.Target.Path != gltf.TRSTranslation {
-				continue
-			}
-			// VRMC_vrm_animation: an expression's weight is its node's X.
-			times, vals, err := c.keys(s, 3)
-			if err != nil {
-				return nil, fmt.Errorf("vrm: channel %d: %w", ci, trimPrefix(err))
-			}
-			tr := WeightTrack{Times: times, Values: make([]float32, len(times)), Step: s.Interpolation == gltf.InterpolationStep}
-			for i := range times {
-				tr.Values[i] = clamp01(vals[3*i])
-			}
-			clip.Expressions[expr] = tr
-			clip.Duration = max(clip.Duration, last(times))
-			continue
-		}
-		switch ch.Target.Path {
-		case gltf.TRSRotation:
-			times, vals, err := c.keys(s, 4)
-			if err != nil {
-				return nil, fmt.Errorf("vrm: channel %d: %w", ci, trimPrefix(err))
-			}
-			// To the normalised skeleton's meaning, as three-vrm-animation
-			// reads clips (VRMAnimationLoaderPlugin): the rotation between
-			// the bone's rest frame and its parent bone's, q' = P·q·B⁻¹
-			// with P and B the parent's and the bone's rest world rotations.
-			b := world[*ch.Target.Node].r
-			p := parentRest(name, boneWorld, hipsParent)
-			tr := RotationTrack{Times: times, Step: s.Interpolation == gltf.InterpolationStep}
-			tr.Values = make([]Quat, len(times))
-			for i := range times {
-				q := normQuat(Quat{vals[4*i], vals[4*i+1], vals[4*i+2], vals[4*i+3]})
-				tr.Values[i] = normQuat(quatMul(quatMul(p.r, q), quatConj(b)))
-			}
-			clip.Rotations[name] = tr
-			clip.Duration = max(clip.Duration, last(times))
-		case gltf.TRSTranslation:
-			if name != "hips" {
-				continue // VRMC_vrm_animation moves only the hips
-			}
-			times, vals, err := c.keys(s, 3)
-			if err != nil {
-				return nil, fmt.Errorf("vrm: channel %d: %w", ci, trimPrefix(err))
-			}
-			p := parentRest(name, boneWorld, hipsParent)
-			tr := TranslationTrack{Times: times, Step: s.Interpolation == gltf.InterpolationStep}
-			tr.Values = make([]Vec3, len(times))
-			for i := range times {
-				v := Vec3{vals[3*i] * p.s[0], vals[3*i+1] * p.s[1], vals[3*i+2] * p.s[2]}
-				v = rotate(p.r, v)
-				tr.Values[i] = Vec3{v[0] + p.t[0], v[1] + p.t[1], v[2] + p.t[2]}
-			}
-			clip.HipsTranslation = tr
-			clip.Duration = max(clip.Duration, last(times))
+		if err := cr.readChannel(clip, anim, ci, ch); err != nil {
+			return nil, err
 		}
 	}
 	return clip, nil
+}
+
+// clipBones maps the clip's nodes to the humanoid bones they stand for,
+// refusing a bone whose node is not in the scene.
+func clipBones(ext *vrma, nodes int) (map[int]string, error) {
+	bones := map[int]string{}
+	for name, b := range ext.Humanoid.HumanBones {
+		if b.Node == nil {
+			continue
+		}
+		if *b.Node < 0 || *b.Node >= nodes {
+			return nil, fmt.Errorf("vrm: humanoid bone %s: node %d out of range", name, *b.Node)
+		}
+		bones[*b.Node] = name
+	}
+	return bones, nil
+}
+
+// clipExpressions maps the clip's nodes to the expressions (preset or
+// custom) they carry; an expression whose node is not in the scene is
+// skipped, as nothing could animate it.
+func clipExpressions(ext *vrma, nodes int) map[int]string {
+	exprs := map[int]string{}
+	for _, set := range []map[string]struct {
+		Node *int `json:"node"`
+	}{ext.Expressions.Preset, ext.Expressions.Custom} {
+		for name, e := range set {
+			if e.Node != nil && *e.Node >= 0 && *e.Node < nodes {
+				exprs[*e.Node] = name
+			}
+		}
+	}
+	return exprs
+}
+
+// clipReader reads one animation's channels into a Clip: which node is
+// which bone or expression, and the scene's rest transforms that turn a
+// channel's keys into the normalised skeleton's meaning.
+type clipReader struct {
+	c          *container
+	bones      map[int]string // node → humanoid bone
+	exprs      map[int]string // node → expression
+	world      []rest         // each node's rest world transform
+	boneWorld  map[string]rest
+	hipsParent rest // the hips' parent node's rest, identity if none
+}
+
+// restBones fills each bone's rest world transform and the hips' parent's.
+func (cr *clipReader) restBones(m *Model) {
+	cr.boneWorld = map[string]rest{}
+	cr.hipsParent = rest{r: Quat{0, 0, 0, 1}, s: Vec3{1, 1, 1}}
+	for node, name := range cr.bones {
+		cr.boneWorld[name] = cr.world[node]
+		if p := m.Nodes[node].Parent; name == "hips" && p >= 0 {
+			cr.hipsParent = cr.world[p]
+		}
+	}
+}
+
+// readChannel reads one channel into clip: a bone's rotation, the hips'
+// translation or an expression's weight. Channels of other nodes (the
+// lookAt target) and other paths are not read.
+func (cr *clipReader) readChannel(clip *Clip, anim *gltf.Animation, ci int, ch *gltf.AnimationChannel) error {
+	if ch == nil || ch.Target.Node == nil {
+		return nil
+	}
+	node := *ch.Target.Node
+	name, isBone := cr.bones[node]
+	expr, isExpr := cr.exprs[node]
+	if !isBone && !isExpr {
+		return nil // the lookAt target is not read
+	}
+	if ch.Sampler < 0 || ch.Sampler >= len(anim.Samplers) || anim.Samplers[ch.Sampler] == nil {
+		return fmt.Errorf("vrm: channel %d: sampler %d out of range", ci, ch.Sampler)
+	}
+	s := anim.Samplers[ch.Sampler]
+	var err error
+	switch {
+	case !isBone:
+		if ch.Target.Path != gltf.TRSTranslation {
+			return nil
+		}
+		err = cr.readExpression(clip, expr, s)
+	case ch.Target.Path == gltf.TRSRotation:
+		err = cr.readRotation(clip, name, node, s)
+	case ch.Target.Path == gltf.TRSTranslation:
+		if name != "hips" {
+			return nil // VRMC_vrm_animation moves only the hips
+		}
+		err = cr.readHipsTranslation(clip, s)
+	}
+	if err != nil {
+		return fmt.Errorf("vrm: channel %d: %w", ci, trimPrefix(err))
+	}
+	return nil
+}
+
+// readExpression reads an expression's weight track: in
+// VRMC_vrm_animation, an expression's weight is its node's X.
+func (cr *clipReader) readExpression(clip *Clip, expr string, s *gltf.AnimationSampler) error {
+	times, vals, err := cr.c.keys(s, 3)
+	if err != nil {
+		return err
+	}
+	tr := WeightTrack{Times: times, Values: make([]float32, len(times)), Step: s.Interpolation == gltf.InterpolationStep}
+	for i := range times {
+		tr.Values[i] = clamp01(vals[3*i])
+	}
+	clip.Expressions[expr] = tr
+	clip.Duration = max(clip.Duration, last(times))
+	return nil
+}
+
+// readRotation reads a bone's rotation track.
+func (cr *clipReader) readRotation(clip *Clip, name string, node int, s *gltf.AnimationSampler) error {
+	times, vals, err := cr.c.keys(s, 4)
+	if err != nil {
+		return err
+	}
+	// To the normalised skeleton's meaning, as three-vrm-animation
+	// reads clips (VRMAnimationLoaderPlugin): the rotation between
+	// the bone's rest frame and its parent bone's, q' = P·q·B⁻¹
+	// with P and B the parent's and the bone's rest world rotations.
+	b := cr.world[node].r
+	p := parentRest(name, cr.boneWorld, cr.hipsParent)
+	tr := RotationTrack{Times: times, Step: s.Interpolation == gltf.InterpolationStep}
+	tr.Values = make([]Quat, len(times))
+	for i := range times {
+		q := normQuat(Quat{vals[4*i], vals[4*i+1], vals[4*i+2], vals[4*i+3]})
+		tr.Values[i] = normQuat(quatMul(quatMul(p.r, q), quatConj(b)))
+	}
+	clip.Rotations[name] = tr
+	clip.Duration = max(clip.Duration, last(times))
+	return nil
+}
+
+// readHipsTranslation reads the hips' translation track, into the hips'
+// parent's rest frame.
+func (cr *clipReader) readHipsTranslation(clip *Clip, s *gltf.AnimationSampler) error {
+	times, vals, err := cr.c.keys(s, 3)
+	if err != nil {
+		return err
+	}
+	p := parentRest("hips", cr.boneWorld, cr.hipsParent)
+	tr := TranslationTrack{Times: times, Step: s.Interpolation == gltf.InterpolationStep}
+	tr.Values = make([]Vec3, len(times))
+	for i := range times {
+		v := Vec3{vals[3*i] * p.s[0], vals[3*i+1] * p.s[1], vals[3*i+2] * p.s[2]}
+		v = rotate(p.r, v)
+		tr.Values[i] = Vec3{v[0] + p.t[0], v[1] + p.t[1], v[2] + p.t[2]}
+	}
+	clip.HipsTranslation = tr
+	clip.Duration = max(clip.Duration, last(times))
+	return nil
 }
 
 // parentRest is the rest world transform of the bone's nearest humanoid

@@ -91,6 +91,9 @@ func targetNames(gm *gltf.Mesh) []string {
 	return out
 }
 
+// readPrimitive reads one primitive: its material, its vertex attributes,
+// its skin weights, its triangles and its morph targets, each checked
+// against the vertex count the positions give.
 func (c *container) readPrimitive(gp *gltf.Primitive, materials int) (Primitive, error) {
 	p := Primitive{Material: -1}
 	if gp.Material != nil {
@@ -124,68 +127,100 @@ func (c *container) readPrimitive(gp *gltf.Primitive, materials int) (Primitive,
 			return p, err
 		}
 	}
+	if err := c.readSkinWeights(gp, n, &p); err != nil {
+		return p, err
+	}
+	idx, err := c.readIndices(gp, n)
+	if err != nil {
+		return p, err
+	}
+	p.Indices = triangulate(gp.Mode, idx)
+	if p.Targets, err = c.readMorphTargets(gp, n); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// readSkinWeights reads the joints and weights of the n vertices into p,
+// when the primitive has both; a skin needs the two together.
+func (c *container) readSkinWeights(gp *gltf.Primitive, n int, p *Primitive) error {
 	ja, hasJ := gp.Attributes[gltf.JOINTS_0]
 	wa, hasW := gp.Attributes[gltf.WEIGHTS_0]
-	if hasJ && hasW {
-		j, err := c.uints(ja, 4)
-		if err != nil {
-			return p, fmt.Errorf("vrm: JOINTS_0: %w", trimPrefix(err))
-		}
-		w, err := c.floats(wa, 4, true)
-		if err != nil {
-			return p, fmt.Errorf("vrm: WEIGHTS_0: %w", trimPrefix(err))
-		}
-		if len(j) != 4*n || len(w) != 4*n {
-			return p, fmt.Errorf("vrm: JOINTS_0/WEIGHTS_0 do not match the %d vertices", n)
-		}
-		p.Joints = make([][4]uint16, n)
-		for i := range p.Joints {
-			for k := 0; k < 4; k++ {
-				if j[4*i+k] > 0xffff {
-					return p, fmt.Errorf("vrm: joint index %d out of range", j[4*i+k])
-				}
-				p.Joints[i][k] = uint16(j[4*i+k])
-			}
-		}
-		p.Weights = vec4s(w)
+	if !hasJ || !hasW {
+		return nil
 	}
-	var idx []uint32
+	j, err := c.uints(ja, 4)
+	if err != nil {
+		return fmt.Errorf("vrm: JOINTS_0: %w", trimPrefix(err))
+	}
+	w, err := c.floats(wa, 4, true)
+	if err != nil {
+		return fmt.Errorf("vrm: WEIGHTS_0: %w", trimPrefix(err))
+	}
+	if len(j) != 4*n || len(w) != 4*n {
+		return fmt.Errorf("vrm: JOINTS_0/WEIGHTS_0 do not match the %d vertices", n)
+	}
+	p.Joints = make([][4]uint16, n)
+	for i := range p.Joints {
+		for k := 0; k < 4; k++ {
+			if j[4*i+k] > 0xffff {
+				return fmt.Errorf("vrm: joint index %d out of range", j[4*i+k])
+			}
+			p.Joints[i][k] = uint16(j[4*i+k])
+		}
+	}
+	p.Weights = vec4s(w)
+	return nil
+}
+
+// readIndices reads the primitive's vertex indices, each within its n
+// vertices; without indices, the vertices in order (charged against the
+// budget, as they are made here).
+func (c *container) readIndices(gp *gltf.Primitive, n int) ([]uint32, error) {
 	if gp.Indices != nil {
-		if idx, err = c.uints(*gp.Indices, 1); err != nil {
-			return p, fmt.Errorf("vrm: indices: %w", trimPrefix(err))
+		idx, err := c.uints(*gp.Indices, 1)
+		if err != nil {
+			return nil, fmt.Errorf("vrm: indices: %w", trimPrefix(err))
 		}
 		for _, v := range idx {
 			if int(v) >= n {
-				return p, fmt.Errorf("vrm: index %d out of range of %d vertices", v, n)
+				return nil, fmt.Errorf("vrm: index %d out of range of %d vertices", v, n)
 			}
 		}
-	} else {
-		if err := c.charge(n); err != nil {
-			return p, err
-		}
-		idx = make([]uint32, n)
-		for i := range idx {
-			idx[i] = uint32(i)
-		}
+		return idx, nil
 	}
-	p.Indices = triangulate(gp.Mode, idx)
+	if err := c.charge(n); err != nil {
+		return nil, err
+	}
+	idx := make([]uint32, n)
+	for i := range idx {
+		idx[i] = uint32(i)
+	}
+	return idx, nil
+}
+
+// readMorphTargets reads each morph target's position and normal offsets
+// for the n vertices; a target without positions moves nothing.
+func (c *container) readMorphTargets(gp *gltf.Primitive, n int) ([]MorphTarget, error) {
+	var targets []MorphTarget
+	var err error
 	for ti, t := range gp.Targets {
 		var mt MorphTarget
 		if a, ok := t[gltf.POSITION]; ok {
 			if mt.Positions, err = c.vec3Attr(a, n, fmt.Sprintf("target %d POSITION", ti)); err != nil {
-				return p, err
+				return nil, err
 			}
 		} else {
 			mt.Positions = make([]Vec3, n)
 		}
 		if a, ok := t[gltf.NORMAL]; ok {
 			if mt.Normals, err = c.vec3Attr(a, n, fmt.Sprintf("target %d NORMAL", ti)); err != nil {
-				return p, err
+				return nil, err
 			}
 		}
-		p.Targets = append(p.Targets, mt)
+		targets = append(targets, mt)
 	}
-	return p, nil
+	return targets, nil
 }
 
 func (c *container) vec3Attr(a, n int, what string) ([]Vec3, error) {

@@ -78,50 +78,67 @@ func (c *container) readNodes(m *Model) error {
 		m.Nodes[i].Parent = -1
 	}
 	for i, n := range doc.Nodes {
-		if n == nil {
-			return fmt.Errorf("vrm: node %d is null", i)
+		if err := c.readNode(m, i, n); err != nil {
+			return err
 		}
-		out := &m.Nodes[i]
-		out.Name = n.Name
-		out.Mesh, out.Skin = -1, -1
-		if n.Mesh != nil {
-			if *n.Mesh < 0 || *n.Mesh >= len(doc.Meshes) {
-				return fmt.Errorf("vrm: node %d: mesh %d out of range", i, *n.Mesh)
-			}
-			out.Mesh = *n.Mesh
-		}
-		if n.Skin != nil {
-			if *n.Skin < 0 || *n.Skin >= len(doc.Skins) {
-				return fmt.Errorf("vrm: node %d: skin %d out of range", i, *n.Skin)
-			}
-			out.Skin = *n.Skin
-		}
-		if n.Matrix != gltf.DefaultMatrix && n.Matrix != ([16]float64{}) {
-			out.Translation, out.Rotation, out.Scale = decompose(n.Matrix)
-		} else {
-			out.Translation = vec3f(n.Translation)
-			out.Rotation = normQuat(quatf(n.RotationOrDefault()))
-			out.Scale = vec3f(n.ScaleOrDefault())
-		}
-		if !finiteNode(out) {
-			return fmt.Errorf("vrm: node %d: its transform is not finite", i)
-		}
-		for _, ch := range n.Children {
-			if ch < 0 || ch >= len(doc.Nodes) {
-				return fmt.Errorf("vrm: node %d: child %d out of range", i, ch)
-			}
-			if ch == i {
-				return fmt.Errorf("vrm: node tree loops: node %d is its own child", i)
-			}
-			if m.Nodes[ch].Parent != -1 {
-				return fmt.Errorf("vrm: node %d has two parents (%d and %d)", ch, m.Nodes[ch].Parent, i)
-			}
-			m.Nodes[ch].Parent = i
-		}
-		out.Children = append([]int(nil), n.Children...)
 	}
-	// With one parent each, a node not reached from a parentless node
-	// lies on a loop.
+	if err := checkNodesReached(m); err != nil {
+		return err
+	}
+	return c.readRoots(m)
+}
+
+// readNode reads node i: its mesh and skin, its rest transform, and its
+// children, whose parent it becomes.
+func (c *container) readNode(m *Model, i int, n *gltf.Node) error {
+	doc := c.doc
+	if n == nil {
+		return fmt.Errorf("vrm: node %d is null", i)
+	}
+	out := &m.Nodes[i]
+	out.Name = n.Name
+	out.Mesh, out.Skin = -1, -1
+	if n.Mesh != nil {
+		if *n.Mesh < 0 || *n.Mesh >= len(doc.Meshes) {
+			return fmt.Errorf("vrm: node %d: mesh %d out of range", i, *n.Mesh)
+		}
+		out.Mesh = *n.Mesh
+	}
+	if n.Skin != nil {
+		if *n.Skin < 0 || *n.Skin >= len(doc.Skins) {
+			return fmt.Errorf("vrm: node %d: skin %d out of range", i, *n.Skin)
+		}
+		out.Skin = *n.Skin
+	}
+	if n.Matrix != gltf.DefaultMatrix && n.Matrix != ([16]float64{}) {
+		out.Translation, out.Rotation, out.Scale = decompose(n.Matrix)
+	} else {
+		out.Translation = vec3f(n.Translation)
+		out.Rotation = normQuat(quatf(n.RotationOrDefault()))
+		out.Scale = vec3f(n.ScaleOrDefault())
+	}
+	if !finiteNode(out) {
+		return fmt.Errorf("vrm: node %d: its transform is not finite", i)
+	}
+	for _, ch := range n.Children {
+		if ch < 0 || ch >= len(doc.Nodes) {
+			return fmt.Errorf("vrm: node %d: child %d out of range", i, ch)
+		}
+		if ch == i {
+			return fmt.Errorf("vrm: node tree loops: node %d is its own child", i)
+		}
+		if m.Nodes[ch].Parent != -1 {
+			return fmt.Errorf("vrm: node %d has two parents (%d and %d)", ch, m.Nodes[ch].Parent, i)
+		}
+		m.Nodes[ch].Parent = i
+	}
+	out.Children = append([]int(nil), n.Children...)
+	return nil
+}
+
+// checkNodesReached refuses a node tree with a loop: with one parent each,
+// a node not reached from a parentless node lies on a loop.
+func checkNodesReached(m *Model) error {
 	reached := make([]bool, len(m.Nodes))
 	var stack []int
 	for i := range m.Nodes {
@@ -140,7 +157,12 @@ func (c *container) readNodes(m *Model) error {
 			return fmt.Errorf("vrm: node tree loops through node %d", i)
 		}
 	}
-	// The scene's roots; without a scene, every parentless node.
+	return nil
+}
+
+// readRoots sets the scene's roots; without a scene, every parentless node.
+func (c *container) readRoots(m *Model) error {
+	doc := c.doc
 	scene := 0
 	if doc.Scene != nil {
 		scene = *doc.Scene
@@ -155,11 +177,11 @@ func (c *container) readNodes(m *Model) error {
 			}
 			m.Roots = append(m.Roots, r)
 		}
-	} else {
-		for i := range m.Nodes {
-			if m.Nodes[i].Parent == -1 {
-				m.Roots = append(m.Roots, i)
-			}
+		return nil
+	}
+	for i := range m.Nodes {
+		if m.Nodes[i].Parent == -1 {
+			m.Roots = append(m.Roots, i)
 		}
 	}
 	return nil

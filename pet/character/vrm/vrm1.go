@@ -76,6 +76,8 @@ type expression1 struct {
 	OverrideMouth  string `json:"overrideMouth"`
 }
 
+// readVRM1 reads a VRM 1.0 model's VRMC_vrm extension: its meta, humanoid,
+// look-at and expressions.
 func (c *container) readVRM1(m *Model) error {
 	var v vrm1
 	if _, err := decodeExtension(c.doc.Extensions, extVRM1, &v); err != nil {
@@ -84,6 +86,20 @@ func (c *container) readVRM1(m *Model) error {
 	if !strings.HasPrefix(v.SpecVersion, "1") {
 		return fmt.Errorf("vrm: VRMC_vrm specVersion %q is not 1.x", v.SpecVersion)
 	}
+	if err := c.meta1(m, &v); err != nil {
+		return err
+	}
+	if err := humanoid1(m, &v); err != nil {
+		return err
+	}
+	lookAt1(m, &v)
+	expressions1(m, &v)
+	return nil
+}
+
+// meta1 reads the meta and its thumbnail, in VRM 0.x's words, which Meta
+// keeps.
+func (c *container) meta1(m *Model, v *vrm1) error {
 	mt := &v.Meta
 	m.Meta = Meta{
 		Title:          mt.Name,
@@ -114,6 +130,12 @@ func (c *container) readVRM1(m *Model) error {
 		}
 		m.Meta.Thumbnail = t
 	}
+	return nil
+}
+
+// humanoid1 reads the humanoid bones' nodes, refusing one out of range and
+// a humanoid without hips.
+func humanoid1(m *Model, v *vrm1) error {
 	m.Humanoid = make(map[string]int, len(v.Humanoid.HumanBones))
 	for name, b := range v.Humanoid.HumanBones {
 		if b.Node == nil {
@@ -127,6 +149,12 @@ func (c *container) readVRM1(m *Model) error {
 	if _, ok := m.Humanoid["hips"]; !ok {
 		return fmt.Errorf("vrm: the humanoid has no hips bone")
 	}
+	return nil
+}
+
+// lookAt1 reads the look-at, filling VRMC_vrm's defaults for what it leaves
+// out (a bone look-at, range maps of 90° to its type's output scale).
+func lookAt1(m *Model, v *vrm1) {
 	m.LookAt = LookAt{Type: "bone"}
 	if la := v.LookAt; la != nil {
 		if la.Type == "expression" {
@@ -155,6 +183,11 @@ func (c *container) readVRM1(m *Model) error {
 		m.LookAt.HorizontalInner, m.LookAt.HorizontalOuter = rm(nil), rm(nil)
 		m.LookAt.VerticalDown, m.LookAt.VerticalUp = rm(nil), rm(nil)
 	}
+}
+
+// expressions1 reads the preset expressions in presetNames' order, then
+// the custom ones by name; a custom one named as a preset is dropped.
+func expressions1(m *Model, v *vrm1) {
 	for _, name := range presetNames {
 		if e, ok := v.Expressions.Preset[name]; ok {
 			m.Expressions = append(m.Expressions, e.expression(m, name, true))
@@ -170,7 +203,6 @@ func (c *container) readVRM1(m *Model) error {
 	for _, name := range custom {
 		m.Expressions = append(m.Expressions, v.Expressions.Custom[name].expression(m, name, false))
 	}
-	return nil
 }
 
 // expression converts one VRM 1.0 expression. Binds that name a node
