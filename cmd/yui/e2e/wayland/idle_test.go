@@ -27,15 +27,7 @@ const idleWindow = 8 * time.Second
 // none) and wakes no more than the same pet reading XWayland's windows on
 // the same display.
 func TestGnomeIdle(t *testing.T) {
-	harness.BinDir(t)
-	s := harness.NewSession(t, "GNOME")
-	s.GnomeShell(t, func(env []string) { yuiSetup(t, env) })
-	s.Native(t, "Notes", "notes")
-	// Shown before anything is measured: a terminal's first frame may
-	// come seconds after its window.
-	harness.WaitFor(t, 30*time.Second, "Notes shown", func() bool {
-		return s.Eval(t, "(w => !!w && w.showing_on_its_workspace() && !w.minimized)("+harness.GnomeWindow("Notes")+")") == "true"
-	})
+	s := gnomeWithNotes(t)
 
 	// Every call and signal of the extension's interface, seen by a monitor.
 	mon := s.SessionConn(t)
@@ -149,13 +141,7 @@ func wakeups(t testing.TB, pid int) int64 {
 // same pet reading XWayland's windows on the same display
 // (gnome/x11-wakeups ≤ 1).
 func BenchmarkGnomeIdle(b *testing.B) {
-	harness.BinDir(b)
-	s := harness.NewSession(b, "GNOME")
-	s.GnomeShell(b, func(env []string) { yuiSetup(b, env) })
-	s.Native(b, "Notes", "notes")
-	harness.WaitFor(b, 30*time.Second, "Notes shown", func() bool {
-		return s.Eval(b, "(w => !!w && w.showing_on_its_workspace() && !w.minimized)("+harness.GnomeWindow("Notes")+")") == "true"
-	})
+	s := gnomeWithNotes(b)
 	b.ResetTimer()
 	var onGnome, onX float64
 	for range b.N {
@@ -169,4 +155,19 @@ func BenchmarkGnomeIdle(b *testing.B) {
 	if onX > 0 {
 		b.ReportMetric(onGnome/onX, "gnome/x11-wakeups")
 	}
+}
+
+// gnomeWithNotes is GNOME Shell with Yui's extension and a native window,
+// Notes, shown.
+func gnomeWithNotes(t testing.TB) *harness.Session {
+	harness.BinDir(t)
+	s := harness.NewSession(t, "GNOME")
+	s.GnomeShell(t, func(env []string) { yuiSetup(t, env) })
+	s.Native(t, "Notes", "notes")
+	// Shown before anything is measured: a terminal's first frame may
+	// come seconds after its window.
+	harness.WaitFor(t, 30*time.Second, "Notes shown", func() bool {
+		return s.Eval(t, "(w => !!w && w.showing_on_its_workspace() && !w.minimized)("+harness.GnomeWindow("Notes")+")") == "true"
+	})
+	return s
 }

@@ -13,16 +13,8 @@ import (
 	"yui/cmd/yui/e2e/harness"
 )
 
-// sitScenario: the first typed turn lists the perch targets and sits on
-// Notes.
-const sitScenario = `{"steps": [
-  {"wait": "turn", "timeout_ms": 120000},
-  {"send": {"type": "tool_call", "id": "c-targets", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "perch_targets"}}},
-  {"wait": "tool_result", "timeout_ms": 30000},
-  {"send": {"type": "tool_call", "id": "c-sit", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "Notes"}}},
-  {"wait": "tool_result", "timeout_ms": 30000},
-  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "Comfy."}]}},
-  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+// sitScenario: the first typed turn sits on Notes.
+const sitScenario = `{"steps": [` + sitTurn + `,
   {"wait": "turn", "timeout_ms": 600000}
 ]}`
 

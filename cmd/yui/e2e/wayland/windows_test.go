@@ -30,14 +30,7 @@ import (
 // windowsScenario: the first typed turn lists the perch targets and sits
 // on Notes; the second is the app-switch turn; the third, typed, looks at
 // the screen (a private window in front).
-const windowsScenario = `{"steps": [
-  {"wait": "turn", "timeout_ms": 120000},
-  {"send": {"type": "tool_call", "id": "c-targets", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "perch_targets"}}},
-  {"wait": "tool_result", "timeout_ms": 30000},
-  {"send": {"type": "tool_call", "id": "c-sit", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "Notes"}}},
-  {"wait": "tool_result", "timeout_ms": 30000},
-  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "Comfy."}]}},
-  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
+const windowsScenario = `{"steps": [` + sitTurn + `,
   {"wait": "turn", "timeout_ms": 120000},
   {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "Back to your notes?"}]}},
   {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
@@ -48,6 +41,17 @@ const windowsScenario = `{"steps": [
   {"send": {"type": "turn_end", "turn_id": "{turn_id}"}},
   {"wait": "turn", "timeout_ms": 600000}
 ]}`
+
+// sitTurn is a scenario's turn that lists the perch targets and sits on
+// Notes.
+const sitTurn = `
+  {"wait": "turn", "timeout_ms": 120000},
+  {"send": {"type": "tool_call", "id": "c-targets", "turn_id": "{turn_id}", "name": "look", "arguments": {"at": "perch_targets"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "tool_call", "id": "c-sit", "turn_id": "{turn_id}", "name": "body_action", "arguments": {"action": "sit_on_window", "app": "Notes"}}},
+  {"wait": "tool_result", "timeout_ms": 30000},
+  {"send": {"type": "render", "turn_id": "{turn_id}", "source": "file", "segments": [{"cues": [{"emotion_id": "happy"}], "speech": "Comfy."}]}},
+  {"send": {"type": "turn_end", "turn_id": "{turn_id}"}}`
 
 // desk is what the test does to the native windows on one compositor.
 type desk interface {
