@@ -14,7 +14,7 @@ import (
 // gazePoll is how often the eyes check where the pointer is.
 const gazePoll = 150 * time.Millisecond
 
-// startGaze starts following the pointer with the eyes (PetOptions.Gaze)
+// startGaze starts following the pointer with the eyes (Options.Gaze)
 // until the window is disposed. The pointer is read off the UI goroutine
 // (an X QueryPointer is a round trip to the server) and handed to the UI
 // with fyne.Do. It runs once the native shim is bound (attachNative):

@@ -84,8 +84,8 @@ type PetActions interface {
 	Busy() bool
 }
 
-// PetOptions configures a pet window.
-type PetOptions struct {
+// Options configures a pet window.
+type Options struct {
 	// Name is the preset's name (the window title, used by the task list
 	// of window managers that show one anyway).
 	Name string
@@ -93,35 +93,19 @@ type PetOptions struct {
 	Pack *character.Pack
 	// Actions receive the composer's sends, stops and pokes.
 	Actions PetActions
+	// Host is the app's side: the menu's items and the drag, drop,
+	// shortcut and monitor events (host.go); nil does nothing.
+	Host Host
 	// Poke makes a click on the pet start a poke turn.
 	Poke bool
 	// Positions keeps the window position; nil keeps it for this run only.
 	Positions PositionStore
-	// OnMessages, OnSettings and OnQuit are the right-click menu's items.
-	OnMessages, OnSettings, OnQuit func()
-	// OnReconnect, when set, adds a Reconnect item to the menu while the
-	// connection is not ready: the user's way out of a rejected key or a
-	// long backoff.
-	OnReconnect func()
 	// Index is the pet's place among the running pets: pets with no saved
 	// position stand side by side, the first one in the home corner.
 	Index int
 	// Shortcut asks for the global shortcut Ctrl+Alt+Y, which opens this
 	// pet's composer (the app gives it to main).
 	Shortcut bool
-	// OnShortcut, when set, runs first when the shortcut is pressed (the
-	// app shows every hidden pet).
-	OnShortcut func()
-	// OnUserDrag, when set, is called when the user starts dragging the
-	// pet (the body tool's running action ends).
-	OnUserDrag func()
-	// DoNotDisturb, when set, reports the do-not-disturb switch, and
-	// OnDoNotDisturb flips it: the menu shows it as a checked item.
-	DoNotDisturb   func() bool
-	OnDoNotDisturb func(on bool)
-	// OnWatching, when set, is the eye badge's tap: the app opens the
-	// settings where the screen permissions are.
-	OnWatching func()
 	// Gaze makes the eyes follow the pointer when it is near, on a pack
 	// with gaze frames (the preset's gaze setting).
 	Gaze bool
@@ -129,12 +113,6 @@ type PetOptions struct {
 	// with the desktop layer and the other pets; nil opens one of its own
 	// (where there is X).
 	X *xconn.Conn
-	// OnDragEnd, when set, is called on the UI thread when the user drops
-	// the pet, after its position was saved (gravity lets it fall).
-	OnDragEnd func()
-	// OnRelayout, when set, is called on the UI thread when the monitor
-	// layout changed (the body tool reads the monitors again).
-	OnRelayout func()
 	// ScreenToggle shows the composer's include-screen toggle
 	// (screen_on_turn "toggle"); IncludeScreen reads it.
 	ScreenToggle bool
@@ -147,7 +125,7 @@ type PetOptions struct {
 // SetNotice and Close, which may be called from any goroutine.
 type PetWindow struct {
 	app    fyne.App
-	opts   PetOptions
+	opts   Options
 	log    *slog.Logger
 	win    fyne.Window
 	geo    geometry
@@ -242,8 +220,8 @@ type composerParts struct {
 	composing   atomic.Bool         // open or holding text (composing.go)
 }
 
-// NewPetWindow creates the pet window of one preset; Show shows it.
-func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
+// New creates the pet window of one preset; Show shows it.
+func New(a fyne.App, opts Options) (*PetWindow, error) {
 	drv, ok := a.Driver().(desktop.Driver)
 	if !ok {
 		return nil, fmt.Errorf("pet window: the Fyne driver has no borderless windows")
@@ -251,6 +229,9 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Host == nil {
+		opts.Host = noHost{}
 	}
 	w := &PetWindow{
 		app:    a,
@@ -284,14 +265,7 @@ func (w *PetWindow) Window() fyne.Window { return w.win }
 func (w *PetWindow) build() {
 	g := w.geo
 	w.backdrop = canvas.NewRectangle(widgets.ColBackdrop)
-	w.char = newBody()
-	w.char.onTap = w.poke
-	w.char.onDoubleTap = w.OpenComposer
-	w.char.onSecondary = w.showMenu
-	w.char.onPress = w.pressed
-	w.char.onHold = w.pat
-	w.char.onDrag = w.dragged
-	w.char.onDragEnd = w.dragEnd
+	w.char = newBody(pointerHandler{w})
 
 	w.bubble = newBubble(g.width - 2*sideMargin)
 	w.bubble.OnTapped = func() {

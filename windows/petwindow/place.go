@@ -2,10 +2,6 @@ package petwindow
 
 import (
 	"image"
-
-	"fyne.io/fyne/v2"
-
-	"yui/pet/character"
 )
 
 // place moves the window to its saved position for the current monitor
@@ -53,9 +49,7 @@ func (w *PetWindow) monitorsChanged() {
 		}
 	}
 	w.moveTo(p)
-	if w.opts.OnRelayout != nil {
-		w.opts.OnRelayout()
-	}
+	w.opts.Host.MonitorsChanged()
 	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", w.at.layout)
 }
 
@@ -96,72 +90,6 @@ type dragState struct {
 	from   image.Point // pointer at drag start
 	win    image.Point // window position at drag start
 	active bool
-}
-
-// pressed records the pointer and window positions a drag starts from.
-// The pointer's is where the press was, at in the window, not where the
-// pointer is now: when the UI goroutine is busy, the press is handled
-// after the pointer moved on, and the pet would slip under it (a quick
-// drag dropped it part of the way).
-func (w *PetWindow) pressed(at fyne.Position) {
-	p, err := w.native.Position()
-	if err != nil {
-		return
-	}
-	w.pos = p.Sub(image.Pt(0, w.top.rise))
-	w.drag.win = w.pos
-	w.drag.from = p.Add(w.px(at.X, at.Y))
-}
-
-// dragged moves the window with the pointer. It works in root
-// coordinates: the window moves under the pointer, so Fyne's
-// window-relative positions would drift.
-func (w *PetWindow) dragged() {
-	ptr, err := w.native.Pointer()
-	if err != nil {
-		return
-	}
-	if !w.drag.active {
-		w.comp.state.lift = 0 // where the user drops it is where it stays
-		// The user takes the pet: the body tool lets go.
-		w.drag.active = true
-		w.stopMove()
-		w.move.motion = ""
-		if w.opts.OnUserDrag != nil {
-			w.opts.OnUserDrag()
-		}
-		w.render(w.view)
-	}
-	w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
-}
-
-// dragEnd keeps the window on screen, saves its position and tells the
-// app the pet was dropped.
-func (w *PetWindow) dragEnd() {
-	if !w.drag.active {
-		return
-	}
-	w.drag.active = false
-	if ptr, err := w.native.Pointer(); err == nil {
-		w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
-	}
-	if mons, err := w.native.Monitors(); err == nil && len(mons) > 0 {
-		w.at.layout = layoutKey(mons)
-		w.top.mons = mons
-		size := w.px(w.geo.win.Width, w.geo.win.Height)
-		if p := placeOnScreen(w.pos, w.bodyRect(), size, mons); p != w.pos {
-			w.moveTo(p)
-		}
-	}
-	w.savePosition()
-	if w.opts.OnDragEnd != nil {
-		w.opts.OnDragEnd()
-	}
-	if w.opts.Pack.Has(character.MotionDrag) {
-		// A pack's held pose ends with the drag; drawn once the window
-		// is where it was dropped (a redraw during the drop moves it).
-		w.render(w.view)
-	}
 }
 
 func (w *PetWindow) savePosition() {

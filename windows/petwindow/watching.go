@@ -22,7 +22,5 @@ func (w *PetWindow) Watching() bool { return w.status.watching }
 
 // watchingTapped opens the permission settings.
 func (w *PetWindow) watchingTapped() {
-	if w.opts.OnWatching != nil {
-		w.opts.OnWatching()
-	}
+	w.opts.Host.OpenPermissions()
 }
