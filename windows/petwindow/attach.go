@@ -17,8 +17,9 @@ import (
 // "toggle") asks for a screenshot with each typed turn. The screen-look
 // prompt asks the user whether the pet may look at the screen.
 
-// addScreenToggle adds the include-screen toggle after the attach button.
-func (w *PetWindow) addScreenToggle(x, y, btn, pad float32) {
+// addScreenToggle makes the include-screen toggle, which stands after
+// the attach button (arrange.go).
+func (w *PetWindow) addScreenToggle() {
 	if !w.opts.ScreenToggle {
 		return
 	}
@@ -28,12 +29,7 @@ func (w *PetWindow) addScreenToggle(x, y, btn, pad float32) {
 		w.showScreenToggle()
 		w.log.Info("pet_screen_toggle", "name", w.opts.Name, "on", on)
 	})
-	w.comp.screenBtn.Move(fyne.NewPos(x, y))
-	w.comp.screenBtn.Resize(fyne.NewSize(btn, btn))
-	w.comp.entry.Move(w.comp.entry.Position().AddXY(btn+pad, 0))
-	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
 	w.comp.screenBtn.Hide()
-	w.content().Add(w.comp.screenBtn)
 }
 
 // showScreenToggle shows the toggle with the composer, lit while on.

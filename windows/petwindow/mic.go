@@ -69,9 +69,9 @@ func (m *micButton) MouseUp(*desktop.MouseEvent) {
 	m.onRelease()
 }
 
-// addMic puts the mic button left of the send button at (x, y) when the
-// pet's actions listen in push-to-talk mode, narrowing the entry.
-func (w *PetWindow) addMic(sendX, y, btn, pad float32) {
+// addMic makes the mic button, which stands left of the send button
+// (arrange.go), when the pet's actions listen in push-to-talk mode.
+func (w *PetWindow) addMic() {
 	va := w.talkActions()
 	if va == nil {
 		return
@@ -83,12 +83,7 @@ func (w *PetWindow) addMic(sendX, y, btn, pad float32) {
 		w.log.Info("pet_mic_release", "name", w.opts.Name)
 		va.VoiceRelease()
 	})
-	b := w.comp.mic.button
-	b.Move(fyne.NewPos(sendX-pad-btn, y))
-	b.Resize(fyne.NewSize(btn, btn))
-	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
-	b.Hide()
-	w.content().Add(b)
+	w.comp.mic.button.Hide()
 }
 
 // talkActions are the pet's voice actions when it talks push-to-talk.

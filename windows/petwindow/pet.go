@@ -58,6 +58,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -155,6 +156,7 @@ type PetWindow struct {
 	gazeStop chan struct{} // ends the pointer polling; nil without gaze
 	look     lookAround    // the occasional glance around (lookaround.go)
 	comp     composerParts // the composer (composer.go, attach.go, mic.go)
+	layout   *partsLayout  // places the parts (arrange.go)
 	top      topRoom       // the content's rise at a monitor's top (toproom.go)
 
 	closeOnce sync.Once
@@ -306,26 +308,23 @@ func (w *PetWindow) build() {
 	w.backdrop.Resize(g.charSize)
 	w.char.Move(g.char)
 	w.char.Resize(g.charSize)
-	cx, cw := float32(sideMargin), g.width-2*sideMargin
-	w.comp.bg.Move(fyne.NewPos(cx, g.composerY))
-	w.comp.bg.Resize(fyne.NewSize(cw, composerH))
-	btn := float32(32)
-	pad := float32(4)
-	w.comp.attach.Move(fyne.NewPos(cx+pad, g.composerY+pad))
-	w.comp.attach.Resize(fyne.NewSize(btn, btn))
-	w.comp.send.Move(fyne.NewPos(cx+cw-pad-btn, g.composerY+pad))
-	w.comp.send.Resize(fyne.NewSize(btn, btn))
-	w.comp.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
-	w.comp.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
+	w.addMic()          // voice: push-to-talk button (mic.go)
+	w.addScreenToggle() // attach.go
 
-	w.top.inner = free(g.win,
+	objs := []fyne.CanvasObject{
 		w.backdrop, w.char, w.bubble, w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.status.eye,
 		w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send, w.comp.errLine,
-	)
+	}
+	if b := w.comp.mic.button; b != nil {
+		objs = append(objs, b)
+	}
+	if b := w.comp.screenBtn; b != nil {
+		objs = append(objs, b)
+	}
+	w.layout = &partsLayout{geo: g, bubble: w.bubble, status: &w.status, comp: &w.comp}
+	w.top.inner = container.New(w.layout, objs...)
 	w.top.inner.Resize(g.win)
-	w.win.SetContent(free(g.win, w.top.inner))         // the outer one keeps the inner's rise (toproom.go)
-	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
-	w.addScreenToggle(cx+pad+btn+pad, g.composerY+pad, btn, pad)
+	w.win.SetContent(free(g.win, w.top.inner)) // the outer one keeps the inner's rise (toproom.go)
 }
 
 // Show shows the window, binds the native shim on the first show, and puts

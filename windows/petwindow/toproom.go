@@ -34,9 +34,6 @@ func riseFor(p image.Point, body image.Rectangle, mons []image.Rectangle, limit 
 	return 0
 }
 
-// content is the container of the window's parts.
-func (w *PetWindow) content() *fyne.Container { return w.top.inner }
-
 // setRise moves the parts up by r window pixels, and lays the bubble and
 // the shape out again when that changed.
 func (w *PetWindow) setRise(r int) {
@@ -55,20 +52,4 @@ func (w *PetWindow) riseUnits() float32 {
 		return float32(w.top.rise)
 	}
 	return float32(w.top.rise) / w.shim.scale
-}
-
-// bubbleY is where the bubble of height h whose tail ends at tip sits:
-// above the head, or, when
-// the window's risen top leaves it no room there, under the pill (and
-// under the composer while it is open), its tail pointing up (below).
-func (w *PetWindow) bubbleY(tip, h float32) (y float32, below bool) {
-	y = tip - h
-	if y >= w.riseUnits() {
-		return y, false
-	}
-	g := w.geo
-	if w.comp.state.open {
-		return g.composerY + composerH + rowGap, true
-	}
-	return g.composerY, true
 }
