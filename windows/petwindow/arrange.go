@@ -211,7 +211,7 @@ type partsLayout struct {
 	geo    geometry
 	bubble *bubble
 	status *statusRow
-	comp   *composerParts
+	comp   *composer
 	frame  partsFrame // set by render before it lays out
 	// hasPlate: the view drawn has a plate (render).
 	hasPlate bool
@@ -273,4 +273,10 @@ func (l *partsLayout) measure() partsView {
 func put(o fyne.CanvasObject, at spot) {
 	o.Move(at.pos)
 	o.Resize(at.size)
+}
+
+// tags are the window's tags, the composer's error line included.
+func (l *partsLayout) tags() []*widgets.Tag {
+	s := l.status
+	return []*widgets.Tag{s.badge, s.caption, s.plate, s.pill, s.chip, l.comp.errLine}
 }

@@ -36,13 +36,13 @@ func (w *PetWindow) updateFrames() {
 	v := w.view
 	v.Motion = w.framesMotion()
 	mirrored := pack.Mirrored(w.move.right)
-	key := fmt.Sprint(v.Motion, "|", v.Emotion, "|", w.gaze, "|", mirrored)
+	key := fmt.Sprint(v.Motion, "|", v.Emotion, "|", w.eyes.dir, "|", mirrored)
 	if key == w.draw.animKey && len(w.draw.frames) > 0 {
 		return
 	}
 	w.draw.animKey = key
 	pack = pack.Turned(mirrored)
-	set := w.gazeFrames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
+	set := w.eyes.frames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
 	w.draw.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
 	// every other motion. Keep each emotion's and gaze's still once shown

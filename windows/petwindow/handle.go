@@ -59,7 +59,7 @@ func (h pointerHandler) pressed(at fyne.Position) {
 	}
 	w.pos = p.Sub(image.Pt(0, w.top.rise))
 	w.drag.win = w.pos
-	w.drag.from = p.Add(w.px(at.X, at.Y))
+	w.drag.from = p.Add(w.shim.px(at.X, at.Y))
 }
 
 // dragged moves the window with the pointer. It works in root
@@ -75,7 +75,7 @@ func (h pointerHandler) dragged() {
 		w.comp.state.lift = 0 // where the user drops it is where it stays
 		// The user takes the pet: the body tool lets go.
 		w.drag.active = true
-		w.stopMove()
+		w.move.stop()
 		w.move.motion = ""
 		w.opts.Host.PetGrabbed()
 		w.render(w.view)
@@ -97,7 +97,7 @@ func (h pointerHandler) dragEnded() {
 	if mons, err := w.native.Monitors(); err == nil && len(mons) > 0 {
 		w.at.layout = layoutKey(mons)
 		w.top.mons = mons
-		size := w.px(w.geo.win.Width, w.geo.win.Height)
+		size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
 		if p := placeOnScreen(w.pos, w.bodyRect(), size, mons); p != w.pos {
 			w.moveTo(p)
 		}

@@ -90,14 +90,14 @@ func (w *PetWindow) render(v pet.View) {
 	w.updateFrames()
 	w.syncBody()
 	w.refresh(v)
-	w.refreshComposer(v, wasRunning)
+	w.comp.refresh(v, wasRunning)
 	inner := w.top.inner
 	inner.Layout.Layout(inner.Objects, inner.Size()) // partsLayout
 	// The parts redraw at their new places.
 	if w.bubble.Visible() {
 		w.bubble.Refresh()
 	}
-	for _, t := range w.tags() {
+	for _, t := range w.layout.tags() {
 		if t.Visible() {
 			t.Refresh()
 		}
@@ -106,12 +106,6 @@ func (w *PetWindow) render(v pet.View) {
 		w.delegWin.update(v.Delegations)
 	}
 	w.updateShape()
-}
-
-// tags are the window's tags, the composer's error line included.
-func (w *PetWindow) tags() []*widgets.Tag {
-	s := w.status
-	return []*widgets.Tag{s.badge, s.caption, s.plate, s.pill, s.chip, w.comp.errLine}
 }
 
 // refresh sets what the bubble and the tags show for v, and which of
@@ -139,37 +133,38 @@ func (w *PetWindow) refresh(v pet.View) {
 	if w.comp.state.open {
 		w.comp.errLine.Text = v.ErrorLine
 	}
-	for _, t := range w.tags() {
+	for _, t := range w.layout.tags() {
 		widgets.SetShown(t, t.Text != "")
 	}
 	widgets.SetShown(s.eye, s.watching)
 	w.layout.hasPlate = v.Plate != ""
 	w.layout.frame = partsFrame{
 		rows:         rowsFor(g, w.bubbleTip(), w.sitting()),
-		rise:         w.riseUnits(),
+		rise:         w.top.units(w.shim.scale),
 		composerOpen: w.comp.state.open,
 	}
 }
 
-// refreshComposer shows the composer while it is open, and makes its
+// refresh shows the composer while it is open, and makes its
 // button a stop button while a turn runs, the entry locked.
-func (w *PetWindow) refreshComposer(v pet.View, wasRunning bool) {
-	for _, o := range []fyne.CanvasObject{w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send} {
-		widgets.SetShown(o, w.comp.state.open)
+func (c *composer) refresh(v pet.View, wasRunning bool) {
+	w := c.w
+	for _, o := range []fyne.CanvasObject{c.bg, c.attach, c.entry, c.send} {
+		widgets.SetShown(o, c.state.open)
 	}
-	w.showMic() // voice: push-to-talk button (mic.go)
-	w.showScreenToggle()
+	c.showMic() // voice: push-to-talk button (mic.go)
+	c.showScreenToggle()
 	if v.Running {
-		w.comp.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
-		w.comp.entry.Disable()
+		c.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
+		c.entry.Disable()
 		return
 	}
-	w.comp.send.Set(theme.MailSendIcon(), widget.HighImportance)
-	w.comp.entry.Enable()
-	if wasRunning && w.comp.state.open {
+	c.send.Set(theme.MailSendIcon(), widget.HighImportance)
+	c.entry.Enable()
+	if wasRunning && c.state.open {
 		// The entry lost the focus when it was locked: give it back
 		// so the next line can be typed at once.
-		w.win.Canvas().Focus(w.comp.entry)
+		w.win.Canvas().Focus(c.entry)
 	}
 	if wasRunning {
 		w.log.Debug("pet_composer_unlocked", "name", w.opts.Name)

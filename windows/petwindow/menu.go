@@ -14,7 +14,7 @@ import (
 // Host.ShortcutPressed: with no tray it is the way back for a hidden pet) and opens
 // this one's composer.
 func (w *PetWindow) shortcut() {
-	if w.closed.Load() || w.shortcutTalk() { // voice: push-to-talk held (mic.go)
+	if w.closed.Load() || w.comp.shortcutTalk() { // voice: push-to-talk held (mic.go)
 		return
 	}
 	w.opts.Host.ShortcutPressed()
@@ -61,6 +61,6 @@ func (w *PetWindow) showMenu(pos fyne.Position) {
 	}
 	m.ShowAtPosition(pos)
 	p, s := m.Position(), m.Size()
-	w.menuRect = w.rect(p.X-2, p.Y-2, s.Width+4, s.Height+4)
+	w.menuRect = w.shim.rect(p.X-2, p.Y-2, s.Width+4, s.Height+4)
 	w.updateShape()
 }

@@ -151,13 +151,11 @@ type PetWindow struct {
 	char     *body
 	backdrop *canvas.Rectangle
 	bubble   *bubble
-	status   statusRow     // the pill and the tags around the character
-	gaze     string        // where the eyes look: character.GazeLeft, GazeRight or "" (gaze.go)
-	gazeStop chan struct{} // ends the pointer polling; nil without gaze
-	look     lookAround    // the occasional glance around (lookaround.go)
-	comp     composerParts // the composer (composer.go, attach.go, mic.go)
-	layout   *partsLayout  // places the parts (arrange.go)
-	top      topRoom       // the content's rise at a monitor's top (toproom.go)
+	status   statusRow    // the pill and the tags around the character
+	eyes     eyes         // where the eyes look (gaze.go)
+	comp     composer     // the composer (composer.go, attach.go, mic.go)
+	layout   *partsLayout // places the parts (arrange.go)
+	top      topRoom      // the content's rise at a monitor's top (toproom.go)
 
 	closeOnce sync.Once
 }
@@ -167,6 +165,16 @@ type shimState struct {
 	attached bool    // the native shim is bound to the window
 	shaped   bool    // shaping works
 	scale    float32 // physical pixels per Fyne unit
+}
+
+// px converts a Fyne size to window pixels.
+func (s shimState) px(x, y float32) image.Point {
+	return image.Pt(int(x*s.scale+0.5), int(y*s.scale+0.5))
+}
+
+// rect converts a Fyne rectangle to window pixels.
+func (s shimState) rect(x, y, wd, ht float32) image.Rectangle {
+	return image.Rectangle{Min: s.px(x, y), Max: s.px(x+wd, y+ht)}
 }
 
 // placement is where the window stands for the monitor layout it is on.
@@ -206,22 +214,6 @@ type statusRow struct {
 	watching                          bool
 }
 
-// composerParts are the composer's widgets and state.
-type composerParts struct {
-	state       composerState
-	bg          *canvas.Rectangle
-	entry       *widgets.ComposerEntry
-	attach      *widgets.IconButton
-	send        *widgets.IconButton
-	mic         micState // push-to-talk button and shortcut (mic.go)
-	errLine     *widgets.Tag
-	screenBtn   *widgets.IconButton // include-screen toggle; nil unless ScreenToggle (attach.go)
-	attachments []transport.Image   // images for the next typed turn (attach.go)
-	screenOn    atomic.Bool         // the include-screen toggle (attach.go)
-	asking      atomic.Bool         // the screen-look prompt is showing (attach.go)
-	composing   atomic.Bool         // open or holding text (composing.go)
-}
-
 // New creates the pet window of one preset; Show shows it.
 func New(a fyne.App, opts Options) (*PetWindow, error) {
 	drv, ok := a.Driver().(desktop.Driver)
@@ -244,6 +236,8 @@ func New(a fyne.App, opts Options) (*PetWindow, error) {
 		native: native.New(log, opts.X),
 		shim:   shimState{scale: 1},
 	}
+	w.comp.w = w
+	w.eyes.w = w
 	// The splash window started the driver; no window of the process
 	// needs a depth buffer.
 	native.LeanFramebuffers()
@@ -256,7 +250,7 @@ func New(a fyne.App, opts Options) (*PetWindow, error) {
 	w.applyView(pet.View{})
 	if opts.Gaze {
 		// The eyes follow the pointer once the shim is bound (startGaze).
-		w.gazeStop = make(chan struct{})
+		w.eyes.stop = make(chan struct{})
 	}
 	return w, nil
 }
@@ -283,7 +277,7 @@ func (w *PetWindow) build() {
 	w.status.pill = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
 	w.status.chip = widgets.NewTag(widgets.ColInk, widgets.ColChip)
 	w.status.chip.OnTapped = w.showDelegations
-	w.status.eye = widgets.NewIconButton(theme.VisibilityIcon(), widget.HighImportance, w.watchingTapped)
+	w.status.eye = widgets.NewIconButton(theme.VisibilityIcon(), widget.HighImportance, w.opts.Host.OpenPermissions) // the watching sign (watching.go)
 	w.status.eye.Hide()
 	w.comp.errLine = widgets.NewTag(widgets.ColError, widgets.ColBubble)
 	w.comp.errLine.MaxLines = errorLines
@@ -298,18 +292,18 @@ func (w *PetWindow) build() {
 	w.comp.bg.StrokeColor = widgets.ColBubbleStroke
 	w.comp.bg.StrokeWidth = 1
 	w.comp.entry = widgets.NewComposerEntry()
-	w.comp.entry.OnSubmitted = func(string) { w.sendOrStop() }
-	w.comp.entry.OnChanged = func(string) { w.armComposerIdle(); w.syncComposing() }
+	w.comp.entry.OnSubmitted = func(string) { w.comp.sendOrStop() }
+	w.comp.entry.OnChanged = func(string) { w.comp.armIdle(); w.comp.syncComposing() }
 	w.comp.entry.OnEscape = w.CloseComposer
-	w.comp.send = widgets.NewIconButton(theme.MailSendIcon(), widget.HighImportance, w.sendOrStop)
-	w.comp.attach = widgets.NewIconButton(theme.FileImageIcon(), widget.LowImportance, w.chooseImage)
+	w.comp.send = widgets.NewIconButton(theme.MailSendIcon(), widget.HighImportance, w.comp.sendOrStop)
+	w.comp.attach = widgets.NewIconButton(theme.FileImageIcon(), widget.LowImportance, w.comp.chooseImage)
 
 	w.backdrop.Move(g.char)
 	w.backdrop.Resize(g.charSize)
 	w.char.Move(g.char)
 	w.char.Resize(g.charSize)
-	w.addMic()          // voice: push-to-talk button (mic.go)
-	w.addScreenToggle() // attach.go
+	w.comp.addMic()          // voice: push-to-talk button (mic.go)
+	w.comp.addScreenToggle() // attach.go
 
 	objs := []fyne.CanvasObject{
 		w.backdrop, w.char, w.bubble, w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.status.eye,
@@ -389,7 +383,7 @@ func (w *PetWindow) attachNative(tries int) {
 		w.log.Warn("pet_window_native", "name", w.opts.Name, "err", err.Error())
 	}
 	w.place()
-	w.startGaze()
+	w.eyes.start()
 	err = native.ErrUnsupported
 	if mw, ok := w.native.(native.MonitorWatcher); ok {
 		err = mw.WatchMonitors(func() { fyne.Do(w.monitorsChanged) })
@@ -407,7 +401,7 @@ func (w *PetWindow) attachNative(tries int) {
 			w.log.Warn("pet_shortcut", "name", w.opts.Name, "err", err.Error())
 		} else {
 			w.log.Info("pet_shortcut", "name", w.opts.Name, "keys", "ctrl+alt+y")
-			sc.OnShortcutRelease(func() { fyne.Do(w.shortcutReleased) }) // voice: push-to-talk (mic.go)
+			sc.OnShortcutRelease(func() { fyne.Do(w.comp.shortcutReleased) }) // voice: push-to-talk (mic.go)
 		}
 	}
 	w.draw.sent = sentShape{}
@@ -490,12 +484,12 @@ func (w *PetWindow) Close() {
 func (w *PetWindow) Dispose() {
 	w.closeOnce.Do(func() {
 		w.closed.Store(true)
-		if w.gazeStop != nil {
-			close(w.gazeStop)
+		if w.eyes.stop != nil {
+			close(w.eyes.stop)
 		}
 		fyne.Do(func() {
 			w.anim.stop()
-			w.stopMove()
+			w.move.stop()
 			// Frames shared with pets still running are theirs alone now.
 			w.char.letGoAll()
 			for _, t := range []*time.Timer{w.note.timer, w.comp.state.idle} {

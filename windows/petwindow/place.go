@@ -13,7 +13,7 @@ func (w *PetWindow) place() {
 	}
 	w.at.layout = layoutKey(mons)
 	w.top.mons = mons
-	size := w.px(w.geo.win.Width, w.geo.win.Height)
+	size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
 	p := homePosition(mons, size)
 	p.X -= w.opts.Index * (w.bodyRect().Dx() + homeMargin)
 	p = placeOnScreen(p, w.bodyRect(), size, mons)
@@ -41,7 +41,7 @@ func (w *PetWindow) monitorsChanged() {
 	}
 	w.at.layout = layoutKey(mons)
 	w.top.mons = mons
-	size := w.px(w.geo.win.Width, w.geo.win.Height)
+	size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
 	p := placeOnScreen(w.pos, w.bodyRect(), size, mons)
 	if w.opts.Positions != nil {
 		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
@@ -56,7 +56,7 @@ func (w *PetWindow) monitorsChanged() {
 // bodyRect is the character's rectangle in window pixels.
 func (w *PetWindow) bodyRect() image.Rectangle {
 	g := w.geo
-	return w.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
+	return w.shim.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
 }
 
 // moveTo puts the window where its top-left corner would be at p with
@@ -66,23 +66,13 @@ func (w *PetWindow) bodyRect() image.Rectangle {
 func (w *PetWindow) moveTo(p image.Point) {
 	rise := w.top.rise
 	if !w.drag.active {
-		rise = riseFor(p, w.bodyRect(), w.top.mons, w.px(0, bubbleArea).Y)
+		rise = riseFor(p, w.bodyRect(), w.top.mons, w.shim.px(0, bubbleArea).Y)
 	}
 	if err := w.native.Move(p.X, p.Y+rise); err == nil {
 		w.pos = p
 		w.setRise(rise)
 		w.syncBody()
 	}
-}
-
-// px converts a Fyne size to window pixels.
-func (w *PetWindow) px(x, y float32) image.Point {
-	return image.Pt(int(x*w.shim.scale+0.5), int(y*w.shim.scale+0.5))
-}
-
-// rect converts a Fyne rectangle to window pixels.
-func (w *PetWindow) rect(x, y, wd, ht float32) image.Rectangle {
-	return image.Rectangle{Min: w.px(x, y), Max: w.px(x+wd, y+ht)}
 }
 
 // dragState is a drag of the window by the character.

@@ -83,26 +83,26 @@ func (w *PetWindow) appendPartRects(rs []image.Rectangle) []image.Rectangle {
 		p, s := w.bubble.Position(), w.bubble.Size()
 		bs := bubbleBody(s)
 		if w.bubble.Below { // tail on top, pointing up (toproom.go)
-			rs = appendRounded(rs, w.rect(p.X, p.Y+tailH, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))
-			rs = append(rs, upTriangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y, tailW, tailH+1))...)
+			rs = appendRounded(rs, w.shim.rect(p.X, p.Y+tailH, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))
+			rs = append(rs, upTriangleRects(w.shim.rect(p.X+(s.Width-tailW)/2, p.Y, tailW, tailH+1))...)
 		} else {
-			rs = appendRounded(rs, w.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))
-			rs = append(rs, triangleRects(w.rect(p.X+(s.Width-tailW)/2, p.Y+bs.Height-1, tailW, tailH+1))...)
+			rs = appendRounded(rs, w.shim.rect(p.X, p.Y, bs.Width, bs.Height), int(bubbleRadius*w.shim.scale))
+			rs = append(rs, triangleRects(w.shim.rect(p.X+(s.Width-tailW)/2, p.Y+bs.Height-1, tailW, tailH+1))...)
 		}
 	}
 	for _, t := range []*widgets.Tag{w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.comp.errLine} {
 		if t.Visible() {
 			p, s := t.Position(), t.Size()
-			rs = appendRounded(rs, w.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))
+			rs = appendRounded(rs, w.shim.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))
 		}
 	}
 	if w.status.eye.Visible() {
 		p, s := w.status.eye.Position(), w.status.eye.Size()
-		rs = appendRounded(rs, w.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))
+		rs = appendRounded(rs, w.shim.rect(p.X, p.Y, s.Width, s.Height), int(widgets.TagHeight/2*w.shim.scale))
 	}
 	if w.comp.state.open {
 		p, s := w.comp.bg.Position(), w.comp.bg.Size()
-		rs = appendRounded(rs, w.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.shim.scale))
+		rs = appendRounded(rs, w.shim.rect(p.X, p.Y, s.Width, s.Height), int(composerRad*w.shim.scale))
 	}
 	for i := start; i < len(rs); i++ { // the parts rise with the content; the menu is above it
 		rs[i] = rs[i].Sub(image.Pt(0, w.top.rise))

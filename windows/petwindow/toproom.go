@@ -41,15 +41,15 @@ func (w *PetWindow) setRise(r int) {
 		return
 	}
 	w.top.rise = r
-	w.top.inner.Move(fyne.NewPos(0, -w.riseUnits()))
+	w.top.inner.Move(fyne.NewPos(0, -w.top.units(w.shim.scale)))
 	w.render(w.view)
 	w.log.Info("pet_window_rise", "name", w.opts.Name, "by", r)
 }
 
-// riseUnits is the rise in Fyne units.
-func (w *PetWindow) riseUnits() float32 {
-	if w.shim.scale <= 0 {
-		return float32(w.top.rise)
+// units is the rise in Fyne units at scale physical pixels a unit.
+func (t *topRoom) units(scale float32) float32 {
+	if scale <= 0 {
+		return float32(t.rise)
 	}
-	return float32(w.top.rise) / w.shim.scale
+	return float32(t.rise) / scale
 }
