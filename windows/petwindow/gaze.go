@@ -127,7 +127,7 @@ func (e *eyes) follow(ptr image.Point, ok bool) {
 	if dir != e.dir {
 		e.dir = dir
 		w.log.Debug("pet_gaze", "name", w.opts.Name, "dir", dir)
-		w.updateFrames()
+		w.play.update()
 	}
 }
 

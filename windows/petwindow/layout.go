@@ -87,7 +87,7 @@ func (w *PetWindow) render(v pet.View) {
 			"tool", v.Pill.Tool, "voice", v.Pill.Voice, "audio", v.Pill.Audio)
 	}
 	w.view = v
-	w.updateFrames()
+	w.play.update()
 	w.syncBody()
 	w.refresh(v)
 	w.comp.refresh(v, wasRunning)
@@ -105,7 +105,7 @@ func (w *PetWindow) render(v pet.View) {
 	if w.delegWin != nil {
 		w.delegWin.update(v.Delegations)
 	}
-	w.updateShape()
+	w.shape.update()
 }
 
 // refresh sets what the bubble and the tags show for v, and which of
@@ -247,11 +247,11 @@ func (w *PetWindow) bubbleTip() float32 {
 	if pack == nil || body.Empty() {
 		return g.bubbleBottom
 	}
-	key := fmt.Sprintf("%p|%v|%s", pack, body, w.draw.animKey)
+	key := fmt.Sprintf("%p|%v|%s", pack, body, w.play.key)
 	if key == w.draw.tip.key {
 		return w.draw.tip.y
 	}
-	imgs := append([]image.Image{pack.Emotions["neutral"]}, w.draw.frames...)
+	imgs := append([]image.Image{pack.Emotions["neutral"]}, w.play.frames...)
 	for _, id := range []string{"idle", "talk"} {
 		imgs = append(imgs, pack.Motions[id].Frames...)
 	}

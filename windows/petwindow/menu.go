@@ -56,11 +56,11 @@ func (w *PetWindow) showMenu(pos fyne.Position) {
 	dismiss := m.OnDismiss
 	m.OnDismiss = func() {
 		dismiss()
-		w.menuRect = image.Rectangle{}
-		w.updateShape()
+		w.shape.menu = image.Rectangle{}
+		w.shape.update()
 	}
 	m.ShowAtPosition(pos)
 	p, s := m.Position(), m.Size()
-	w.menuRect = w.shim.rect(p.X-2, p.Y-2, s.Width+4, s.Height+4)
-	w.updateShape()
+	w.shape.menu = w.shim.rect(p.X-2, p.Y-2, s.Width+4, s.Height+4)
+	w.shape.update()
 }

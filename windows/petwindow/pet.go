@@ -131,7 +131,6 @@ type PetWindow struct {
 	win    fyne.Window
 	geo    geometry
 	native native.Window
-	anim   *animator
 
 	// Fields below are owned by the Fyne main goroutine.
 	shim     shimState
@@ -140,7 +139,6 @@ type PetWindow struct {
 	drag     dragState
 	view     pet.View
 	note     noticeState
-	menuRect image.Rectangle // the open popup menu, window units
 	draw     drawState
 	delegWin *delegationWindow
 	visible  bool     // shown, not hidden
@@ -155,6 +153,8 @@ type PetWindow struct {
 	eyes     eyes         // where the eyes look (gaze.go)
 	comp     composer     // the composer (composer.go, attach.go, mic.go)
 	layout   *partsLayout // places the parts (arrange.go)
+	play     player       // the frames playing (frames.go)
+	shape    shaper       // the window's shape (shape.go)
 	top      topRoom      // the content's rise at a monitor's top (toproom.go)
 
 	closeOnce sync.Once
@@ -192,11 +192,8 @@ type noticeState struct {
 // drawState is what the window drew last, so that unchanged parts are not
 // drawn or sent again.
 type drawState struct {
-	masks   maskCache
-	sent    sentShape
-	tip     tipCache
-	animKey string        // motion|emotion the frames playing were chosen for
-	frames  []image.Image // what the pack gave for animKey (Pack.Frames)
+	masks maskCache
+	tip   tipCache
 
 	// pending is a view whose only change is the status pill's text (a
 	// reconnect countdown), held while frames play so that it is drawn
@@ -238,10 +235,12 @@ func New(a fyne.App, opts Options) (*PetWindow, error) {
 	}
 	w.comp.w = w
 	w.eyes.w = w
+	w.play.w = w
+	w.shape.w = w
 	// The splash window started the driver; no window of the process
 	// needs a depth buffer.
 	native.LeanFramebuffers()
-	w.anim = newAnimator(w.prepareFrame, w.showFrame)
+	w.play.anim = newAnimator(w.play.prepare, w.play.show)
 	w.win.SetTitle(opts.Name)
 	w.build()
 	w.win.Resize(w.geo.win)
@@ -249,7 +248,7 @@ func New(a fyne.App, opts Options) (*PetWindow, error) {
 	w.win.SetCloseIntercept(w.Hide)
 	w.applyView(pet.View{})
 	if opts.Gaze {
-		// The eyes follow the pointer once the shim is bound (startGaze).
+		// The eyes follow the pointer once the shim is bound (eyes.start).
 		w.eyes.stop = make(chan struct{})
 	}
 	return w, nil
@@ -326,7 +325,7 @@ func (w *PetWindow) build() {
 func (w *PetWindow) Show() {
 	w.win.Show()
 	w.visible = true
-	w.anim.setPaused(false)
+	w.play.anim.setPaused(false)
 	w.attachNative(20)
 	if w.at.placed {
 		w.moveTo(w.pos)
@@ -338,7 +337,7 @@ func (w *PetWindow) Show() {
 func (w *PetWindow) Hide() {
 	w.win.Hide()
 	w.visible = false
-	w.anim.setPaused(true) // a hidden pet costs no frames
+	w.play.anim.setPaused(true) // a hidden pet costs no frames
 	w.syncBody()
 }
 
@@ -348,13 +347,13 @@ func (w *PetWindow) Hide() {
 // slowly. UI thread.
 func (w *PetWindow) SetIdlePace(f float64) {
 	f = max(f, 1)
-	if f == w.anim.idlePace {
+	if f == w.play.anim.idlePace {
 		return
 	}
-	w.anim.idlePace = f
-	if w.draw.animKey != "" && w.shownMotion() == "idle" {
-		w.draw.animKey = "" // choose the frames again, at the new pace
-		w.updateFrames()
+	w.play.anim.idlePace = f
+	if w.play.key != "" && w.shownMotion() == "idle" {
+		w.play.key = "" // choose the frames again, at the new pace
+		w.play.update()
 	}
 	w.log.Info("pet_idle_pace", "name", w.opts.Name, "pace", f)
 }
@@ -404,8 +403,8 @@ func (w *PetWindow) attachNative(tries int) {
 			sc.OnShortcutRelease(func() { fyne.Do(w.comp.shortcutReleased) }) // voice: push-to-talk (mic.go)
 		}
 	}
-	w.draw.sent = sentShape{}
-	w.updateShape()
+	w.shape.sent = sentShape{}
+	w.shape.update()
 }
 
 // SetView draws v. It may be called from any goroutine.
@@ -446,7 +445,7 @@ func (w *PetWindow) applyView(v pet.View) {
 	if w.closed.Load() {
 		return
 	}
-	if w.anim.running() && pillTextOnly(w.view, v) {
+	if w.play.anim.running() && pillTextOnly(w.view, v) {
 		w.draw.pending, w.draw.hasPending = v, true
 		return
 	}
@@ -488,7 +487,7 @@ func (w *PetWindow) Dispose() {
 			close(w.eyes.stop)
 		}
 		fyne.Do(func() {
-			w.anim.stop()
+			w.play.anim.stop()
 			w.move.stop()
 			// Frames shared with pets still running are theirs alone now.
 			w.char.letGoAll()

@@ -252,7 +252,7 @@ func (w *PetWindow) SetPack(p *character.Pack) {
 	w.opts.Pack = p
 	w.char.reset()
 	w.draw.masks.reset()
-	w.draw.animKey, w.draw.frames = "", nil
-	w.draw.sent = sentShape{}
+	w.play.key, w.play.frames = "", nil
+	w.shape.sent = sentShape{}
 	w.applyView(w.view)
 }
