@@ -115,7 +115,7 @@ func (e *eyes) follow(ptr image.Point, ok bool) {
 	}
 	dir := ""
 	if !w.drag.active && ok {
-		dir = character.GazeAt(w.bodyRect().Add(w.pos), ptr)
+		dir = character.GazeAt(w.geo.bodyRect(w.shim).Add(w.pos), ptr)
 	}
 	// With the pointer away, an idle character glances around now and then.
 	now := time.Now()

@@ -80,7 +80,7 @@ func (h pointerHandler) dragged() {
 		w.opts.Host.PetGrabbed()
 		w.render(w.view)
 	}
-	w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
+	w.placer.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 }
 
 // dragEnded keeps the window on screen, saves its position and tells the
@@ -92,17 +92,17 @@ func (h pointerHandler) dragEnded() {
 	}
 	w.drag.active = false
 	if ptr, err := w.native.Pointer(); err == nil {
-		w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
+		w.placer.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
 	}
 	if mons, err := w.native.Monitors(); err == nil && len(mons) > 0 {
-		w.at.layout = layoutKey(mons)
+		w.placer.layout = layoutKey(mons)
 		w.top.mons = mons
 		size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
-		if p := placeOnScreen(w.pos, w.bodyRect(), size, mons); p != w.pos {
-			w.moveTo(p)
+		if p := placeOnScreen(w.pos, w.geo.bodyRect(w.shim), size, mons); p != w.pos {
+			w.placer.moveTo(p)
 		}
 	}
-	w.savePosition()
+	w.placer.save()
 	w.opts.Host.PetDropped()
 	if w.opts.Pack.Has(character.MotionDrag) {
 		// A pack's held pose ends with the drag; drawn once the window

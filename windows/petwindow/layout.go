@@ -43,6 +43,12 @@ type geometry struct {
 	bubbleBottom, width float32
 }
 
+// bodyRect is the character's rectangle in window pixels at the shim's
+// scale.
+func (g geometry) bodyRect(s shimState) image.Rectangle {
+	return s.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
+}
+
 func newGeometry(pack *character.Pack) geometry {
 	cw, ch := defaultCharW, defaultCharH
 	if pack != nil && pack.Size[0] > 0 && pack.Size[1] > 0 {
@@ -102,8 +108,8 @@ func (w *PetWindow) render(v pet.View) {
 			t.Refresh()
 		}
 	}
-	if w.delegWin != nil {
-		w.delegWin.update(v.Delegations)
+	if w.deleg.win != nil {
+		w.deleg.win.update(v.Delegations)
 	}
 	w.shape.update()
 }
@@ -242,7 +248,7 @@ type tipCache struct {
 // Without a pack it is the bubble area's bottom.
 func (w *PetWindow) bubbleTip() float32 {
 	g := w.geo
-	body := w.bodyRect()
+	body := w.geo.bodyRect(w.shim)
 	pack := w.opts.Pack
 	if pack == nil || body.Empty() {
 		return g.bubbleBottom

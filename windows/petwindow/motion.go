@@ -69,7 +69,7 @@ func (w *PetWindow) syncBody() {
 		w.shared.walk = p.WalkSpeed * float64(w.shim.scale)
 	}
 	w.shared.st = BodyState{
-		Rect:    standRect(w.bodyRect(), w.opts.Pack).Add(w.pos),
+		Rect:    standRect(w.geo.bodyRect(w.shim), w.opts.Pack).Add(w.pos),
 		Visible: w.visible,
 		Emotion: w.view.Emotion,
 		Motion:  w.shownMotion(),
@@ -97,10 +97,10 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 		}
 		w.move.stop()
 		w.move.motion = motion
-		target := to.Sub(w.bodyRect().Min)
+		target := to.Sub(w.geo.bodyRect(w.shim).Min)
 		if d <= 0 || w.drag.active {
 			if !w.drag.active {
-				w.moveTo(target)
+				w.placer.moveTo(target)
 			}
 			w.render(w.view)
 			return
@@ -115,7 +115,7 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 			if w.closed.Load() || w.move.anim != a {
 				return // closed, or replaced by a newer move
 			}
-			w.moveTo(lerp(from, target, f))
+			w.placer.moveTo(lerp(from, target, f))
 			w.syncBody()
 			if f >= 1 {
 				w.move.moving = false

@@ -133,18 +133,18 @@ type PetWindow struct {
 	native native.Window
 
 	// Fields below are owned by the Fyne main goroutine.
-	shim     shimState
-	at       placement
-	pos      image.Point
-	drag     dragState
-	view     pet.View
-	note     noticeState
-	draw     drawState
-	delegWin *delegationWindow
-	visible  bool     // shown, not hidden
-	move     bodyMove // the body tool's movement (motion.go)
-	closed   atomic.Bool
-	shared   bodyShared // BodyState's copy (motion.go)
+	shim    shimState
+	placer  placer
+	pos     image.Point
+	drag    dragState
+	view    pet.View
+	note    noticeState
+	draw    drawState
+	deleg   delegations
+	visible bool     // shown, not hidden
+	move    bodyMove // the body tool's movement (motion.go)
+	closed  atomic.Bool
+	shared  bodyShared // BodyState's copy (motion.go)
 
 	char     *body
 	backdrop *canvas.Rectangle
@@ -177,8 +177,10 @@ func (s shimState) rect(x, y, wd, ht float32) image.Rectangle {
 	return image.Rectangle{Min: s.px(x, y), Max: s.px(x+wd, y+ht)}
 }
 
-// placement is where the window stands for the monitor layout it is on.
-type placement struct {
+// placer puts the window where it stands for the monitor layout it is
+// on (place.go). UI thread.
+type placer struct {
+	w      *PetWindow
 	layout string // monitor layout key
 	placed bool   // pos holds a position to restore
 }
@@ -237,6 +239,8 @@ func New(a fyne.App, opts Options) (*PetWindow, error) {
 	w.eyes.w = w
 	w.play.w = w
 	w.shape.w = w
+	w.placer.w = w
+	w.deleg.w = w
 	// The splash window started the driver; no window of the process
 	// needs a depth buffer.
 	native.LeanFramebuffers()
@@ -275,7 +279,7 @@ func (w *PetWindow) build() {
 	w.status.plate.Italic = true
 	w.status.pill = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
 	w.status.chip = widgets.NewTag(widgets.ColInk, widgets.ColChip)
-	w.status.chip.OnTapped = w.showDelegations
+	w.status.chip.OnTapped = w.deleg.show
 	w.status.eye = widgets.NewIconButton(theme.VisibilityIcon(), widget.HighImportance, w.opts.Host.OpenPermissions) // the watching sign (watching.go)
 	w.status.eye.Hide()
 	w.comp.errLine = widgets.NewTag(widgets.ColError, widgets.ColBubble)
@@ -327,8 +331,8 @@ func (w *PetWindow) Show() {
 	w.visible = true
 	w.play.anim.setPaused(false)
 	w.attachNative(20)
-	if w.at.placed {
-		w.moveTo(w.pos)
+	if w.placer.placed {
+		w.placer.moveTo(w.pos)
 	}
 	w.syncBody()
 }
@@ -381,11 +385,11 @@ func (w *PetWindow) attachNative(tries int) {
 	if err != nil {
 		w.log.Warn("pet_window_native", "name", w.opts.Name, "err", err.Error())
 	}
-	w.place()
+	w.placer.place()
 	w.eyes.start()
 	err = native.ErrUnsupported
 	if mw, ok := w.native.(native.MonitorWatcher); ok {
-		err = mw.WatchMonitors(func() { fyne.Do(w.monitorsChanged) })
+		err = mw.WatchMonitors(func() { fyne.Do(w.placer.monitorsChanged) })
 	}
 	if err != nil {
 		w.log.Debug("pet_window_monitors", "name", w.opts.Name, "err", err.Error())

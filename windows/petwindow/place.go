@@ -6,71 +6,68 @@ import (
 
 // place moves the window to its saved position for the current monitor
 // layout, kept on screen, or home.
-func (w *PetWindow) place() {
+func (pc *placer) place() {
+	w := pc.w
 	mons, err := w.native.Monitors()
 	if err != nil || len(mons) == 0 {
 		return
 	}
-	w.at.layout = layoutKey(mons)
+	pc.layout = layoutKey(mons)
 	w.top.mons = mons
 	size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
 	p := homePosition(mons, size)
-	p.X -= w.opts.Index * (w.bodyRect().Dx() + homeMargin)
-	p = placeOnScreen(p, w.bodyRect(), size, mons)
+	p.X -= w.opts.Index * (w.geo.bodyRect(w.shim).Dx() + homeMargin)
+	p = placeOnScreen(p, w.geo.bodyRect(w.shim), size, mons)
 	if w.opts.Positions != nil {
-		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
-			p = placeOnScreen(image.Pt(x, y), w.bodyRect(), size, mons)
+		if x, y, ok := w.opts.Positions.LoadPosition(pc.layout); ok {
+			p = placeOnScreen(image.Pt(x, y), w.geo.bodyRect(w.shim), size, mons)
 		}
 	}
-	w.moveTo(p)
-	w.at.placed = true
+	pc.moveTo(p)
+	pc.placed = true
 	w.log.Info("pet_window_shown", "name", w.opts.Name, "x", p.X, "y", p.Y,
-		"width", size.X, "height", size.Y, "layout", w.at.layout, "shaped", w.shim.shaped)
+		"width", size.X, "height", size.Y, "layout", pc.layout, "shaped", w.shim.shaped)
 }
 
 // monitorsChanged re-places the window when the monitor layout changed:
 // the position saved for the new layout, or the current one kept on
 // screen (a removed monitor brings the pet home).
-func (w *PetWindow) monitorsChanged() {
+func (pc *placer) monitorsChanged() {
+	w := pc.w
 	if w.closed.Load() || w.drag.active {
 		return
 	}
 	mons, err := w.native.Monitors()
-	if err != nil || len(mons) == 0 || layoutKey(mons) == w.at.layout {
+	if err != nil || len(mons) == 0 || layoutKey(mons) == pc.layout {
 		return
 	}
-	w.at.layout = layoutKey(mons)
+	pc.layout = layoutKey(mons)
 	w.top.mons = mons
 	size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
-	p := placeOnScreen(w.pos, w.bodyRect(), size, mons)
+	p := placeOnScreen(w.pos, w.geo.bodyRect(w.shim), size, mons)
 	if w.opts.Positions != nil {
-		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
-			p = placeOnScreen(image.Pt(x, y), w.bodyRect(), size, mons)
+		if x, y, ok := w.opts.Positions.LoadPosition(pc.layout); ok {
+			p = placeOnScreen(image.Pt(x, y), w.geo.bodyRect(w.shim), size, mons)
 		}
 	}
-	w.moveTo(p)
+	pc.moveTo(p)
 	w.opts.Host.MonitorsChanged()
-	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", w.at.layout)
-}
-
-// bodyRect is the character's rectangle in window pixels.
-func (w *PetWindow) bodyRect() image.Rectangle {
-	g := w.geo
-	return w.shim.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
+	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", pc.layout)
 }
 
 // moveTo puts the window where its top-left corner would be at p with
 // no rise; at a monitor's top the window stops there and its content rises
 // (toproom.go). w.pos is p. While the user drags, the rise stays as the
 // window was grabbed.
-func (w *PetWindow) moveTo(p image.Point) {
+func (pc *placer) moveTo(p image.Point) {
+	w := pc.w
 	rise := w.top.rise
 	if !w.drag.active {
-		rise = riseFor(p, w.bodyRect(), w.top.mons, w.shim.px(0, bubbleArea).Y)
+		rise = riseFor(p, w.geo.bodyRect(w.shim), w.top.mons, w.shim.px(0, bubbleArea).Y)
 	}
 	if err := w.native.Move(p.X, p.Y+rise); err == nil {
 		w.pos = p
-		w.setRise(rise)
+		pc.setRise(rise)
 		w.syncBody()
 	}
 }
@@ -82,9 +79,10 @@ type dragState struct {
 	active bool
 }
 
-func (w *PetWindow) savePosition() {
-	if w.opts.Positions != nil && w.at.placed && w.at.layout != "" {
-		w.opts.Positions.SavePosition(w.at.layout, w.pos.X, w.pos.Y)
-		w.log.Info("pet_window_moved", "name", w.opts.Name, "x", w.pos.X, "y", w.pos.Y, "layout", w.at.layout)
+func (pc *placer) save() {
+	w := pc.w
+	if w.opts.Positions != nil && pc.placed && pc.layout != "" {
+		w.opts.Positions.SavePosition(pc.layout, w.pos.X, w.pos.Y)
+		w.log.Info("pet_window_moved", "name", w.opts.Name, "x", w.pos.X, "y", w.pos.Y, "layout", pc.layout)
 	}
 }

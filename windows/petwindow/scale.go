@@ -241,7 +241,7 @@ func (p *packedImage) decodeCrop(bg color.Color) *image.RGBA {
 // CharacterPixels is the size in pixels the window draws the character
 // at, known once the window is shown (before, scale 1 is assumed).
 func (w *PetWindow) CharacterPixels() (int, int) {
-	r := w.bodyRect()
+	r := w.geo.bodyRect(w.shim)
 	return r.Dx(), r.Dy()
 }
 

@@ -46,7 +46,7 @@ func (sh *shaper) set(frame image.Image) {
 	if !w.shim.attached || !w.shim.shaped {
 		return
 	}
-	body := w.bodyRect().Sub(image.Pt(0, w.top.rise)) // window pixels: the content rises (toproom.go)
+	body := w.geo.bodyRect(w.shim).Sub(image.Pt(0, w.top.rise)) // window pixels: the content rises (toproom.go)
 	parts := sh.appendParts(sh.sent.partsBuf[:0])
 	sh.sent.partsBuf = parts
 	rs := append(sh.sent.spare[:0], parts...)

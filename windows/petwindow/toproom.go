@@ -36,7 +36,8 @@ func riseFor(p image.Point, body image.Rectangle, mons []image.Rectangle, limit 
 
 // setRise moves the parts up by r window pixels, and lays the bubble and
 // the shape out again when that changed.
-func (w *PetWindow) setRise(r int) {
+func (pc *placer) setRise(r int) {
+	w := pc.w
 	if r == w.top.rise || w.top.inner == nil {
 		return
 	}
