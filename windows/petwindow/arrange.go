@@ -8,9 +8,9 @@ import (
 
 // The placement of the window's parts is a pure function of what shows
 // and the geometry (arrange), as a Fyne widget's renderer lays out in
-// Layout what its Refresh set (fyne's widget/check.go): PetWindow.render
-// sets the texts, the visibility and the enabling, then partsLayout
-// places the parts with arrange, then the parts redraw.
+// Layout what its Refresh set (fyne.io/fyne/v2/widget/check.go):
+// PetWindow.render sets the texts, the visibility and the enabling, then
+// partsLayout places the parts with arrange, then the parts redraw.
 
 // partsView is what arrange places: the parts showing and their natural
 // sizes, and where the rows are.
