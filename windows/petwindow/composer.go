@@ -72,15 +72,15 @@ func (c *composer) lift() {
 	if err != nil {
 		return
 	}
-	body := w.geo.bodyRect(w.shim).Add(w.pos)
-	bottom := w.pos.Y + w.shim.px(0, w.geo.composerY+composerH).Y
+	body := w.geo.bodyRect(w.shim).Add(w.placer.pos)
+	bottom := w.placer.pos.Y + w.shim.px(0, w.geo.composerY+composerH).Y
 	for _, m := range mons {
 		if !body.Overlaps(m) {
 			continue
 		}
 		if over := bottom - m.Max.Y; over > 0 {
 			c.state.lift = over
-			w.placer.moveTo(w.pos.Sub(image.Pt(0, over)))
+			w.placer.moveTo(w.placer.pos.Sub(image.Pt(0, over)))
 			w.log.Info("pet_composer_lift", "name", w.opts.Name, "by", over)
 		}
 		return
@@ -91,7 +91,7 @@ func (c *composer) lift() {
 func (c *composer) lower() {
 	w := c.w
 	if c.state.lift > 0 {
-		w.placer.moveTo(w.pos.Add(image.Pt(0, c.state.lift)))
+		w.placer.moveTo(w.placer.pos.Add(image.Pt(0, c.state.lift)))
 		c.state.lift = 0
 	}
 }

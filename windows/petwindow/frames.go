@@ -26,7 +26,7 @@ func (pl *player) motion() string {
 	pack := w.opts.Pack
 	m := w.shownMotion()
 	switch {
-	case w.drag.active && pack.Has(character.MotionDrag):
+	case w.placer.drag.active && pack.Has(character.MotionDrag):
 		return character.MotionDrag
 	case w.move.landing && pack.Has(character.MotionLand):
 		return character.MotionLand

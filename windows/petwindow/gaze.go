@@ -114,12 +114,12 @@ func (e *eyes) follow(ptr image.Point, ok bool) {
 		return
 	}
 	dir := ""
-	if !w.drag.active && ok {
-		dir = character.GazeAt(w.geo.bodyRect(w.shim).Add(w.pos), ptr)
+	if !w.placer.drag.active && ok {
+		dir = character.GazeAt(w.geo.bodyRect(w.shim).Add(w.placer.pos), ptr)
 	}
 	// With the pointer away, an idle character glances around now and then.
 	now := time.Now()
-	if dir != "" || w.drag.active || w.view.Running {
+	if dir != "" || w.placer.drag.active || w.view.Running {
 		e.look.reset(now, lookPause)
 	} else {
 		dir = e.look.at(now, lookPause)

@@ -57,9 +57,9 @@ func (h pointerHandler) pressed(at fyne.Position) {
 	if err != nil {
 		return
 	}
-	w.pos = p.Sub(image.Pt(0, w.top.rise))
-	w.drag.win = w.pos
-	w.drag.from = p.Add(w.shim.px(at.X, at.Y))
+	w.placer.pos = p.Sub(image.Pt(0, w.top.rise))
+	w.placer.drag.win = w.placer.pos
+	w.placer.drag.from = p.Add(w.shim.px(at.X, at.Y))
 }
 
 // dragged moves the window with the pointer. It works in root
@@ -71,34 +71,34 @@ func (h pointerHandler) dragged() {
 	if err != nil {
 		return
 	}
-	if !w.drag.active {
+	if !w.placer.drag.active {
 		w.comp.state.lift = 0 // where the user drops it is where it stays
 		// The user takes the pet: the body tool lets go.
-		w.drag.active = true
+		w.placer.drag.active = true
 		w.move.stop()
 		w.move.motion = ""
 		w.opts.Host.PetGrabbed()
 		w.render(w.view)
 	}
-	w.placer.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
+	w.placer.moveTo(w.placer.drag.win.Add(ptr.Sub(w.placer.drag.from)))
 }
 
 // dragEnded keeps the window on screen, saves its position and tells the
 // app the pet was dropped.
 func (h pointerHandler) dragEnded() {
 	w := h.w
-	if !w.drag.active {
+	if !w.placer.drag.active {
 		return
 	}
-	w.drag.active = false
+	w.placer.drag.active = false
 	if ptr, err := w.native.Pointer(); err == nil {
-		w.placer.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
+		w.placer.moveTo(w.placer.drag.win.Add(ptr.Sub(w.placer.drag.from)))
 	}
 	if mons, err := w.native.Monitors(); err == nil && len(mons) > 0 {
 		w.placer.layout = layoutKey(mons)
 		w.top.mons = mons
 		size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
-		if p := placeOnScreen(w.pos, w.geo.bodyRect(w.shim), size, mons); p != w.pos {
+		if p := placeOnScreen(w.placer.pos, w.geo.bodyRect(w.shim), size, mons); p != w.placer.pos {
 			w.placer.moveTo(p)
 		}
 	}

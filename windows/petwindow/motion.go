@@ -69,7 +69,7 @@ func (w *PetWindow) syncBody() {
 		w.shared.walk = p.WalkSpeed * float64(w.shim.scale)
 	}
 	w.shared.st = BodyState{
-		Rect:    standRect(w.geo.bodyRect(w.shim), w.opts.Pack).Add(w.pos),
+		Rect:    standRect(w.geo.bodyRect(w.shim), w.opts.Pack).Add(w.placer.pos),
 		Visible: w.visible,
 		Emotion: w.view.Emotion,
 		Motion:  w.shownMotion(),
@@ -98,14 +98,14 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 		w.move.stop()
 		w.move.motion = motion
 		target := to.Sub(w.geo.bodyRect(w.shim).Min)
-		if d <= 0 || w.drag.active {
-			if !w.drag.active {
+		if d <= 0 || w.placer.drag.active {
+			if !w.placer.drag.active {
 				w.placer.moveTo(target)
 			}
 			w.render(w.view)
 			return
 		}
-		from := w.pos
+		from := w.placer.pos
 		if target.X != from.X {
 			w.move.right = target.X > from.X
 		}

@@ -49,7 +49,6 @@ package petwindow
 
 import (
 	"fmt"
-	"image"
 	"log/slog"
 	"slices"
 	"sync"
@@ -135,8 +134,6 @@ type PetWindow struct {
 	// Fields below are owned by the Fyne main goroutine.
 	shim    shimState
 	placer  placer
-	pos     image.Point
-	drag    dragState
 	view    pet.View
 	note    noticeState
 	draw    drawState
@@ -158,31 +155,6 @@ type PetWindow struct {
 	top      topRoom      // the content's rise at a monitor's top (toproom.go)
 
 	closeOnce sync.Once
-}
-
-// shimState is what the native shim could do for this window.
-type shimState struct {
-	attached bool    // the native shim is bound to the window
-	shaped   bool    // shaping works
-	scale    float32 // physical pixels per Fyne unit
-}
-
-// px converts a Fyne size to window pixels.
-func (s shimState) px(x, y float32) image.Point {
-	return image.Pt(int(x*s.scale+0.5), int(y*s.scale+0.5))
-}
-
-// rect converts a Fyne rectangle to window pixels.
-func (s shimState) rect(x, y, wd, ht float32) image.Rectangle {
-	return image.Rectangle{Min: s.px(x, y), Max: s.px(x+wd, y+ht)}
-}
-
-// placer puts the window where it stands for the monitor layout it is
-// on (place.go). UI thread.
-type placer struct {
-	w      *PetWindow
-	layout string // monitor layout key
-	placed bool   // pos holds a position to restore
 }
 
 // noticeState is a short notice shown in the bubble and its timer.
@@ -332,7 +304,7 @@ func (w *PetWindow) Show() {
 	w.play.anim.setPaused(false)
 	w.attachNative(20)
 	if w.placer.placed {
-		w.placer.moveTo(w.pos)
+		w.placer.moveTo(w.placer.pos)
 	}
 	w.syncBody()
 }
