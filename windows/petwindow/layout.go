@@ -67,10 +67,12 @@ func newGeometry(pack *character.Pack) geometry {
 	return g
 }
 
-// free is a container of the window's fixed size whose parts the pet
-// window places itself. Its minimum size is that size: the driver asks
-// for it before every repaint, and a container with no layout would ask
-// each part, hidden ones included.
+// free is a container of the window's fixed size whose objects stay
+// where the pet window put them: the window's content, which holds the
+// parts' container (partsLayout) where its rise moved it (toproom.go).
+// Its minimum size is that size: the driver asks for it before every
+// repaint, and a container with no layout would ask each part, hidden
+// ones included.
 func free(size fyne.Size, objs ...fyne.CanvasObject) *fyne.Container {
 	return container.New(fixedLayout{size}, objs...)
 }
