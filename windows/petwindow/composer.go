@@ -8,7 +8,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
+	"yui/pet"
 	"yui/transport"
 	"yui/windows/widgets"
 )
@@ -93,6 +96,32 @@ func (c *composer) lower() {
 	if c.state.lift > 0 {
 		w.placer.moveTo(w.placer.pos.Add(image.Pt(0, c.state.lift)))
 		c.state.lift = 0
+	}
+}
+
+// refresh shows the composer while it is open, and makes its
+// button a stop button while a turn runs, the entry locked.
+func (c *composer) refresh(v pet.View, wasRunning bool) {
+	w := c.w
+	for _, o := range []fyne.CanvasObject{c.bg, c.attach, c.entry, c.send} {
+		widgets.SetShown(o, c.state.open)
+	}
+	c.showMic() // voice: push-to-talk button (mic.go)
+	c.showScreenToggle()
+	if v.Running {
+		c.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
+		c.entry.Disable()
+		return
+	}
+	c.send.Set(theme.MailSendIcon(), widget.HighImportance)
+	c.entry.Enable()
+	if wasRunning && c.state.open {
+		// The entry lost the focus when it was locked: give it back
+		// so the next line can be typed at once.
+		w.win.Canvas().Focus(c.entry)
+	}
+	if wasRunning {
+		w.log.Debug("pet_composer_unlocked", "name", w.opts.Name)
 	}
 }
 

@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"yui/pet"
 	"yui/pet/character"
@@ -153,31 +151,6 @@ func (w *PetWindow) refresh(v pet.View) {
 	}
 }
 
-// refresh shows the composer while it is open, and makes its
-// button a stop button while a turn runs, the entry locked.
-func (c *composer) refresh(v pet.View, wasRunning bool) {
-	w := c.w
-	for _, o := range []fyne.CanvasObject{c.bg, c.attach, c.entry, c.send} {
-		widgets.SetShown(o, c.state.open)
-	}
-	c.showMic() // voice: push-to-talk button (mic.go)
-	c.showScreenToggle()
-	if v.Running {
-		c.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
-		c.entry.Disable()
-		return
-	}
-	c.send.Set(theme.MailSendIcon(), widget.HighImportance)
-	c.entry.Enable()
-	if wasRunning && c.state.open {
-		// The entry lost the focus when it was locked: give it back
-		// so the next line can be typed at once.
-		w.win.Canvas().Focus(c.entry)
-	}
-	if wasRunning {
-		w.log.Debug("pet_composer_unlocked", "name", w.opts.Name)
-	}
-}
 
 // pillText is the status pill's text: the connection, then the tool, the
 // voice and a missing audio device (said once) when there are.
