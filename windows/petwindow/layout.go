@@ -151,7 +151,6 @@ func (w *PetWindow) refresh(v pet.View) {
 	}
 }
 
-
 // pillText is the status pill's text: the connection, then the tool, the
 // voice and a missing audio device (said once) when there are.
 func pillText(p pet.Pill) string {
