@@ -5,7 +5,9 @@
 // the optional abilities found on it (native.Shortcut, native.MonitorWatcher).
 //
 // The pet window draws a pet.View snapshot; it knows nothing of transports.
-// User actions go back through PetActions.
+// User actions go back through PetActions; the menu's items and what the
+// user does to the window (drag, drop, the shortcut) go to the app's Host
+// (host.go).
 //
 // # Driving it from tests (X11, e.g. Xvfb with xdotool)
 //
