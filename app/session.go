@@ -108,32 +108,17 @@ func (y *yui) newSession(p settings.Preset, index int) (*session, error) {
 	s.scores = s.stores.scores
 	s.hist = transcript.Open(transcript.Options{Storage: s.stores.history, Logger: s.log})
 
-	win, err := petwindow.NewPetWindow(y.app, petwindow.PetOptions{
-		Name:       p.Name,
-		Pack:       pack,
-		Actions:    s,
-		Poke:       p.Poke,
-		Index:      index,
-		Shortcut:   p.ID == y.activeID(),
-		OnShortcut: y.bringForward,
-		Positions:  s.stores.positions,
-		OnMessages: func() { y.openMessages(p.ID) },
-		OnSettings: func() { y.openSettings(p.ID) },
-		OnReconnect: func() {
-			s.log.Info("reconnect_requested")
-			s.Reconnect()
-		},
-		OnQuit:       y.quit,
-		OnUserDrag:   s.userDragged,
-		DoNotDisturb: y.quiet.Manual,
-		OnDoNotDisturb: func(on bool) {
-			y.quiet.SetManual(on)
-		},
-		OnDragEnd:    s.dropped,
+	win, err := petwindow.New(y.app, petwindow.Options{
+		Name:         p.Name,
+		Pack:         pack,
+		Actions:      s,
+		Host:         petHost{s: s, presetID: p.ID}, // pethost.go
+		Poke:         p.Poke,
+		Index:        index,
+		Shortcut:     p.ID == y.activeID(),
+		Positions:    s.stores.positions,
 		Gaze:         p.Gaze && !y.reducedMotion,
 		X:            desktop.XConn(y.desk), // one X connection per process
-		OnWatching:   y.openPermissions,
-		OnRelayout:   s.relayout,
 		ScreenToggle: p.ScreenOnTurn == "toggle" && y.desk != nil,
 		Logger:       s.log,
 	})

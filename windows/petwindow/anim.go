@@ -52,7 +52,7 @@ type animator struct {
 	ends []float32
 }
 
-// MouthSource is implemented by PetOptions.Actions whose pet speaks
+// MouthSource is implemented by Options.Actions whose pet speaks
 // aloud: the talk frame its audio's loudness asks for, among n frames;
 // ok is false while no audio plays.
 type MouthSource interface {

@@ -17,43 +17,41 @@ import (
 // "toggle") asks for a screenshot with each typed turn. The screen-look
 // prompt asks the user whether the pet may look at the screen.
 
-// addScreenToggle adds the include-screen toggle after the attach button.
-func (w *PetWindow) addScreenToggle(x, y, btn, pad float32) {
+// addScreenToggle makes the include-screen toggle, which stands after
+// the attach button (arrange.go).
+func (c *composer) addScreenToggle() {
+	w := c.w
 	if !w.opts.ScreenToggle {
 		return
 	}
-	w.comp.screenBtn = widgets.NewIconButton(theme.ComputerIcon(), widget.LowImportance, func() {
-		on := !w.comp.screenOn.Load()
-		w.comp.screenOn.Store(on)
-		w.showScreenToggle()
+	c.screenBtn = widgets.NewIconButton(theme.ComputerIcon(), widget.LowImportance, func() {
+		on := !c.screenOn.Load()
+		c.screenOn.Store(on)
+		c.showScreenToggle()
 		w.log.Info("pet_screen_toggle", "name", w.opts.Name, "on", on)
 	})
-	w.comp.screenBtn.Move(fyne.NewPos(x, y))
-	w.comp.screenBtn.Resize(fyne.NewSize(btn, btn))
-	w.comp.entry.Move(w.comp.entry.Position().AddXY(btn+pad, 0))
-	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
-	w.comp.screenBtn.Hide()
-	w.content().Add(w.comp.screenBtn)
+	c.screenBtn.Hide()
 }
 
 // showScreenToggle shows the toggle with the composer, lit while on.
-func (w *PetWindow) showScreenToggle() {
-	if w.comp.screenBtn == nil {
+func (c *composer) showScreenToggle() {
+	if c.screenBtn == nil {
 		return
 	}
 	imp := widget.LowImportance
-	if w.comp.screenOn.Load() {
+	if c.screenOn.Load() {
 		imp = widget.HighImportance
 	}
-	w.comp.screenBtn.Set(theme.ComputerIcon(), imp)
-	widgets.SetShown(w.comp.screenBtn, w.comp.state.open)
+	c.screenBtn.Set(theme.ComputerIcon(), imp)
+	widgets.SetShown(c.screenBtn, c.state.open)
 }
 
 // IncludeScreen reports whether the include-screen toggle is on. Any goroutine.
 func (w *PetWindow) IncludeScreen() bool { return w.comp.screenOn.Load() }
 
 // chooseImage opens a file dialog for an image to attach to the next turn.
-func (w *PetWindow) chooseImage() {
+func (c *composer) chooseImage() {
+	w := c.w
 	if w.closed.Load() {
 		return
 	}
@@ -67,27 +65,27 @@ func (w *PetWindow) chooseImage() {
 		case err != nil:
 			w.setNotice(i18n.Error(err))
 		case img.Data != nil:
-			w.comp.attachments = append(w.comp.attachments, img)
-			w.showAttachments()
+			c.attachments = append(c.attachments, img)
+			c.showAttachments()
 			w.log.Info("pet_attach", "name", w.opts.Name, "mime", img.MIME, "bytes", len(img.Data))
 		}
 	})
 }
 
 // showAttachments lights the attach button while images wait for the next turn.
-func (w *PetWindow) showAttachments() {
+func (c *composer) showAttachments() {
 	imp := widget.LowImportance
-	if len(w.comp.attachments) > 0 {
+	if len(c.attachments) > 0 {
 		imp = widget.HighImportance
 	}
-	w.comp.attach.Set(theme.FileImageIcon(), imp)
+	c.attach.Set(theme.FileImageIcon(), imp)
 }
 
 // takeAttachments returns the images waiting for the next turn and clears them.
-func (w *PetWindow) takeAttachments() []transport.Image {
-	a := w.comp.attachments
-	w.comp.attachments = nil
-	w.showAttachments()
+func (c *composer) takeAttachments() []transport.Image {
+	a := c.attachments
+	c.attachments = nil
+	c.showAttachments()
 	return a
 }
 

@@ -38,14 +38,22 @@ type body struct {
 	// drawn under it.
 	opaque bool
 
-	onTap       func()
-	onDoubleTap func()
-	onSecondary func(fyne.Position)
-	onPress     func(at fyne.Position) // where in the window the press was
-	onHold      func()                 // a press held on the head and let go without a drag (pat.go)
-	press       holdState
-	onDrag      func()
-	onDragEnd   func()
+	on    bodyHandler // nil ignores the pointer
+	press holdState
+}
+
+// bodyHandler is what the pet window does with the pointer on the body
+// (handle.go). UI thread.
+type bodyHandler interface {
+	tapped()
+	doubleTapped()
+	secondaryTapped(at fyne.Position)
+	// pressed is a primary press at in the window; held is a press held
+	// on the head and let go without a drag (pat.go).
+	pressed(at fyne.Position)
+	held()
+	dragged()
+	dragEnded()
 }
 
 var (
@@ -63,11 +71,11 @@ type frameCrop struct {
 	size image.Point
 }
 
-func newBody() *body {
+func newBody(on bodyHandler) *body {
 	pic := canvas.NewImageFromImage(nil)
 	pic.FillMode = canvas.ImageFillStretch
 	pic.Hidden = true
-	c := &body{pic: pic, held: make(map[image.Image]image.Image)}
+	c := &body{pic: pic, held: make(map[image.Image]image.Image), on: on}
 	c.ExtendBaseWidget(c)
 	return c
 }
@@ -182,20 +190,20 @@ func (c *body) letGo(img image.Image) {
 }
 
 func (c *body) Tapped(*fyne.PointEvent) {
-	if c.onTap != nil {
-		c.onTap()
+	if c.on != nil {
+		c.on.tapped()
 	}
 }
 
 func (c *body) DoubleTapped(*fyne.PointEvent) {
-	if c.onDoubleTap != nil {
-		c.onDoubleTap()
+	if c.on != nil {
+		c.on.doubleTapped()
 	}
 }
 
 func (c *body) TappedSecondary(e *fyne.PointEvent) {
-	if c.onSecondary != nil {
-		c.onSecondary(e.AbsolutePosition)
+	if c.on != nil {
+		c.on.secondaryTapped(e.AbsolutePosition)
 	}
 }
 
@@ -216,28 +224,28 @@ func (c *body) MouseDown(e *desktop.MouseEvent) {
 		return
 	}
 	c.press.down(e.Position, c.Size(), time.Now())
-	if c.onPress != nil {
-		c.onPress(e.AbsolutePosition)
+	if c.on != nil {
+		c.on.pressed(e.AbsolutePosition)
 	}
 }
 
 // MouseUp ends a press: one held on the head is a pat. The drag end is DragEnd.
 func (c *body) MouseUp(e *desktop.MouseEvent) {
-	if e.Button == desktop.MouseButtonPrimary && c.press.up(time.Now()) && c.onHold != nil {
-		c.onHold()
+	if e.Button == desktop.MouseButtonPrimary && c.press.up(time.Now()) && c.on != nil {
+		c.on.held()
 	}
 }
 
 func (c *body) Dragged(*fyne.DragEvent) {
 	c.press.dragged = true
-	if c.onDrag != nil {
-		c.onDrag()
+	if c.on != nil {
+		c.on.dragged()
 	}
 }
 
 func (c *body) DragEnd() {
-	if c.onDragEnd != nil {
-		c.onDragEnd()
+	if c.on != nil {
+		c.on.dragEnded()
 	}
 }
 

@@ -34,7 +34,7 @@ func packedFrame(t *testing.T, c color.Color) *packedImage {
 // a megabyte. A frame change swaps that image's pixels.
 func TestBodyDrawsOneImage(t *testing.T) {
 	test.NewTempApp(t)
-	c := newBody()
+	c := newBody(nil)
 	c.Resize(fyne.NewSize(8, 8))
 	r := test.TempWidgetRenderer(t, c)
 	a, b := packedFrame(t, color.White), packedFrame(t, color.Black)
@@ -62,7 +62,7 @@ func TestBodyDrawsOneImage(t *testing.T) {
 // the last body lets the frame go.
 func TestBodiesShareDecodedFrames(t *testing.T) {
 	test.NewTempApp(t)
-	one, two := newBody(), newBody()
+	one, two := newBody(nil), newBody(nil)
 	idle := []image.Image{packedFrame(t, color.White), packedFrame(t, color.Gray{Y: 128})}
 	happy := packedFrame(t, color.RGBA{R: 255, A: 255})
 	for _, c := range []*body{one, two} {

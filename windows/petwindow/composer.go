@@ -3,10 +3,37 @@ package petwindow
 import (
 	"image"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"yui/pet"
+	"yui/transport"
+	"yui/windows/widgets"
 )
+
+// composer is the quick composer under the character: its widgets and
+// state, and what it does (composer.go, composing.go, attach.go, mic.go).
+// UI thread, but for its atomics.
+type composer struct {
+	w           *PetWindow // the window it is part of
+	state       composerState
+	bg          *canvas.Rectangle
+	entry       *widgets.ComposerEntry
+	attach      *widgets.IconButton
+	send        *widgets.IconButton
+	mic         micState // push-to-talk button and shortcut (mic.go)
+	errLine     *widgets.Tag
+	screenBtn   *widgets.IconButton // include-screen toggle; nil unless ScreenToggle (attach.go)
+	attachments []transport.Image   // images for the next typed turn (attach.go)
+	screenOn    atomic.Bool         // the include-screen toggle (attach.go)
+	asking      atomic.Bool         // the screen-look prompt is showing (attach.go)
+	composing   atomic.Bool         // open or holding text (composing.go)
+}
 
 // OpenComposer shows the composer and focuses its entry (double click on
 // the pet, the menu's Talk, or the shortcut).
@@ -15,13 +42,13 @@ func (w *PetWindow) OpenComposer() {
 		return
 	}
 	w.comp.state.open = true
-	w.syncComposing()
+	w.comp.syncComposing()
 	w.applyView(w.view)
-	w.liftForComposer()
+	w.comp.lift()
 	w.native.Focus()
 	w.win.RequestFocus()
 	w.win.Canvas().Focus(w.comp.entry)
-	w.armComposerIdle()
+	w.comp.armIdle()
 	w.log.Info("pet_composer_open", "name", w.opts.Name)
 }
 
@@ -35,38 +62,66 @@ type composerState struct {
 	lift int
 }
 
-// liftForComposer moves the window up while the composer is open when
+// lift moves the window up while the composer is open when
 // the composer would end below the bottom of the pet's monitor: a pet
 // that fell to the bottom of the screen stands with its composer row
 // off screen. CloseComposer, or a drag, ends the lift.
-func (w *PetWindow) liftForComposer() {
-	if w.comp.state.lift > 0 {
+func (c *composer) lift() {
+	w := c.w
+	if c.state.lift > 0 {
 		return
 	}
 	mons, err := w.native.Monitors()
 	if err != nil {
 		return
 	}
-	body := w.bodyRect().Add(w.pos)
-	bottom := w.pos.Y + w.px(0, w.geo.composerY+composerH).Y
+	body := w.geo.bodyRect(w.shim).Add(w.placer.pos)
+	bottom := w.placer.pos.Y + w.shim.px(0, w.geo.composerY+composerH).Y
 	for _, m := range mons {
 		if !body.Overlaps(m) {
 			continue
 		}
 		if over := bottom - m.Max.Y; over > 0 {
-			w.comp.state.lift = over
-			w.moveTo(w.pos.Sub(image.Pt(0, over)))
+			c.state.lift = over
+			w.placer.moveTo(w.placer.pos.Sub(image.Pt(0, over)))
 			w.log.Info("pet_composer_lift", "name", w.opts.Name, "by", over)
 		}
 		return
 	}
 }
 
-// lowerAfterComposer puts a lifted window back where it stood.
-func (w *PetWindow) lowerAfterComposer() {
-	if w.comp.state.lift > 0 {
-		w.moveTo(w.pos.Add(image.Pt(0, w.comp.state.lift)))
-		w.comp.state.lift = 0
+// lower puts a lifted window back where it stood.
+func (c *composer) lower() {
+	w := c.w
+	if c.state.lift > 0 {
+		w.placer.moveTo(w.placer.pos.Add(image.Pt(0, c.state.lift)))
+		c.state.lift = 0
+	}
+}
+
+// refresh shows the composer while it is open, and makes its
+// button a stop button while a turn runs, the entry locked.
+func (c *composer) refresh(v pet.View, wasRunning bool) {
+	w := c.w
+	for _, o := range []fyne.CanvasObject{c.bg, c.attach, c.entry, c.send} {
+		widgets.SetShown(o, c.state.open)
+	}
+	c.showMic() // voice: push-to-talk button (mic.go)
+	c.showScreenToggle()
+	if v.Running {
+		c.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
+		c.entry.Disable()
+		return
+	}
+	c.send.Set(theme.MailSendIcon(), widget.HighImportance)
+	c.entry.Enable()
+	if wasRunning && c.state.open {
+		// The entry lost the focus when it was locked: give it back
+		// so the next line can be typed at once.
+		w.win.Canvas().Focus(c.entry)
+	}
+	if wasRunning {
+		w.log.Debug("pet_composer_unlocked", "name", w.opts.Name)
 	}
 }
 
@@ -75,18 +130,19 @@ func (w *PetWindow) lowerAfterComposer() {
 // would otherwise redraw the window continuously.
 const composerIdle = 60 * time.Second
 
-// armComposerIdle (re)starts the composer's idle timer.
-func (w *PetWindow) armComposerIdle() {
-	if w.comp.state.idle != nil {
-		w.comp.state.idle.Stop()
+// armIdle (re)starts the composer's idle timer.
+func (c *composer) armIdle() {
+	w := c.w
+	if c.state.idle != nil {
+		c.state.idle.Stop()
 	}
-	w.comp.state.idle = time.AfterFunc(composerIdle, func() {
+	c.state.idle = time.AfterFunc(composerIdle, func() {
 		fyne.Do(func() {
-			if w.closed.Load() || !w.comp.state.open {
+			if w.closed.Load() || !c.state.open {
 				return
 			}
-			if w.view.Running || strings.TrimSpace(w.comp.entry.Text) != "" {
-				w.armComposerIdle()
+			if w.view.Running || strings.TrimSpace(c.entry.Text) != "" {
+				c.armIdle()
 				return
 			}
 			w.CloseComposer()
@@ -101,10 +157,10 @@ func (w *PetWindow) CloseComposer() {
 		w.comp.state.idle = nil
 	}
 	w.comp.state.open = false
-	w.syncComposing()
+	w.comp.syncComposing()
 	w.win.Canvas().Unfocus()
 	w.applyView(w.view)
-	w.lowerAfterComposer()
+	w.comp.lower()
 }
 
 // sendOrStop is the composer's button and the entry's Enter: it sends the
@@ -113,7 +169,8 @@ func (w *PetWindow) CloseComposer() {
 // start by a moment (it is published after the turn was sent, and drawn
 // on the UI thread's next turn), and a stop pressed then, with the turn's
 // request already out, would otherwise find an empty entry and do nothing.
-func (w *PetWindow) sendOrStop() {
+func (c *composer) sendOrStop() {
+	w := c.w
 	if w.opts.Actions == nil {
 		return
 	}
@@ -122,13 +179,13 @@ func (w *PetWindow) sendOrStop() {
 		w.log.Info("pet_composer_stop", "name", w.opts.Name)
 		return
 	}
-	text := strings.TrimSpace(w.comp.entry.Text)
-	if text == "" && len(w.comp.attachments) == 0 {
+	text := strings.TrimSpace(c.entry.Text)
+	if text == "" && len(c.attachments) == 0 {
 		return
 	}
-	w.comp.entry.SetText("")
-	w.armComposerIdle()
-	images := w.takeAttachments()
+	c.entry.SetText("")
+	c.armIdle()
+	images := c.takeAttachments()
 	w.opts.Actions.SendText(text, images)
 	w.log.Info("pet_composer_send", "name", w.opts.Name, "chars", len([]rune(text)), "images", len(images))
 }

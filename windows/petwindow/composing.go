@@ -9,6 +9,6 @@ import "strings"
 func (w *PetWindow) Composing() bool { return w.comp.composing.Load() }
 
 // syncComposing publishes the composer's state for Composing. UI thread.
-func (w *PetWindow) syncComposing() {
-	w.comp.composing.Store(w.comp.state.open || strings.TrimSpace(w.comp.entry.Text) != "")
+func (c *composer) syncComposing() {
+	c.composing.Store(c.state.open || strings.TrimSpace(c.entry.Text) != "")
 }

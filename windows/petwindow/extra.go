@@ -19,20 +19,28 @@ type delegationWindow struct {
 	last []transport.Delegation
 }
 
-// showDelegations opens (or raises) the delegation list of this pet.
-func (w *PetWindow) showDelegations() {
-	if w.delegWin != nil {
-		w.delegWin.win.Show()
-		w.delegWin.win.RequestFocus()
+// delegations is the chip's delegation list: its window while open.
+// UI thread.
+type delegations struct {
+	w   *PetWindow
+	win *delegationWindow // nil while closed
+}
+
+// show opens (or raises) the delegation list of this pet.
+func (d *delegations) show() {
+	w := d.w
+	if d.win != nil {
+		d.win.win.Show()
+		d.win.win.RequestFocus()
 		return
 	}
-	d := &delegationWindow{win: w.app.NewWindow(lang.L("{{.Name}} — delegations", map[string]any{"Name": w.opts.Name})), box: container.NewVBox()}
-	d.win.SetContent(container.NewVScroll(d.box))
-	d.win.Resize(fyne.NewSize(420, 300))
-	d.win.SetOnClosed(func() { w.delegWin = nil })
-	w.delegWin = d
-	d.update(w.view.Delegations)
-	d.win.Show()
+	dw := &delegationWindow{win: w.app.NewWindow(lang.L("{{.Name}} — delegations", map[string]any{"Name": w.opts.Name})), box: container.NewVBox()}
+	dw.win.SetContent(container.NewVScroll(dw.box))
+	dw.win.Resize(fyne.NewSize(420, 300))
+	dw.win.SetOnClosed(func() { d.win = nil })
+	d.win = dw
+	dw.update(w.view.Delegations)
+	dw.win.Show()
 	w.log.Info("window_open", "window", "delegations", "name", w.opts.Name)
 }
 

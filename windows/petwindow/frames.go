@@ -2,19 +2,31 @@ package petwindow
 
 import (
 	"fmt"
+	"image"
 	"time"
 	"yui/pet/character"
 	"yui/windows/widgets"
 )
 
-// framesMotion is the motion whose frames show: the one on screen, or
+// player plays the frames the pack has for what the pet does: it asks
+// the pack for them (character.Pack.Frames) and the animator shows them
+// in turn. UI thread.
+type player struct {
+	w      *PetWindow
+	anim   *animator
+	key    string        // motion|emotion|gaze|mirrored the frames playing were chosen for
+	frames []image.Image // what the pack gave for key (Pack.Frames)
+}
+
+// motion is the motion whose frames show: the one on screen, or
 // what a pack with the optional motions has for the moment (held by the
 // pointer, landing from a fall, sitting on a window's edge).
-func (w *PetWindow) framesMotion() string {
+func (pl *player) motion() string {
+	w := pl.w
 	pack := w.opts.Pack
 	m := w.shownMotion()
 	switch {
-	case w.drag.active && pack.Has(character.MotionDrag):
+	case w.placer.drag.active && pack.Has(character.MotionDrag):
 		return character.MotionDrag
 	case w.move.landing && pack.Has(character.MotionLand):
 		return character.MotionLand
@@ -26,24 +38,25 @@ func (w *PetWindow) framesMotion() string {
 	return m
 }
 
-// updateFrames asks the pack what to show for the view's motion and
+// update asks the pack what to show for the view's motion and
 // emotion (character.Pack.Frames) and plays it.
-func (w *PetWindow) updateFrames() {
+func (pl *player) update() {
+	w := pl.w
 	pack := w.opts.Pack
 	if pack == nil {
 		return
 	}
 	v := w.view
-	v.Motion = w.framesMotion()
+	v.Motion = pl.motion()
 	mirrored := pack.Mirrored(w.move.right)
-	key := fmt.Sprint(v.Motion, "|", v.Emotion, "|", w.gaze, "|", mirrored)
-	if key == w.draw.animKey && len(w.draw.frames) > 0 {
+	key := fmt.Sprint(v.Motion, "|", v.Emotion, "|", w.eyes.dir, "|", mirrored)
+	if key == pl.key && len(pl.frames) > 0 {
 		return
 	}
-	w.draw.animKey = key
+	pl.key = key
 	pack = pack.Turned(mirrored)
-	set := w.gazeFrames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
-	w.draw.frames = set.Frames
+	set := w.eyes.frames(pack.Frames(v.Motion, v.Emotion), v.Emotion)
+	pl.frames = set.Frames
 	// Keep the idle motion's frames ready: the pet comes back to it after
 	// every other motion. Keep each emotion's and gaze's still once shown
 	// (an idle pet glances around every few seconds): a reply
@@ -54,23 +67,23 @@ func (w *PetWindow) updateFrames() {
 	if len(set.Frames) > 0 {
 		w.char.show(set.Frames[0])
 	}
-	w.showBackdrop()
+	pl.showBackdrop()
 	// Lip-sync: while the talk motion plays, the audio's loudness picks
 	// the mouth frame.
-	w.anim.pick = nil
+	pl.anim.pick = nil
 	if ms, ok := w.opts.Actions.(MouthSource); ok && set.Motion == "talk" {
 		n := len(set.Frames)
-		w.anim.pick = func() (int, bool) { return ms.MouthFrame(n) }
+		pl.anim.pick = func() (int, bool) { return ms.MouthFrame(n) }
 	}
 	// The idle cycle is what a pet shows nearly all the time, and each of
 	// its frame changes costs a repaint: it changes at most maxIdleFPS
 	// times a second, and slower still while nobody watches (SetIdlePace).
 	pace := 1.0
 	if set.Motion == "idle" {
-		pace = max(w.anim.idlePace, frameRate(set)/maxIdleFPS)
+		pace = max(pl.anim.idlePace, frameRate(set)/maxIdleFPS)
 	}
-	w.anim.pace = max(pace, 1)
-	w.anim.play(len(set.Frames), set.FPS, set.Loop, set.Durations)
+	pl.anim.pace = max(pace, 1)
+	pl.anim.play(len(set.Frames), set.FPS, set.Loop, set.Durations)
 }
 
 // frameRate is how many frame changes a second a frame set asks for: its
@@ -95,32 +108,35 @@ const maxIdleFPS = 2
 
 // showBackdrop draws the backdrop under the character only when the frame
 // is not composited over it already.
-func (w *PetWindow) showBackdrop() {
+func (pl *player) showBackdrop() {
+	w := pl.w
 	widgets.SetShown(w.backdrop, w.char.frame != nil && !w.char.opaque)
 }
 
-// showFrame shows frame i of the motion playing (the animator's tick),
+// show shows frame i of the motion playing (the animator's tick),
 // with a status pill change held for it; it redraws only when the frame
 // image changes.
-func (w *PetWindow) showFrame(i int) {
-	if w.closed.Load() || i >= len(w.draw.frames) {
+func (pl *player) show(i int) {
+	w := pl.w
+	if w.closed.Load() || i >= len(pl.frames) {
 		return
 	}
-	if w.char.show(w.draw.frames[i]) {
-		w.showBackdrop()
+	if w.char.show(pl.frames[i]) {
+		pl.showBackdrop()
 	}
 	if w.draw.hasPending {
 		w.render(w.draw.pending)
 	} else {
-		w.updateShape()
+		w.shape.update()
 	}
 }
 
-// prepareFrame sets the shape of frame i of the motion playing, a tick
-// before showFrame shows it (animator).
-func (w *PetWindow) prepareFrame(i int) {
-	if w.closed.Load() || i >= len(w.draw.frames) {
+// prepare sets the shape of frame i of the motion playing, a tick
+// before show shows it (animator).
+func (pl *player) prepare(i int) {
+	w := pl.w
+	if w.closed.Load() || i >= len(pl.frames) {
 		return
 	}
-	w.setShape(w.draw.frames[i])
+	w.shape.set(pl.frames[i])
 }

@@ -11,23 +11,33 @@ import (
 	"yui/windows/native"
 )
 
+// eyes follow the pointer, or glance around now and then, on a pack with
+// gaze frames. UI thread, but for stop, which Dispose closes.
+type eyes struct {
+	w    *PetWindow
+	dir  string        // where the eyes look: character.GazeLeft, GazeRight or ""
+	stop chan struct{} // ends the pointer polling; nil without gaze
+	look lookAround    // the occasional glance around (lookaround.go)
+}
+
 // gazePoll is how often the eyes check where the pointer is.
 const gazePoll = 150 * time.Millisecond
 
-// startGaze starts following the pointer with the eyes (PetOptions.Gaze)
+// start starts following the pointer with the eyes (Options.Gaze)
 // until the window is disposed. The pointer is read off the UI goroutine
 // (an X QueryPointer is a round trip to the server) and handed to the UI
 // with fyne.Do. It runs once the native shim is bound (attachNative):
 // before, the X11 shim has no connection and each pet would poll the
 // pointer on its own instead of sharing the connection's one poller.
-func (w *PetWindow) startGaze() {
-	if w.gazeStop == nil || w.closed.Load() {
+func (e *eyes) start() {
+	w := e.w
+	if e.stop == nil || w.closed.Load() {
 		return
 	}
 	var still pointerThrottle // the poller's goroutine only
 	deliver := func(p image.Point, ok bool) {
 		if still.pass(p, ok, time.Now()) {
-			fyne.Do(func() { w.followPointer(p, ok) })
+			fyne.Do(func() { e.follow(p, ok) })
 		}
 	}
 	var stop func()
@@ -43,7 +53,7 @@ func (w *PetWindow) startGaze() {
 	go func(end <-chan struct{}) {
 		<-end
 		stop()
-	}(w.gazeStop)
+	}(e.stop)
 }
 
 // stillTick is how long a pointer that has not moved goes unreported
@@ -95,38 +105,40 @@ func pollPointer(n native.Screen, every time.Duration, f func(image.Point, bool)
 	return func() { once.Do(func() { close(end) }) }
 }
 
-// followPointer turns the eyes towards the pointer at ptr (known when ok)
+// follow turns the eyes towards the pointer at ptr (known when ok)
 // while it is near the standing character, on a pack with gaze frames, and
 // lets it look around now and then otherwise. UI thread.
-func (w *PetWindow) followPointer(ptr image.Point, ok bool) {
+func (e *eyes) follow(ptr image.Point, ok bool) {
+	w := e.w
 	if w.closed.Load() || !w.visible || w.opts.Pack == nil || len(w.opts.Pack.Gaze) == 0 {
 		return
 	}
 	dir := ""
-	if !w.drag.active && ok {
-		dir = character.GazeAt(w.bodyRect().Add(w.pos), ptr)
+	if !w.placer.drag.active && ok {
+		dir = character.GazeAt(w.geo.bodyRect(w.shim).Add(w.placer.pos), ptr)
 	}
 	// With the pointer away, an idle character glances around now and then.
 	now := time.Now()
-	if dir != "" || w.drag.active || w.view.Running {
-		w.look.reset(now, lookPause)
+	if dir != "" || w.placer.drag.active || w.view.Running {
+		e.look.reset(now, lookPause)
 	} else {
-		dir = w.look.at(now, lookPause)
+		dir = e.look.at(now, lookPause)
 	}
-	if dir != w.gaze {
-		w.gaze = dir
+	if dir != e.dir {
+		e.dir = dir
 		w.log.Debug("pet_gaze", "name", w.opts.Name, "dir", dir)
-		w.updateFrames()
+		w.play.update()
 	}
 }
 
-// gazeFrames replaces the neutral idle frames with the gaze frame the
+// frames replaces the neutral idle frames with the gaze frame the
 // eyes turn to, when there is one.
-func (w *PetWindow) gazeFrames(set character.FrameSet, emotion string) character.FrameSet {
-	if w.gaze == "" || set.Motion != "idle" || (emotion != "" && emotion != "neutral") {
+func (e *eyes) frames(set character.FrameSet, emotion string) character.FrameSet {
+	w := e.w
+	if e.dir == "" || set.Motion != "idle" || (emotion != "" && emotion != "neutral") {
 		return set
 	}
-	img := w.opts.Pack.Gaze[w.gaze]
+	img := w.opts.Pack.Gaze[e.dir]
 	if img == nil {
 		return set
 	}

@@ -9,11 +9,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"yui/pet"
 	"yui/pet/character"
+	"yui/transport"
 	"yui/windows/widgets"
 )
 
@@ -42,6 +41,12 @@ type geometry struct {
 	bubbleBottom, width float32
 }
 
+// bodyRect is the character's rectangle in window pixels at the shim's
+// scale.
+func (g geometry) bodyRect(s shimState) image.Rectangle {
+	return s.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
+}
+
 func newGeometry(pack *character.Pack) geometry {
 	cw, ch := defaultCharW, defaultCharH
 	if pack != nil && pack.Size[0] > 0 && pack.Size[1] > 0 {
@@ -60,10 +65,12 @@ func newGeometry(pack *character.Pack) geometry {
 	return g
 }
 
-// free is a container of the window's fixed size whose parts the pet
-// window places itself. Its minimum size is that size: the driver asks
-// for it before every repaint, and a container with no layout would ask
-// each part, hidden ones included.
+// free is a container of the window's fixed size whose objects stay
+// where the pet window put them: the window's content, which holds the
+// parts' container (partsLayout) where its rise moved it (toproom.go).
+// Its minimum size is that size: the driver asks for it before every
+// repaint, and a container with no layout would ask each part, hidden
+// ones included.
 func free(size fyne.Size, objs ...fyne.CanvasObject) *fyne.Container {
 	return container.New(fixedLayout{size}, objs...)
 }
@@ -75,7 +82,8 @@ func (fixedLayout) Layout([]fyne.CanvasObject, fyne.Size) {}
 
 func (l fixedLayout) MinSize([]fyne.CanvasObject) fyne.Size { return l.size }
 
-// render draws v at once.
+// render draws v at once: the character's frames, then the parts'
+// state (refresh), their places (partsLayout), their redraw and the shape.
 func (w *PetWindow) render(v pet.View) {
 	w.draw.hasPending = false
 	w.draw.pending = pet.View{}
@@ -85,11 +93,31 @@ func (w *PetWindow) render(v pet.View) {
 			"tool", v.Pill.Tool, "voice", v.Pill.Voice, "audio", v.Pill.Audio)
 	}
 	w.view = v
-	g := w.geo
-	w.updateFrames()
+	w.play.update()
 	w.syncBody()
-	rows := w.rows()
+	w.refresh(v)
+	w.comp.refresh(v, wasRunning)
+	inner := w.top.inner
+	inner.Layout.Layout(inner.Objects, inner.Size()) // partsLayout
+	// The parts redraw at their new places.
+	if w.bubble.Visible() {
+		w.bubble.Refresh()
+	}
+	for _, t := range w.layout.tags() {
+		if t.Visible() {
+			t.Refresh()
+		}
+	}
+	if w.deleg.win != nil {
+		w.deleg.win.update(v.Delegations)
+	}
+	w.shape.update()
+}
 
+// refresh sets what the bubble and the tags show for v, and which of
+// them show, and tells the layout where the rows are.
+func (w *PetWindow) refresh(v pet.View) {
+	g := w.geo
 	// Bubble: the sentence being spoken, else a notice.
 	text := v.Bubble
 	if text == "" {
@@ -98,52 +126,52 @@ func (w *PetWindow) render(v pet.View) {
 	widgets.SetShown(w.bubble, text != "")
 	if text != "" {
 		w.bubble.Text = text
-		s := w.bubble.MinSize()
-		w.bubble.Resize(s)
-		y, below := w.bubbleY(rows.bubbleTip, s.Height)
-		w.bubble.Below = below
-		w.bubble.Move(fyne.NewPos(float32(int((g.width-s.Width)/2)), y))
-		w.bubble.Refresh()
 	}
+	s := &w.status
+	s.badge.Text = emotionWord(w.opts.Pack, v.EmotionText)
+	s.plate.Text = translatePill(v.Plate)
+	s.caption.Text = v.Caption
+	s.pill.Text = pillText(v.Pill)
+	s.pill.Dot = widgets.StateColor(v.Pill.ConnState)
+	s.chip.Text = chipText(v.Delegations)
+	s.pill.MaxWidth = pillMaxWidth(g, s.watching, s.chip.Text != "", s.chip.MinSize().Width)
+	w.comp.errLine.Text = ""
+	if w.comp.state.open {
+		w.comp.errLine.Text = v.ErrorLine
+	}
+	for _, t := range w.layout.tags() {
+		widgets.SetShown(t, t.Text != "")
+	}
+	widgets.SetShown(s.eye, s.watching)
+	w.layout.hasPlate = v.Plate != ""
+	w.layout.frame = partsFrame{
+		rows:         rowsFor(g, w.bubbleTip(), w.sitting()),
+		rise:         w.top.units(w.shim.scale),
+		composerOpen: w.comp.state.open,
+	}
+}
 
-	// The badge sits at the character's top-right corner, or on the
-	// bubble's top-right corner while the bubble covers that corner.
-	w.status.badge.Text = w.emotionText(v.EmotionText)
-	bw := w.status.badge.MinSize().Width
-	bx, by := g.char.X+g.charSize.Width-bw, g.char.Y+2
-	if w.bubble.Visible() {
-		p, s := w.bubble.Position(), w.bubble.Size()
-		if p.Y < by+widgets.TagHeight && p.Y+s.Height > by && p.X+s.Width > bx {
-			bx = min(p.X+s.Width-bw+bubbleRadius, g.width-sideMargin-bw)
-			by = p.Y - widgets.TagHeight/2
-		}
+// pillText is the status pill's text: the connection, then the tool, the
+// voice and a missing audio device (said once) when there are.
+func pillText(p pet.Pill) string {
+	pill := []string{translatePill(p.Conn)}
+	if p.Tool != "" {
+		pill = append(pill, translatePill(p.Tool))
 	}
-	w.placeTag(w.status.badge, bx, by)
-	// The caption sits on the plate's row while the plate is empty, else
-	// over the character's feet.
-	w.status.plate.Text = translatePill(v.Plate)
-	w.placeTag(w.status.plate, -1, rows.plateY)
-	w.status.caption.Text = v.Caption
-	captionY := rows.plateY
-	if v.Plate != "" {
-		captionY = g.char.Y + g.charSize.Height - w.status.caption.MinSize().Height - 4
+	if p.Voice != "" {
+		pill = append(pill, translatePill(p.Voice))
 	}
-	w.placeTag(w.status.caption, -1, captionY)
+	if p.Audio != "" { // no audio device, said once
+		pill = append(pill, translatePill(p.Audio))
+	}
+	return strings.Join(slices.DeleteFunc(pill, func(s string) bool { return s == "" }), " · ")
+}
 
-	pill := []string{translatePill(v.Pill.Conn)}
-	if v.Pill.Tool != "" {
-		pill = append(pill, translatePill(v.Pill.Tool))
-	}
-	if v.Pill.Voice != "" {
-		pill = append(pill, translatePill(v.Pill.Voice))
-	}
-	if v.Pill.Audio != "" { // no audio device, said once
-		pill = append(pill, translatePill(v.Pill.Audio))
-	}
-	w.status.pill.Text = strings.Join(slices.DeleteFunc(pill, func(s string) bool { return s == "" }), " · ")
-	w.status.pill.Dot = widgets.StateColor(v.Pill.ConnState)
+// chipText is the delegations chip's text: how many run, else how many
+// are done; "" for none.
+func chipText(ds []transport.Delegation) string {
 	running, done := 0, 0
-	for _, d := range v.Delegations {
+	for _, d := range ds {
 		if d.State == "running" {
 			running++
 		} else {
@@ -152,64 +180,11 @@ func (w *PetWindow) render(v pet.View) {
 	}
 	switch {
 	case running > 0:
-		w.status.chip.Text = lang.N("{{.Count}} running", running, map[string]any{"Count": running})
+		return lang.N("{{.Count}} running", running, map[string]any{"Count": running})
 	case done > 0:
-		w.status.chip.Text = lang.N("{{.Count}} done", done, map[string]any{"Count": done})
-	default:
-		w.status.chip.Text = ""
+		return lang.N("{{.Count}} done", done, map[string]any{"Count": done})
 	}
-	// The eye badge, the pill and the chip share a row, centred together.
-	var ew float32
-	if w.status.watching {
-		ew = widgets.TagHeight + rowGap
-	}
-	w.status.pill.MaxWidth = g.width - 2*sideMargin - ew
-	if w.status.chip.Text != "" {
-		w.status.pill.MaxWidth -= w.status.chip.MinSize().Width + rowGap
-	}
-	pw, cw := w.status.pill.MinSize().Width, w.status.chip.MinSize().Width
-	row := ew + pw
-	if w.status.chip.Text != "" {
-		row += rowGap + cw
-	}
-	x := float32(int((g.width - row) / 2))
-	widgets.SetShown(w.status.eye, w.status.watching)
-	w.status.eye.Move(fyne.NewPos(x, rows.pillY))
-	w.status.eye.Resize(fyne.NewSize(widgets.TagHeight, widgets.TagHeight))
-	x += ew
-	w.placeTag(w.status.pill, x, rows.pillY)
-	w.placeTag(w.status.chip, x+pw+rowGap, rows.pillY)
-	if w.delegWin != nil {
-		w.delegWin.update(v.Delegations)
-	}
-
-	// Composer.
-	for _, o := range []fyne.CanvasObject{w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send} {
-		widgets.SetShown(o, w.comp.state.open)
-	}
-	w.showMic() // voice: push-to-talk button (mic.go)
-	w.showScreenToggle()
-	if v.Running {
-		w.comp.send.Set(theme.MediaStopIcon(), widget.DangerImportance)
-		w.comp.entry.Disable()
-	} else {
-		w.comp.send.Set(theme.MailSendIcon(), widget.HighImportance)
-		w.comp.entry.Enable()
-		if wasRunning && w.comp.state.open {
-			// The entry lost the focus when it was locked: give it back
-			// so the next line can be typed at once.
-			w.win.Canvas().Focus(w.comp.entry)
-		}
-		if wasRunning {
-			w.log.Debug("pet_composer_unlocked", "name", w.opts.Name)
-		}
-	}
-	w.comp.errLine.Text = ""
-	if w.comp.state.open {
-		w.comp.errLine.Text = v.ErrorLine
-	}
-	w.placeTag(w.comp.errLine, sideMargin+composerRad, g.errorY)
-	w.updateShape()
+	return ""
 }
 
 // connWords is the pill's connection text without its countdown's
@@ -222,25 +197,6 @@ func connWords(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// tagRows is where the name plate and the status pill go, and where the
-// bubble's tail ends above them.
-type tagRows struct{ plateY, pillY, bubbleTip float32 }
-
-// rows places the plate and pill rows: under the character, or while it
-// sits on a window above its head, under the bubble, so that they never
-// cover the text of the window it sits on.
-func (w *PetWindow) rows() tagRows {
-	g := w.geo
-	tip := w.bubbleTip()
-	if !w.sitting() {
-		return tagRows{plateY: g.plateY, pillY: g.pillY, bubbleTip: tip}
-	}
-	r := tagRows{pillY: tip - widgets.TagHeight}
-	r.plateY = r.pillY - widgets.TagHeight - rowGap
-	r.bubbleTip = r.plateY - rowGap
-	return r
 }
 
 // sitting says whether the character sits on a window: the body tool
@@ -266,16 +222,16 @@ type tipCache struct {
 // Without a pack it is the bubble area's bottom.
 func (w *PetWindow) bubbleTip() float32 {
 	g := w.geo
-	body := w.bodyRect()
+	body := w.geo.bodyRect(w.shim)
 	pack := w.opts.Pack
 	if pack == nil || body.Empty() {
 		return g.bubbleBottom
 	}
-	key := fmt.Sprintf("%p|%v|%s", pack, body, w.draw.animKey)
+	key := fmt.Sprintf("%p|%v|%s", pack, body, w.play.key)
 	if key == w.draw.tip.key {
 		return w.draw.tip.y
 	}
-	imgs := append([]image.Image{pack.Emotions["neutral"]}, w.draw.frames...)
+	imgs := append([]image.Image{pack.Emotions["neutral"]}, w.play.frames...)
 	for _, id := range []string{"idle", "talk"} {
 		imgs = append(imgs, pack.Motions[id].Frames...)
 	}
@@ -297,29 +253,14 @@ func (w *PetWindow) bubbleTip() float32 {
 	return w.draw.tip.y
 }
 
-// emotionText is the badge text: in enum mode the map's word for a tag.
-func (w *PetWindow) emotionText(s string) string {
-	if s == "" || w.opts.Pack == nil {
+// emotionWord is the badge text for s: in enum mode the pack's word for
+// a tag.
+func emotionWord(pack *character.Pack, s string) string {
+	if s == "" || pack == nil {
 		return s
 	}
-	if word, ok := w.opts.Pack.EmotionTextMap[s]; ok && w.opts.Pack.EmotionTextMode == "enum" {
+	if word, ok := pack.EmotionTextMap[s]; ok && pack.EmotionTextMode == "enum" {
 		return word
 	}
 	return s
-}
-
-// placeTag sizes t to its text and puts it at x (centred when x < 0), y;
-// an empty tag is hidden.
-func (w *PetWindow) placeTag(t *widgets.Tag, x, y float32) {
-	widgets.SetShown(t, t.Text != "")
-	if t.Text == "" {
-		return
-	}
-	s := t.MinSize()
-	if x < 0 {
-		x = float32(int((w.geo.width - s.Width) / 2))
-	}
-	t.Move(fyne.NewPos(x, y))
-	t.Resize(s)
-	t.Refresh()
 }

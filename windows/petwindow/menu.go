@@ -10,26 +10,14 @@ import (
 	"yui/transport"
 )
 
-func (w *PetWindow) poke() {
-	if w.char.press.patted {
-		return // the release of a pat
-	}
-	if w.opts.Poke && w.opts.Actions != nil {
-		w.log.Info("pet_poke", "name", w.opts.Name)
-		w.opts.Actions.Poke()
-	}
-}
-
 // shortcut is the global shortcut: it shows every hidden pet (through
-// OnShortcut: with no tray it is the way back for a hidden pet) and opens
+// Host.ShortcutPressed: with no tray it is the way back for a hidden pet) and opens
 // this one's composer.
 func (w *PetWindow) shortcut() {
-	if w.closed.Load() || w.shortcutTalk() { // voice: push-to-talk held (mic.go)
+	if w.closed.Load() || w.comp.shortcutTalk() { // voice: push-to-talk held (mic.go)
 		return
 	}
-	if w.opts.OnShortcut != nil {
-		w.opts.OnShortcut()
-	}
+	w.opts.Host.ShortcutPressed()
 	w.Show()
 	w.OpenComposer()
 }
@@ -40,6 +28,7 @@ const DoNotDisturbLabel = "Do not disturb"
 // showMenu opens the right-click menu at pos; the shape grows to hold it
 // while it is open.
 func (w *PetWindow) showMenu(pos fyne.Position) {
+	host := w.opts.Host
 	item := func(label string, f func()) *fyne.MenuItem {
 		return fyne.NewMenuItem(label, func() {
 			if f != nil {
@@ -49,29 +38,29 @@ func (w *PetWindow) showMenu(pos fyne.Position) {
 	}
 	items := []*fyne.MenuItem{
 		item(lang.L("Talk"), w.OpenComposer),
-		item(lang.L("Messages"), w.opts.OnMessages),
-		item(lang.L("Settings"), w.opts.OnSettings),
+		item(lang.L("Messages"), host.OpenMessages),
+		item(lang.L("Settings"), host.OpenSettings),
 	}
-	if w.opts.OnReconnect != nil && w.view.Pill.ConnState != transport.StateReady {
-		items = append(items, item(lang.L("Reconnect"), w.opts.OnReconnect))
+	if r, ok := host.(Reconnecter); ok && w.view.Pill.ConnState != transport.StateReady {
+		items = append(items, item(lang.L("Reconnect"), r.Reconnect))
 	}
-	if w.opts.DoNotDisturb != nil && w.opts.OnDoNotDisturb != nil {
-		on := w.opts.DoNotDisturb()
-		dnd := item(lang.L(DoNotDisturbLabel), func() { w.opts.OnDoNotDisturb(!on) })
+	if d, ok := host.(DoNotDisturber); ok {
+		on := d.DoNotDisturb()
+		dnd := item(lang.L(DoNotDisturbLabel), func() { d.SetDoNotDisturb(!on) })
 		dnd.Checked = on
 		items = append(items, dnd)
 	}
-	items = append(items, fyne.NewMenuItemSeparator(), item(lang.L("Hide"), w.Hide), item(lang.L("Quit"), w.opts.OnQuit))
+	items = append(items, fyne.NewMenuItemSeparator(), item(lang.L("Hide"), w.Hide), item(lang.L("Quit"), host.Quit))
 	menu := fyne.NewMenu("", items...)
 	m := widget.NewPopUpMenu(menu, w.win.Canvas())
 	dismiss := m.OnDismiss
 	m.OnDismiss = func() {
 		dismiss()
-		w.menuRect = image.Rectangle{}
-		w.updateShape()
+		w.shape.menu = image.Rectangle{}
+		w.shape.update()
 	}
 	m.ShowAtPosition(pos)
 	p, s := m.Position(), m.Size()
-	w.menuRect = w.rect(p.X-2, p.Y-2, s.Width+4, s.Height+4)
-	w.updateShape()
+	w.shape.menu = w.shim.rect(p.X-2, p.Y-2, s.Width+4, s.Height+4)
+	w.shape.update()
 }

@@ -69,30 +69,27 @@ func (m *micButton) MouseUp(*desktop.MouseEvent) {
 	m.onRelease()
 }
 
-// addMic puts the mic button left of the send button at (x, y) when the
-// pet's actions listen in push-to-talk mode, narrowing the entry.
-func (w *PetWindow) addMic(sendX, y, btn, pad float32) {
-	va := w.talkActions()
+// addMic makes the mic button, which stands left of the send button
+// (arrange.go), when the pet's actions listen in push-to-talk mode.
+func (c *composer) addMic() {
+	w := c.w
+	va := c.talkActions()
 	if va == nil {
 		return
 	}
-	w.comp.mic.button = newMicButton(func() {
+	c.mic.button = newMicButton(func() {
 		w.log.Info("pet_mic_press", "name", w.opts.Name)
 		va.VoicePress()
 	}, func() {
 		w.log.Info("pet_mic_release", "name", w.opts.Name)
 		va.VoiceRelease()
 	})
-	b := w.comp.mic.button
-	b.Move(fyne.NewPos(sendX-pad-btn, y))
-	b.Resize(fyne.NewSize(btn, btn))
-	w.comp.entry.Resize(w.comp.entry.Size().SubtractWidthHeight(btn+pad, 0))
-	b.Hide()
-	w.content().Add(b)
+	c.mic.button.Hide()
 }
 
 // talkActions are the pet's voice actions when it talks push-to-talk.
-func (w *PetWindow) talkActions() VoiceActions {
+func (c *composer) talkActions() VoiceActions {
+	w := c.w
 	va, ok := w.opts.Actions.(VoiceActions)
 	if !ok || !va.PushToTalk() {
 		return nil
@@ -101,26 +98,27 @@ func (w *PetWindow) talkActions() VoiceActions {
 }
 
 // showMic shows the mic button with the composer.
-func (w *PetWindow) showMic() {
-	if w.comp.mic.button != nil {
-		widgets.SetShown(w.comp.mic.button, w.comp.state.open)
+func (c *composer) showMic() {
+	if c.mic.button != nil {
+		widgets.SetShown(c.mic.button, c.state.open)
 	}
 }
 
 // shortcutTalk is the global shortcut's press in push-to-talk mode: the
 // first press starts an utterance (and the composer opens as usual); the
 // presses of a key held down, which repeats, change nothing and report true.
-func (w *PetWindow) shortcutTalk() (repeat bool) {
-	va := w.talkActions()
+func (c *composer) shortcutTalk() (repeat bool) {
+	w := c.w
+	va := c.talkActions()
 	if va == nil {
 		return false
 	}
-	w.comp.mic.gen++ // cancels a release that was only the key repeating
-	if w.comp.mic.held {
+	c.mic.gen++ // cancels a release that was only the key repeating
+	if c.mic.held {
 		return true
 	}
-	w.comp.mic.held = true
-	if b := w.comp.mic.button; b != nil {
+	c.mic.held = true
+	if b := c.mic.button; b != nil {
 		b.Set(micIcon, widget.DangerImportance)
 	}
 	w.log.Info("pet_mic_press", "name", w.opts.Name, "by", "shortcut")
@@ -129,20 +127,21 @@ func (w *PetWindow) shortcutTalk() (repeat bool) {
 }
 
 // shortcutReleased ends the utterance once the key stays up.
-func (w *PetWindow) shortcutReleased() {
-	va := w.talkActions()
-	if va == nil || !w.comp.mic.held {
+func (c *composer) shortcutReleased() {
+	w := c.w
+	va := c.talkActions()
+	if va == nil || !c.mic.held {
 		return
 	}
-	w.comp.mic.gen++
-	gen := w.comp.mic.gen
+	c.mic.gen++
+	gen := c.mic.gen
 	time.AfterFunc(keyRepeatGap, func() {
 		fyne.Do(func() {
-			if w.comp.mic.gen != gen || !w.comp.mic.held {
+			if c.mic.gen != gen || !c.mic.held {
 				return
 			}
-			w.comp.mic.held = false
-			if b := w.comp.mic.button; b != nil {
+			c.mic.held = false
+			if b := c.mic.button; b != nil {
 				b.Set(micIcon, widget.LowImportance)
 			}
 			w.log.Info("pet_mic_release", "name", w.opts.Name, "by", "shortcut")
@@ -163,7 +162,7 @@ func (w *PetWindow) ShowVoiceText(text string) {
 		if !w.comp.state.open {
 			w.comp.state.open = true
 			w.applyView(w.view)
-			w.armComposerIdle()
+			w.comp.armIdle()
 		}
 	})
 }

@@ -69,7 +69,7 @@ func (w *PetWindow) syncBody() {
 		w.shared.walk = p.WalkSpeed * float64(w.shim.scale)
 	}
 	w.shared.st = BodyState{
-		Rect:    w.standRect().Add(w.pos),
+		Rect:    standRect(w.geo.bodyRect(w.shim), w.opts.Pack).Add(w.placer.pos),
 		Visible: w.visible,
 		Emotion: w.view.Emotion,
 		Motion:  w.shownMotion(),
@@ -95,17 +95,17 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 		if w.closed.Load() {
 			return
 		}
-		w.stopMove()
+		w.move.stop()
 		w.move.motion = motion
-		target := to.Sub(w.bodyRect().Min)
-		if d <= 0 || w.drag.active {
-			if !w.drag.active {
-				w.moveTo(target)
+		target := to.Sub(w.geo.bodyRect(w.shim).Min)
+		if d <= 0 || w.placer.drag.active {
+			if !w.placer.drag.active {
+				w.placer.moveTo(target)
 			}
 			w.render(w.view)
 			return
 		}
-		from := w.pos
+		from := w.placer.pos
 		if target.X != from.X {
 			w.move.right = target.X > from.X
 		}
@@ -115,7 +115,7 @@ func (w *PetWindow) MoveBody(to image.Point, d time.Duration, motion string) {
 			if w.closed.Load() || w.move.anim != a {
 				return // closed, or replaced by a newer move
 			}
-			w.moveTo(lerp(from, target, f))
+			w.placer.moveTo(lerp(from, target, f))
 			w.syncBody()
 			if f >= 1 {
 				w.move.moving = false
@@ -184,17 +184,6 @@ func (w *PetWindow) WalkSpeed() float64 {
 	return w.shared.walk
 }
 
-// standRect is the character's rectangle down to its feet line (the
-// pack's feet point): what hangs below it, the legs of a pet sitting on
-// a window's edge, hangs over the edge.
-func (w *PetWindow) standRect() image.Rectangle {
-	r := w.bodyRect()
-	if p := w.opts.Pack; p != nil && p.Size[1] > 0 && p.Feet.Y > 0 && p.Feet.Y < p.Size[1] {
-		r.Max.Y = r.Min.Y + int(float64(r.Dy())*float64(p.Feet.Y)/float64(p.Size[1])+0.5)
-	}
-	return r
-}
-
 // startLanding plays the pack's land motion once where a fall ended.
 // UI thread.
 func (w *PetWindow) startLanding() {
@@ -215,16 +204,26 @@ func (w *PetWindow) startLanding() {
 	a.Start()
 }
 
-// stopMove stops the running move where the window is. UI thread.
-func (w *PetWindow) stopMove() {
-	if w.move.land != nil {
-		w.move.land.Stop()
-		w.move.land = nil
+// stop stops the running move where the window is. UI thread.
+func (m *bodyMove) stop() {
+	if m.land != nil {
+		m.land.Stop()
+		m.land = nil
 	}
-	w.move.landing = false
-	if w.move.anim != nil {
-		w.move.anim.Stop()
-		w.move.anim = nil
+	m.landing = false
+	if m.anim != nil {
+		m.anim.Stop()
+		m.anim = nil
 	}
-	w.move.moving = false
+	m.moving = false
+}
+
+// standRect is the character's rectangle r down to its feet line (the
+// pack's feet point): what hangs below it, the legs of a pet sitting on
+// a window's edge, hangs over the edge.
+func standRect(r image.Rectangle, p *character.Pack) image.Rectangle {
+	if p != nil && p.Size[1] > 0 && p.Feet.Y > 0 && p.Feet.Y < p.Size[1] {
+		r.Max.Y = r.Min.Y + int(float64(r.Dy())*float64(p.Feet.Y)/float64(p.Size[1])+0.5)
+	}
+	return r
 }

@@ -27,13 +27,3 @@ func (h *holdState) up(now time.Time) bool {
 	h.patted = h.head && !h.dragged && !h.at.IsZero() && now.Sub(h.at) >= PatHold
 	return h.patted
 }
-
-// pat is the user patting the character's head: a happy reaction,
-// locally; no turn starts.
-func (w *PetWindow) pat() {
-	if w.opts.Actions == nil {
-		return
-	}
-	w.log.Info("pet_pat", "name", w.opts.Name)
-	w.opts.Actions.Pat()
-}

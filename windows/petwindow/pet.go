@@ -5,7 +5,9 @@
 // the optional abilities found on it (native.Shortcut, native.MonitorWatcher).
 //
 // The pet window draws a pet.View snapshot; it knows nothing of transports.
-// User actions go back through PetActions.
+// User actions go back through PetActions; the menu's items and what the
+// user does to the window (drag, drop, the shortcut) go to the app's Host
+// (host.go).
 //
 // # Driving it from tests (X11, e.g. Xvfb with xdotool)
 //
@@ -49,7 +51,6 @@ package petwindow
 
 import (
 	"fmt"
-	"image"
 	"log/slog"
 	"slices"
 	"sync"
@@ -58,6 +59,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -84,8 +86,8 @@ type PetActions interface {
 	Busy() bool
 }
 
-// PetOptions configures a pet window.
-type PetOptions struct {
+// Options configures a pet window.
+type Options struct {
 	// Name is the preset's name (the window title, used by the task list
 	// of window managers that show one anyway).
 	Name string
@@ -93,35 +95,19 @@ type PetOptions struct {
 	Pack *character.Pack
 	// Actions receive the composer's sends, stops and pokes.
 	Actions PetActions
+	// Host is the app's side: the menu's items and the drag, drop,
+	// shortcut and monitor events (host.go); nil does nothing.
+	Host Host
 	// Poke makes a click on the pet start a poke turn.
 	Poke bool
 	// Positions keeps the window position; nil keeps it for this run only.
 	Positions PositionStore
-	// OnMessages, OnSettings and OnQuit are the right-click menu's items.
-	OnMessages, OnSettings, OnQuit func()
-	// OnReconnect, when set, adds a Reconnect item to the menu while the
-	// connection is not ready: the user's way out of a rejected key or a
-	// long backoff.
-	OnReconnect func()
 	// Index is the pet's place among the running pets: pets with no saved
 	// position stand side by side, the first one in the home corner.
 	Index int
 	// Shortcut asks for the global shortcut Ctrl+Alt+Y, which opens this
 	// pet's composer (the app gives it to main).
 	Shortcut bool
-	// OnShortcut, when set, runs first when the shortcut is pressed (the
-	// app shows every hidden pet).
-	OnShortcut func()
-	// OnUserDrag, when set, is called when the user starts dragging the
-	// pet (the body tool's running action ends).
-	OnUserDrag func()
-	// DoNotDisturb, when set, reports the do-not-disturb switch, and
-	// OnDoNotDisturb flips it: the menu shows it as a checked item.
-	DoNotDisturb   func() bool
-	OnDoNotDisturb func(on bool)
-	// OnWatching, when set, is the eye badge's tap: the app opens the
-	// settings where the screen permissions are.
-	OnWatching func()
 	// Gaze makes the eyes follow the pointer when it is near, on a pack
 	// with gaze frames (the preset's gaze setting).
 	Gaze bool
@@ -129,12 +115,6 @@ type PetOptions struct {
 	// with the desktop layer and the other pets; nil opens one of its own
 	// (where there is X).
 	X *xconn.Conn
-	// OnDragEnd, when set, is called on the UI thread when the user drops
-	// the pet, after its position was saved (gravity lets it fall).
-	OnDragEnd func()
-	// OnRelayout, when set, is called on the UI thread when the monitor
-	// layout changed (the body tool reads the monitors again).
-	OnRelayout func()
 	// ScreenToggle shows the composer's include-screen toggle
 	// (screen_on_turn "toggle"); IncludeScreen reads it.
 	ScreenToggle bool
@@ -147,52 +127,36 @@ type PetOptions struct {
 // SetNotice and Close, which may be called from any goroutine.
 type PetWindow struct {
 	app    fyne.App
-	opts   PetOptions
+	opts   Options
 	log    *slog.Logger
 	win    fyne.Window
 	geo    geometry
 	native native.Window
-	anim   *animator
 
 	// Fields below are owned by the Fyne main goroutine.
-	shim     shimState
-	at       placement
-	pos      image.Point
-	drag     dragState
-	view     pet.View
-	note     noticeState
-	menuRect image.Rectangle // the open popup menu, window units
-	draw     drawState
-	delegWin *delegationWindow
-	visible  bool     // shown, not hidden
-	move     bodyMove // the body tool's movement (motion.go)
-	closed   atomic.Bool
-	shared   bodyShared // BodyState's copy (motion.go)
+	shim    shimState
+	placer  placer
+	view    pet.View
+	note    noticeState
+	draw    drawState
+	deleg   delegations
+	visible bool     // shown, not hidden
+	move    bodyMove // the body tool's movement (motion.go)
+	closed  atomic.Bool
+	shared  bodyShared // BodyState's copy (motion.go)
 
 	char     *body
 	backdrop *canvas.Rectangle
 	bubble   *bubble
-	status   statusRow     // the pill and the tags around the character
-	gaze     string        // where the eyes look: character.GazeLeft, GazeRight or "" (gaze.go)
-	gazeStop chan struct{} // ends the pointer polling; nil without gaze
-	look     lookAround    // the occasional glance around (lookaround.go)
-	comp     composerParts // the composer (composer.go, attach.go, mic.go)
-	top      topRoom       // the content's rise at a monitor's top (toproom.go)
+	status   statusRow    // the pill and the tags around the character
+	eyes     eyes         // where the eyes look (gaze.go)
+	comp     composer     // the composer (composer.go, attach.go, mic.go)
+	layout   *partsLayout // places the parts (arrange.go)
+	play     player       // the frames playing (frames.go)
+	shape    shaper       // the window's shape (shape.go)
+	top      topRoom      // the content's rise at a monitor's top (toproom.go)
 
 	closeOnce sync.Once
-}
-
-// shimState is what the native shim could do for this window.
-type shimState struct {
-	attached bool    // the native shim is bound to the window
-	shaped   bool    // shaping works
-	scale    float32 // physical pixels per Fyne unit
-}
-
-// placement is where the window stands for the monitor layout it is on.
-type placement struct {
-	layout string // monitor layout key
-	placed bool   // pos holds a position to restore
 }
 
 // noticeState is a short notice shown in the bubble and its timer.
@@ -204,11 +168,8 @@ type noticeState struct {
 // drawState is what the window drew last, so that unchanged parts are not
 // drawn or sent again.
 type drawState struct {
-	masks   maskCache
-	sent    sentShape
-	tip     tipCache
-	animKey string        // motion|emotion the frames playing were chosen for
-	frames  []image.Image // what the pack gave for animKey (Pack.Frames)
+	masks maskCache
+	tip   tipCache
 
 	// pending is a view whose only change is the status pill's text (a
 	// reconnect countdown), held while frames play so that it is drawn
@@ -226,24 +187,8 @@ type statusRow struct {
 	watching                          bool
 }
 
-// composerParts are the composer's widgets and state.
-type composerParts struct {
-	state       composerState
-	bg          *canvas.Rectangle
-	entry       *widgets.ComposerEntry
-	attach      *widgets.IconButton
-	send        *widgets.IconButton
-	mic         micState // push-to-talk button and shortcut (mic.go)
-	errLine     *widgets.Tag
-	screenBtn   *widgets.IconButton // include-screen toggle; nil unless ScreenToggle (attach.go)
-	attachments []transport.Image   // images for the next typed turn (attach.go)
-	screenOn    atomic.Bool         // the include-screen toggle (attach.go)
-	asking      atomic.Bool         // the screen-look prompt is showing (attach.go)
-	composing   atomic.Bool         // open or holding text (composing.go)
-}
-
-// NewPetWindow creates the pet window of one preset; Show shows it.
-func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
+// New creates the pet window of one preset; Show shows it.
+func New(a fyne.App, opts Options) (*PetWindow, error) {
 	drv, ok := a.Driver().(desktop.Driver)
 	if !ok {
 		return nil, fmt.Errorf("pet window: the Fyne driver has no borderless windows")
@@ -251,6 +196,9 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Host == nil {
+		opts.Host = noHost{}
 	}
 	w := &PetWindow{
 		app:    a,
@@ -261,10 +209,16 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 		native: native.New(log, opts.X),
 		shim:   shimState{scale: 1},
 	}
+	w.comp.w = w
+	w.eyes.w = w
+	w.play.w = w
+	w.shape.w = w
+	w.placer.w = w
+	w.deleg.w = w
 	// The splash window started the driver; no window of the process
 	// needs a depth buffer.
 	native.LeanFramebuffers()
-	w.anim = newAnimator(w.prepareFrame, w.showFrame)
+	w.play.anim = newAnimator(w.play.prepare, w.play.show)
 	w.win.SetTitle(opts.Name)
 	w.build()
 	w.win.Resize(w.geo.win)
@@ -272,8 +226,8 @@ func NewPetWindow(a fyne.App, opts PetOptions) (*PetWindow, error) {
 	w.win.SetCloseIntercept(w.Hide)
 	w.applyView(pet.View{})
 	if opts.Gaze {
-		// The eyes follow the pointer once the shim is bound (startGaze).
-		w.gazeStop = make(chan struct{})
+		// The eyes follow the pointer once the shim is bound (eyes.start).
+		w.eyes.stop = make(chan struct{})
 	}
 	return w, nil
 }
@@ -284,14 +238,7 @@ func (w *PetWindow) Window() fyne.Window { return w.win }
 func (w *PetWindow) build() {
 	g := w.geo
 	w.backdrop = canvas.NewRectangle(widgets.ColBackdrop)
-	w.char = newBody()
-	w.char.onTap = w.poke
-	w.char.onDoubleTap = w.OpenComposer
-	w.char.onSecondary = w.showMenu
-	w.char.onPress = w.pressed
-	w.char.onHold = w.pat
-	w.char.onDrag = w.dragged
-	w.char.onDragEnd = w.dragEnd
+	w.char = newBody(pointerHandler{w})
 
 	w.bubble = newBubble(g.width - 2*sideMargin)
 	w.bubble.OnTapped = func() {
@@ -306,8 +253,8 @@ func (w *PetWindow) build() {
 	w.status.plate.Italic = true
 	w.status.pill = widgets.NewTag(widgets.ColPillText, widgets.ColPill)
 	w.status.chip = widgets.NewTag(widgets.ColInk, widgets.ColChip)
-	w.status.chip.OnTapped = w.showDelegations
-	w.status.eye = widgets.NewIconButton(theme.VisibilityIcon(), widget.HighImportance, w.watchingTapped)
+	w.status.chip.OnTapped = w.deleg.show
+	w.status.eye = widgets.NewIconButton(theme.VisibilityIcon(), widget.HighImportance, w.opts.Host.OpenPermissions) // the watching sign (watching.go)
 	w.status.eye.Hide()
 	w.comp.errLine = widgets.NewTag(widgets.ColError, widgets.ColBubble)
 	w.comp.errLine.MaxLines = errorLines
@@ -322,36 +269,33 @@ func (w *PetWindow) build() {
 	w.comp.bg.StrokeColor = widgets.ColBubbleStroke
 	w.comp.bg.StrokeWidth = 1
 	w.comp.entry = widgets.NewComposerEntry()
-	w.comp.entry.OnSubmitted = func(string) { w.sendOrStop() }
-	w.comp.entry.OnChanged = func(string) { w.armComposerIdle(); w.syncComposing() }
+	w.comp.entry.OnSubmitted = func(string) { w.comp.sendOrStop() }
+	w.comp.entry.OnChanged = func(string) { w.comp.armIdle(); w.comp.syncComposing() }
 	w.comp.entry.OnEscape = w.CloseComposer
-	w.comp.send = widgets.NewIconButton(theme.MailSendIcon(), widget.HighImportance, w.sendOrStop)
-	w.comp.attach = widgets.NewIconButton(theme.FileImageIcon(), widget.LowImportance, w.chooseImage)
+	w.comp.send = widgets.NewIconButton(theme.MailSendIcon(), widget.HighImportance, w.comp.sendOrStop)
+	w.comp.attach = widgets.NewIconButton(theme.FileImageIcon(), widget.LowImportance, w.comp.chooseImage)
 
 	w.backdrop.Move(g.char)
 	w.backdrop.Resize(g.charSize)
 	w.char.Move(g.char)
 	w.char.Resize(g.charSize)
-	cx, cw := float32(sideMargin), g.width-2*sideMargin
-	w.comp.bg.Move(fyne.NewPos(cx, g.composerY))
-	w.comp.bg.Resize(fyne.NewSize(cw, composerH))
-	btn := float32(32)
-	pad := float32(4)
-	w.comp.attach.Move(fyne.NewPos(cx+pad, g.composerY+pad))
-	w.comp.attach.Resize(fyne.NewSize(btn, btn))
-	w.comp.send.Move(fyne.NewPos(cx+cw-pad-btn, g.composerY+pad))
-	w.comp.send.Resize(fyne.NewSize(btn, btn))
-	w.comp.entry.Move(fyne.NewPos(cx+pad+btn+pad, g.composerY+pad))
-	w.comp.entry.Resize(fyne.NewSize(cw-4*pad-2*btn, btn))
+	w.comp.addMic()          // voice: push-to-talk button (mic.go)
+	w.comp.addScreenToggle() // attach.go
 
-	w.top.inner = free(g.win,
+	objs := []fyne.CanvasObject{
 		w.backdrop, w.char, w.bubble, w.status.badge, w.status.caption, w.status.plate, w.status.pill, w.status.chip, w.status.eye,
 		w.comp.bg, w.comp.attach, w.comp.entry, w.comp.send, w.comp.errLine,
-	)
+	}
+	if b := w.comp.mic.button; b != nil {
+		objs = append(objs, b)
+	}
+	if b := w.comp.screenBtn; b != nil {
+		objs = append(objs, b)
+	}
+	w.layout = &partsLayout{geo: g, bubble: w.bubble, status: &w.status, comp: &w.comp}
+	w.top.inner = container.New(w.layout, objs...)
 	w.top.inner.Resize(g.win)
-	w.win.SetContent(free(g.win, w.top.inner))         // the outer one keeps the inner's rise (toproom.go)
-	w.addMic(cx+cw-pad-btn, g.composerY+pad, btn, pad) // voice: push-to-talk button (mic.go)
-	w.addScreenToggle(cx+pad+btn+pad, g.composerY+pad, btn, pad)
+	w.win.SetContent(free(g.win, w.top.inner)) // the outer one keeps the inner's rise (toproom.go)
 }
 
 // Show shows the window, binds the native shim on the first show, and puts
@@ -359,10 +303,10 @@ func (w *PetWindow) build() {
 func (w *PetWindow) Show() {
 	w.win.Show()
 	w.visible = true
-	w.anim.setPaused(false)
+	w.play.anim.setPaused(false)
 	w.attachNative(20)
-	if w.at.placed {
-		w.moveTo(w.pos)
+	if w.placer.placed {
+		w.placer.moveTo(w.placer.pos)
 	}
 	w.syncBody()
 }
@@ -371,7 +315,7 @@ func (w *PetWindow) Show() {
 func (w *PetWindow) Hide() {
 	w.win.Hide()
 	w.visible = false
-	w.anim.setPaused(true) // a hidden pet costs no frames
+	w.play.anim.setPaused(true) // a hidden pet costs no frames
 	w.syncBody()
 }
 
@@ -381,13 +325,13 @@ func (w *PetWindow) Hide() {
 // slowly. UI thread.
 func (w *PetWindow) SetIdlePace(f float64) {
 	f = max(f, 1)
-	if f == w.anim.idlePace {
+	if f == w.play.anim.idlePace {
 		return
 	}
-	w.anim.idlePace = f
-	if w.draw.animKey != "" && w.shownMotion() == "idle" {
-		w.draw.animKey = "" // choose the frames again, at the new pace
-		w.updateFrames()
+	w.play.anim.idlePace = f
+	if w.play.key != "" && w.shownMotion() == "idle" {
+		w.play.key = "" // choose the frames again, at the new pace
+		w.play.update()
 	}
 	w.log.Info("pet_idle_pace", "name", w.opts.Name, "pace", f)
 }
@@ -415,11 +359,11 @@ func (w *PetWindow) attachNative(tries int) {
 	if err != nil {
 		w.log.Warn("pet_window_native", "name", w.opts.Name, "err", err.Error())
 	}
-	w.place()
-	w.startGaze()
+	w.placer.place()
+	w.eyes.start()
 	err = native.ErrUnsupported
 	if mw, ok := w.native.(native.MonitorWatcher); ok {
-		err = mw.WatchMonitors(func() { fyne.Do(w.monitorsChanged) })
+		err = mw.WatchMonitors(func() { fyne.Do(w.placer.monitorsChanged) })
 	}
 	if err != nil {
 		w.log.Debug("pet_window_monitors", "name", w.opts.Name, "err", err.Error())
@@ -434,11 +378,11 @@ func (w *PetWindow) attachNative(tries int) {
 			w.log.Warn("pet_shortcut", "name", w.opts.Name, "err", err.Error())
 		} else {
 			w.log.Info("pet_shortcut", "name", w.opts.Name, "keys", "ctrl+alt+y")
-			sc.OnShortcutRelease(func() { fyne.Do(w.shortcutReleased) }) // voice: push-to-talk (mic.go)
+			sc.OnShortcutRelease(func() { fyne.Do(w.comp.shortcutReleased) }) // voice: push-to-talk (mic.go)
 		}
 	}
-	w.draw.sent = sentShape{}
-	w.updateShape()
+	w.shape.sent = sentShape{}
+	w.shape.update()
 }
 
 // SetView draws v. It may be called from any goroutine.
@@ -479,7 +423,7 @@ func (w *PetWindow) applyView(v pet.View) {
 	if w.closed.Load() {
 		return
 	}
-	if w.anim.running() && pillTextOnly(w.view, v) {
+	if w.play.anim.running() && pillTextOnly(w.view, v) {
 		w.draw.pending, w.draw.hasPending = v, true
 		return
 	}
@@ -517,12 +461,12 @@ func (w *PetWindow) Close() {
 func (w *PetWindow) Dispose() {
 	w.closeOnce.Do(func() {
 		w.closed.Store(true)
-		if w.gazeStop != nil {
-			close(w.gazeStop)
+		if w.eyes.stop != nil {
+			close(w.eyes.stop)
 		}
 		fyne.Do(func() {
-			w.anim.stop()
-			w.stopMove()
+			w.play.anim.stop()
+			w.move.stop()
 			// Frames shared with pets still running are theirs alone now.
 			w.char.letGoAll()
 			for _, t := range []*time.Timer{w.note.timer, w.comp.state.idle} {

@@ -1,94 +1,101 @@
 package petwindow
 
-import (
-	"image"
+import "image"
 
-	"fyne.io/fyne/v2"
+// placer is where the window stands: its position for the monitor
+// layout it is on, saved once the user drops it, and the user's drag.
+// UI thread.
+type placer struct {
+	w      *PetWindow
+	layout string      // monitor layout key
+	placed bool        // pos holds a position to restore
+	pos    image.Point // where the window stands: its top-left corner with no rise (moveTo)
+	drag   dragState
+}
 
-	"yui/pet/character"
-)
+// shimState is what the native shim could do for this window.
+type shimState struct {
+	attached bool    // the native shim is bound to the window
+	shaped   bool    // shaping works
+	scale    float32 // physical pixels per Fyne unit
+}
+
+// px converts a Fyne size to window pixels.
+func (s shimState) px(x, y float32) image.Point {
+	return image.Pt(int(x*s.scale+0.5), int(y*s.scale+0.5))
+}
+
+// rect converts a Fyne rectangle to window pixels.
+func (s shimState) rect(x, y, wd, ht float32) image.Rectangle {
+	return image.Rectangle{Min: s.px(x, y), Max: s.px(x+wd, y+ht)}
+}
 
 // place moves the window to its saved position for the current monitor
 // layout, kept on screen, or home.
-func (w *PetWindow) place() {
+func (pc *placer) place() {
+	w := pc.w
 	mons, err := w.native.Monitors()
 	if err != nil || len(mons) == 0 {
 		return
 	}
-	w.at.layout = layoutKey(mons)
+	pc.layout = layoutKey(mons)
 	w.top.mons = mons
-	size := w.px(w.geo.win.Width, w.geo.win.Height)
+	size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
 	p := homePosition(mons, size)
-	p.X -= w.opts.Index * (w.bodyRect().Dx() + homeMargin)
-	p = placeOnScreen(p, w.bodyRect(), size, mons)
+	p.X -= w.opts.Index * (w.geo.bodyRect(w.shim).Dx() + homeMargin)
+	p = placeOnScreen(p, w.geo.bodyRect(w.shim), size, mons)
 	if w.opts.Positions != nil {
-		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
-			p = placeOnScreen(image.Pt(x, y), w.bodyRect(), size, mons)
+		if x, y, ok := w.opts.Positions.LoadPosition(pc.layout); ok {
+			p = placeOnScreen(image.Pt(x, y), w.geo.bodyRect(w.shim), size, mons)
 		}
 	}
-	w.moveTo(p)
-	w.at.placed = true
+	pc.moveTo(p)
+	pc.placed = true
 	w.log.Info("pet_window_shown", "name", w.opts.Name, "x", p.X, "y", p.Y,
-		"width", size.X, "height", size.Y, "layout", w.at.layout, "shaped", w.shim.shaped)
+		"width", size.X, "height", size.Y, "layout", pc.layout, "shaped", w.shim.shaped)
 }
 
 // monitorsChanged re-places the window when the monitor layout changed:
 // the position saved for the new layout, or the current one kept on
 // screen (a removed monitor brings the pet home).
-func (w *PetWindow) monitorsChanged() {
-	if w.closed.Load() || w.drag.active {
+func (pc *placer) monitorsChanged() {
+	w := pc.w
+	if w.closed.Load() || pc.drag.active {
 		return
 	}
 	mons, err := w.native.Monitors()
-	if err != nil || len(mons) == 0 || layoutKey(mons) == w.at.layout {
+	if err != nil || len(mons) == 0 || layoutKey(mons) == pc.layout {
 		return
 	}
-	w.at.layout = layoutKey(mons)
+	pc.layout = layoutKey(mons)
 	w.top.mons = mons
-	size := w.px(w.geo.win.Width, w.geo.win.Height)
-	p := placeOnScreen(w.pos, w.bodyRect(), size, mons)
+	size := w.shim.px(w.geo.win.Width, w.geo.win.Height)
+	p := placeOnScreen(pc.pos, w.geo.bodyRect(w.shim), size, mons)
 	if w.opts.Positions != nil {
-		if x, y, ok := w.opts.Positions.LoadPosition(w.at.layout); ok {
-			p = placeOnScreen(image.Pt(x, y), w.bodyRect(), size, mons)
+		if x, y, ok := w.opts.Positions.LoadPosition(pc.layout); ok {
+			p = placeOnScreen(image.Pt(x, y), w.geo.bodyRect(w.shim), size, mons)
 		}
 	}
-	w.moveTo(p)
-	if w.opts.OnRelayout != nil {
-		w.opts.OnRelayout()
-	}
-	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", w.at.layout)
-}
-
-// bodyRect is the character's rectangle in window pixels.
-func (w *PetWindow) bodyRect() image.Rectangle {
-	g := w.geo
-	return w.rect(g.char.X, g.char.Y, g.charSize.Width, g.charSize.Height)
+	pc.moveTo(p)
+	w.opts.Host.MonitorsChanged()
+	w.log.Info("pet_window_relayout", "name", w.opts.Name, "x", p.X, "y", p.Y, "layout", pc.layout)
 }
 
 // moveTo puts the window where its top-left corner would be at p with
 // no rise; at a monitor's top the window stops there and its content rises
-// (toproom.go). w.pos is p. While the user drags, the rise stays as the
+// (toproom.go). w.placer.pos is p. While the user drags, the rise stays as the
 // window was grabbed.
-func (w *PetWindow) moveTo(p image.Point) {
+func (pc *placer) moveTo(p image.Point) {
+	w := pc.w
 	rise := w.top.rise
-	if !w.drag.active {
-		rise = riseFor(p, w.bodyRect(), w.top.mons, w.px(0, bubbleArea).Y)
+	if !pc.drag.active {
+		rise = riseFor(p, w.geo.bodyRect(w.shim), w.top.mons, w.shim.px(0, bubbleArea).Y)
 	}
 	if err := w.native.Move(p.X, p.Y+rise); err == nil {
-		w.pos = p
-		w.setRise(rise)
+		pc.pos = p
+		pc.setRise(rise)
 		w.syncBody()
 	}
-}
-
-// px converts a Fyne size to window pixels.
-func (w *PetWindow) px(x, y float32) image.Point {
-	return image.Pt(int(x*w.shim.scale+0.5), int(y*w.shim.scale+0.5))
-}
-
-// rect converts a Fyne rectangle to window pixels.
-func (w *PetWindow) rect(x, y, wd, ht float32) image.Rectangle {
-	return image.Rectangle{Min: w.px(x, y), Max: w.px(x+wd, y+ht)}
 }
 
 // dragState is a drag of the window by the character.
@@ -98,75 +105,10 @@ type dragState struct {
 	active bool
 }
 
-// pressed records the pointer and window positions a drag starts from.
-// The pointer's is where the press was, at in the window, not where the
-// pointer is now: when the UI goroutine is busy, the press is handled
-// after the pointer moved on, and the pet would slip under it (a quick
-// drag dropped it part of the way).
-func (w *PetWindow) pressed(at fyne.Position) {
-	p, err := w.native.Position()
-	if err != nil {
-		return
-	}
-	w.pos = p.Sub(image.Pt(0, w.top.rise))
-	w.drag.win = w.pos
-	w.drag.from = p.Add(w.px(at.X, at.Y))
-}
-
-// dragged moves the window with the pointer. It works in root
-// coordinates: the window moves under the pointer, so Fyne's
-// window-relative positions would drift.
-func (w *PetWindow) dragged() {
-	ptr, err := w.native.Pointer()
-	if err != nil {
-		return
-	}
-	if !w.drag.active {
-		w.comp.state.lift = 0 // where the user drops it is where it stays
-		// The user takes the pet: the body tool lets go.
-		w.drag.active = true
-		w.stopMove()
-		w.move.motion = ""
-		if w.opts.OnUserDrag != nil {
-			w.opts.OnUserDrag()
-		}
-		w.render(w.view)
-	}
-	w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
-}
-
-// dragEnd keeps the window on screen, saves its position and tells the
-// app the pet was dropped.
-func (w *PetWindow) dragEnd() {
-	if !w.drag.active {
-		return
-	}
-	w.drag.active = false
-	if ptr, err := w.native.Pointer(); err == nil {
-		w.moveTo(w.drag.win.Add(ptr.Sub(w.drag.from)))
-	}
-	if mons, err := w.native.Monitors(); err == nil && len(mons) > 0 {
-		w.at.layout = layoutKey(mons)
-		w.top.mons = mons
-		size := w.px(w.geo.win.Width, w.geo.win.Height)
-		if p := placeOnScreen(w.pos, w.bodyRect(), size, mons); p != w.pos {
-			w.moveTo(p)
-		}
-	}
-	w.savePosition()
-	if w.opts.OnDragEnd != nil {
-		w.opts.OnDragEnd()
-	}
-	if w.opts.Pack.Has(character.MotionDrag) {
-		// A pack's held pose ends with the drag; drawn once the window
-		// is where it was dropped (a redraw during the drop moves it).
-		w.render(w.view)
-	}
-}
-
-func (w *PetWindow) savePosition() {
-	if w.opts.Positions != nil && w.at.placed && w.at.layout != "" {
-		w.opts.Positions.SavePosition(w.at.layout, w.pos.X, w.pos.Y)
-		w.log.Info("pet_window_moved", "name", w.opts.Name, "x", w.pos.X, "y", w.pos.Y, "layout", w.at.layout)
+func (pc *placer) save() {
+	w := pc.w
+	if w.opts.Positions != nil && pc.placed && pc.layout != "" {
+		w.opts.Positions.SavePosition(pc.layout, pc.pos.X, pc.pos.Y)
+		w.log.Info("pet_window_moved", "name", w.opts.Name, "x", pc.pos.X, "y", pc.pos.Y, "layout", pc.layout)
 	}
 }

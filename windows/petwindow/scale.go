@@ -35,86 +35,115 @@ func ScaledPack(p *character.Pack, w, h int) *character.Pack {
 	if p == nil || w <= 0 || h <= 0 {
 		return p
 	}
-	done := make(map[image.Image]image.Image)
-	same := make(map[string]*packedImage) // PNG bytes → image
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	var buf bytes.Buffer
-	scale := func(img image.Image) image.Image {
-		if img == nil {
-			return nil
-		}
-		if s, ok := done[img]; ok {
-			return s
-		}
-		b := img.Bounds()
-		sw, sh := min(b.Dx(), w), min(b.Dy(), h)
-		if b.Dx() > w || b.Dy() > h {
-			sw, sh = w, h
-		}
-		// Premultiplied RGBA is what the GL driver uploads as is.
-		dst := image.NewRGBA(image.Rect(0, 0, sw, sh))
-		if sw == b.Dx() && sh == b.Dy() {
-			draw.Draw(dst, dst.Rect, img, b.Min, draw.Src)
-		} else {
-			// At 2:1 bilinear sampling averages each 2x2 block.
-			xdraw.BiLinear.Scale(dst, dst.Rect, img, b, draw.Src, nil)
-		}
-		// Only the drawn pixels are kept: the window shows no other.
-		mask := maskRects(dst, sw, sh)
-		crop := image.Rectangle{}
-		for _, r := range mask {
-			crop = crop.Union(r)
-		}
-		if crop.Empty() {
-			crop = image.Rect(0, 0, 1, 1)
-		}
-		buf.Reset()
-		if err := enc.Encode(&buf, dst.SubImage(crop)); err != nil {
-			// Encoding an in-memory RGBA image does not fail; keep the
-			// pixels if it ever does.
-			done[img] = dst
-			return dst
-		}
-		key := buf.String()
-		s, ok := same[key]
-		if !ok || s.crop != crop {
-			s = &packedImage{data: []byte(key), rect: dst.Rect, crop: crop, mask: mask}
-			same[key] = s
-		}
-		done[img] = s
-		return s
-	}
-	scaleAll := func(emotions map[string]image.Image, motions map[string]character.Motion) (map[string]image.Image, map[string]character.Motion) {
-		es := make(map[string]image.Image, len(emotions))
-		for id, img := range emotions {
-			es[id] = scale(img)
-		}
-		ms := make(map[string]character.Motion, len(motions))
-		for id, m := range motions {
-			frames := make([]image.Image, len(m.Frames))
-			for i, f := range m.Frames {
-				frames[i] = scale(f)
-			}
-			m.Frames = frames
-			ms[id] = m
-		}
-		return es, ms
-	}
+	k := newPacker(w, h)
 	q := *p
-	q.Emotions, q.Motions = scaleAll(p.Emotions, p.Motions)
+	q.Emotions, q.Motions = k.packAll(p.Emotions, p.Motions)
 	if p.Mirror != nil {
 		q.Mirror = &character.Mirror{}
-		q.Mirror.Emotions, q.Mirror.Motions = scaleAll(p.Mirror.Emotions, p.Mirror.Motions)
+		q.Mirror.Emotions, q.Mirror.Motions = k.packAll(p.Mirror.Emotions, p.Mirror.Motions)
 	}
 	if p.Gaze != nil {
 		q.Gaze = make(map[string]image.Image, len(p.Gaze))
 		for dir, img := range p.Gaze {
-			q.Gaze[dir] = scale(img)
+			q.Gaze[dir] = k.pack(img)
 		}
 	}
 	q.EmotionTextMap = maps.Clone(p.EmotionTextMap)
 	q.ImageSize = image.Pt(w, h)
 	return &q
+}
+
+// packer makes the images of one ScaledPack: it remembers what it made
+// of each image, and each distinct PNG once.
+type packer struct {
+	w, h int
+	done map[image.Image]image.Image
+	same map[string]*packedImage // PNG bytes → image
+	enc  png.Encoder
+	buf  bytes.Buffer
+}
+
+func newPacker(w, h int) *packer {
+	return &packer{
+		w: w, h: h,
+		done: make(map[image.Image]image.Image),
+		same: make(map[string]*packedImage),
+		enc:  png.Encoder{CompressionLevel: png.BestSpeed},
+	}
+}
+
+// packAll packs the images of a pack's emotions and motions.
+func (k *packer) packAll(emotions map[string]image.Image, motions map[string]character.Motion) (map[string]image.Image, map[string]character.Motion) {
+	es := make(map[string]image.Image, len(emotions))
+	for id, img := range emotions {
+		es[id] = k.pack(img)
+	}
+	ms := make(map[string]character.Motion, len(motions))
+	for id, m := range motions {
+		frames := make([]image.Image, len(m.Frames))
+		for i, f := range m.Frames {
+			frames[i] = k.pack(f)
+		}
+		m.Frames = frames
+		ms[id] = m
+	}
+	return es, ms
+}
+
+// pack returns img scaled to the packer's size (no larger), cropped to
+// its drawn pixels and PNG-encoded.
+func (k *packer) pack(img image.Image) image.Image {
+	if img == nil {
+		return nil
+	}
+	if s, ok := k.done[img]; ok {
+		return s
+	}
+	dst := k.scale(img)
+	sw, sh := dst.Rect.Dx(), dst.Rect.Dy()
+	// Only the drawn pixels are kept: the window shows no other.
+	mask := maskRects(dst, sw, sh)
+	crop := image.Rectangle{}
+	for _, r := range mask {
+		crop = crop.Union(r)
+	}
+	if crop.Empty() {
+		crop = image.Rect(0, 0, 1, 1)
+	}
+	k.buf.Reset()
+	if err := k.enc.Encode(&k.buf, dst.SubImage(crop)); err != nil {
+		// Encoding an in-memory RGBA image does not fail; keep the
+		// pixels if it ever does.
+		k.done[img] = dst
+		return dst
+	}
+	key := k.buf.String()
+	s, ok := k.same[key]
+	if !ok || s.crop != crop {
+		s = &packedImage{data: []byte(key), rect: dst.Rect, crop: crop, mask: mask}
+		k.same[key] = s
+	}
+	k.done[img] = s
+	return s
+}
+
+// scale draws img at the packer's size, or at its own when it is no
+// larger, in a new image.
+func (k *packer) scale(img image.Image) *image.RGBA {
+	b := img.Bounds()
+	sw, sh := min(b.Dx(), k.w), min(b.Dy(), k.h)
+	if b.Dx() > k.w || b.Dy() > k.h {
+		sw, sh = k.w, k.h
+	}
+	// Premultiplied RGBA is what the GL driver uploads as is.
+	dst := image.NewRGBA(image.Rect(0, 0, sw, sh))
+	if sw == b.Dx() && sh == b.Dy() {
+		draw.Draw(dst, dst.Rect, img, b.Min, draw.Src)
+	} else {
+		// At 2:1 bilinear sampling averages each 2x2 block.
+		xdraw.BiLinear.Scale(dst, dst.Rect, img, b, draw.Src, nil)
+	}
+	return dst
 }
 
 // packedImage is a character image kept PNG-encoded (ScaledPack), with
@@ -212,7 +241,7 @@ func (p *packedImage) decodeCrop(bg color.Color) *image.RGBA {
 // CharacterPixels is the size in pixels the window draws the character
 // at, known once the window is shown (before, scale 1 is assumed).
 func (w *PetWindow) CharacterPixels() (int, int) {
-	r := w.bodyRect()
+	r := w.geo.bodyRect(w.shim)
 	return r.Dx(), r.Dy()
 }
 
@@ -223,7 +252,7 @@ func (w *PetWindow) SetPack(p *character.Pack) {
 	w.opts.Pack = p
 	w.char.reset()
 	w.draw.masks.reset()
-	w.draw.animKey, w.draw.frames = "", nil
-	w.draw.sent = sentShape{}
+	w.play.key, w.play.frames = "", nil
+	w.shape.sent = sentShape{}
 	w.applyView(w.view)
 }

@@ -34,41 +34,23 @@ func riseFor(p image.Point, body image.Rectangle, mons []image.Rectangle, limit 
 	return 0
 }
 
-// content is the container of the window's parts.
-func (w *PetWindow) content() *fyne.Container { return w.top.inner }
-
 // setRise moves the parts up by r window pixels, and lays the bubble and
 // the shape out again when that changed.
-func (w *PetWindow) setRise(r int) {
+func (pc *placer) setRise(r int) {
+	w := pc.w
 	if r == w.top.rise || w.top.inner == nil {
 		return
 	}
 	w.top.rise = r
-	w.top.inner.Move(fyne.NewPos(0, -w.riseUnits()))
+	w.top.inner.Move(fyne.NewPos(0, -w.top.units(w.shim.scale)))
 	w.render(w.view)
 	w.log.Info("pet_window_rise", "name", w.opts.Name, "by", r)
 }
 
-// riseUnits is the rise in Fyne units.
-func (w *PetWindow) riseUnits() float32 {
-	if w.shim.scale <= 0 {
-		return float32(w.top.rise)
+// units is the rise in Fyne units at scale physical pixels a unit.
+func (t *topRoom) units(scale float32) float32 {
+	if scale <= 0 {
+		return float32(t.rise)
 	}
-	return float32(w.top.rise) / w.shim.scale
-}
-
-// bubbleY is where the bubble of height h whose tail ends at tip sits:
-// above the head, or, when
-// the window's risen top leaves it no room there, under the pill (and
-// under the composer while it is open), its tail pointing up (below).
-func (w *PetWindow) bubbleY(tip, h float32) (y float32, below bool) {
-	y = tip - h
-	if y >= w.riseUnits() {
-		return y, false
-	}
-	g := w.geo
-	if w.comp.state.open {
-		return g.composerY + composerH + rowGap, true
-	}
-	return g.composerY, true
+	return float32(t.rise) / scale
 }

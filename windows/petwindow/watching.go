@@ -19,10 +19,3 @@ func (w *PetWindow) SetWatching(on bool) {
 
 // Watching reports whether the eye badge shows. UI thread.
 func (w *PetWindow) Watching() bool { return w.status.watching }
-
-// watchingTapped opens the permission settings.
-func (w *PetWindow) watchingTapped() {
-	if w.opts.OnWatching != nil {
-		w.opts.OnWatching()
-	}
-}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"yui/pet"
@@ -36,9 +37,9 @@ func main() {
 		pack = character.Default()
 	}
 	f := &fake{}
-	pw, err := petwindow.NewPetWindow(a, petwindow.PetOptions{
+	pw, err := petwindow.New(a, petwindow.Options{
 		Name: "Yui", Pack: pack, Actions: f, Poke: true,
-		OnQuit: a.Quit, Logger: log,
+		Host: previewHost{a}, Logger: log,
 	})
 	if err != nil {
 		log.Error("preview", "err", err)
@@ -164,3 +165,15 @@ func placeholderPack() *character.Pack {
 		EmotionTextMap:  map[string]string{"😆": "joyfully"},
 	}
 }
+
+// previewHost quits from the menu; the preview has no other windows.
+type previewHost struct{ a fyne.App }
+
+func (h previewHost) OpenMessages()    {}
+func (h previewHost) OpenSettings()    {}
+func (h previewHost) Quit()            { h.a.Quit() }
+func (h previewHost) OpenPermissions() {}
+func (h previewHost) ShortcutPressed() {}
+func (h previewHost) PetGrabbed()      {}
+func (h previewHost) PetDropped()      {}
+func (h previewHost) MonitorsChanged() {}
