@@ -197,6 +197,6 @@ func demoPreset(url string) settings.Preset {
 		ChatID:      "yui-00demo00",
 		Poke:        true,
 		Learned:     settings.Learned{Relation: settings.RelationDefault},
-		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
+		Speech:      settings.Speech{Engine: settings.SpeechEngineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
 	}
 }

@@ -6,29 +6,21 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"yui/pet"
 	"yui/pet/audio"
 	"yui/pet/settings"
 	"yui/pet/speech"
-	"yui/pet/voice"
 	"yui/transport/clock"
+	"yui/windows/i18n"
 	"yui/windows/petwindow"
 )
 
 // Speech output wiring (docs/product.md §6): one audio context per process,
 // owned here and handed to the pets as one player each; each preset's
-// engine built from its speech settings; the --audio-out tee.
-
-// Engines of settings.Speech.Engine.
-const (
-	engineSystem  = "system"
-	engineOpenAI  = "openai"
-	engineCommand = "command"
-	engineNone    = "none"
-)
+// engine built from its speech settings (pet/speech/engine.go's New); the
+// --audio-out tee.
 
 // noDeviceNotice is what the pill says once when speech cannot be heard.
 const noDeviceNotice = petwindow.NoAudioText
@@ -166,12 +158,12 @@ func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
 	o := &speechOut{}
 	if !y.audio.playable() {
 		o.engine = speech.NewNone(nil)
-		if y.audio != nil && sp.Engine != engineNone {
+		if y.audio != nil && sp.Engine != settings.SpeechEngineNone {
 			// A preset that does not speak loses nothing to a missing
 			// device: no note for it.
 			o.notice = y.audio.notice
 		}
-		log.Info("speech_engine", "engine", engineNone, "configured", sp.Engine, "reason", "no audio output")
+		log.Info("speech_engine", "engine", settings.SpeechEngineNone, "configured", sp.Engine, "reason", "no audio output")
 		return o
 	}
 	o.player = y.audio.mixer.NewPlayer()
@@ -184,36 +176,6 @@ func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
 	o.notice = y.audio.notice
 	log.Info("speech_engine", "engine", name, "configured", sp.Engine, "voice", sp.Voice, "volume", sp.Volume)
 	return o
-}
-
-// newEngine builds the engine of sp playing on p; name is the engine
-// used. A system voice that is not installed gives the none engine and
-// the reason.
-func newEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name string, err error) {
-	if e, name, ok, err := localEngine(sp, p); ok { // gpt-sovits, piper (speechlocal.go)
-		return e, name, err
-	}
-	switch sp.Engine {
-	case engineNone:
-		return speech.NewNone(nil), engineNone, nil
-	case engineOpenAI:
-		return speech.NewAudio(&speech.OpenAI{
-			BaseURL: sp.BaseURL, Key: sp.Key, Model: sp.Model, Voice: sp.Voice, Speed: sp.Rate,
-		}, p), engineOpenAI, nil
-	case engineCommand:
-		args, err := voice.SplitCommand(sp.Command)
-		if err == nil && len(args) == 0 {
-			err = errors.New("is empty")
-		}
-		if err != nil {
-			return speech.NewNone(nil), engineNone, fmt.Errorf("speech.command: %w", err)
-		}
-		return speech.NewAudio(&speech.Command{Args: args, Rate: sp.CommandRate}, p), engineCommand + " (" + filepath.Base(args[0]) + ")", nil
-	}
-	if sys, ok := speech.FindSystem(sp.Voice, sp.Rate); ok {
-		return speech.NewAudio(sys, p), engineSystem + " (" + sys.Name() + ")", nil
-	}
-	return speech.NewNone(nil), engineNone, errors.New("no system voice is installed (espeak-ng on Linux)")
 }
 
 // petOptions adds the speech output to a pet's options.
@@ -266,4 +228,9 @@ func (s *session) MouthFrame(n int) (int, bool) {
 		return c.MouthFrame(n)
 	}
 	return 0, false
+}
+
+// newEngine is speech.New in the app's language.
+func newEngine(sp settings.Speech, p *audio.Player) (speech.Engine, string, error) {
+	return speech.New(sp, p, string(i18n.Current()))
 }
