@@ -21,6 +21,7 @@ import (
 	"yui/pet/voice"
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/dial"
 	"yui/transport/push"
 	"yui/transport/request"
 	"yui/transport/textcut"
@@ -65,7 +66,7 @@ func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
 	ws.Close()
 
 	opts := transport.Options{ChatBaseURL: p.ChatBaseURL, Key: p.Key, ChatID: p.ChatID, Clock: clock.Real{}, Logger: y.log.With("component", "probe")}
-	t, err := newTransport(settings.ChatAPIPush, opts)
+	t, err := dial.New(dial.Push, opts)
 	if err != nil {
 		return probeResult(windows.ProbeInvalid, "invalid: "+err.Error(), "Detail", err.Error())
 	}

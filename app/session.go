@@ -22,11 +22,9 @@ import (
 	"yui/tools/relation"
 	"yui/tools/toolset"
 	"yui/transport"
-	"yui/transport/chatcompletions"
 	"yui/transport/clock"
+	"yui/transport/dial"
 	"yui/transport/outbox"
-	"yui/transport/push"
-	"yui/transport/responses"
 	"yui/windows/i18n"
 	"yui/windows/petwindow"
 )
@@ -217,7 +215,7 @@ func (s *session) connect() error {
 		s.log.Warn("key_in_clear", "fields", fields, "msg", "a key is sent unencrypted to a host that is not loopback")
 	}
 	set := s.newToolset()
-	t, err := newTransport(s.cfg().ChatAPI, s.transportOptions(set.Tools()))
+	t, err := dial.New(dial.API(s.cfg().ChatAPI), s.transportOptions(set.Tools()))
 	if err != nil {
 		set.Close()
 		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
@@ -354,32 +352,6 @@ func refusedNotice(id string, err error) string {
 	}
 	reason = strings.TrimSuffix(reason, "; using the default character")
 	return fmt.Sprintf("Your character %q could not be used, so the default one stays: %s.", id, strings.TrimSuffix(reason, "."))
-}
-
-// newTransport builds the transport of a chat_api. A failure is a nil
-// interface and the error.
-func newTransport(api string, opts transport.Options) (transport.Transport, error) {
-	switch api {
-	case settings.ChatAPIPush:
-		c, err := push.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	case settings.ChatAPIChatCompletions, "":
-		c, err := chatcompletions.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	case settings.ChatAPIResponses:
-		c, err := responses.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-	return nil, fmt.Errorf("unknown chat_api %q (push, chat_completions or responses)", api)
 }
 
 // onView draws a new view of connection c (views of a connection already
