@@ -94,12 +94,12 @@ func (s *session) factTools() (remember, forget transport.ToolHandler) {
 }
 
 // facts is the request transports' Options.Facts: the preset's facts
-// after the card. Push ignores it.
-func (s *session) facts() func(int, func(string) int) string {
+// after the card; nil (no interface) over push, which ignores it.
+func (s *session) facts() transport.Facts {
 	if !s.remembers() {
 		return nil
 	}
-	return s.y.facts(s.cfg().ID).Prompt
+	return s.y.facts(s.cfg().ID)
 }
 
 // Facts is preset id's fact store, for the settings window's Facts page.

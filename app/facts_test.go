@@ -73,7 +73,7 @@ func TestMemoryPageAndToolsShareTheStore(t *testing.T) {
 	if err := st.Edit(fid, "Has two cats", facts.AboutUser); err != nil {
 		t.Fatal(err)
 	}
-	prompt := s.facts()(1000, func(x string) int { return len(x) / 4 })
+	prompt := s.facts().Prompt(1000, func(x string) int { return len(x) / 4 })
 	if !strings.Contains(prompt, "Has two cats") || strings.Contains(prompt, "Miso") {
 		t.Fatalf("prompt: %q", prompt)
 	}
