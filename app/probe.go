@@ -2,11 +2,11 @@ package app
 
 import (
 	"context"
-	"math"
-
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"math"
 	"net/http"
 	"os/exec"
 	"runtime"
@@ -31,25 +31,29 @@ import (
 // probeWait bounds the test-connection button.
 const probeWait = 10 * time.Second
 
+// prober is the settings window's connection test
+// (settingswindow.Connection).
+type prober struct{ log *slog.Logger }
+
 // Probe tests p's backend as edited: for push a WebSocket handshake and
 // hello until ready or a close, for the request transports GET /models.
-func (y *yui) Probe(ctx context.Context, p settings.Preset) windows.Probe {
+func (pr prober) Probe(ctx context.Context, p settings.Preset) windows.Probe {
 	ctx, cancel := context.WithTimeout(ctx, probeWait)
 	defer cancel()
 	var res windows.Probe
 	if p.ChatAPI == settings.ChatAPIPush {
-		res = y.probePush(ctx, p)
+		res = pr.probePush(ctx, p)
 	} else {
 		res = probeModels(ctx, p)
 	}
-	y.log.Info("probe", "preset", p.ID, "chat_api", p.ChatAPI, "ok", res.OK, "result", res.Text)
+	pr.log.Info("probe", "preset", p.ID, "chat_api", p.ChatAPI, "ok", res.OK, "result", res.Text)
 	return res
 }
 
 // probePush first checks that a WebSocket answers at the URL (so a web
 // server that is not a push backend says so), then runs a real push
 // client with p's settings until it is ready or refused.
-func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
+func (pr prober) probePush(ctx context.Context, p settings.Preset) windows.Probe {
 	u, err := push.WebSocketURL(p.ChatBaseURL)
 	if err != nil {
 		return probeResult(windows.ProbeInvalid, "invalid: "+err.Error(), "Detail", err.Error())
@@ -65,7 +69,7 @@ func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
 	}
 	ws.Close()
 
-	opts := transport.Options{ChatBaseURL: p.ChatBaseURL, Key: p.Key, ChatID: p.ChatID, Clock: clock.Real{}, Logger: y.log.With("component", "probe")}
+	opts := transport.Options{ChatBaseURL: p.ChatBaseURL, Key: p.Key, ChatID: p.ChatID, Clock: clock.Real{}, Logger: pr.log.With("component", "probe")}
 	t, err := dial.New(dial.Push, opts)
 	if err != nil {
 		return probeResult(windows.ProbeInvalid, "invalid: "+err.Error(), "Detail", err.Error())
@@ -148,17 +152,30 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// SpeakSample and TestVoice test the speech and voice settings as edited.
-func (y *yui) SpeakSample(ctx context.Context, p settings.Preset) error {
-	return y.speakSample(ctx, p.Speech)
+// soundCheck is the settings window's Speech and Voice tabs
+// (settingswindow.Speech and Voice): the speech sample on the process's
+// audio output, the voice test and level meter on a preset's microphone
+// (or --voice-in's file, voiceIn), the voice and device lists.
+type soundCheck struct {
+	out     *audioOut
+	voiceIn string
+	log     *slog.Logger
 }
 
-func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) {
+// SpeakSample speaks the sample sentence with p's speech settings as
+// edited (speech.go).
+func (sc soundCheck) SpeakSample(ctx context.Context, p settings.Preset) error {
+	return sc.out.speakSample(ctx, p.Speech)
+}
+
+// TestVoice records a few seconds of p's microphone and transcribes them
+// with p's voice settings as edited.
+func (sc soundCheck) TestVoice(ctx context.Context, p settings.Preset) (string, error) {
 	tr, err := newTranscriber(p.Voice)
 	if err != nil {
 		return "", err
 	}
-	c, err := newCapture(y.cfg.VoiceIn, p.Voice.Device, y.log, nil)
+	c, err := newCapture(sc.voiceIn, p.Voice.Device, sc.log, nil)
 	if err != nil {
 		return "", err
 	}
@@ -167,19 +184,19 @@ func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) 
 
 // Voices lists a speech engine's voices (the Speech tab's picker): an
 // OpenAI-compatible server at base that lists its own gives those.
-func (y *yui) Voices(ctx context.Context, engine, base string) ([]speech.Voice, bool, error) {
+func (soundCheck) Voices(ctx context.Context, engine, base string) ([]speech.Voice, bool, error) {
 	return speech.VoicesAt(ctx, engine, base)
 }
 
 // AudioDevices lists the audio devices (the Voice tab's microphone picker
 // and the App tab's speakers).
-func (y *yui) AudioDevices() (voice.Devices, error) { return voice.ListDevices() }
+func (soundCheck) AudioDevices() (voice.Devices, error) { return voice.ListDevices() }
 
 // MeterVoice runs the Voice tab's level meter on p's microphone, or on
 // the --voice-in file that replaces it, cleaned of the pets' voices when
 // p's echo canceller is on.
-func (y *yui) MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error {
-	c, err := newCapture(y.cfg.VoiceIn, p.Voice.Device, y.log, nil)
+func (sc soundCheck) MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error {
+	c, err := newCapture(sc.voiceIn, p.Voice.Device, sc.log, nil)
 	if err != nil {
 		return err
 	}
@@ -187,42 +204,49 @@ func (y *yui) MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.R
 	// With the echo canceller on, the meter shows what the detector
 	// hears: the microphone cleaned of what the pets are saying.
 	if p.Voice.EchoCancelOn() {
-		if ref := y.reference(); ref != nil {
+		if ref := sc.out.reference(); ref != nil {
 			o.FarEnd = ref
 		}
 	}
-	y.log.Info("voice_meter", "preset", p.ID, "device", p.Voice.Device, "file", y.cfg.VoiceIn != "", "echo_cancel", o.FarEnd != nil)
+	sc.log.Info("voice_meter", "preset", p.ID, "device", p.Voice.Device, "file", sc.voiceIn != "", "echo_cancel", o.FarEnd != nil)
 	heard := false
 	return voice.Meter(ctx, c, o, func(r voice.Reading) {
 		// The first reading over the threshold is logged: the meter saw voice.
 		if !heard && r.Level >= r.Threshold {
 			heard = true
-			y.log.Info("voice_meter_heard", "preset", p.ID, "level", math.Round(r.Level), "threshold", math.Round(r.Threshold))
+			sc.log.Info("voice_meter_heard", "preset", p.ID, "level", math.Round(r.Level), "threshold", math.Round(r.Threshold))
 		}
 		fn(r)
 	})
 }
 
+// housekeeping is the App tab's log folder and its way back to hidden
+// pets (settingswindow.Housekeeping).
+type housekeeping struct {
+	logDir   string
+	showPets func() // shows every running pet; UI thread
+}
+
 // ShowPets shows every running pet (the settings window's way back for a
 // hidden pet).
-func (y *yui) ShowPets() { fyne.Do(y.bringForward) }
+func (h housekeeping) ShowPets() { fyne.Do(h.showPets) }
 
 // LogDir is the log folder.
-func (y *yui) LogDir() string { return y.logDir }
+func (h housekeeping) LogDir() string { return h.logDir }
 
 // OpenLogFolder shows the log folder in the file manager.
-func (y *yui) OpenLogFolder() error {
+func (h housekeeping) OpenLogFolder() error {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "windows":
-		cmd = exec.Command("explorer", y.logDir)
+		cmd = exec.Command("explorer", h.logDir)
 	case "darwin":
-		cmd = exec.Command("open", y.logDir)
+		cmd = exec.Command("open", h.logDir)
 	default:
-		cmd = exec.Command("xdg-open", y.logDir)
+		cmd = exec.Command("xdg-open", h.logDir)
 	}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("open the log folder %s: %w", y.logDir, err)
+		return fmt.Errorf("open the log folder %s: %w", h.logDir, err)
 	}
 	go cmd.Wait() // reap it
 	return nil

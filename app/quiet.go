@@ -25,9 +25,7 @@ func (y *yui) quietChanged(on bool) {
 			s.quietHid = false
 		}
 	}
-	if y.trayRefresh != nil {
-		y.trayRefresh()
-	}
+	y.tray.refresh()
 }
 
 // awayChanged is the user leaving the keyboard a while, or coming back:

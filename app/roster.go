@@ -132,39 +132,8 @@ func (y *yui) apply(c settings.Change) {
 	renamed := false
 	for _, id := range c.Presets {
 		p, enabled := want[id]
-		s := y.session(id)
-		switch {
-		case s == nil && !enabled:
-			if _, kept := c.New.Preset(id); !kept {
-				y.forget(id) // deleted while not running
-			}
-		case s == nil && enabled:
-			y.log.Info("preset_enabled", "preset", id)
-			y.start(p)
+		if y.applyPreset(c, id, p, enabled) {
 			renamed = true
-		case s != nil && !enabled:
-			if _, kept := c.New.Preset(id); !kept {
-				s.deleted.Store(true) // its history and memory go with it
-			}
-			y.log.Info("preset_disabled", "preset", id)
-			y.stopSession(id)
-			renamed = true
-		case s != nil:
-			s.setLife(p.Life)
-			switch restartFor(s.cfg(), p) {
-			case restartSession:
-				y.log.Info("preset_restart", "preset", id)
-				renamed = renamed || s.cfg().Name != p.Name
-				y.stopSession(id)
-				y.start(p)
-			case restartConn:
-				y.log.Info("preset_reconnect", "preset", id)
-				s.setPreset(p)
-				if err := s.connect(); err != nil {
-					y.log.Error("session_start_failed", "preset", id, "err", err.Error())
-				}
-				s.useMCP()
-			}
 		}
 	}
 	// The active preset's overrides and shortcut follow the active
@@ -175,7 +144,7 @@ func (y *yui) apply(c settings.Change) {
 			s := y.session(id)
 			switch {
 			case !ok || s == nil:
-			case len(y.overrides()) > 0:
+			case len(y.cfg.overrides()) > 0:
 				y.stopSession(id)
 				y.start(p)
 			default:
@@ -185,7 +154,7 @@ func (y *yui) apply(c settings.Change) {
 			}
 		}
 	}
-	y.applyMCP(c) // mcp.go
+	y.mcp.Configure(mcpConfigs(c.New)) // the user's MCP servers follow the edit (mcp.go)
 	y.updateWatching()
 	if c.Old.StartAtLogin != c.New.StartAtLogin {
 		y.setAutostart(c.New.StartAtLogin)
@@ -205,6 +174,48 @@ func (y *yui) apply(c settings.Change) {
 	}
 }
 
+// applyPreset brings preset id's session in line with the change c: p
+// is the preset as it would run, enabled whether it should. It reports
+// whether the names of the running characters changed (a pet started or
+// stopped, or was renamed). UI thread.
+func (y *yui) applyPreset(c settings.Change, id string, p settings.Preset, enabled bool) (renamed bool) {
+	s := y.session(id)
+	switch {
+	case s == nil && !enabled:
+		if _, kept := c.New.Preset(id); !kept {
+			y.forget(id) // deleted while not running
+		}
+	case s == nil && enabled:
+		y.log.Info("preset_enabled", "preset", id)
+		y.start(p)
+		return true
+	case s != nil && !enabled:
+		if _, kept := c.New.Preset(id); !kept {
+			s.deleted.Store(true) // its history and memory go with it
+		}
+		y.log.Info("preset_disabled", "preset", id)
+		y.stopSession(id)
+		return true
+	case s != nil:
+		s.setLife(p.Life)
+		switch restartFor(s.cfg(), p) {
+		case restartSession:
+			y.log.Info("preset_restart", "preset", id)
+			renamed = s.cfg().Name != p.Name
+			y.stopSession(id)
+			y.start(p)
+		case restartConn:
+			y.log.Info("preset_reconnect", "preset", id)
+			s.setPreset(p)
+			if err := s.connect(); err != nil {
+				y.log.Error("session_start_failed", "preset", id, "err", err.Error())
+			}
+			s.useMCP()
+		}
+	}
+	return renamed
+}
+
 // forget removes the message history and conversation memory of a
 // deleted preset.
 func (y *yui) forget(id string) {
@@ -213,7 +224,7 @@ func (y *yui) forget(id string) {
 			y.log.Warn("preset_forget", "preset", id, "err", err.Error())
 		}
 	}
-	y.dropFacts(id)
+	y.facts.drop(id)
 	y.log.Info("preset_deleted", "preset", id)
 }
 
@@ -236,9 +247,9 @@ func presetIDs(st settings.Settings) []string {
 }
 
 // overrides lists the command line's one-run overrides in force.
-func (y *yui) overrides() []string {
+func (c Config) overrides() []string {
 	var out []string
-	for _, v := range []string{y.cfg.ChatAPI, y.cfg.ChatBaseURL, y.cfg.Model, y.cfg.Key} {
+	for _, v := range []string{c.ChatAPI, c.ChatBaseURL, c.Model, c.Key} {
 		if v != "" {
 			out = append(out, v)
 		}
@@ -247,18 +258,18 @@ func (y *yui) overrides() []string {
 }
 
 // override applies the command line's one-run overrides to p.
-func (y *yui) override(p *settings.Preset) {
-	if y.cfg.ChatAPI != "" {
-		p.ChatAPI = y.cfg.ChatAPI
+func (c Config) override(p *settings.Preset) {
+	if c.ChatAPI != "" {
+		p.ChatAPI = c.ChatAPI
 	}
-	if y.cfg.ChatBaseURL != "" {
-		p.ChatBaseURL = y.cfg.ChatBaseURL
+	if c.ChatBaseURL != "" {
+		p.ChatBaseURL = c.ChatBaseURL
 	}
-	if y.cfg.Model != "" {
-		p.Model = y.cfg.Model
+	if c.Model != "" {
+		p.Model = c.Model
 	}
-	if y.cfg.Key != "" {
-		p.Key = y.cfg.Key
+	if c.Key != "" {
+		p.Key = c.Key
 	}
 }
 

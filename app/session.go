@@ -220,7 +220,7 @@ func (s *session) connect() error {
 		set.Close()
 		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
 	}
-	c := &conn{t: t, tools: set, speech: s.y.newSpeechOut(s.speechSettings(), s.log)}
+	c := &conn{t: t, tools: set, speech: s.y.audio.speechOut(s.speechSettings(), s.log)}
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
@@ -367,11 +367,11 @@ func (s *session) onView(c *conn, v pet.View) {
 	s.y.release.poke()
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
-		if s.y.welcoming() {
-			s.y.stopRescan() // set up: the welcome page's work is done
+		if s.y.first.welcoming() {
+			s.y.first.stopRescan() // set up: the welcome page's work is done
 		}
 	}
-	if opensSettings(v.Pill.ConnState, s.everReady.Load()) && !s.y.welcoming() {
+	if opensSettings(v.Pill.ConnState, s.everReady.Load()) && !s.y.first.welcoming() {
 		if s.settingsHit.CompareAndSwap(false, true) {
 			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
 			id := s.cfg().ID

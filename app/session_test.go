@@ -93,7 +93,7 @@ func TestSecondInstanceAsksTheFirst(t *testing.T) {
 func TestOverride(t *testing.T) {
 	y := &yui{cfg: Config{ChatAPI: "push", ChatBaseURL: "http://127.0.0.1:9", Model: "m", Key: "k"}}
 	p := settings.Preset{ChatAPI: "responses", ChatBaseURL: "http://x", Model: "old"}
-	y.override(&p)
+	y.cfg.override(&p)
 	if p.ChatAPI != "push" || p.ChatBaseURL != "http://127.0.0.1:9" || p.Model != "m" || p.Key != "k" {
 		t.Fatalf("override: %+v", p)
 	}

@@ -53,7 +53,7 @@ type presetStores struct {
 // source is the running presetSource; tests that build a yui by hand get
 // the user's.
 func (y *yui) source() presetSource {
-	if d := y.first.demo.Load(); d != nil {
+	if d := y.tried.demo.Load(); d != nil {
 		return d // "Try the demo" on the welcome page (firstrun.go)
 	}
 	if y.src != nil {
@@ -84,7 +84,7 @@ func (y *yui) startDemoSource(ctx context.Context) (*demoSource, error) {
 	}
 	y.log.Info("demo_sim", "url", sim.URL)
 	p := demoPreset(sim.URL)
-	y.override(&p)
+	y.cfg.override(&p)
 	return &demoSource{preset: p, sim: sim}, nil
 }
 
@@ -97,7 +97,7 @@ func (u userSource) runnable(st settings.Settings) []settings.Preset {
 	out := enabledPresets(st)
 	for i := range out {
 		if out[i].ID == st.ActivePreset {
-			u.y.override(&out[i])
+			u.y.cfg.override(&out[i])
 		}
 	}
 	return out

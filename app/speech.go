@@ -43,6 +43,8 @@ type audioOut struct {
 	paced  *audio.Paced  // pulls the mix when there is no device but a WAV
 	// notice is the pill's once-only text, "" when audio is heard.
 	notice string
+	// farEnd is the echo canceller's reference (handsfree.go).
+	farEnd farEnd
 }
 
 // openAudio opens the audio device and, when path is set, the WAV file
@@ -152,28 +154,28 @@ type speechOut struct {
 	notice string
 }
 
-// newSpeechOut builds the engine of a preset's speech settings on a new
-// player of the process's mixer.
-func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
+// speechOut builds the engine of a preset's speech settings on a new
+// player of the mixer; safe on nil (no audio output).
+func (a *audioOut) speechOut(sp settings.Speech, log *slog.Logger) *speechOut {
 	o := &speechOut{}
-	if !y.audio.playable() {
+	if !a.playable() {
 		o.engine = speech.NewNone(nil)
-		if y.audio != nil && sp.Engine != settings.SpeechEngineNone {
+		if a != nil && sp.Engine != settings.SpeechEngineNone {
 			// A preset that does not speak loses nothing to a missing
 			// device: no note for it.
-			o.notice = y.audio.notice
+			o.notice = a.notice
 		}
 		log.Info("speech_engine", "engine", settings.SpeechEngineNone, "configured", sp.Engine, "reason", "no audio output")
 		return o
 	}
-	o.player = y.audio.mixer.NewPlayer()
+	o.player = a.mixer.NewPlayer()
 	o.player.SetVolume(sp.Volume)
 	engine, name, err := newEngine(sp, o.player)
 	if err != nil {
 		log.Warn("speech_engine_unavailable", "engine", sp.Engine, "err", err.Error())
 	}
 	o.engine = engine
-	o.notice = y.audio.notice
+	o.notice = a.notice
 	log.Info("speech_engine", "engine", name, "configured", sp.Engine, "voice", sp.Voice, "volume", sp.Volume)
 	return o
 }
@@ -204,11 +206,11 @@ func (o *speechOut) close() {
 // player of its own, and returns when it has played: the settings
 // window's Test button calls it (off the UI goroutine). The error says
 // why nothing could be heard.
-func (y *yui) speakSample(ctx context.Context, sp settings.Speech) error {
-	if !y.audio.playable() {
+func (a *audioOut) speakSample(ctx context.Context, sp settings.Speech) error {
+	if !a.playable() {
 		return errors.New(noDeviceNotice)
 	}
-	p := y.audio.mixer.NewPlayer()
+	p := a.mixer.NewPlayer()
 	defer p.Close()
 	p.SetVolume(sp.Volume)
 	e, _, err := newEngine(sp, p)

@@ -20,7 +20,7 @@ import (
 func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	y := &yui{log: log, audio: &audioOut{log: log, mixer: audio.NewMixer(), notice: noDeviceNotice}}
-	o := y.newSpeechOut(settings.Speech{Engine: settings.SpeechEngineSystem, Rate: 1, Volume: 1}, log)
+	o := y.audio.speechOut(settings.Speech{Engine: settings.SpeechEngineSystem, Rate: 1, Volume: 1}, log)
 	defer o.close()
 	if _, ok := o.engine.(*speech.None); !ok || o.player != nil {
 		t.Fatalf("engine %T player %v with no device, want none and no player", o.engine, o.player)
@@ -29,7 +29,7 @@ func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
 	if opts.AudioNotice != noDeviceNotice || opts.Mouth != nil || opts.Speech != o.engine {
 		t.Fatalf("pet options %+v", opts)
 	}
-	if err := y.speakSample(context.Background(), settings.Speech{Engine: settings.SpeechEngineSystem}); err == nil {
+	if err := y.audio.speakSample(context.Background(), settings.Speech{Engine: settings.SpeechEngineSystem}); err == nil {
 		t.Fatal("the Test button spoke with no audio output")
 	}
 }
@@ -39,7 +39,7 @@ func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
 func TestNoAudioNoteOnlyForAPresetThatSpeaks(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	y := &yui{log: log, audio: &audioOut{log: log, mixer: audio.NewMixer(), notice: noDeviceNotice}}
-	o := y.newSpeechOut(settings.Speech{Engine: settings.SpeechEngineNone, Rate: 1, Volume: 1}, log)
+	o := y.audio.speechOut(settings.Speech{Engine: settings.SpeechEngineNone, Rate: 1, Volume: 1}, log)
 	defer o.close()
 	if n := o.petOptions(pet.Options{}).AudioNotice; n != "" {
 		t.Fatalf("speech none shows %q", n)
@@ -73,7 +73,7 @@ func TestAudioOutWritesSpeech(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := &yui{log: log, audio: out}
-	o := y.newSpeechOut(settings.Speech{Engine: settings.SpeechEngineSystem, Rate: 1.5, Volume: 1}, log)
+	o := y.audio.speechOut(settings.Speech{Engine: settings.SpeechEngineSystem, Rate: 1.5, Volume: 1}, log)
 	if _, ok := o.engine.(*speech.Audio); !ok {
 		t.Fatalf("engine %T, want the system voice (espeak-ng installed by .ci/deps.sh test)", o.engine)
 	}
@@ -124,7 +124,7 @@ func TestAudioOutWaitsForItsDevice(t *testing.T) {
 	}
 	y := &yui{log: log, audio: out}
 	got := make(chan *speechOut)
-	go func() { got <- y.newSpeechOut(settings.Speech{Engine: settings.SpeechEngineNone, Volume: 1}, log) }()
+	go func() { got <- y.audio.speechOut(settings.Speech{Engine: settings.SpeechEngineNone, Volume: 1}, log) }()
 	go out.openDevice()
 	o := <-got
 	// With a WAV file the mix is always pulled: by the device, else by

@@ -78,7 +78,7 @@ func TestLocalServerEnginesReachAudioOut(t *testing.T) {
 				t.Fatal(err)
 			}
 			y := &yui{log: log, audio: out}
-			o := y.newSpeechOut(sp, log)
+			o := y.audio.speechOut(sp, log)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			if err := speech.Speak(ctx, o.engine, "Nice to meet you."); err != nil {

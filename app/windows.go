@@ -43,26 +43,37 @@ func (y *yui) openSettings(presetID string) {
 	y.wins.settings.Show(presetID)
 }
 
-// settingsApp is the app as the settings window's pages see it: y in
-// every field, one small interface per page.
+// settingsApp is the app as the settings window's pages see it: one
+// small type per concern, each answering its page's interface.
 func (y *yui) settingsApp() settingswindow.App {
-	return settingswindow.App{Presets: y, Connection: y, Speech: y, Voice: y, AudioServers: y,
-		Welcomer: y, DesktopSetup: y, Housekeeping: y, Memory: y}
+	sound := soundCheck{out: y.audio, voiceIn: y.cfg.VoiceIn, log: y.log}
+	return settingswindow.App{
+		Presets:      y,
+		Connection:   prober{log: y.log},
+		Speech:       sound,
+		Voice:        sound,
+		AudioServers: &y.servers,
+		Welcomer:     y.first,
+		DesktopSetup: desktopSetup{desk: y.desk, configDir: y.configDir, log: y.log},
+		Housekeeping: housekeeping{logDir: y.logDir, showPets: y.bringForward},
+		Memory:       &y.facts,
+	}
 }
 
-// The app implements every interface the windows declare of it.
+// The app's parts implement every interface the windows declare of them.
 var (
 	_ messagewindow.App           = (*yui)(nil)
 	_ settingswindow.Presets      = (*yui)(nil)
-	_ settingswindow.Connection   = (*yui)(nil)
-	_ settingswindow.Speech       = (*yui)(nil)
-	_ settingswindow.Voice        = (*yui)(nil)
-	_ settingswindow.AudioServers = (*yui)(nil)
-	_ settingswindow.Welcomer     = (*yui)(nil)
-	_ settingswindow.DesktopSetup = (*yui)(nil)
-	_ settingswindow.Housekeeping = (*yui)(nil)
-	_ settingswindow.Memory       = (*yui)(nil)
-	// The optional abilities the settings window asserts (tools.go, screenlook.go).
+	_ settingswindow.Connection   = prober{}
+	_ settingswindow.Speech       = soundCheck{}
+	_ settingswindow.Voice        = soundCheck{}
+	_ settingswindow.AudioServers = (*localServers)(nil)
+	_ settingswindow.Welcomer     = (*firstRun)(nil)
+	_ settingswindow.DesktopSetup = desktopSetup{}
+	_ settingswindow.Housekeeping = housekeeping{}
+	_ settingswindow.Memory       = (*factStores)(nil)
+	// The optional abilities the settings window asserts of its Presets
+	// (tools.go, screenlook.go).
 	_ interface{ MCP() *mcp.Manager }               = (*yui)(nil)
 	_ interface{ ScreenStatus() look.ScreenStatus } = (*yui)(nil)
 )
