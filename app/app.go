@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -24,8 +23,6 @@ import (
 	"yui/tools/desktop"
 	"yui/tools/look"
 	"yui/tools/mcp"
-	"yui/transport/outbox"
-	"yui/windows/i18n"
 )
 
 // AppID is Yui's application id (FyneApp.toml).
@@ -120,28 +117,6 @@ func Run(cfg Config) error {
 	return nil
 }
 
-// showStartNotices has each pet say once what went wrong at start-up: a
-// settings file kept aside or partly refused (the first pet), a character
-// pack refused; a partly refused file opens the settings window.
-func (y *yui) showStartNotices(notice *settings.Notice) {
-	for i, s := range y.running() {
-		var lines []string
-		if i == 0 && notice != nil {
-			lines = append(lines, i18n.Notice(notice))
-		}
-		if s.packNotice != "" {
-			lines = append(lines, s.packNotice)
-			s.log.Info("character_refused_notice", "character", s.cfg().Character)
-		}
-		if len(lines) > 0 {
-			s.win.SetNotice(strings.Join(lines, "\n"))
-		}
-	}
-	if notice != nil && len(notice.Refused) > 0 {
-		y.openSettings("")
-	}
-}
-
 // runUntilQuit runs the UI loop until Quit or a signal (ctx; stop ends the
 // signal watch), then closes the sessions and waits for them.
 func (y *yui) runUntilQuit(ctx context.Context, stop context.CancelFunc) {
@@ -205,11 +180,7 @@ type yui struct {
 	pid   int
 	mcp   *mcp.Manager // the user's MCP servers (mcp.go)
 
-	mu       sync.Mutex // guards the fields below
-	sessions map[string]*session
-	order    []string // preset ids in settings order
-
-	conns outbox.Fanout[struct{}] // a preset started or stopped
+	roster roster // the running sessions (roster.go)
 
 	shutdown
 
@@ -250,7 +221,7 @@ type shutdown struct {
 // bringForward shows every pet (a second start, the shortcut, the tray).
 func (y *yui) bringForward() {
 	y.log.Info("pets_shown")
-	for _, s := range y.running() {
+	for _, s := range y.roster.all() {
 		s.win.Show()
 	}
 }
@@ -276,7 +247,7 @@ func (y *yui) markQuit() bool {
 
 // closeSessions closes every session.
 func (y *yui) closeSessions() {
-	for _, s := range y.running() {
+	for _, s := range y.roster.all() {
 		y.stopSession(s.cfg().ID)
 	}
 }

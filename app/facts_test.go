@@ -20,7 +20,7 @@ func memorySession(t *testing.T, api string) (*yui, *session) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	y := &yui{log: log, store: store, configDir: dir, sessions: map[string]*session{}}
+	y := &yui{log: log, store: store, configDir: dir}
 	y.facts.dir, y.facts.log = dir, log
 	s := &session{y: y, log: log, scores: &memScores{score: settings.RelationDefault}}
 	p := store.Get().Presets[0]

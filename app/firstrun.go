@@ -39,6 +39,7 @@ type firstRun struct {
 	store   *settings.Store
 	log     *slog.Logger
 	servers *localServers // the scans and what they found (servers.go)
+	pets    *roster       // the running sessions, one of which may get ready by itself
 	app     welcomeHost
 
 	mu sync.Mutex
@@ -54,8 +55,6 @@ type firstRun struct {
 
 // welcomeHost is what the first-run flow asks of the app.
 type welcomeHost interface {
-	// readyOnce says whether preset id's session was ready once.
-	readyOnce(presetID string) bool
 	// openWelcome shows the settings window on its welcome page. UI thread.
 	openWelcome()
 	// serversFound tells the settings window what the rescan found; any
@@ -153,7 +152,7 @@ func (f *firstRun) rescan(ctx context.Context, id string) {
 			return
 		case <-t.C:
 		}
-		if f.app.readyOnce(id) || !f.untouched(id) {
+		if f.readyOnce(id) || !f.untouched(id) {
 			f.stopRescan()
 			return
 		}
@@ -168,6 +167,12 @@ func (f *firstRun) rescan(ctx context.Context, id string) {
 		}
 		delay = min(delay*2, rescanCap)
 	}
+}
+
+// readyOnce says whether preset id's session was ready once.
+func (f *firstRun) readyOnce(id string) bool {
+	s := f.pets.get(id)
+	return s != nil && s.everReady.Load()
 }
 
 // untouched says whether preset id is still the first start's default,
@@ -250,7 +255,7 @@ func (y *yui) tryDemo() error {
 		return nil
 	}
 	y.first.stopRescan()
-	src, err := y.startDemoSource(y.tried.simCtx)
+	src, err := startDemoSource(y.tried.simCtx, y.cfg, y.log)
 	if err != nil {
 		y.log.Error("demo_failed", "err", err.Error())
 		return err
@@ -274,12 +279,6 @@ func (y *yui) closeTriedDemo() {
 	if d := y.tried.demo.Load(); d != nil {
 		d.close()
 	}
-}
-
-// readyOnce says whether preset id's session was ready once.
-func (y *yui) readyOnce(id string) bool {
-	s := y.session(id)
-	return s != nil && s.everReady.Load()
 }
 
 // serversFound tells the settings window, if open, what the rescan found.

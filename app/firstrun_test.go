@@ -25,9 +25,9 @@ func firstRunApp(t *testing.T, ports ...int) (*yui, *bytes.Buffer) {
 		t.Fatal("a new config directory is not a first start")
 	}
 	var logs bytes.Buffer
-	y := &yui{log: slog.New(slog.NewJSONHandler(&logs, nil)), store: store, sessions: map[string]*session{}}
+	y := &yui{log: slog.New(slog.NewJSONHandler(&logs, nil)), store: store}
 	y.servers.log = y.log
-	y.first = &firstRun{store: store, log: y.log, servers: &y.servers, app: y}
+	y.first = &firstRun{store: store, log: y.log, servers: &y.servers, pets: &y.roster, app: y}
 	for _, p := range ports {
 		y.servers.chatPorts = append(y.servers.chatPorts, localserver.Port{Port: p, Kind: localserver.Ollama})
 	}

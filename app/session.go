@@ -175,7 +175,7 @@ func (s *session) scalePack() {
 		fyne.Do(func() {
 			// Closed meanwhile, or the app is quitting: once Fyne's loop
 			// ended, fyne.Do runs here and the window must not be touched.
-			if s.y.quitting.Load() || s.y.session(s.cfg().ID) != s {
+			if s.y.quitting.Load() || s.y.roster.get(s.cfg().ID) != s {
 				s.y.packs.release(key)
 				return
 			}

@@ -22,7 +22,7 @@ func TestAddressDirectory(t *testing.T) {
 	if _, err := store.AddPreset("Mochi"); err != nil {
 		t.Fatal(err)
 	}
-	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
+	y := &yui{log: slog.New(slog.DiscardHandler), store: store}
 	for _, c := range []struct{ args, want string }{
 		{`{"character":"yui","text":"hi"}`, "error: a character cannot address itself"},
 		{`{"character":"Kiri","text":"hi"}`, `error: no character named "Kiri"`},

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	"yui/pet/settings"
@@ -68,23 +69,24 @@ func (y *yui) openSource(ctx context.Context) (presetSource, error) {
 	if !y.cfg.Demo {
 		return userSource{y}, nil
 	}
-	return y.startDemoSource(ctx)
+	return startDemoSource(ctx, y.cfg, y.log)
 }
 
 // startDemoSource starts the demo's simulator, which ctx stops, and its
-// source: for --demo, and for "Try the demo" on the welcome page.
-func (y *yui) startDemoSource(ctx context.Context) (*demoSource, error) {
+// source, the command line's one-run overrides applied: for --demo, and
+// for "Try the demo" on the welcome page.
+func startDemoSource(ctx context.Context, cfg Config, log *slog.Logger) (*demoSource, error) {
 	sim, err := pushsim.StartSim(ctx, pushsim.SimOptions{
 		Addr:   "127.0.0.1:0",
 		Script: pushsim.Demo(pushsim.DefaultDemo()),
-		Logger: y.log.With("component", "sim"),
+		Logger: log.With("component", "sim"),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("app: starting the demo simulator: %w", err)
 	}
-	y.log.Info("demo_sim", "url", sim.URL)
+	log.Info("demo_sim", "url", sim.URL)
 	p := demoPreset(sim.URL)
-	y.cfg.override(&p)
+	cfg.override(&p)
 	return &demoSource{preset: p, sim: sim}, nil
 }
 

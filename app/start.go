@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -19,6 +20,7 @@ import (
 	"yui/pet/settings"
 	"yui/tools/desktop"
 	"yui/transport/clock"
+	"yui/windows/i18n"
 	"yui/windows/widgets"
 )
 
@@ -214,10 +216,10 @@ func chooseLanguage(ctx context.Context, a fyne.App, store *settings.Store, log 
 // what each needs.
 func newYui(a fyne.App, cfg Config, b startBase, out *audioOut, down *teardown) *yui {
 	y := &yui{app: a, log: b.log, store: b.store, configDir: b.dir, logDir: b.logDir, cfg: cfg,
-		sessions: map[string]*session{}, loads: b.loads, audio: out, pid: os.Getpid()}
+		loads: b.loads, audio: out, pid: os.Getpid()}
 	y.servers.log = b.log
 	y.facts.dir, y.facts.runOnly, y.facts.log = b.dir, cfg.Demo, b.log
-	y.first = &firstRun{store: b.store, log: b.log, servers: &y.servers, app: y}
+	y.first = &firstRun{store: b.store, log: b.log, servers: &y.servers, pets: &y.roster, app: y}
 	// Fyne stops its loop on SIGINT and SIGTERM by itself, and on Quit:
 	// from then on nothing may ask the UI for anything.
 	a.Lifecycle().SetOnStopped(func() { y.quitting.Store(true) })
@@ -281,10 +283,10 @@ func (y *yui) startPets(down *teardown) (welcomeID string, err error) {
 	if y.store.FirstStart() && !y.cfg.Demo && len(y.cfg.overrides()) == 0 {
 		welcome = y.first.start()
 	}
-	y.mcp = startMCP(y.store.Get(), y.log, y.connsChanged)
+	y.mcp = startMCP(y.store.Get(), y.log, y.roster.changed)
 	down.add(y.mcp.Close) // after the sessions, whose tools call it: no server outlives Yui
 	st := y.store.Get()
-	y.order = presetIDs(st)
+	y.roster.setOrder(presetIDs(st))
 	presets := y.runnable(st)
 	if len(presets) == 0 {
 		y.log.Warn("app_no_presets", "msg", "no preset is enabled")
@@ -316,7 +318,10 @@ func freeStartGarbage() {
 // Wayland without the extension), and the watching sign; and it puts the
 // start-at-login entry where the program now is.
 func (y *yui) showStart(notice *settings.Notice, welcomeID string, down *teardown) {
-	y.showStartNotices(notice)
+	showStartNotices(y.roster.all(), notice)
+	if notice != nil && len(notice.Refused) > 0 {
+		y.openSettings("") // a partly refused settings file
+	}
 	switch {
 	case welcomeID != "":
 		y.first.showWelcome(welcomeID)
@@ -335,5 +340,24 @@ func (y *yui) showStart(notice *settings.Notice, welcomeID string, down *teardow
 	y.updateWatching()
 	if y.src.startAtLogin() {
 		y.setAutostart(true) // the entry follows the program if it moved
+	}
+}
+
+// showStartNotices has each pet say once what went wrong at start-up: a
+// settings file kept aside or partly refused (the first pet), a character
+// pack refused.
+func showStartNotices(pets []*session, notice *settings.Notice) {
+	for i, s := range pets {
+		var lines []string
+		if i == 0 && notice != nil {
+			lines = append(lines, i18n.Notice(notice))
+		}
+		if s.packNotice != "" {
+			lines = append(lines, s.packNotice)
+			s.log.Info("character_refused_notice", "character", s.cfg().Character)
+		}
+		if len(lines) > 0 {
+			s.win.SetNotice(strings.Join(lines, "\n"))
+		}
 	}
 }

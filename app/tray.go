@@ -72,7 +72,7 @@ func (t *petTray) stop() {
 // trayMenu is the tray menu for the pets running now.
 func (y *yui) trayMenu() *fyne.Menu {
 	var items []*fyne.MenuItem
-	for _, s := range y.running() {
+	for _, s := range y.roster.all() {
 		s := s
 		pet := fyne.NewMenuItem(s.cfg().Name, nil)
 		pet.ChildMenu = fyne.NewMenu(s.cfg().Name,
@@ -88,7 +88,7 @@ func (y *yui) trayMenu() *fyne.Menu {
 	items = append(items,
 		fyne.NewMenuItem(lang.L("Show all pets"), y.bringForward),
 		fyne.NewMenuItem(lang.L("Hide all pets"), func() {
-			for _, s := range y.running() {
+			for _, s := range y.roster.all() {
 				s.win.Hide()
 			}
 		}),
