@@ -34,7 +34,8 @@ const (
 // firstRun is the first start's flow: the scan before the first pet
 // starts, the welcome page, and the rescan behind it until a server turns
 // up. It is the settings window's welcome page (settingswindow.Welcomer).
-// Its methods are safe on nil (a yui built by hand in a test has none).
+// welcoming, stopRescan and close are safe on nil: a session asks them,
+// and a yui a test builds by hand has no first run.
 type firstRun struct {
 	store   *settings.Store
 	log     *slog.Logger

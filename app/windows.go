@@ -1,6 +1,12 @@
 package app
 
 import (
+	"fmt"
+	"os/exec"
+	"runtime"
+
+	"fyne.io/fyne/v2"
+
 	"yui/tools/look"
 	"yui/tools/mcp"
 	"yui/windows/messagewindow"
@@ -77,3 +83,35 @@ var (
 	_ interface{ MCP() *mcp.Manager }               = (*yui)(nil)
 	_ interface{ ScreenStatus() look.ScreenStatus } = (*yui)(nil)
 )
+
+// housekeeping is the App tab's log folder and its way back to hidden
+// pets (settingswindow.Housekeeping).
+type housekeeping struct {
+	logDir   string
+	showPets func() // shows every running pet; UI thread
+}
+
+// ShowPets shows every running pet (the settings window's way back for a
+// hidden pet).
+func (h housekeeping) ShowPets() { fyne.Do(h.showPets) }
+
+// LogDir is the log folder.
+func (h housekeeping) LogDir() string { return h.logDir }
+
+// OpenLogFolder shows the log folder in the file manager.
+func (h housekeeping) OpenLogFolder() error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "windows":
+		cmd = exec.Command("explorer", h.logDir)
+	case "darwin":
+		cmd = exec.Command("open", h.logDir)
+	default:
+		cmd = exec.Command("xdg-open", h.logDir)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("open the log folder %s: %w", h.logDir, err)
+	}
+	go cmd.Wait() // reap it
+	return nil
+}
