@@ -62,8 +62,8 @@ func openAudio(path string, log *slog.Logger) (*audioOut, error) {
 // newAudioOut makes the mixer and, when path is set, the WAV file the mix
 // is also written to; openDevice opens the device, which the output's
 // users wait for (ready). Split so that start-up can open the device off
-// the first frame's way (app.go), while a WAV file that cannot be made
-// still stops the start at once.
+// the first frame's way (start.go's startAudioOut), while a WAV file that
+// cannot be made still stops the start at once.
 func newAudioOut(path string, log *slog.Logger) (*audioOut, error) {
 	o := &audioOut{log: log, mixer: audio.NewMixer(), opened: make(chan struct{})}
 	if path != "" {
