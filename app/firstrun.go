@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 
 	"yui/pet/settings"
-	"yui/transport"
 	"yui/transport/localserver"
 )
 
@@ -289,19 +288,6 @@ func (y *yui) serversFound(found []localserver.Server) {
 			y.wins.settings.ServersFound(found)
 		}
 	})
-}
-
-// serverInfo is a request transport's Options.Server: it names a local
-// server by what it answers, with the hint for one with no chat model.
-func serverInfo(base string) func(ctx context.Context) transport.ServerInfo {
-	return func(ctx context.Context) transport.ServerInfo {
-		k := localserver.Describe(ctx, base, localserver.DefaultTimeout)
-		if k == "" {
-			return transport.ServerInfo{}
-		}
-		return transport.ServerInfo{Name: string(k), NoModelHint: localserver.NoModelHint(k), KeyHint: localserver.APIKeyHint(k),
-			NoneLoaded: localserver.LoadsOne(k)}
-	}
 }
 
 // openWelcome shows the settings window on its welcome page. UI thread.

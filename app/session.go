@@ -17,7 +17,6 @@ import (
 	"yui/pet/transcript"
 	"yui/tools/body"
 	"yui/tools/desktop"
-	"yui/tools/imagefit"
 	"yui/tools/look"
 	"yui/tools/relation"
 	"yui/tools/toolset"
@@ -279,46 +278,6 @@ func (s *session) closeConn(c *conn, then func()) {
 			then()
 		}
 	}()
-}
-
-func (s *session) transportOptions(tools []transport.Tool) transport.Options {
-	p := s.cfg()
-	return transport.Options{
-		ChatBaseURL:     p.ChatBaseURL,
-		Key:             p.Key,
-		ChatID:          p.ChatID,
-		Model:           p.Model,
-		ReasoningEffort: p.ReasoningEffort,
-		Card:            s.card(),
-		ContextWindow:   p.ContextWindow,
-		Conversation:    s.stores.memory,
-		Facts:           s.facts(), // long-term memory (facts.go)
-		Vocabulary:      s.pack.Vocabulary(),
-		Tools:           tools,        // the connection's toolset (tools.go)
-		TurnTools:       s.mcpTools(), // the user's MCP tools (mcp.go)
-
-		FitImages:   imagefit.Fit,
-		Probe:       true,
-		Delegations: s.stores.delegation,
-		SpeechOwed: func() bool {
-			if c := s.cur.Load(); c != nil {
-				return c.ctl.SpeechOwed()
-			}
-			return false
-		},
-		Server: serverInfo(p.ChatBaseURL), // names a local server (firstrun.go)
-		Clock:  clock.Real{},
-		Logger: s.log,
-	}
-}
-
-// card is the persona text the request transports send: the preset's,
-// or with none written, its character pack's.
-func (s *session) card() string {
-	if c := s.cfg().Card; strings.TrimSpace(c) != "" {
-		return c
-	}
-	return s.pack.Card
 }
 
 // speechSettings are the preset's speech settings with its character
