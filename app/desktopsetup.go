@@ -5,13 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"fyne.io/fyne/v2"
 
 	"yui/pet/settings"
 
@@ -139,12 +138,21 @@ func InstallGnome(ctx context.Context) ([]string, error) {
 	return gnomeSetup().Install(ctx)
 }
 
-// DesktopState is the App tab's desktop row (settingswindow.DesktopSetup).
-func (y *yui) DesktopState(ctx context.Context) windows.DesktopState {
+// desktopSetup is what the running app does about the desktop's setup:
+// the App tab's desktop row and its Install (settingswindow.DesktopSetup),
+// and the once-only offer of it on GNOME's Wayland.
+type desktopSetup struct {
+	desk      desktop.Desktop // the desktop layer; nil where there is none
+	configDir string          // where the offer's marker is kept
+	log       *slog.Logger
+}
+
+// DesktopState is the App tab's desktop row.
+func (d desktopSetup) DesktopState(ctx context.Context) windows.DesktopState {
 	st := InspectDesktop(ctx)
 	out := windows.DesktopState{Session: st.Session, Status: windows.DesktopSeen, CanInstall: st.CanInstall}
 	switch {
-	case st.Kind == "gnome" && desktop.Compositor(y.desk) == "gnome":
+	case st.Kind == "gnome" && desktop.Compositor(d.desk) == "gnome":
 		// The extension answers: whatever the files say, she sees it all.
 		out.CanInstall = false
 	case st.Kind == "gnome" && st.Missing != "":
@@ -152,7 +160,7 @@ func (y *yui) DesktopState(ctx context.Context) windows.DesktopState {
 	case st.Kind == "gnome":
 		out.Status = windows.DesktopNextLogin
 	case st.Kind == "" && st.Session != "X11",
-		st.Kind == "kde" && y.desk != nil && desktop.Compositor(y.desk) != "kde":
+		st.Kind == "kde" && d.desk != nil && desktop.Compositor(d.desk) != "kde":
 		// A compositor that tells nothing, or KWin's script that did
 		// not load (its scripting off): XWayland's windows alone.
 		out.Status = windows.DesktopBlind
@@ -161,13 +169,13 @@ func (y *yui) DesktopState(ctx context.Context) windows.DesktopState {
 }
 
 // InstallDesktop is the App tab's Install: `yui desktop setup` on GNOME.
-func (y *yui) InstallDesktop(ctx context.Context) error {
+func (d desktopSetup) InstallDesktop(ctx context.Context) error {
 	did, err := InstallGnome(ctx)
 	for _, l := range did {
-		y.log.Info("desktop_setup", "did", l)
+		d.log.Info("desktop_setup", "did", l)
 	}
 	if err != nil {
-		y.log.Warn("desktop_setup_failed", "err", err.Error())
+		d.log.Warn("desktop_setup_failed", "err", err.Error())
 	}
 	return err
 }
@@ -176,15 +184,16 @@ func (y *yui) InstallDesktop(ctx context.Context) error {
 // start on GNOME's Wayland offered the extension already.
 const offeredMarker = "desktop-setup-offered"
 
-// offerDesktopSetup opens the App tab, where Install is, once: the first
-// time Yui starts on GNOME's Wayland without its extension answering and
-// with something to install. The returned stop cancels the look (it runs
-// gsettings, off the UI goroutine) and waits for it.
-func (y *yui) offerDesktopSetup() (stop func()) {
-	if desktop.SessionKind(os.Getenv) != "gnome" || desktop.Compositor(y.desk) == "gnome" {
+// offer calls open (from another goroutine) to show the App tab, where
+// Install is, once: the first time Yui starts on GNOME's Wayland without
+// its extension answering and with something to install. The returned
+// stop cancels the look (it runs gsettings, off the UI goroutine) and
+// waits for it.
+func (d desktopSetup) offer(open func()) (stop func()) {
+	if desktop.SessionKind(os.Getenv) != "gnome" || desktop.Compositor(d.desk) == "gnome" {
 		return func() {}
 	}
-	dir := filepath.Join(y.configDir, settings.StateDir)
+	dir := filepath.Join(d.configDir, settings.StateDir)
 	marker := filepath.Join(dir, offeredMarker)
 	if _, err := os.Stat(marker); err == nil {
 		return func() {}
@@ -203,14 +212,10 @@ func (y *yui) offerDesktopSetup() (stop func()) {
 		}
 		if err != nil {
 			// Offered all the same; the next start may offer it again.
-			y.log.Warn("desktop_setup_marker", "err", err.Error())
+			d.log.Warn("desktop_setup_marker", "err", err.Error())
 		}
-		y.log.Info("desktop_setup_offered", "missing", st.Missing)
-		fyne.Do(func() {
-			if !y.quitting.Load() {
-				y.openPermissions()
-			}
-		})
+		d.log.Info("desktop_setup_offered", "missing", st.Missing)
+		open()
 	}()
 	return func() { cancel(); <-done }
 }

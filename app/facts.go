@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -43,42 +44,52 @@ func (f factsFile) KeepAside() (string, error) {
 	return kept, os.Rename(f.path(), kept)
 }
 
-// factStores opens each preset's store once. The zero value is ready.
+// factStores opens each preset's store once; it is the settings window's
+// Memory page (settingswindow.Memory).
 type factStores struct {
+	// dir is the config directory the facts files are under; "" keeps
+	// no files. runOnly keeps the facts for the run only (the demo).
+	dir     string
+	runOnly bool
+	log     *slog.Logger
+
 	mu sync.Mutex
 	m  map[string]*facts.Store
 }
 
-// facts is preset id's fact store, opened on first use; the demo pet's
-// is kept for the run only.
-func (y *yui) facts(id string) *facts.Store {
-	y.factStores.mu.Lock()
-	defer y.factStores.mu.Unlock()
-	if s, ok := y.factStores.m[id]; ok {
+// Facts is preset id's fact store, opened on first use.
+func (f *factStores) Facts(id string) *facts.Store {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s, ok := f.m[id]; ok {
 		return s
 	}
-	if y.factStores.m == nil {
-		y.factStores.m = map[string]*facts.Store{}
+	if f.m == nil {
+		f.m = map[string]*facts.Store{}
 	}
 	var files facts.Files
-	if !y.cfg.Demo && y.configDir != "" {
-		files = factsFile{dir: y.configDir, id: id}
+	if !f.runOnly && f.dir != "" {
+		files = factsFile{dir: f.dir, id: id}
 	}
-	s := facts.Open(files, nil, y.log.With("preset", id, "component", "memory"))
-	y.factStores.m[id] = s
+	log := f.log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler) // a yui built by hand in a test
+	}
+	s := facts.Open(files, nil, log.With("preset", id, "component", "memory"))
+	f.m[id] = s
 	return s
 }
 
-// dropFacts forgets a deleted preset's store and removes its file.
-func (y *yui) dropFacts(id string) {
-	y.factStores.mu.Lock()
-	delete(y.factStores.m, id)
-	y.factStores.mu.Unlock()
-	if y.configDir == "" {
+// drop forgets a deleted preset's store and removes its file.
+func (f *factStores) drop(id string) {
+	f.mu.Lock()
+	delete(f.m, id)
+	f.mu.Unlock()
+	if f.dir == "" {
 		return
 	}
-	if err := os.Remove(factsFile{dir: y.configDir, id: id}.path()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		y.log.Warn("preset_forget", "preset", id, "err", err.Error())
+	if err := os.Remove(factsFile{dir: f.dir, id: id}.path()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		f.log.Warn("preset_forget", "preset", id, "err", err.Error())
 	}
 }
 
@@ -89,18 +100,15 @@ func (s *session) remembers() bool { return s.cfg().ChatAPI != settings.ChatAPIP
 // factTools fills the remember and forget handlers of a request
 // transport's toolset.
 func (s *session) factTools() (remember, forget transport.ToolHandler) {
-	st := s.y.facts(s.cfg().ID)
+	st := s.y.facts.Facts(s.cfg().ID)
 	return facts.RememberTool(st).Handler, facts.ForgetTool(st).Handler
 }
 
 // facts is the request transports' Options.Facts: the preset's facts
-// after the card. Push ignores it.
-func (s *session) facts() func(int, func(string) int) string {
+// after the card; nil (no interface) over push, which ignores it.
+func (s *session) facts() transport.Facts {
 	if !s.remembers() {
 		return nil
 	}
-	return s.y.facts(s.cfg().ID).Prompt
+	return s.y.facts.Facts(s.cfg().ID)
 }
-
-// Facts is preset id's fact store, for the settings window's Facts page.
-func (y *yui) Facts(id string) *facts.Store { return y.facts(id) }

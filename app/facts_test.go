@@ -20,7 +20,8 @@ func memorySession(t *testing.T, api string) (*yui, *session) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	y := &yui{log: log, store: store, configDir: dir, sessions: map[string]*session{}}
+	y := &yui{log: log, store: store, configDir: dir}
+	y.facts.dir, y.facts.log = dir, log
 	s := &session{y: y, log: log, scores: &memScores{score: settings.RelationDefault}}
 	p := store.Get().Presets[0]
 	p.ChatAPI = api
@@ -65,7 +66,7 @@ func TestMemoryToolsOnlyOverRequestTransports(t *testing.T) {
 func TestMemoryPageAndToolsShareTheStore(t *testing.T) {
 	y, s := memorySession(t, settings.ChatAPIChatCompletions)
 	id := s.cfg().ID
-	st := y.Facts(id)
+	st := y.facts.Facts(id)
 	fid, _, err := st.Remember("Has a cat named Miso", facts.AboutUser)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +74,7 @@ func TestMemoryPageAndToolsShareTheStore(t *testing.T) {
 	if err := st.Edit(fid, "Has two cats", facts.AboutUser); err != nil {
 		t.Fatal(err)
 	}
-	prompt := s.facts()(1000, func(x string) int { return len(x) / 4 })
+	prompt := s.facts().Prompt(1000, func(x string) int { return len(x) / 4 })
 	if !strings.Contains(prompt, "Has two cats") || strings.Contains(prompt, "Miso") {
 		t.Fatalf("prompt: %q", prompt)
 	}
@@ -82,7 +83,7 @@ func TestMemoryPageAndToolsShareTheStore(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("facts file: %v, %v", fi, err)
 	}
-	y.dropFacts(id)
+	y.facts.drop(id)
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("the facts file outlived its preset: %v", err)
 	}

@@ -25,9 +25,11 @@ func firstRunApp(t *testing.T, ports ...int) (*yui, *bytes.Buffer) {
 		t.Fatal("a new config directory is not a first start")
 	}
 	var logs bytes.Buffer
-	y := &yui{log: slog.New(slog.NewJSONHandler(&logs, nil)), store: store, sessions: map[string]*session{}}
+	y := &yui{log: slog.New(slog.NewJSONHandler(&logs, nil)), store: store}
+	y.servers.log = y.log
+	y.first = &firstRun{store: store, log: y.log, servers: &y.servers, pets: &y.roster, app: y}
 	for _, p := range ports {
-		y.first.ports = append(y.first.ports, localserver.Port{Port: p, Kind: localserver.Ollama})
+		y.servers.chatPorts = append(y.servers.chatPorts, localserver.Port{Port: p, Kind: localserver.Ollama})
 	}
 	return y, &logs
 }
@@ -56,7 +58,7 @@ func TestFirstStartAdoptsTheFirstChatModel(t *testing.T) {
 	empty := serveModels(t, `{"object":"list","data":[]}`)
 	chat := serveModels(t, `{"object":"list","data":[{"id":"nomic-embed-text:latest"},{"id":"qwen3:8b"}]}`)
 	y, logs := firstRunApp(t, empty, chat)
-	if welcome := y.firstStart(); welcome {
+	if welcome := y.first.start(); welcome {
 		t.Fatal("the welcome page opens though a server was found")
 	}
 	st := y.store.Get()
@@ -64,10 +66,10 @@ func TestFirstStartAdoptsTheFirstChatModel(t *testing.T) {
 	if want := "http://127.0.0.1:" + strconv.Itoa(chat) + "/v1"; p.ChatBaseURL != want || p.Model != "qwen3:8b" || p.ChatAPI != settings.ChatAPIChatCompletions {
 		t.Errorf("preset %s %s %s, want %s qwen3:8b", p.ChatAPI, p.ChatBaseURL, p.Model, want)
 	}
-	if len(y.foundServers()) != 2 || !strings.Contains(logs.String(), `"msg":"server_chosen"`) {
-		t.Errorf("found %v; log %s", y.foundServers(), logs.String())
+	if len(y.servers.FoundServers()) != 2 || !strings.Contains(logs.String(), `"msg":"server_chosen"`) {
+		t.Errorf("found %v; log %s", y.servers.FoundServers(), logs.String())
 	}
-	if y.welcoming() {
+	if y.first.welcoming() {
 		t.Error("welcoming after a server was found")
 	}
 }
@@ -77,7 +79,7 @@ func TestFirstStartAdoptsTheFirstChatModel(t *testing.T) {
 func TestFirstStartServerWithoutModel(t *testing.T) {
 	empty := serveModels(t, `{"object":"list","data":null}`)
 	y, _ := firstRunApp(t, empty)
-	if y.firstStart() {
+	if y.first.start() {
 		t.Fatal("the welcome page opens though a server was found")
 	}
 	st := y.store.Get()
@@ -95,21 +97,21 @@ func TestFirstStartNothingFound(t *testing.T) {
 	port, _ := strconv.Atoi(u.Port())
 	closed.Close()
 	y, _ := firstRunApp(t, port)
-	if !y.firstStart() || !y.welcoming() {
+	if !y.first.start() || !y.first.welcoming() {
 		t.Fatal("no welcome with nothing found")
 	}
 	st := y.store.Get()
 	id := st.ActivePreset
 	y.first.waitID = id
-	if !y.untouched(id) {
+	if !y.first.untouched(id) {
 		t.Error("the default preset is not untouched")
 	}
 	y.store.UpdatePreset(id, func(p *settings.Preset) error { p.Model = "mine"; return nil })
-	if y.untouched(id) {
+	if y.first.untouched(id) {
 		t.Error("an edited preset would be set up by the rescan")
 	}
-	y.stopRescan()
-	if y.welcoming() || y.first.waitID != "" {
+	y.first.stopRescan()
+	if y.first.welcoming() || y.first.waitID != "" {
 		t.Error("the rescan did not stop")
 	}
 }

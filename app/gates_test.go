@@ -66,7 +66,7 @@ func TestABackendCannotPassThePermissionGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	y := &yui{log: log, store: store, sessions: map[string]*session{}}
+	y := &yui{log: log, store: store}
 	y.browserPath = "/usr/bin/chromium"
 	s := &session{y: y, log: log, scores: &memScores{score: settings.RelationDefault}}
 	s.setPreset(store.Get().Presets[0])
@@ -184,7 +184,7 @@ func TestTurnScreenshotsNeedTheScreenPermission(t *testing.T) {
 	}
 	t.Cleanup(store.Close)
 	log := slog.New(slog.DiscardHandler)
-	y := &yui{log: log, store: store, sessions: map[string]*session{}}
+	y := &yui{log: log, store: store}
 	s := &session{y: y, log: log}
 	p := store.Get().Presets[0]
 	p.ScreenOnTurn = "always"

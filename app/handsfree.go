@@ -19,15 +19,15 @@ type farEnd struct {
 }
 
 // reference is the mixer's far-end tap, nil when there is no audio output.
-func (y *yui) reference() *audio.Reference {
-	if y.audio == nil || y.audio.mixer == nil {
+func (a *audioOut) reference() *audio.Reference {
+	if a == nil || a.mixer == nil {
 		return nil
 	}
-	y.farEnd.once.Do(func() {
-		y.farEnd.ref = audio.NewReference(nil)
-		y.audio.mixer.SetReference(y.farEnd.ref)
+	a.farEnd.once.Do(func() {
+		a.farEnd.ref = audio.NewReference(nil)
+		a.mixer.SetReference(a.farEnd.ref)
 	})
-	return y.farEnd.ref
+	return a.farEnd.ref
 }
 
 // handsFree fills the listener options hands-free mode adds: the echo
@@ -35,7 +35,7 @@ func (y *yui) reference() *audio.Reference {
 // words, and --voice-debug for the main pet.
 func (s *session) handsFree(o *voice.ListenerOptions, p settings.Preset, main bool) {
 	if p.Voice.EchoCancelOn() {
-		if ref := s.y.reference(); ref != nil {
+		if ref := s.y.audio.reference(); ref != nil {
 			o.FarEnd, o.EchoCancel = ref, true
 		}
 	}

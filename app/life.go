@@ -33,7 +33,7 @@ func (y *yui) startActivity() (stop func()) {
 	a := desktop.NewActivity(y.desk, y.idle, nil, func(smp desktop.ActivitySample) {
 		sample := life.Sample{Idle: smp.Idle, IdleKnown: smp.IdleKnown, HasWindow: smp.HasWindow,
 			Window: life.Window{ID: uint64(smp.Window.ID), App: smp.Window.App, Title: smp.Window.Title}}
-		for _, s := range y.running() {
+		for _, s := range y.roster.all() {
 			if s.life != nil {
 				s.life.Observe(sample)
 			}
@@ -138,7 +138,7 @@ func (y *yui) lifeEvent(presetID, source, text string) error {
 	if presetID == "" {
 		presetID = y.activeID()
 	}
-	s := y.session(presetID)
+	s := y.roster.get(presetID)
 	if s == nil || s.life == nil {
 		return fmt.Errorf("no running preset %q", presetID)
 	}

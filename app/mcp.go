@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"log/slog"
 	"maps"
 	"slices"
 	"time"
@@ -18,22 +19,14 @@ import (
 // declares their tools at each turn (transport.Options.TurnTools). A
 // push preset declares none: its backend carries its own tools.
 
-// startMCP makes the manager and configures it from the settings. The
-// caller closes it after the sessions: no server outlives Yui.
-func (y *yui) startMCP() {
-	y.mcp = mcp.NewManager(mcp.Options{Log: y.log.With("component", "mcp"), OnChange: y.mcpChanged})
-	y.mcp.Configure(mcpConfigs(y.store.Get()))
-}
-
-// mcpChanged tells the settings window a server's state changed; the
-// pets see new tools at their next turn by themselves.
-func (y *yui) mcpChanged(string) {
-	y.connsChanged()
-}
-
-// applyMCP follows an edit of mcp_servers. UI thread; does not block.
-func (y *yui) applyMCP(c settings.Change) {
-	y.mcp.Configure(mcpConfigs(c.New))
+// startMCP makes the manager and configures it from st; onChange runs
+// when a server's state changes (the settings window's Tools tab follows;
+// the pets see new tools at their next turn by themselves). The caller
+// closes it after the sessions: no server outlives Yui.
+func startMCP(st settings.Settings, log *slog.Logger, onChange func()) *mcp.Manager {
+	m := mcp.NewManager(mcp.Options{Log: log.With("component", "mcp"), OnChange: func(string) { onChange() }})
+	m.Configure(mcpConfigs(st))
+	return m
 }
 
 // useMCP starts (or stops) the servers the session's preset uses.
@@ -64,7 +57,7 @@ func (s *session) mcpTools() func() []transport.Tool {
 	}
 	o := mcp.ToolOptions{
 		Permission: func(tool string) mcp.Permission { return mcp.Permission(s.y.store.Get().MCPPermission(tool)) },
-		Always:     s.y.allowMCPTool,
+		Always:     allowMCPTool(s.y.store, s.y.log),
 		Ask:        mcpAsker{s},
 		Status: func(turnID, tool, state string) {
 			if c := s.ctl(); c != nil {
@@ -76,17 +69,19 @@ func (s *session) mcpTools() func() []transport.Tool {
 }
 
 // allowMCPTool saves an Always answer.
-func (y *yui) allowMCPTool(tool string) {
-	y.log.Info("mcp_permission", "name", tool, "value", settings.MCPAllow)
-	err := y.store.Update(func(st *settings.Settings) error {
-		if st.MCPPermissions == nil {
-			st.MCPPermissions = map[string]string{}
+func allowMCPTool(store *settings.Store, log *slog.Logger) func(tool string) {
+	return func(tool string) {
+		log.Info("mcp_permission", "name", tool, "value", settings.MCPAllow)
+		err := store.Update(func(st *settings.Settings) error {
+			if st.MCPPermissions == nil {
+				st.MCPPermissions = map[string]string{}
+			}
+			st.MCPPermissions[tool] = settings.MCPAllow
+			return nil
+		})
+		if err != nil {
+			log.Warn("settings_save", "err", err.Error())
 		}
-		st.MCPPermissions[tool] = settings.MCPAllow
-		return nil
-	})
-	if err != nil {
-		y.log.Warn("settings_save", "err", err.Error())
 	}
 }
 

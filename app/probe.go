@@ -2,25 +2,19 @@ package app
 
 import (
 	"context"
-	"math"
-
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
-	"os/exec"
-	"runtime"
 	"time"
-
-	"fyne.io/fyne/v2"
 
 	"github.com/gorilla/websocket"
 
 	"yui/pet/settings"
-	"yui/pet/speech"
-	"yui/pet/voice"
 	"yui/transport"
 	"yui/transport/clock"
+	"yui/transport/dial"
 	"yui/transport/push"
 	"yui/transport/request"
 	"yui/transport/textcut"
@@ -30,25 +24,29 @@ import (
 // probeWait bounds the test-connection button.
 const probeWait = 10 * time.Second
 
+// prober is the settings window's connection test
+// (settingswindow.Connection).
+type prober struct{ log *slog.Logger }
+
 // Probe tests p's backend as edited: for push a WebSocket handshake and
 // hello until ready or a close, for the request transports GET /models.
-func (y *yui) Probe(ctx context.Context, p settings.Preset) windows.Probe {
+func (pr prober) Probe(ctx context.Context, p settings.Preset) windows.Probe {
 	ctx, cancel := context.WithTimeout(ctx, probeWait)
 	defer cancel()
 	var res windows.Probe
 	if p.ChatAPI == settings.ChatAPIPush {
-		res = y.probePush(ctx, p)
+		res = pr.probePush(ctx, p)
 	} else {
 		res = probeModels(ctx, p)
 	}
-	y.log.Info("probe", "preset", p.ID, "chat_api", p.ChatAPI, "ok", res.OK, "result", res.Text)
+	pr.log.Info("probe", "preset", p.ID, "chat_api", p.ChatAPI, "ok", res.OK, "result", res.Text)
 	return res
 }
 
 // probePush first checks that a WebSocket answers at the URL (so a web
 // server that is not a push backend says so), then runs a real push
 // client with p's settings until it is ready or refused.
-func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
+func (pr prober) probePush(ctx context.Context, p settings.Preset) windows.Probe {
 	u, err := push.WebSocketURL(p.ChatBaseURL)
 	if err != nil {
 		return probeResult(windows.ProbeInvalid, "invalid: "+err.Error(), "Detail", err.Error())
@@ -64,8 +62,8 @@ func (y *yui) probePush(ctx context.Context, p settings.Preset) windows.Probe {
 	}
 	ws.Close()
 
-	opts := transport.Options{ChatBaseURL: p.ChatBaseURL, Key: p.Key, ChatID: p.ChatID, Clock: clock.Real{}, Logger: y.log.With("component", "probe")}
-	t, err := newTransport(settings.ChatAPIPush, opts)
+	opts := transport.Options{ChatBaseURL: p.ChatBaseURL, Key: p.Key, ChatID: p.ChatID, Clock: clock.Real{}, Logger: pr.log.With("component", "probe")}
+	t, err := dial.New(dial.Push, opts)
 	if err != nil {
 		return probeResult(windows.ProbeInvalid, "invalid: "+err.Error(), "Detail", err.Error())
 	}
@@ -145,84 +143,4 @@ func errText(err error) string {
 		return "unknown"
 	}
 	return err.Error()
-}
-
-// SpeakSample and TestVoice test the speech and voice settings as edited.
-func (y *yui) SpeakSample(ctx context.Context, p settings.Preset) error {
-	return y.speakSample(ctx, p.Speech)
-}
-
-func (y *yui) TestVoice(ctx context.Context, p settings.Preset) (string, error) {
-	tr, err := newTranscriber(p.Voice)
-	if err != nil {
-		return "", err
-	}
-	c, err := newCapture(y.cfg.VoiceIn, p.Voice.Device, y.log, nil)
-	if err != nil {
-		return "", err
-	}
-	return voice.RecordAndTranscribe(ctx, c, tr, TestVoiceDuration)
-}
-
-// Voices lists a speech engine's voices (the Speech tab's picker): an
-// OpenAI-compatible server at base that lists its own gives those.
-func (y *yui) Voices(ctx context.Context, engine, base string) ([]speech.Voice, bool, error) {
-	return speech.VoicesAt(ctx, engine, base)
-}
-
-// AudioDevices lists the audio devices (the Voice tab's microphone picker
-// and the App tab's speakers).
-func (y *yui) AudioDevices() (voice.Devices, error) { return voice.ListDevices() }
-
-// MeterVoice runs the Voice tab's level meter on p's microphone, or on
-// the --voice-in file that replaces it, cleaned of the pets' voices when
-// p's echo canceller is on.
-func (y *yui) MeterVoice(ctx context.Context, p settings.Preset, fn func(voice.Reading)) error {
-	c, err := newCapture(y.cfg.VoiceIn, p.Voice.Device, y.log, nil)
-	if err != nil {
-		return err
-	}
-	o := voice.MeterOptions{VAD: voice.VADConfig{Threshold: p.Voice.Threshold}}
-	// With the echo canceller on, the meter shows what the detector
-	// hears: the microphone cleaned of what the pets are saying.
-	if p.Voice.EchoCancelOn() {
-		if ref := y.reference(); ref != nil {
-			o.FarEnd = ref
-		}
-	}
-	y.log.Info("voice_meter", "preset", p.ID, "device", p.Voice.Device, "file", y.cfg.VoiceIn != "", "echo_cancel", o.FarEnd != nil)
-	heard := false
-	return voice.Meter(ctx, c, o, func(r voice.Reading) {
-		// The first reading over the threshold is logged: the meter saw voice.
-		if !heard && r.Level >= r.Threshold {
-			heard = true
-			y.log.Info("voice_meter_heard", "preset", p.ID, "level", math.Round(r.Level), "threshold", math.Round(r.Threshold))
-		}
-		fn(r)
-	})
-}
-
-// ShowPets shows every running pet (the settings window's way back for a
-// hidden pet).
-func (y *yui) ShowPets() { fyne.Do(y.bringForward) }
-
-// LogDir is the log folder.
-func (y *yui) LogDir() string { return y.logDir }
-
-// OpenLogFolder shows the log folder in the file manager.
-func (y *yui) OpenLogFolder() error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "windows":
-		cmd = exec.Command("explorer", y.logDir)
-	case "darwin":
-		cmd = exec.Command("open", y.logDir)
-	default:
-		cmd = exec.Command("xdg-open", y.logDir)
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("open the log folder %s: %w", y.logDir, err)
-	}
-	go cmd.Wait() // reap it
-	return nil
 }

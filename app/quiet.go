@@ -10,7 +10,7 @@ import "fyne.io/fyne/v2"
 // UI thread.
 func (y *yui) quietChanged(on bool) {
 	y.log.Info("do_not_disturb", "on", on, "manual", y.quiet.Manual())
-	for _, s := range y.running() {
+	for _, s := range y.roster.all() {
 		st := s.win.BodyState()
 		here := on && y.quiet.Hides(st.Rect)
 		if c := s.ctl(); c != nil {
@@ -25,23 +25,21 @@ func (y *yui) quietChanged(on bool) {
 			s.quietHid = false
 		}
 	}
-	if y.trayRefresh != nil {
-		y.trayRefresh()
-	}
+	y.tray.refresh()
 }
 
 // awayChanged is the user leaving the keyboard a while, or coming back:
 // the characters turn sleepy, and wake. Any goroutine.
 func (y *yui) awayChanged(away bool) {
 	y.log.Info("user_away", "away", away)
-	for _, s := range y.running() {
+	for _, s := range y.roster.all() {
 		if c := s.ctl(); c != nil {
 			c.SetSleepy(away)
 		}
 	}
 	fyne.Do(func() {
 		pace := y.idlePace()
-		for _, s := range y.running() {
+		for _, s := range y.roster.all() {
 			s.win.SetIdlePace(pace)
 		}
 	})

@@ -7,16 +7,89 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"yui/pet/settings"
 	"yui/tools/address"
 	"yui/transport"
+	"yui/transport/outbox"
 	"yui/windows"
 )
 
-// The running presets, keyed by preset id. Sessions start, stop and
-// restart on the UI thread as the settings change (apply); everything
-// else may read them from any goroutine under y.mu.
+// roster is the running sessions, keyed by preset id, in the order of the
+// settings. Sessions start, stop and restart on the UI thread as the
+// settings change (yui.apply); everything else may read them from any
+// goroutine. The zero value is empty.
+type roster struct {
+	mu       sync.Mutex
+	sessions map[string]*session
+	order    []string // preset ids in settings order
+
+	changes outbox.Fanout[struct{}] // a preset started or stopped
+}
+
+// add records s as preset id's session.
+func (r *roster) add(id string, s *session) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sessions == nil {
+		r.sessions = map[string]*session{}
+	}
+	r.sessions[id] = s
+}
+
+// remove takes preset id's session out and returns it; nil when none runs.
+func (r *roster) remove(id string) *session {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.sessions[id]
+	delete(r.sessions, id)
+	return s
+}
+
+// get returns the running session of preset id, or nil.
+func (r *roster) get(id string) *session {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sessions[id]
+}
+
+// len is how many sessions run.
+func (r *roster) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.sessions)
+}
+
+// setOrder is the settings' order of the presets, ids.
+func (r *roster) setOrder(ids []string) {
+	r.mu.Lock()
+	r.order = ids
+	r.mu.Unlock()
+}
+
+// all returns the running sessions in the order of the settings.
+func (r *roster) all() []*session {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*session, 0, len(r.sessions))
+	for _, s := range r.sessions {
+		out = append(out, s)
+	}
+	order := r.order
+	slices.SortFunc(out, func(a, b *session) int {
+		return slices.Index(order, a.cfg().ID) - slices.Index(order, b.cfg().ID)
+	})
+	return out
+}
+
+// changed tells the windows watching that a preset started or stopped.
+func (r *roster) changed() { r.changes.Publish(struct{}{}) }
+
+// watch calls fn whenever a preset starts or stops, until cancel.
+func (r *roster) watch(fn func()) (cancel func()) {
+	return r.changes.Subscribe(func(struct{}) { fn() })
+}
 
 // runnable returns the presets to run now (presetSource.runnable).
 func (y *yui) runnable(st settings.Settings) []settings.Preset { return y.source().runnable(st) }
@@ -28,9 +101,7 @@ func (y *yui) startSession(p settings.Preset, index int) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	y.mu.Lock()
-	y.sessions[p.ID] = s
-	y.mu.Unlock()
+	y.roster.add(p.ID, s)
 	// Ready first: the connection opens as soon as the window shows,
 	// while the character is scaled to it off the UI goroutine (what the
 	// backend sends meanwhile waits in the window's view). Opened before
@@ -43,45 +114,20 @@ func (y *yui) startSession(p settings.Preset, index int) (*session, error) {
 	}
 	s.scalePack()
 	s.useMCP() // mcp.go
-	y.connsChanged()
+	y.roster.changed()
 	return s, nil
 }
 
 // stopSession closes the session of preset id, if it runs. UI thread.
 func (y *yui) stopSession(id string) {
-	y.mu.Lock()
-	s := y.sessions[id]
-	delete(y.sessions, id)
-	y.mu.Unlock()
+	s := y.roster.remove(id)
 	if s == nil {
 		return
 	}
 	s.log.Info("session_stop")
 	s.close()
 	y.mcp.Use(id, nil)
-	y.connsChanged()
-}
-
-// session returns the running session of preset id, or nil.
-func (y *yui) session(id string) *session {
-	y.mu.Lock()
-	defer y.mu.Unlock()
-	return y.sessions[id]
-}
-
-// running returns the running sessions in the order of the settings.
-func (y *yui) running() []*session {
-	y.mu.Lock()
-	defer y.mu.Unlock()
-	out := make([]*session, 0, len(y.sessions))
-	for _, s := range y.sessions {
-		out = append(out, s)
-	}
-	order := y.order
-	slices.SortFunc(out, func(a, b *session) int {
-		return slices.Index(order, a.cfg().ID) - slices.Index(order, b.cfg().ID)
-	})
-	return out
+	y.roster.changed()
 }
 
 // what an edit of a running preset needs.
@@ -122,9 +168,7 @@ func (y *yui) apply(c settings.Change) {
 	if !y.source().followsEdits() || y.quitting.Load() {
 		return
 	}
-	y.mu.Lock()
-	y.order = presetIDs(c.New)
-	y.mu.Unlock()
+	y.roster.setOrder(presetIDs(c.New))
 	want := map[string]settings.Preset{}
 	for _, p := range y.runnable(c.New) {
 		want[p.ID] = p
@@ -132,39 +176,8 @@ func (y *yui) apply(c settings.Change) {
 	renamed := false
 	for _, id := range c.Presets {
 		p, enabled := want[id]
-		s := y.session(id)
-		switch {
-		case s == nil && !enabled:
-			if _, kept := c.New.Preset(id); !kept {
-				y.forget(id) // deleted while not running
-			}
-		case s == nil && enabled:
-			y.log.Info("preset_enabled", "preset", id)
-			y.start(p)
+		if y.applyPreset(c, id, p, enabled) {
 			renamed = true
-		case s != nil && !enabled:
-			if _, kept := c.New.Preset(id); !kept {
-				s.deleted.Store(true) // its history and memory go with it
-			}
-			y.log.Info("preset_disabled", "preset", id)
-			y.stopSession(id)
-			renamed = true
-		case s != nil:
-			s.setLife(p.Life)
-			switch restartFor(s.cfg(), p) {
-			case restartSession:
-				y.log.Info("preset_restart", "preset", id)
-				renamed = renamed || s.cfg().Name != p.Name
-				y.stopSession(id)
-				y.start(p)
-			case restartConn:
-				y.log.Info("preset_reconnect", "preset", id)
-				s.setPreset(p)
-				if err := s.connect(); err != nil {
-					y.log.Error("session_start_failed", "preset", id, "err", err.Error())
-				}
-				s.useMCP()
-			}
 		}
 	}
 	// The active preset's overrides and shortcut follow the active
@@ -172,10 +185,10 @@ func (y *yui) apply(c settings.Change) {
 	if c.Old.ActivePreset != c.New.ActivePreset {
 		for _, id := range []string{c.Old.ActivePreset, c.New.ActivePreset} {
 			p, ok := want[id]
-			s := y.session(id)
+			s := y.roster.get(id)
 			switch {
 			case !ok || s == nil:
-			case len(y.overrides()) > 0:
+			case len(y.cfg.overrides()) > 0:
 				y.stopSession(id)
 				y.start(p)
 			default:
@@ -185,7 +198,7 @@ func (y *yui) apply(c settings.Change) {
 			}
 		}
 	}
-	y.applyMCP(c) // mcp.go
+	y.mcp.Configure(mcpConfigs(c.New)) // the user's MCP servers follow the edit (mcp.go)
 	y.updateWatching()
 	if c.Old.StartAtLogin != c.New.StartAtLogin {
 		y.setAutostart(c.New.StartAtLogin)
@@ -195,7 +208,7 @@ func (y *yui) apply(c settings.Change) {
 	if renamed {
 		// address_character describes the other characters by name:
 		// the others reconnect to declare it anew.
-		for _, s := range y.running() {
+		for _, s := range y.roster.all() {
 			if !slices.Contains(c.Presets, s.cfg().ID) {
 				if err := s.connect(); err != nil {
 					y.log.Error("session_start_failed", "preset", s.cfg().ID, "err", err.Error())
@@ -203,6 +216,48 @@ func (y *yui) apply(c settings.Change) {
 			}
 		}
 	}
+}
+
+// applyPreset brings preset id's session in line with the change c: p
+// is the preset as it would run, enabled whether it should. It reports
+// whether the names of the running characters changed (a pet started or
+// stopped, or was renamed). UI thread.
+func (y *yui) applyPreset(c settings.Change, id string, p settings.Preset, enabled bool) (renamed bool) {
+	s := y.roster.get(id)
+	switch {
+	case s == nil && !enabled:
+		if _, kept := c.New.Preset(id); !kept {
+			y.forget(id) // deleted while not running
+		}
+	case s == nil && enabled:
+		y.log.Info("preset_enabled", "preset", id)
+		y.start(p)
+		return true
+	case s != nil && !enabled:
+		if _, kept := c.New.Preset(id); !kept {
+			s.deleted.Store(true) // its history and memory go with it
+		}
+		y.log.Info("preset_disabled", "preset", id)
+		y.stopSession(id)
+		return true
+	case s != nil:
+		s.setLife(p.Life)
+		switch restartFor(s.cfg(), p) {
+		case restartSession:
+			y.log.Info("preset_restart", "preset", id)
+			renamed = s.cfg().Name != p.Name
+			y.stopSession(id)
+			y.start(p)
+		case restartConn:
+			y.log.Info("preset_reconnect", "preset", id)
+			s.setPreset(p)
+			if err := s.connect(); err != nil {
+				y.log.Error("session_start_failed", "preset", id, "err", err.Error())
+			}
+			s.useMCP()
+		}
+	}
+	return renamed
 }
 
 // forget removes the message history and conversation memory of a
@@ -213,16 +268,13 @@ func (y *yui) forget(id string) {
 			y.log.Warn("preset_forget", "preset", id, "err", err.Error())
 		}
 	}
-	y.dropFacts(id)
+	y.facts.drop(id)
 	y.log.Info("preset_deleted", "preset", id)
 }
 
 // start starts p's session and logs a failure (apply's helper).
 func (y *yui) start(p settings.Preset) {
-	y.mu.Lock()
-	index := len(y.sessions)
-	y.mu.Unlock()
-	if _, err := y.startSession(p, index); err != nil {
+	if _, err := y.startSession(p, y.roster.len()); err != nil {
 		y.log.Error("session_start_failed", "preset", p.ID, "err", err.Error())
 	}
 }
@@ -236,9 +288,9 @@ func presetIDs(st settings.Settings) []string {
 }
 
 // overrides lists the command line's one-run overrides in force.
-func (y *yui) overrides() []string {
+func (c Config) overrides() []string {
 	var out []string
-	for _, v := range []string{y.cfg.ChatAPI, y.cfg.ChatBaseURL, y.cfg.Model, y.cfg.Key} {
+	for _, v := range []string{c.ChatAPI, c.ChatBaseURL, c.Model, c.Key} {
 		if v != "" {
 			out = append(out, v)
 		}
@@ -247,40 +299,35 @@ func (y *yui) overrides() []string {
 }
 
 // override applies the command line's one-run overrides to p.
-func (y *yui) override(p *settings.Preset) {
-	if y.cfg.ChatAPI != "" {
-		p.ChatAPI = y.cfg.ChatAPI
+func (c Config) override(p *settings.Preset) {
+	if c.ChatAPI != "" {
+		p.ChatAPI = c.ChatAPI
 	}
-	if y.cfg.ChatBaseURL != "" {
-		p.ChatBaseURL = y.cfg.ChatBaseURL
+	if c.ChatBaseURL != "" {
+		p.ChatBaseURL = c.ChatBaseURL
 	}
-	if y.cfg.Model != "" {
-		p.Model = y.cfg.Model
+	if c.Model != "" {
+		p.Model = c.Model
 	}
-	if y.cfg.Key != "" {
-		p.Key = y.cfg.Key
+	if c.Key != "" {
+		p.Key = c.Key
 	}
 }
 
 func (y *yui) activeID() string { return y.source().activeID() }
-
-// connsChanged tells the windows watching that a preset started or stopped.
-func (y *yui) connsChanged() { y.conns.Publish(struct{}{}) }
 
 // For the settings and message windows (app/windows.go).
 
 func (y *yui) Store() *settings.Store { return y.store }
 
 func (y *yui) Session(presetID string) windows.Session {
-	if s := y.session(presetID); s != nil {
+	if s := y.roster.get(presetID); s != nil {
 		return s
 	}
 	return nil
 }
 
-func (y *yui) WatchSessions(fn func()) func() {
-	return y.conns.Subscribe(func(struct{}) { fn() })
-}
+func (y *yui) WatchSessions(fn func()) func() { return y.roster.watch(fn) }
 
 // address_character.
 
@@ -306,7 +353,7 @@ func (y *yui) otherNames(self settings.Preset) []string {
 type directory struct{ y *yui }
 
 func (d directory) Find(name string) (string, func(from, text string)) {
-	for _, s := range d.y.running() {
+	for _, s := range d.y.roster.all() {
 		if strings.EqualFold(s.cfg().Name, name) {
 			target := s
 			return s.cfg().Name, func(from, text string) {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"yui/app/applog"
-	"yui/pet/settings"
 	"yui/transport"
+	"yui/transport/dial"
 )
 
 // TestHistoryAndMemoryFilesArePrivateAndAtomic: the message history and
@@ -87,7 +87,7 @@ func TestKeysEchoedByAServerStayOutOfTheLog(t *testing.T) {
 	}
 	var shown []string
 	for _, base := range []string{srv.URL + "/v1", deadURL + "/v1/" + key + "?key=" + key} {
-		tr, err := newTransport(settings.ChatAPIChatCompletions, transport.Options{
+		tr, err := dial.New(dial.ChatCompletions, transport.Options{
 			ChatBaseURL: base, Key: key, Model: "m", Logger: lg.Logger})
 		if err != nil {
 			t.Fatal(err)

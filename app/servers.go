@@ -12,50 +12,81 @@ import (
 	"yui/transport/localserver"
 )
 
-// The speech and transcription servers on this machine (docs/voices.md):
-// asked when the Speech or Voice tab opens, on a first start beside the
-// model servers, and by `yui servers`, which prints the model servers too.
+// The model, speech and transcription servers on this machine
+// (docs/voices.md): the model servers asked on a first start and from the
+// welcome page (firstrun.go), the audio ones when the Speech or Voice tab
+// opens and on a first start beside them, and all of them by `yui
+// servers`.
 
-// audioScan is the last scan's speech and transcription servers.
-type audioScan struct {
+// localServers finds the servers on this machine and keeps what the last
+// scans found, for the settings window: the model servers (the welcome
+// page, settingswindow.Welcomer's half) and the speech and transcription
+// servers (the Speech and Voice tabs, settingswindow.AudioServers). Every
+// scan waits on the network: never on the UI thread. The zero value asks
+// the usual ports; a nil log logs nothing.
+type localServers struct {
+	log *slog.Logger
+	// chatPorts and audioPorts are the ports a scan asks; nil is
+	// localserver.KnownPorts and localserver.AudioPorts (tests give their
+	// own).
+	chatPorts  []localserver.Port
+	audioPorts []int
+
 	mu    sync.Mutex
-	found []localserver.AudioServer
-	// ports are the ports a scan asks; nil is localserver.AudioPorts
-	// (tests give their own).
-	ports []int
+	chat  []localserver.Server // the last model scan's
+	audio []localserver.AudioServer
 }
 
-// scanAudio asks the usual ports and keeps the answer. Never on the UI
-// thread: it waits on the network.
-func (y *yui) scanAudio(ctx context.Context) []localserver.AudioServer {
-	found := localserver.ScanAudio(ctx, localserver.AudioOptions{Ports: y.voices.ports, Logger: y.log})
-	y.voices.mu.Lock()
-	y.voices.found = found
-	y.voices.mu.Unlock()
+// scan asks the model servers' ports and keeps the answer; repeat is
+// localserver's Repeat (a rescan logs less).
+func (l *localServers) scan(ctx context.Context, repeat bool) []localserver.Server {
+	found := localserver.Scan(ctx, localserver.Options{Ports: l.chatPorts, Logger: l.log, Repeat: repeat})
+	l.mu.Lock()
+	l.chat = found
+	l.mu.Unlock()
 	return found
 }
 
-// startAudioScan scans on a goroutine of its own; the returned func waits
-// for it (a first start scans for speech while it scans for models).
-func (y *yui) startAudioScan(ctx context.Context) (wait func()) {
+// FindServers scans the model servers' ports (the welcome page's "Find
+// local servers").
+func (l *localServers) FindServers(ctx context.Context) []localserver.Server {
+	return l.scan(ctx, false)
+}
+
+// FoundServers is the last model scan's answer.
+func (l *localServers) FoundServers() []localserver.Server {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]localserver.Server(nil), l.chat...)
+}
+
+// FindAudioServers asks the speech and transcription servers' ports and
+// keeps the answer.
+func (l *localServers) FindAudioServers(ctx context.Context) []localserver.AudioServer {
+	found := localserver.ScanAudio(ctx, localserver.AudioOptions{Ports: l.audioPorts, Logger: l.log})
+	l.mu.Lock()
+	l.audio = found
+	l.mu.Unlock()
+	return found
+}
+
+// FoundAudioServers is the last audio scan's answer.
+func (l *localServers) FoundAudioServers() []localserver.AudioServer {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]localserver.AudioServer(nil), l.audio...)
+}
+
+// startAudioScan scans the audio servers on a goroutine of its own; the
+// returned func waits for it (a first start scans for speech while it
+// scans for models).
+func (l *localServers) startAudioScan(ctx context.Context) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		y.scanAudio(ctx)
+		l.FindAudioServers(ctx)
 	}()
 	return func() { <-done }
-}
-
-// FindAudioServers and FoundAudioServers are the Speech and Voice tabs'
-// (settingswindow.AudioServers).
-func (y *yui) FindAudioServers(ctx context.Context) []localserver.AudioServer {
-	return y.scanAudio(ctx)
-}
-
-func (y *yui) FoundAudioServers() []localserver.AudioServer {
-	y.voices.mu.Lock()
-	defer y.voices.mu.Unlock()
-	return append([]localserver.AudioServer(nil), y.voices.found...)
 }
 
 // ServersOptions are `yui servers`' ports; nil asks the usual ones.

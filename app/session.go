@@ -17,16 +17,13 @@ import (
 	"yui/pet/transcript"
 	"yui/tools/body"
 	"yui/tools/desktop"
-	"yui/tools/imagefit"
 	"yui/tools/look"
 	"yui/tools/relation"
 	"yui/tools/toolset"
 	"yui/transport"
-	"yui/transport/chatcompletions"
 	"yui/transport/clock"
+	"yui/transport/dial"
 	"yui/transport/outbox"
-	"yui/transport/push"
-	"yui/transport/responses"
 	"yui/windows/i18n"
 	"yui/windows/petwindow"
 )
@@ -162,7 +159,7 @@ func (s *session) scalePack() {
 		fyne.Do(func() {
 			// Closed meanwhile, or the app is quitting: once Fyne's loop
 			// ended, fyne.Do runs here and the window must not be touched.
-			if s.y.quitting.Load() || s.y.session(s.cfg().ID) != s {
+			if s.y.quitting.Load() || s.y.roster.get(s.cfg().ID) != s {
 				s.y.packs.release(key)
 				return
 			}
@@ -202,12 +199,12 @@ func (s *session) connect() error {
 		s.log.Warn("key_in_clear", "fields", fields, "msg", "a key is sent unencrypted to a host that is not loopback")
 	}
 	set := s.newToolset()
-	t, err := newTransport(s.cfg().ChatAPI, s.transportOptions(set.Tools()))
+	t, err := dial.New(dial.API(s.cfg().ChatAPI), s.transportOptions(set.Tools()))
 	if err != nil {
 		set.Close()
 		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
 	}
-	c := &conn{t: t, tools: set, speech: s.y.newSpeechOut(s.speechSettings(), s.log)}
+	c := &conn{t: t, tools: set, speech: s.y.audio.speechOut(s.speechSettings(), s.log)}
 	greet := s.cfg().Greeting && !s.greeted
 	s.greeted = true
 	c.ctl = pet.New(c.speech.petOptions(pet.Options{
@@ -268,46 +265,6 @@ func (s *session) closeConn(c *conn, then func()) {
 	}()
 }
 
-func (s *session) transportOptions(tools []transport.Tool) transport.Options {
-	p := s.cfg()
-	return transport.Options{
-		ChatBaseURL:     p.ChatBaseURL,
-		Key:             p.Key,
-		ChatID:          p.ChatID,
-		Model:           p.Model,
-		ReasoningEffort: p.ReasoningEffort,
-		Card:            s.card(),
-		ContextWindow:   p.ContextWindow,
-		Conversation:    s.stores.memory,
-		Facts:           s.facts(), // long-term memory (facts.go)
-		Vocabulary:      s.pack.Vocabulary(),
-		Tools:           tools,        // the connection's toolset (tools.go)
-		TurnTools:       s.mcpTools(), // the user's MCP tools (mcp.go)
-
-		FitImages:   imagefit.Fit,
-		Probe:       true,
-		Delegations: s.stores.delegation,
-		SpeechOwed: func() bool {
-			if c := s.cur.Load(); c != nil {
-				return c.ctl.SpeechOwed()
-			}
-			return false
-		},
-		Server: serverInfo(p.ChatBaseURL), // names a local server (firstrun.go)
-		Clock:  clock.Real{},
-		Logger: s.log,
-	}
-}
-
-// card is the persona text the request transports send: the preset's,
-// or with none written, its character pack's.
-func (s *session) card() string {
-	if c := s.cfg().Card; strings.TrimSpace(c) != "" {
-		return c
-	}
-	return s.pack.Card
-}
-
 // speechSettings are the preset's speech settings with its character
 // pack's defaults where the preset leaves them open: the pack's voice for
 // the engine when the preset names none, its rate when the preset's is
@@ -341,32 +298,6 @@ func refusedNotice(id string, err error) string {
 	return fmt.Sprintf("Your character %q could not be used, so the default one stays: %s.", id, strings.TrimSuffix(reason, "."))
 }
 
-// newTransport builds the transport of a chat_api. A failure is a nil
-// interface and the error.
-func newTransport(api string, opts transport.Options) (transport.Transport, error) {
-	switch api {
-	case settings.ChatAPIPush:
-		c, err := push.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	case settings.ChatAPIChatCompletions, "":
-		c, err := chatcompletions.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	case settings.ChatAPIResponses:
-		c, err := responses.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-	return nil, fmt.Errorf("unknown chat_api %q (push, chat_completions or responses)", api)
-}
-
 // onView draws a new view of connection c (views of a connection already
 // replaced are dropped), tells the windows watching, and reacts to a
 // backend that cannot be reached: the pill already says so; the settings
@@ -380,11 +311,11 @@ func (s *session) onView(c *conn, v pet.View) {
 	s.y.release.poke()
 	if v.Pill.ConnState == transport.StateReady {
 		s.everReady.Store(true)
-		if s.y.welcoming() {
-			s.y.stopRescan() // set up: the welcome page's work is done
+		if s.y.first.welcoming() {
+			s.y.first.stopRescan() // set up: the welcome page's work is done
 		}
 	}
-	if opensSettings(v.Pill.ConnState, s.everReady.Load()) && !s.y.welcoming() {
+	if opensSettings(v.Pill.ConnState, s.everReady.Load()) && !s.y.first.welcoming() {
 		if s.settingsHit.CompareAndSwap(false, true) {
 			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
 			id := s.cfg().ID

@@ -22,7 +22,7 @@ func TestAddressDirectory(t *testing.T) {
 	if _, err := store.AddPreset("Mochi"); err != nil {
 		t.Fatal(err)
 	}
-	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
+	y := &yui{log: slog.New(slog.DiscardHandler), store: store}
 	for _, c := range []struct{ args, want string }{
 		{`{"character":"yui","text":"hi"}`, "error: a character cannot address itself"},
 		{`{"character":"Kiri","text":"hi"}`, `error: no character named "Kiri"`},
@@ -93,7 +93,7 @@ func TestSecondInstanceAsksTheFirst(t *testing.T) {
 func TestOverride(t *testing.T) {
 	y := &yui{cfg: Config{ChatAPI: "push", ChatBaseURL: "http://127.0.0.1:9", Model: "m", Key: "k"}}
 	p := settings.Preset{ChatAPI: "responses", ChatBaseURL: "http://x", Model: "old"}
-	y.override(&p)
+	y.cfg.override(&p)
 	if p.ChatAPI != "push" || p.ChatBaseURL != "http://127.0.0.1:9" || p.Model != "m" || p.Key != "k" {
 		t.Fatalf("override: %+v", p)
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	"yui/pet/settings"
@@ -53,7 +54,7 @@ type presetStores struct {
 // source is the running presetSource; tests that build a yui by hand get
 // the user's.
 func (y *yui) source() presetSource {
-	if d := y.first.demo.Load(); d != nil {
+	if d := y.tried.demo.Load(); d != nil {
 		return d // "Try the demo" on the welcome page (firstrun.go)
 	}
 	if y.src != nil {
@@ -68,23 +69,24 @@ func (y *yui) openSource(ctx context.Context) (presetSource, error) {
 	if !y.cfg.Demo {
 		return userSource{y}, nil
 	}
-	return y.startDemoSource(ctx)
+	return startDemoSource(ctx, y.cfg, y.log)
 }
 
 // startDemoSource starts the demo's simulator, which ctx stops, and its
-// source: for --demo, and for "Try the demo" on the welcome page.
-func (y *yui) startDemoSource(ctx context.Context) (*demoSource, error) {
+// source, the command line's one-run overrides applied: for --demo, and
+// for "Try the demo" on the welcome page.
+func startDemoSource(ctx context.Context, cfg Config, log *slog.Logger) (*demoSource, error) {
 	sim, err := pushsim.StartSim(ctx, pushsim.SimOptions{
 		Addr:   "127.0.0.1:0",
 		Script: pushsim.Demo(pushsim.DefaultDemo()),
-		Logger: y.log.With("component", "sim"),
+		Logger: log.With("component", "sim"),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("app: starting the demo simulator: %w", err)
 	}
-	y.log.Info("demo_sim", "url", sim.URL)
+	log.Info("demo_sim", "url", sim.URL)
 	p := demoPreset(sim.URL)
-	y.override(&p)
+	cfg.override(&p)
 	return &demoSource{preset: p, sim: sim}, nil
 }
 
@@ -97,7 +99,7 @@ func (u userSource) runnable(st settings.Settings) []settings.Preset {
 	out := enabledPresets(st)
 	for i := range out {
 		if out[i].ID == st.ActivePreset {
-			u.y.override(&out[i])
+			u.y.cfg.override(&out[i])
 		}
 	}
 	return out
@@ -197,6 +199,6 @@ func demoPreset(url string) settings.Preset {
 		ChatID:      "yui-00demo00",
 		Poke:        true,
 		Learned:     settings.Learned{Relation: settings.RelationDefault},
-		Speech:      settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
+		Speech:      settings.Speech{Engine: settings.SpeechEngineSystem, Rate: 1, Volume: 1}, // speaks where a system voice is found
 	}
 }

@@ -6,29 +6,21 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"yui/pet"
 	"yui/pet/audio"
 	"yui/pet/settings"
 	"yui/pet/speech"
-	"yui/pet/voice"
 	"yui/transport/clock"
+	"yui/windows/i18n"
 	"yui/windows/petwindow"
 )
 
 // Speech output wiring (docs/product.md §6): one audio context per process,
 // owned here and handed to the pets as one player each; each preset's
-// engine built from its speech settings; the --audio-out tee.
-
-// Engines of settings.Speech.Engine.
-const (
-	engineSystem  = "system"
-	engineOpenAI  = "openai"
-	engineCommand = "command"
-	engineNone    = "none"
-)
+// engine built from its speech settings (pet/speech/engine.go's New); the
+// --audio-out tee.
 
 // noDeviceNotice is what the pill says once when speech cannot be heard.
 const noDeviceNotice = petwindow.NoAudioText
@@ -51,6 +43,8 @@ type audioOut struct {
 	paced  *audio.Paced  // pulls the mix when there is no device but a WAV
 	// notice is the pill's once-only text, "" when audio is heard.
 	notice string
+	// farEnd is the echo canceller's reference (handsfree.go).
+	farEnd farEnd
 }
 
 // openAudio opens the audio device and, when path is set, the WAV file
@@ -68,8 +62,8 @@ func openAudio(path string, log *slog.Logger) (*audioOut, error) {
 // newAudioOut makes the mixer and, when path is set, the WAV file the mix
 // is also written to; openDevice opens the device, which the output's
 // users wait for (ready). Split so that start-up can open the device off
-// the first frame's way (app.go), while a WAV file that cannot be made
-// still stops the start at once.
+// the first frame's way (start.go's startAudioOut), while a WAV file that
+// cannot be made still stops the start at once.
 func newAudioOut(path string, log *slog.Logger) (*audioOut, error) {
 	o := &audioOut{log: log, mixer: audio.NewMixer(), opened: make(chan struct{})}
 	if path != "" {
@@ -160,60 +154,30 @@ type speechOut struct {
 	notice string
 }
 
-// newSpeechOut builds the engine of a preset's speech settings on a new
-// player of the process's mixer.
-func (y *yui) newSpeechOut(sp settings.Speech, log *slog.Logger) *speechOut {
+// speechOut builds the engine of a preset's speech settings on a new
+// player of the mixer; safe on nil (no audio output).
+func (a *audioOut) speechOut(sp settings.Speech, log *slog.Logger) *speechOut {
 	o := &speechOut{}
-	if !y.audio.playable() {
+	if !a.playable() {
 		o.engine = speech.NewNone(nil)
-		if y.audio != nil && sp.Engine != engineNone {
+		if a != nil && sp.Engine != settings.SpeechEngineNone {
 			// A preset that does not speak loses nothing to a missing
 			// device: no note for it.
-			o.notice = y.audio.notice
+			o.notice = a.notice
 		}
-		log.Info("speech_engine", "engine", engineNone, "configured", sp.Engine, "reason", "no audio output")
+		log.Info("speech_engine", "engine", settings.SpeechEngineNone, "configured", sp.Engine, "reason", "no audio output")
 		return o
 	}
-	o.player = y.audio.mixer.NewPlayer()
+	o.player = a.mixer.NewPlayer()
 	o.player.SetVolume(sp.Volume)
 	engine, name, err := newEngine(sp, o.player)
 	if err != nil {
 		log.Warn("speech_engine_unavailable", "engine", sp.Engine, "err", err.Error())
 	}
 	o.engine = engine
-	o.notice = y.audio.notice
+	o.notice = a.notice
 	log.Info("speech_engine", "engine", name, "configured", sp.Engine, "voice", sp.Voice, "volume", sp.Volume)
 	return o
-}
-
-// newEngine builds the engine of sp playing on p; name is the engine
-// used. A system voice that is not installed gives the none engine and
-// the reason.
-func newEngine(sp settings.Speech, p *audio.Player) (e speech.Engine, name string, err error) {
-	if e, name, ok, err := localEngine(sp, p); ok { // gpt-sovits, piper (speechlocal.go)
-		return e, name, err
-	}
-	switch sp.Engine {
-	case engineNone:
-		return speech.NewNone(nil), engineNone, nil
-	case engineOpenAI:
-		return speech.NewAudio(&speech.OpenAI{
-			BaseURL: sp.BaseURL, Key: sp.Key, Model: sp.Model, Voice: sp.Voice, Speed: sp.Rate,
-		}, p), engineOpenAI, nil
-	case engineCommand:
-		args, err := voice.SplitCommand(sp.Command)
-		if err == nil && len(args) == 0 {
-			err = errors.New("is empty")
-		}
-		if err != nil {
-			return speech.NewNone(nil), engineNone, fmt.Errorf("speech.command: %w", err)
-		}
-		return speech.NewAudio(&speech.Command{Args: args, Rate: sp.CommandRate}, p), engineCommand + " (" + filepath.Base(args[0]) + ")", nil
-	}
-	if sys, ok := speech.FindSystem(sp.Voice, sp.Rate); ok {
-		return speech.NewAudio(sys, p), engineSystem + " (" + sys.Name() + ")", nil
-	}
-	return speech.NewNone(nil), engineNone, errors.New("no system voice is installed (espeak-ng on Linux)")
 }
 
 // petOptions adds the speech output to a pet's options.
@@ -242,11 +206,11 @@ func (o *speechOut) close() {
 // player of its own, and returns when it has played: the settings
 // window's Test button calls it (off the UI goroutine). The error says
 // why nothing could be heard.
-func (y *yui) speakSample(ctx context.Context, sp settings.Speech) error {
-	if !y.audio.playable() {
+func (a *audioOut) speakSample(ctx context.Context, sp settings.Speech) error {
+	if !a.playable() {
 		return errors.New(noDeviceNotice)
 	}
-	p := y.audio.mixer.NewPlayer()
+	p := a.mixer.NewPlayer()
 	defer p.Close()
 	p.SetVolume(sp.Volume)
 	e, _, err := newEngine(sp, p)
@@ -266,4 +230,9 @@ func (s *session) MouthFrame(n int) (int, bool) {
 		return c.MouthFrame(n)
 	}
 	return 0, false
+}
+
+// newEngine is speech.New in the app's language.
+func newEngine(sp settings.Speech, p *audio.Player) (speech.Engine, string, error) {
+	return speech.New(sp, p, string(i18n.Current()))
 }

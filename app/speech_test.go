@@ -20,7 +20,7 @@ import (
 func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	y := &yui{log: log, audio: &audioOut{log: log, mixer: audio.NewMixer(), notice: noDeviceNotice}}
-	o := y.newSpeechOut(settings.Speech{Engine: engineSystem, Rate: 1, Volume: 1}, log)
+	o := y.audio.speechOut(settings.Speech{Engine: settings.SpeechEngineSystem, Rate: 1, Volume: 1}, log)
 	defer o.close()
 	if _, ok := o.engine.(*speech.None); !ok || o.player != nil {
 		t.Fatalf("engine %T player %v with no device, want none and no player", o.engine, o.player)
@@ -29,7 +29,7 @@ func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
 	if opts.AudioNotice != noDeviceNotice || opts.Mouth != nil || opts.Speech != o.engine {
 		t.Fatalf("pet options %+v", opts)
 	}
-	if err := y.speakSample(context.Background(), settings.Speech{Engine: engineSystem}); err == nil {
+	if err := y.audio.speakSample(context.Background(), settings.Speech{Engine: settings.SpeechEngineSystem}); err == nil {
 		t.Fatal("the Test button spoke with no audio output")
 	}
 }
@@ -39,7 +39,7 @@ func TestNoAudioDeviceFallsBackToBubblePacing(t *testing.T) {
 func TestNoAudioNoteOnlyForAPresetThatSpeaks(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	y := &yui{log: log, audio: &audioOut{log: log, mixer: audio.NewMixer(), notice: noDeviceNotice}}
-	o := y.newSpeechOut(settings.Speech{Engine: engineNone, Rate: 1, Volume: 1}, log)
+	o := y.audio.speechOut(settings.Speech{Engine: settings.SpeechEngineNone, Rate: 1, Volume: 1}, log)
 	defer o.close()
 	if n := o.petOptions(pet.Options{}).AudioNotice; n != "" {
 		t.Fatalf("speech none shows %q", n)
@@ -49,49 +49,16 @@ func TestNoAudioNoteOnlyForAPresetThatSpeaks(t *testing.T) {
 // A preset's empty card and open voice take its character pack's.
 func TestPackDefaultsFillThePreset(t *testing.T) {
 	s := &session{pack: &character.Pack{Card: "You are Kit.", Speech: character.Speech{Voices: map[string]string{"openai": "nova"}, Rate: 1.2}}}
-	s.setPreset(settings.Preset{Speech: settings.Speech{Engine: engineOpenAI, Rate: 1}})
+	s.setPreset(settings.Preset{Speech: settings.Speech{Engine: settings.SpeechEngineOpenAI, Rate: 1}})
 	if s.card() != "You are Kit." {
 		t.Errorf("card %q", s.card())
 	}
 	if sp := s.speechSettings(); sp.Voice != "nova" || sp.Rate != 1.2 {
 		t.Errorf("speech %+v", sp)
 	}
-	s.setPreset(settings.Preset{Card: "Mine.", Speech: settings.Speech{Engine: engineOpenAI, Voice: "alloy", Rate: 0.9}})
+	s.setPreset(settings.Preset{Card: "Mine.", Speech: settings.Speech{Engine: settings.SpeechEngineOpenAI, Voice: "alloy", Rate: 0.9}})
 	if sp := s.speechSettings(); s.card() != "Mine." || sp.Voice != "alloy" || sp.Rate != 0.9 {
 		t.Errorf("the preset's own card and speech were replaced: %q %+v", s.card(), sp)
-	}
-}
-
-func TestEngineOfEachSetting(t *testing.T) {
-	p := audio.NewMixer().NewPlayer()
-	for _, tt := range []struct {
-		engine string
-		want   string
-	}{
-		{engineNone, "none"},
-		{engineOpenAI, "openai"},
-	} {
-		e, name, err := newEngine(settings.Speech{Engine: tt.engine, BaseURL: "http://127.0.0.1:1/v1"}, p)
-		if err != nil || name != tt.want {
-			t.Errorf("%s: engine %q, err %v", tt.engine, name, err)
-		}
-		e.Close()
-	}
-	// The command engine: the line split as voice.command is, no shell.
-	e, name, err := newEngine(settings.Speech{Engine: engineCommand, Command: `/usr/bin/espeak-ng --stdout -v 'en-us'`}, p)
-	if err != nil || name != "command (espeak-ng)" {
-		t.Errorf("command: engine %q, err %v", name, err)
-	}
-	if c, ok := e.(*speech.Audio); !ok || c.Name() != "espeak-ng" {
-		t.Errorf("command engine %T", e)
-	}
-	e.Close()
-	for _, line := range []string{"", "  ", `piper --model 'en_US`} {
-		e, name, err := newEngine(settings.Speech{Engine: engineCommand, Command: line}, p)
-		if err == nil || name != engineNone {
-			t.Errorf("command %q: engine %q, err %v", line, name, err)
-		}
-		e.Close()
 	}
 }
 
@@ -106,7 +73,7 @@ func TestAudioOutWritesSpeech(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := &yui{log: log, audio: out}
-	o := y.newSpeechOut(settings.Speech{Engine: engineSystem, Rate: 1.5, Volume: 1}, log)
+	o := y.audio.speechOut(settings.Speech{Engine: settings.SpeechEngineSystem, Rate: 1.5, Volume: 1}, log)
 	if _, ok := o.engine.(*speech.Audio); !ok {
 		t.Fatalf("engine %T, want the system voice (espeak-ng installed by .ci/deps.sh test)", o.engine)
 	}
@@ -157,7 +124,7 @@ func TestAudioOutWaitsForItsDevice(t *testing.T) {
 	}
 	y := &yui{log: log, audio: out}
 	got := make(chan *speechOut)
-	go func() { got <- y.newSpeechOut(settings.Speech{Engine: engineNone, Volume: 1}, log) }()
+	go func() { got <- y.audio.speechOut(settings.Speech{Engine: settings.SpeechEngineNone, Volume: 1}, log) }()
 	go out.openDevice()
 	o := <-got
 	// With a WAV file the mix is always pulled: by the device, else by

@@ -78,7 +78,7 @@ func TestLocalServerEnginesReachAudioOut(t *testing.T) {
 				t.Fatal(err)
 			}
 			y := &yui{log: log, audio: out}
-			o := y.newSpeechOut(sp, log)
+			o := y.audio.speechOut(sp, log)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			if err := speech.Speak(ctx, o.engine, "Nice to meet you."); err != nil {
@@ -111,23 +111,7 @@ func TestLocalServerEnginesReachAudioOut(t *testing.T) {
 	}
 }
 
-func TestLocalEngineNames(t *testing.T) {
-	p := audio.NewMixer().NewPlayer()
-	for _, c := range []struct {
-		sp   settings.Speech
-		name string
-		err  bool
-	}{
-		{settings.Speech{Engine: "gpt-sovits", BaseURL: "http://127.0.0.1:9880"}, "gpt-sovits", false},
-		{settings.Speech{Engine: "piper", BaseURL: "http://127.0.0.1:5000"}, "piper (server)", false},
-		{settings.Speech{Engine: "piper", SpeechServer: settings.SpeechServer{PiperModel: "/no/such.onnx"}}, engineNone, true},
-	} {
-		e, name, err := newEngine(c.sp, p)
-		if name != c.name || (err != nil) != c.err {
-			t.Errorf("%+v: %s, %v", c.sp, name, err)
-		}
-		e.Close()
-	}
+func TestLocalTranscriberNames(t *testing.T) {
 	tr, err := newTranscriber(settings.Voice{Engine: "whisper.cpp", BaseURL: "http://127.0.0.1:8080"})
 	if _, ok := tr.(*voice.WhisperCpp); !ok || err != nil {
 		t.Errorf("whisper.cpp transcriber %T, %v", tr, err)

@@ -170,7 +170,7 @@ func (y *yui) setScreenLook(v string) {
 // too. Any goroutine.
 func (y *yui) updateWatching() {
 	allowed := y.screenLook() == settings.ScreenLookAllowed
-	for _, s := range y.running() {
+	for _, s := range y.roster.all() {
 		s.win.SetWatching(allowed && s.look != nil)
 	}
 }

@@ -22,7 +22,7 @@ func TestMainDeclaresLookAndBodyActionOnlyWithTheDesktopLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
+	y := &yui{log: slog.New(slog.DiscardHandler), store: store}
 	y.browserPath = "/usr/bin/chromium"
 	declared := func(p settings.Preset, withDesktop bool) []string {
 		s := &session{y: y, log: y.log, scores: &memScores{score: settings.RelationDefault}}
@@ -74,7 +74,7 @@ func TestScreenLookAnswerIsSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(store.Close)
-	y := &yui{log: slog.New(slog.DiscardHandler), store: store, sessions: map[string]*session{}}
+	y := &yui{log: slog.New(slog.DiscardHandler), store: store}
 	p := screenPermission{&session{y: y}}
 	if got := p.ScreenLook(); got != look.Unanswered {
 		t.Fatalf("fresh settings: %v, want Unanswered", got)
@@ -89,7 +89,7 @@ func TestScreenLookAnswerIsSaved(t *testing.T) {
 	}
 
 	// --demo saves nothing: the answer lasts for the run.
-	demo := &yui{log: y.log, store: store, src: &demoSource{preset: demoPreset("ws://127.0.0.1:9")}, sessions: map[string]*session{}}
+	demo := &yui{log: y.log, store: store, src: &demoSource{preset: demoPreset("ws://127.0.0.1:9")}}
 	dp := screenPermission{&session{y: demo}}
 	if dp.ScreenLook() != look.Unanswered {
 		t.Fatalf("demo: %v, want Unanswered", dp.ScreenLook())

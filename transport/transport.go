@@ -89,11 +89,10 @@ type Options struct {
 	// Conversation keeps the conversation a request transport holds across
 	// restarts. Nil keeps it for the transport's life only; push ignores it.
 	Conversation Conversation
-	// Facts is the long-term memory of the request transports: the text
-	// that follows the card in every request's system prompt, its facts
-	// within room tokens as tokens counts them. Nil adds nothing; push
-	// ignores it.
-	Facts func(room int, tokens func(string) int) string
+	// Facts is the long-term memory of the request transports (the
+	// app's is tools/facts' Store). Nil adds nothing and summarizes
+	// nothing; push ignores it.
+	Facts Facts
 
 	Vocabulary Vocabulary
 	// Tools are the client-declared tools of this pet window (docs/protocol/client-tools.md).
@@ -125,6 +124,20 @@ type Options struct {
 	// Location names the IANA zone for the client_context time line; nil is time.Local.
 	Location *time.Location
 }
+
+// Facts is the long-term memory a request transport asks while it builds
+// a request: Prompt is the text that follows the card in the system
+// prompt, the facts within room tokens as tokens counts them ("" adds
+// nothing).
+type Facts interface {
+	Prompt(room int, tokens func(string) int) string
+}
+
+// FactsFunc is a func used as Facts, as http.HandlerFunc is a Handler.
+type FactsFunc func(room int, tokens func(string) int) string
+
+// Prompt calls f.
+func (f FactsFunc) Prompt(room int, tokens func(string) int) string { return f(room, tokens) }
 
 // Trigger says what started a turn (docs/protocol/client-context.md).
 type Trigger string

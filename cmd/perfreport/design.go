@@ -181,7 +181,7 @@ other core while the scan runs, and what it needs is made cheap:
   the other images, the idle motion's other frames among them, decode, and every image is scaled
   to the window, after the first frame (the session's ` + "`scalePack`" + `). Each image file is read
   into a buffer of its size (growing one from 512 bytes copied the pack's 1.6 MB a dozen times).
-* **The audio device opens once the font scan has ended** (app/app.go): the pets need it only when
+* **The audio device opens once the font scan has ended** (app/start.go): the pets need it only when
   their windows show and their speech starts, and its library's start took a core from the scan for
   about 30 ms. The desktop's X connection and the motion preference open beside the driver, and are
   waited for where they are used. The device starts suspended and wakes with the first sound.

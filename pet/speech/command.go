@@ -19,7 +19,7 @@ import (
 // line the program wrote to standard error.
 type Command struct {
 	// Args are the program and its arguments (split as the voice command
-	// is: voice.SplitCommand).
+	// is: pet/cmdline).
 	Args []string
 	// Rate is the sample rate of raw PCM output; 0 reads a WAV.
 	Rate int

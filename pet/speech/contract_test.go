@@ -60,7 +60,7 @@ func TestSpeechServerContract(t *testing.T) {
 }
 
 // synthFor is the engine a found server's preset gets
-// (windows/settingswindow/servers.go's useAudioServer, app/speechlocal.go).
+// (windows/settingswindow/servers.go's useAudioServer, engine.go's New).
 func synthFor(s localserver.AudioServer) Synth {
 	voice := ""
 	if len(s.Offers) > 0 {

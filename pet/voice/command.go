@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"yui/pet/cmdline"
 	"yui/transport/textcut"
 )
 
@@ -25,7 +26,7 @@ type Command struct {
 // NewCommand splits line as a POSIX shell would (quotes, backslashes; no
 // variables, globs or pipes: nothing runs through a shell) into a Command.
 func NewCommand(line string) (*Command, error) {
-	args, err := SplitCommand(line)
+	args, err := cmdline.Split(line)
 	if err != nil {
 		return nil, fmt.Errorf("voice command: %w", err)
 	}
@@ -88,68 +89,4 @@ func (w *limitedTail) Write(p []byte) (int, error) {
 		w.b.Next(over)
 	}
 	return len(p), nil
-}
-
-// SplitCommand splits a command line into words the way a POSIX shell
-// does for quoting: single quotes keep everything, double quotes keep all
-// but backslash escapes of " \ $ `, a backslash outside quotes keeps the
-// next character, and unquoted blanks separate words.
-func SplitCommand(line string) ([]string, error) {
-	var (
-		args  []string
-		cur   strings.Builder
-		have  bool
-		quote rune
-		esc   bool
-	)
-	for _, r := range line {
-		switch {
-		case esc:
-			if quote == '"' && !strings.ContainsRune("\"\\$`\n", r) {
-				cur.WriteRune('\\')
-			}
-			if r != '\n' {
-				cur.WriteRune(r)
-			}
-			esc = false
-		case quote == '\'':
-			if r == '\'' {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case quote == '"':
-			switch r {
-			case '"':
-				quote = 0
-			case '\\':
-				esc = true
-			default:
-				cur.WriteRune(r)
-			}
-		case r == '\\':
-			esc, have = true, true
-		case r == '\'' || r == '"':
-			quote, have = r, true
-		case r == ' ' || r == '\t' || r == '\n':
-			if have {
-				args = append(args, cur.String())
-				cur.Reset()
-				have = false
-			}
-		default:
-			cur.WriteRune(r)
-			have = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unterminated %c quote", quote)
-	}
-	if esc {
-		return nil, errors.New("the line ends in a backslash")
-	}
-	if have {
-		args = append(args, cur.String())
-	}
-	return args, nil
 }

@@ -44,12 +44,12 @@ func TestRecallFollowsTheCardWithinATenthOfTheWindow(t *testing.T) {
 		e := start(t, func(w *rt.Writer, r *http.Request, n int) { w.Data(text("Hi."), stop(), "[DONE]") },
 			func(o *transport.Options) {
 				o.ContextWindow = c.window
-				o.Facts = func(room int, tk func(string) int) string {
+				o.Facts = transport.FactsFunc(func(room int, tk func(string) int) string {
 					mu.Lock()
 					defer mu.Unlock()
 					rooms, tokens = append(rooms, room), tk
 					return "What you remember about the user:\n- #1 Has a cat named Miso"
-				}
+				})
 			})
 		e.send(t, say("hello"))
 		sys := system(e.srv.Requests()[0])
@@ -125,7 +125,7 @@ func TestSummaryOfDroppedTurnsKeepsAtMostThreeFacts(t *testing.T) {
 	e := start(t, ss.handle, func(o *transport.Options) {
 		o.ContextWindow = 2048
 		o.Tools = []transport.Tool{remember}
-		o.Facts = func(int, func(string) int) string { return "" }
+		o.Facts = transport.FactsFunc(func(int, func(string) int) string { return "" })
 	})
 	ss.srv = e.srv
 	turns := 0
@@ -200,7 +200,7 @@ func TestNoSummaryWithoutRemember(t *testing.T) {
 	ss := &summaryServer{}
 	e := start(t, ss.handle, func(o *transport.Options) {
 		o.ContextWindow = 2048
-		o.Facts = func(int, func(string) int) string { return "" }
+		o.Facts = transport.FactsFunc(func(int, func(string) int) string { return "" })
 	})
 	ss.srv = e.srv
 	for i := range 60 {
@@ -216,7 +216,7 @@ func TestNoSummaryWithoutRemember(t *testing.T) {
 func TestResetKeepsRecall(t *testing.T) {
 	e := start(t, func(w *rt.Writer, r *http.Request, n int) { w.Data(text("Hi."), stop(), "[DONE]") },
 		func(o *transport.Options) {
-			o.Facts = func(int, func(string) int) string { return "What you remember about the user:\n- #1 Likes tea" }
+			o.Facts = transport.FactsFunc(func(int, func(string) int) string { return "What you remember about the user:\n- #1 Likes tea" })
 		})
 	e.send(t, say("hello"))
 	e.tr.Reset()

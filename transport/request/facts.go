@@ -105,7 +105,7 @@ func (e *Engine) instructions(b Budget) string {
 		return Instructions(card)
 	}
 	room := FactsRoom(e.budget.effectiveWindow())
-	block := e.opts.Facts(room, func(s string) int {
+	block := e.opts.Facts.Prompt(room, func(s string) int {
 		j, err := MarshalBody(s)
 		if err != nil {
 			return len(s)
