@@ -9,7 +9,6 @@
 package push
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -201,38 +200,6 @@ func WebSocketURL(base string) (string, error) {
 	return u.String(), nil
 }
 
-// helloTools renders the declared tools in the OpenAI function-tool shape.
-func helloTools(tools []transport.Tool) (json.RawMessage, error) {
-	if len(tools) == 0 {
-		return nil, nil
-	}
-	type function struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description,omitempty"`
-		Parameters  json.RawMessage `json:"parameters"`
-	}
-	type tool struct {
-		Type     string   `json:"type"`
-		Function function `json:"function"`
-	}
-	out := make([]tool, 0, len(tools))
-	for _, t := range tools {
-		params := t.Parameters
-		if len(params) == 0 {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		if !json.Valid(params) {
-			return nil, fmt.Errorf("push: tool %q: parameters are not valid JSON", t.Name)
-		}
-		out = append(out, tool{Type: "function", Function: function{Name: t.Name, Description: t.Description, Parameters: params}})
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, fmt.Errorf("push: encoding tools: %w", err)
-	}
-	return b, nil
-}
-
 // Start begins connecting. Calling it again does nothing.
 func (c *Client) Start() {
 	c.mu.Lock()
@@ -332,21 +299,6 @@ func (c *Client) emit(ev transport.Event) {
 	c.events.Push(ev)
 }
 
-// SetVocabulary replaces what the client renders and tells a connected
-// backend when the set changed.
-func (c *Client) SetVocabulary(v transport.Vocabulary) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v = cloneVocabulary(v)
-	if vocabularyEqual(c.vocab, v) {
-		return
-	}
-	c.vocab = v
-	if cn := c.cn; cn != nil && cn.ready {
-		c.sendLocked(cn, "vocabulary", vocabularyFrame{Type: "vocabulary", Vocabulary: vocabJSON(v)})
-	}
-}
-
 // Reset asks the backend for a new conversation under the same chat_id.
 // It is sent only while ready; otherwise it is logged and dropped.
 func (c *Client) Reset() {
@@ -374,157 +326,8 @@ func (c *Client) ReportPlaybackFailed(turnID string) {
 	c.log.Info("push.playback", "turn_id", turnID, "dropped", "not_ready")
 }
 
-// sendLocked encodes a text frame and queues it on cn, unless it is over
-// the text frame size, in which case it is logged and never sent.
-func (c *Client) sendLocked(cn *conn, typ string, frame any) bool {
-	b, err := marshal(frame)
-	if err != nil {
-		c.log.Error("push.encode", "type", typ, "err", err.Error())
-		return false
-	}
-	if len(b) > TextFrameLimit {
-		c.logOversize("out", typ, int64(len(b)))
-		return false
-	}
-	return c.queueLocked(cn, typ, b)
-}
-
-func (c *Client) queueLocked(cn *conn, typ string, b []byte) bool {
-	if !cn.enqueue(b) {
-		c.log.Warn("push.send_dropped", "type", typ, "reason", "write queue full")
-		return false
-	}
-	return true
-}
-
-func (c *Client) logOversize(direction, typ string, n int64) {
-	attrs := []any{"direction", direction}
-	if typ != "" {
-		attrs = append(attrs, "type", typ)
-	}
-	attrs = append(attrs, "bytes", n)
-	c.log.Warn("frame_oversize", attrs...)
-}
-
-// Outgoing frames.
-type (
-	typeOnly struct {
-		Type string `json:"type"`
-	}
-	helloFrame struct {
-		Type       string          `json:"type"`
-		Key        string          `json:"key"`
-		ChatID     string          `json:"chat_id"`
-		Accepts    []string        `json:"accepts"`
-		Vocabulary vocabularyJSON  `json:"vocabulary"`
-		Tools      json.RawMessage `json:"tools,omitempty"`
-	}
-	vocabularyFrame struct {
-		Type       string         `json:"type"`
-		Vocabulary vocabularyJSON `json:"vocabulary"`
-	}
-	stopFrame struct {
-		Type    string   `json:"type"`
-		TurnIDs []string `json:"turn_ids"`
-	}
-	playbackFrame struct {
-		Type   string `json:"type"`
-		TurnID string `json:"turn_id"`
-		Ended  string `json:"ended"`
-	}
-	turnFrame struct {
-		Type          string `json:"type"`
-		TurnID        string `json:"turn_id"`
-		ClientContext string `json:"client_context"`
-		Text          string `json:"text"`
-	}
-	toolResultFrame struct {
-		Type   string `json:"type"`
-		ID     string `json:"id"`
-		TurnID string `json:"turn_id"`
-		Result string `json:"result"`
-	}
-)
-
-// vocabularyJSON is a Vocabulary whose lists and map encode as [] and {}
-// rather than null.
-type vocabularyJSON struct {
-	EmotionIDs      []string          `json:"emotion_ids"`
-	MotionIDs       []string          `json:"motion_ids"`
-	EmotionTextMode string            `json:"emotion_text_mode"`
-	EmotionTextMap  map[string]string `json:"emotion_text_map"`
-}
-
-func vocabJSON(v transport.Vocabulary) vocabularyJSON {
-	j := vocabularyJSON{EmotionIDs: v.EmotionIDs, MotionIDs: v.MotionIDs, EmotionTextMode: v.EmotionTextMode, EmotionTextMap: v.EmotionTextMap}
-	if j.EmotionIDs == nil {
-		j.EmotionIDs = []string{}
-	}
-	if j.MotionIDs == nil {
-		j.MotionIDs = []string{}
-	}
-	if j.EmotionTextMap == nil {
-		j.EmotionTextMap = map[string]string{}
-	}
-	if j.EmotionTextMode == "" {
-		j.EmotionTextMode = "free"
-	}
-	return j
-}
-
-// cloneVocabulary copies v so a caller mutating its slices later cannot
-// change what the transport compares against.
-func cloneVocabulary(v transport.Vocabulary) transport.Vocabulary {
-	out := transport.Vocabulary{EmotionTextMode: v.EmotionTextMode}
-	out.EmotionIDs = append([]string(nil), v.EmotionIDs...)
-	out.MotionIDs = append([]string(nil), v.MotionIDs...)
-	if v.EmotionTextMap != nil {
-		out.EmotionTextMap = make(map[string]string, len(v.EmotionTextMap))
-		for k, x := range v.EmotionTextMap {
-			out.EmotionTextMap[k] = x
-		}
-	}
-	return out
-}
-
-func vocabularyEqual(a, b transport.Vocabulary) bool {
-	if a.EmotionTextMode != b.EmotionTextMode || len(a.EmotionIDs) != len(b.EmotionIDs) ||
-		len(a.MotionIDs) != len(b.MotionIDs) || len(a.EmotionTextMap) != len(b.EmotionTextMap) {
-		return false
-	}
-	for i := range a.EmotionIDs {
-		if a.EmotionIDs[i] != b.EmotionIDs[i] {
-			return false
-		}
-	}
-	for i := range a.MotionIDs {
-		if a.MotionIDs[i] != b.MotionIDs[i] {
-			return false
-		}
-	}
-	for k, x := range a.EmotionTextMap {
-		if y, ok := b.EmotionTextMap[k]; !ok || x != y {
-			return false
-		}
-	}
-	return true
-}
-
 // isOwnID reports whether id is one this run issued.
 func (c *Client) isOwnID(id string) bool {
 	n, err := strconv.ParseInt(id, 10, 64)
 	return err == nil && n >= c.book.idBase && n < c.book.idNext && strconv.FormatInt(n, 10) == id
-}
-
-// marshal encodes a frame as compact JSON without encoding/json's HTML
-// escaping, so "<client_context>" goes out as written and sizes are exact.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	b := buf.Bytes()
-	return b[:len(b)-1], nil // Encode adds a newline
 }
