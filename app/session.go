@@ -1,12 +1,10 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -21,10 +19,7 @@ import (
 	"yui/tools/relation"
 	"yui/tools/toolset"
 	"yui/transport"
-	"yui/transport/clock"
-	"yui/transport/dial"
 	"yui/transport/outbox"
-	"yui/windows/i18n"
 	"yui/windows/petwindow"
 )
 
@@ -190,96 +185,6 @@ func (s *session) restOf(quick *character.Quick) (full *character.Pack, notice s
 	return character.Default(), refusedNotice(id, err)
 }
 
-// connect starts a new connection, replacing (and closing, off the
-// calling goroutine) the one running.
-func (s *session) connect() error {
-	if fields := s.cfg().KeysInClear(); len(fields) > 0 {
-		// The settings window shows this too; the log keeps it for a
-		// preset the user set up long ago.
-		s.log.Warn("key_in_clear", "fields", fields, "msg", "a key is sent unencrypted to a host that is not loopback")
-	}
-	set := s.newToolset()
-	t, err := dial.New(dial.API(s.cfg().ChatAPI), s.transportOptions(set.Tools()))
-	if err != nil {
-		set.Close()
-		return fmt.Errorf("app: preset %q: %w", s.cfg().Name, err)
-	}
-	c := &conn{t: t, tools: set, speech: s.y.audio.speechOut(s.speechSettings(), s.log)}
-	greet := s.cfg().Greeting && !s.greeted
-	s.greeted = true
-	c.ctl = pet.New(c.speech.petOptions(pet.Options{
-		Transport: t,
-		// The controller reads ids and counts, not pixels, and the lines
-		// of the language in use.
-		Pack:        s.pack.Outline().InLanguage(string(i18n.Current())),
-		Clock:       clock.Real{},
-		Logger:      s.log,
-		OnChange:    func(v pet.View) { s.onView(c, v) },
-		Transcript:  s.hist,
-		Greeting:    greet,
-		CheckIn:     time.Duration(s.cfg().CheckInMinutes) * time.Minute,
-		CheckInGate: s.life, // the talk cap (life.go)
-		Place:       s.place,
-		Screenshot:  s.screenshot,
-	}))
-	if s.y.quiet.Hides(s.win.BodyState().Rect) {
-		c.ctl.SetQuiet(true) // a new connection keeps do-not-disturb
-	}
-	if a := s.y.away; a != nil && a.Away() {
-		c.ctl.SetSleepy(true)
-	}
-	s.everReady.Store(false) // a new endpoint has to prove itself
-	old := s.cur.Swap(c)
-	s.closeConn(old, nil)
-	s.win.SetView(c.ctl.View())
-	go c.ctl.Run()
-	t.Start()
-	c.voice = s.startVoice(c.ctl) // voice input (voice.go)
-	s.log.Info("session_start", "name", s.cfg().Name, "chat_api", s.cfg().ChatAPI, "chat_base_url", s.cfg().ChatBaseURL, "character", s.pack.ID)
-	return nil
-}
-
-// closeConn closes c in the background: a transport may take a moment to
-// say goodbye, and the UI must not wait for it. Shutdown waits for it.
-// then, when set, runs once it is closed.
-func (s *session) closeConn(c *conn, then func()) {
-	if c == nil {
-		if then != nil {
-			then()
-		}
-		return
-	}
-	s.y.closing.Add(1)
-	go func() {
-		defer s.y.closing.Done()
-		c.voice.stop() // before the controller it speaks to
-		c.ctl.Close()
-		c.speech.close() // after the controller, whose queue plays on it
-		if err := c.t.Close(); err != nil {
-			s.log.Warn("transport_close", "err", err.Error())
-		}
-		c.tools.Close() // after the transport that calls the tools
-		if then != nil {
-			then()
-		}
-	}()
-}
-
-// speechSettings are the preset's speech settings with its character
-// pack's defaults where the preset leaves them open: the pack's voice for
-// the engine when the preset names none, its rate when the preset's is
-// the normal 1.
-func (s *session) speechSettings() settings.Speech {
-	sp := s.cfg().Speech
-	if sp.Voice == "" {
-		sp.Voice = s.pack.Speech.Suggest(sp.Engine, sp.Model) // pet/character/voices.go
-	}
-	if r := s.pack.Speech.Rate; r != 0 && sp.Rate == 1 {
-		sp.Rate = r
-	}
-	return sp
-}
-
 // refusedNotice is what the pet says when the character pack id was
 // refused: that the default character stays, and why (err is
 // character.Select's error, whose wrapping is left out).
@@ -297,184 +202,6 @@ func refusedNotice(id string, err error) string {
 	reason = strings.TrimSuffix(reason, "; using the default character")
 	return fmt.Sprintf("Your character %q could not be used, so the default one stays: %s.", id, strings.TrimSuffix(reason, "."))
 }
-
-// onView draws a new view of connection c (views of a connection already
-// replaced are dropped), tells the windows watching, and reacts to a
-// backend that cannot be reached: the pill already says so; the settings
-// window opens on the preset once.
-func (s *session) onView(c *conn, v pet.View) {
-	if s.cur.Load() != c || s.y.quitting.Load() {
-		return // a replaced connection, or the UI is gone
-	}
-	s.win.SetView(v)
-	s.views.Publish(v)
-	s.y.release.poke()
-	if v.Pill.ConnState == transport.StateReady {
-		s.everReady.Store(true)
-		if s.y.first.welcoming() {
-			s.y.first.stopRescan() // set up: the welcome page's work is done
-		}
-	}
-	if opensSettings(v.Pill.ConnState, s.everReady.Load()) && !s.y.first.welcoming() {
-		if s.settingsHit.CompareAndSwap(false, true) {
-			s.log.Warn("backend_unreachable", "state", v.Pill.ConnState.String(), "pill", v.Pill.Conn)
-			id := s.cfg().ID
-			fyne.Do(func() { s.y.openSettings(id) })
-		}
-	}
-}
-
-// opensSettings reports whether a connection state opens the settings
-// window on the preset (once per connection): the backend cannot be
-// reached, refused the key, or the settings cannot work. A connection
-// that was ready once and then dropped — a push socket reconnecting, a
-// request whose server closed on it — says so in the pill only: the
-// backend proved itself, the next attempt may well work, and a window
-// opening over the pet would take the focus from the composer the user
-// is typing in. A refused key or unusable settings always open it: only
-// the user can fix those.
-func opensSettings(st transport.ConnState, everReady bool) bool {
-	switch st {
-	case transport.StateKeyRejected, transport.StateInvalid:
-		return true
-	case transport.StateReconnecting, transport.StateOffline:
-		return !everReady
-	}
-	return false
-}
-
-// The pet window's actions and the windows' Session.
-
-func (s *session) ctl() *pet.Controller {
-	if c := s.cur.Load(); c != nil {
-		return c.ctl
-	}
-	return nil
-}
-
-// SendText sends a typed turn. A turn that may carry a screenshot is sent
-// off the UI thread: the capture takes a moment. Meanwhile the session is
-// Busy, and a Stop pressed before the turn was sent stops it once it is:
-// the user stopped what they had sent.
-func (s *session) SendText(text string, attachments []transport.Image) {
-	c := s.ctl()
-	if c == nil {
-		return
-	}
-	if s.look != nil && s.cfg().ScreenOnTurn != "never" {
-		stops := s.stops.Load()
-		s.preparing.Add(1)
-		s.y.closing.Add(1) // shutdown waits for it
-		go func() {
-			defer s.y.closing.Done()
-			defer s.preparing.Add(-1)
-			c.SendText(text, attachments)
-			if s.stops.Load() != stops {
-				c.Stop()
-			}
-		}()
-		return
-	}
-	c.SendText(text, attachments)
-}
-
-// Busy reports whether a typed turn is being prepared or sent, or a turn
-// runs: the composer's button is a stop button then (PetActions).
-func (s *session) Busy() bool {
-	if s.preparing.Load() > 0 {
-		return true
-	}
-	c := s.ctl()
-	return c != nil && c.Busy()
-}
-
-// userDragged is the user starting to drag the pet: the running body
-// action ends.
-func (s *session) userDragged() {
-	if s.actor != nil {
-		s.actor.UserDragged()
-	}
-}
-
-// dropped is the user letting go of the pet: with gravity on, it falls
-// onto the window under it or to the bottom of the work area. Reading the
-// desktop is a round trip, and the fall takes a moment: off the UI thread.
-func (s *session) dropped() {
-	a := s.actor
-	if a == nil || !s.cfg().Gravity {
-		return
-	}
-	s.y.closing.Add(1) // shutdown waits for it
-	go func() {
-		defer s.y.closing.Done()
-		a.Land(context.Background())
-	}()
-}
-
-// relayout tells the body tool that the monitors changed; reading them is
-// a round trip to the display server, kept off the UI thread.
-func (s *session) relayout() {
-	if a := s.actor; a != nil {
-		s.y.closing.Add(1) // shutdown waits for it
-		go func() {
-			defer s.y.closing.Done()
-			if err := a.Refresh(); err != nil {
-				s.log.Warn("body_monitors", "err", err.Error())
-			}
-		}()
-	}
-}
-
-// place is the pet's place for the character line.
-func (s *session) place() string {
-	if s.actor == nil {
-		return ""
-	}
-	return s.actor.Place()
-}
-
-func (s *session) Poke() {
-	if c := s.ctl(); c != nil {
-		c.Poke()
-	}
-}
-
-func (s *session) Pat() {
-	if c := s.ctl(); c != nil {
-		c.Pat()
-	}
-}
-
-func (s *session) Stop() {
-	s.stops.Add(1)
-	if c := s.ctl(); c != nil {
-		c.Stop()
-	}
-}
-
-func (s *session) Reset() {
-	if c := s.ctl(); c != nil {
-		s.log.Info("reset_requested")
-		c.Reset()
-	}
-}
-
-func (s *session) Reconnect() {
-	if c := s.cur.Load(); c != nil {
-		c.t.Reconnect()
-	}
-}
-
-func (s *session) View() pet.View {
-	if c := s.ctl(); c != nil {
-		return c.View()
-	}
-	return pet.View{}
-}
-
-func (s *session) WatchView(fn func(pet.View)) func() { return s.views.Subscribe(fn) }
-
-func (s *session) Transcript() *transcript.Log { return s.hist }
 
 // close stops the session: its connection (waited for), its transcript
 // (saved) and its window. It runs on the UI thread.

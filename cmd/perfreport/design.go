@@ -49,7 +49,7 @@ the frame changes, so:
   Fyne's 60 Hz loop, which the bare window has too, an idle pet's goroutines woke about 90 times a
   second more than the bare window's, nearly all for X requests. So do-not-disturb reads only
   what it decides on (seven requests a window instead of twelve, the active window found in the
-  list, not read again: ` + "`WindowStates`" + ` in tools/desktop/x11.go), and without a window manager
+  list, not read again: ` + "`WindowStates`" + ` in tools/desktop/x11_query.go), and without a window manager
   only the root's mapped children are read in full (each toolkit keeps unmapped helper windows
   there); the life scheduler's look at the active window every second reads its id, title and
   application in four requests, not thirteen (` + "`ActiveName`" + `); the audio device's watcher does not
@@ -66,7 +66,7 @@ the frame changes, so:
 - **Do-not-disturb reads the windows after a change, not every two seconds.** The desktop layer
   counts the root window's structure and property events (a top-level window made, mapped,
   moved, resized, restacked or destroyed; the active window; the client lists:
-  ` + "`Changes`" + ` in tools/desktop/x11.go), and do-not-disturb reads the windows again only when the
+  ` + "`Changes`" + ` in tools/desktop/x11_changes.go), and do-not-disturb reads the windows again only when the
   count moved, or 10 s after its last read, for a window made fullscreen where it stood
   (tools/desktop/quiet.go). On an idle desktop that read was most of what an idle pet asked of the
   X server: in a trace of a pet beside a bare window, the pet's goroutines woke 146 times a second

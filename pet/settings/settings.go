@@ -48,16 +48,11 @@
 package settings
 
 import (
-	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
-	"reflect"
 	"slices"
-	"strings"
 
 	"yui/transport"
 )
@@ -242,77 +237,6 @@ type Position struct {
 	Y int `json:"y"`
 }
 
-// Default returns the settings of a first start: one preset named Yui,
-// active. rand supplies the preset's id and chat_id.
-func Default(rand io.Reader) (Settings, error) {
-	p, err := NewPreset(rand, DefaultPresetName)
-	if err != nil {
-		return Settings{}, err
-	}
-	s := defaultSettings()
-	s.Presets = []Preset{p}
-	s.ActivePreset = p.ID
-	return s, nil
-}
-
-// defaultSettings is the global part of Default, also the base a file is
-// decoded over so that missing fields read as their defaults.
-func defaultSettings() Settings {
-	return Settings{
-		Version:           CurrentVersion,
-		ScreenLook:        ScreenLookUnset,
-		LogLevel:          DefaultLogLevel,
-		DelegationHistory: map[string][]transport.Delegation{},
-	}
-}
-
-// NewPreset returns a new preset with the defaults of docs/product.md §2, the
-// given name, and a fresh id and chat_id read from rand.
-func NewPreset(rand io.Reader, name string) (Preset, error) {
-	p := defaultPreset()
-	p.Name = name
-	var err error
-	if p.ID, err = NewPresetID(rand); err != nil {
-		return Preset{}, err
-	}
-	if p.ChatID, err = NewChatID(rand); err != nil {
-		return Preset{}, err
-	}
-	return p, nil
-}
-
-// defaultPreset is a preset with every default but no id or chat_id.
-func defaultPreset() Preset {
-	return Preset{
-		Enabled:      true,
-		Character:    DefaultCharacter,
-		ChatAPI:      DefaultChatAPI,
-		ChatBaseURL:  DefaultChatBaseURL,
-		Speech:       Speech{Engine: "system", Rate: 1, Volume: 1},
-		Voice:        Voice{Mode: "off", Engine: "openai"},
-		ScreenOnTurn: "toggle",
-		Poke:         true,
-		Gravity:      true,
-		Gaze:         true,
-		Life:         DefaultLife(),
-		Learned:      Learned{Positions: map[string]Position{}, Relation: RelationDefault},
-	}
-}
-
-// NewChatID returns "yui-" plus 8 random hex digits read from rand.
-func NewChatID(rand io.Reader) (string, error) { return randomID(rand, "yui-") }
-
-// NewPresetID returns a new preset id: "p-" plus 8 random hex digits.
-func NewPresetID(rand io.Reader) (string, error) { return randomID(rand, "p-") }
-
-func randomID(rand io.Reader, prefix string) (string, error) {
-	var b [4]byte
-	if _, err := io.ReadFull(rand, b[:]); err != nil {
-		return "", fmt.Errorf("settings: reading random id: %w", err)
-	}
-	return prefix + hex.EncodeToString(b[:]), nil
-}
-
 // Clone returns a deep copy of s.
 func (s Settings) Clone() Settings {
 	c := s
@@ -392,120 +316,4 @@ func (p Preset) LogValue() slog.Value {
 // preset by mistake cannot leak one.
 func (p Preset) String() string {
 	return fmt.Sprintf("preset %q (%s, %s %s)", p.Name, p.ID, p.ChatAPI, p.ChatBaseURL)
-}
-
-// UnmarshalJSON decodes a settings object over the defaults, keeping
-// unknown fields in Extra.
-func (s *Settings) UnmarshalJSON(data []byte) error {
-	type plain Settings
-	v := plain(defaultSettings())
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	extra, err := unknownFields(data, reflect.TypeFor[plain]())
-	if err != nil {
-		return err
-	}
-	v.Extra = extra
-	if v.DelegationHistory == nil {
-		v.DelegationHistory = map[string][]transport.Delegation{}
-	}
-	*s = Settings(v)
-	return nil
-}
-
-// MarshalJSON encodes the settings with their unknown fields after the known ones.
-func (s Settings) MarshalJSON() ([]byte, error) {
-	type plain Settings
-	b, err := json.Marshal(plain(s))
-	if err != nil {
-		return nil, err
-	}
-	return appendFields(b, s.Extra)
-}
-
-// UnmarshalJSON decodes a preset over the preset defaults (so a missing
-// poke reads as true), keeping unknown fields in Extra. Learned starts
-// with its defaults (relation 50); the store fills it from the state file.
-func (p *Preset) UnmarshalJSON(data []byte) error {
-	type plain Preset
-	v := plain(defaultPreset())
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	extra, err := unknownFields(data, reflect.TypeFor[plain]())
-	if err != nil {
-		return err
-	}
-	v.Extra = extra
-	*p = Preset(v)
-	return nil
-}
-
-// MarshalJSON encodes the preset with its unknown fields after the known ones.
-func (p Preset) MarshalJSON() ([]byte, error) {
-	type plain Preset
-	b, err := json.Marshal(plain(p))
-	if err != nil {
-		return nil, err
-	}
-	return appendFields(b, p.Extra)
-}
-
-// unknownFields returns the members of the JSON object data that match no
-// json field of struct type t (matching case-insensitively, as
-// encoding/json does). It returns nil when there are none.
-func unknownFields(data []byte, t reflect.Type) (map[string]json.RawMessage, error) {
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(data, &all); err != nil {
-		return nil, err
-	}
-	var known []string
-	for f := range t.Fields() {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		known = append(known, name)
-	}
-	var extra map[string]json.RawMessage
-	for k, v := range all {
-		if slices.ContainsFunc(known, func(n string) bool { return strings.EqualFold(n, k) }) {
-			continue
-		}
-		if extra == nil {
-			extra = map[string]json.RawMessage{}
-		}
-		extra[k] = v
-	}
-	return extra, nil
-}
-
-// appendFields appends extra members, sorted by name, to the encoded
-// non-empty JSON object obj.
-func appendFields(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
-	if len(extra) == 0 {
-		return obj, nil
-	}
-	var buf bytes.Buffer
-	buf.Write(obj[:len(obj)-1]) // drop the closing brace
-	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		name, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		val := extra[k]
-		if !json.Valid(val) {
-			return nil, fmt.Errorf("settings: unknown field %q holds invalid JSON", k)
-		}
-		buf.WriteByte(',')
-		buf.Write(name)
-		buf.WriteByte(':')
-		buf.Write(val)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
 }

@@ -86,7 +86,7 @@ func (a *Activity) read() ActivitySample {
 }
 
 // activeNamer is a desktop that reads the active window's id, title and
-// application alone, in fewer requests than Active (x11.go).
+// application alone, in fewer requests than Active (x11_query.go).
 type activeNamer interface {
 	ActiveName() (Window, bool, error)
 }

@@ -120,7 +120,7 @@ func (q *Quiet) readIfChanged() (full []image.Rectangle, fresh bool) {
 }
 
 // stateReader is a desktop that reads the windows' state alone, with the
-// active window's id, in fewer requests than Windows and Active (x11.go).
+// active window's id, in fewer requests than Windows and Active (x11_query.go).
 type stateReader interface {
 	WindowStates() (ws []Window, active ID, err error)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Watching a window for moves, minimising and closing (Desktop.Watch);
-// x11.go's event delivers what the X server tells of it.
+// x11_events.go's event delivers what the X server tells of it.
 
 func (x *x11) Watch(id ID, f func(Change)) (func(), error) {
 	if x.isClosed() {
