@@ -29,6 +29,15 @@ func FuzzRig(f *testing.F) {
 		}
 		fl := func() float32 { return math.Float32frombits(uint32(next())) }
 		pr := &m.Meshes[0].Primitives[0]
+		// at is an index into a list of n from the next value; false for an
+		// empty list (case 9 may empty the weights).
+		at := func(n int) (int, bool) {
+			v := uint(next())
+			if n == 0 {
+				return 0, false
+			}
+			return int(v % uint(n)), true
+		}
 		for len(data) >= 4 {
 			switch uint(next()) % 10 {
 			case 0:
@@ -38,7 +47,9 @@ func FuzzRig(f *testing.F) {
 			case 2:
 				pr.Joints[uint(next())%uint(len(pr.Joints))][0] = uint16(next())
 			case 3:
-				pr.Weights[uint(next())%uint(len(pr.Weights))] = vrm.Vec4{fl(), fl(), 0, 0}
+				if i, ok := at(len(pr.Weights)); ok {
+					pr.Weights[i] = vrm.Vec4{fl(), fl(), 0, 0}
+				}
 			case 4:
 				m.Nodes[uint(next())%uint(len(m.Nodes))].Rotation = vrm.Quat{fl(), fl(), fl(), fl()}
 			case 5:
