@@ -40,7 +40,9 @@ func (m speachesModel) voice(v string) string {
 	return `{"name":` + jsonString(v) + `,"language":` + jsonString(m.lang) + `,"id":` + jsonString(v) + `}`
 }
 
-// Speaches is speaches (speachesSource) with a speech model, a Whisper
+// Speaches is speaches (speachesSource: github.com/speaches-ai/speaches
+// src/speaches/routers/speech.py synthesize, routers/models.py
+// list_local_models and get_local_model, routers/stt.py transcribe_file) with a speech model, a Whisper
 // model and Silero's voice-activity model installed. GET /v1/models lists
 // every model with its task; GET /v1/audio/models is the speech models as
 // {"models":[…],"object":"list"}; GET /v1/audio/voices is {"voices":[{"name",

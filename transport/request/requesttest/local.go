@@ -100,7 +100,10 @@ func (f *Local) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// bare is an OpenAI-compatible server that has nothing else: net/http's
+// bare is an OpenAI-compatible server that has nothing else, the
+// kind no probe names: it follows no one server's code but the API's own
+// shapes, GET /v1/models as github.com/openai/openai-openapi openapi.yaml
+// (listModels, ListModelsResponse) and the stream as chat (below); net/http's
 // 404 for the rest.
 func (f *Local) bare(w http.ResponseWriter, r *http.Request) {
 	switch {
@@ -118,7 +121,10 @@ func (f *Local) bare(w http.ResponseWriter, r *http.Request) {
 }
 
 // chat answers a chat turn with "Found you." as an OpenAI stream and
-// records the model asked for.
+// records the model asked for: one chunk and [DONE], the chunk as
+// github.com/openai/openai-openapi openapi.yaml
+// (CreateChatCompletionStreamResponse) describes it: the one shape every
+// server here streams, so their fakes share it.
 func (f *Local) chat(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Model string `json:"model"`

@@ -11,7 +11,11 @@ import (
 	"time"
 )
 
-// llamaCpp follows llama.cpp's server (Flavor): every answer carries
+// llamaCpp follows github.com/ggml-org/llama.cpp tools/server/server.cpp
+// (llama_server: the routes), tools/server/server-http.cpp
+// (server_http_context::init: the Server header, the 404 handler, the API
+// key middleware) and tools/server/server-context.cpp (get_models,
+// get_props), as its Flavor says: every answer carries
 // "Server: llama.cpp"; an unknown path (or a known one asked with another
 // method: cpp-httplib routes by method) is the JSON 404 of its error
 // handler; with an API key only /health, /models and /v1/models are
@@ -61,9 +65,12 @@ func (f *Local) llamaCpp(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// fastAPI404 and fastAPI405 are what Starlette answers for a path it has
-// not and for a method a path does not take (vLLM, text-generation-webui
-// and speaches are FastAPI apps served by uvicorn).
+// fastAPIMiss is what a FastAPI app served by uvicorn (vLLM,
+// text-generation-webui, speaches) answers for a path it has not (404)
+// and for a method a known path does not take (405), as
+// github.com/encode/starlette starlette/routing.py (Router.not_found,
+// Route.handle) decides and fastapi/exception_handlers.py
+// (http_exception_handler) writes: {"detail": …}.
 func fastAPIMiss(w http.ResponseWriter, known bool) {
 	w.Header().Set("Server", "uvicorn")
 	if known {
@@ -73,7 +80,10 @@ func fastAPIMiss(w http.ResponseWriter, known bool) {
 	writeJSON(w, http.StatusNotFound, "application/json", `{"detail":"Not Found"}`)
 }
 
-// vllm follows vLLM's OpenAI server (Flavor): /v1/models lists the served
+// vllm follows github.com/vllm-project/vllm
+// vllm/entrypoints/openai/api_server.py (show_available_models,
+// show_version, AuthenticationMiddleware) and
+// vllm/entrypoints/openai/protocol.py (ModelCard), as its Flavor says: /v1/models lists the served
 // model as a ModelCard owned by "vllm"; /version says its version; with
 // --api-key every /v1 path is a 401 {"error":"Unauthorized"}.
 func (f *Local) vllm(w http.ResponseWriter, r *http.Request) {
@@ -107,7 +117,9 @@ func (f *Local) vllm(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// jan follows Jan's proxy (Flavor): its prefix /v1 is cut first; "/",
+// jan follows github.com/janhq/jan src-tauri/src/core/server/proxy.rs
+// (proxy_request: the API key check, GET /models, /openapi.json), as its
+// Flavor says: its prefix /v1 is cut first; "/",
 // /openapi.json and the docs' files answer without a key; with a key
 // anything else without "Authorization: Bearer KEY" is a text 401;
 // /models lists the running sessions, owned by "user"; the rest a text
@@ -149,7 +161,10 @@ func (f *Local) jan(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// textGen follows text-generation-webui's API (Flavor): /v1/models lists
+// textGen follows github.com/oobabooga/text-generation-webui
+// modules/api/script.py (handle_models, handle_model_info,
+// verify_api_key) and modules/api/models.py (get_current_model_info,
+// list_models_openai_format), as its Flavor says: /v1/models lists
 // only the loaded model, owned by "user", none when none is loaded;
 // /v1/internal/model/info names it, "None" when none is; with --api-key a
 // 401 {"detail":"Unauthorized"}.
@@ -183,7 +198,8 @@ func (f *Local) textGen(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// gpt4All follows GPT4All's server (Flavor): a QHttpServer whose
+// gpt4All follows github.com/nomic-ai/gpt4all gpt4all-chat/src/server.cpp
+// (Server::start: the route /v1/models, modelToJson), as its Flavor says: a QHttpServer whose
 // /v1/models lists the installed models owned by "humanity", and whose
 // missing handler is an empty 404.
 func (f *Local) gpt4All(w http.ResponseWriter, r *http.Request) {

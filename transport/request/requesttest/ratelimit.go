@@ -21,6 +21,12 @@ type RateLimitEnv struct {
 // limitBody is the server's error line the tests expect back.
 const limitBody = `{"error":{"message":"rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`
 
+// RateLimits' server is no fake of one server: it answers 429 and 503
+// with Retry-After as RFC 9110 §10.2.3 defines it (seconds or an HTTP
+// date) and with a body as github.com/openai/openai-openapi openapi.yaml's
+// ErrorResponse; it checks the client's side of that header, whichever
+// server sends it.
+//
 // RateLimits checks a request transport's handling of 429 and 503 with
 // Retry-After: a wait of at most 30 s (seconds or an HTTP date) is waited
 // out once on the clock, with the rate-limited state counting it down, and
