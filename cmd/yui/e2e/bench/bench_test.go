@@ -118,13 +118,7 @@ type idleReport struct {
 // window. With YUI_BENCH_OUT set it writes idle.json there.
 func BenchmarkIdlePetVsBareWindow(b *testing.B) {
 	dir := harness.BinDir(b)
-	settle := 15 * time.Second
-	window := 60 * time.Second
-	if s := os.Getenv("YUI_BENCH_WINDOW"); s != "" {
-		if d, err := time.ParseDuration(s); err == nil && d > 0 {
-			window = d
-		}
-	}
+	settle, window := 15*time.Second, benchWindow(60*time.Second)
 	for i := 0; i < b.N; i++ {
 		res := measureIdle(b, dir, settle, window)
 		bare, one, three, bare3 := res[0], res[1], res[2], res[3]
@@ -293,4 +287,13 @@ func sampleUsage(b *testing.B, procs []*harness.Proc, window time.Duration) []us
 		out[k] = usage{rss: sum[k] / samples, cpu: cpu1[k] - cpu0[k], ctxsw: cs1[k] - cs0[k]}
 	}
 	return out
+}
+
+// benchWindow is how long an idle benchmark measures: YUI_BENCH_WINDOW (a
+// Go duration) when it is set and positive, else def.
+func benchWindow(def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("YUI_BENCH_WINDOW")); err == nil && d > 0 {
+		return d
+	}
+	return def
 }

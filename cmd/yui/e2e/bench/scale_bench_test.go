@@ -46,12 +46,7 @@ type scaleReport struct {
 // writes scale.json there.
 func BenchmarkTenPetsVsTenBareWindows(b *testing.B) {
 	dir := harness.BinDir(b)
-	settle, window := 15*time.Second, 40*time.Second
-	if s := os.Getenv("YUI_BENCH_WINDOW"); s != "" {
-		if d, err := time.ParseDuration(s); err == nil && d > 0 {
-			window = d
-		}
-	}
+	settle, window := 15*time.Second, benchWindow(40*time.Second)
 	for i := 0; i < b.N; i++ {
 		u := measureScale(b, dir, settle, window)
 		pct := func(c time.Duration) float64 { return 100 * c.Seconds() / window.Seconds() }

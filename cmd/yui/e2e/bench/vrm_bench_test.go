@@ -33,13 +33,7 @@ const vrmRatioGoal = 1.1
 // BenchmarkIdlePetVsBareWindow (YUI_BENCH_WINDOW changes the window).
 func BenchmarkIdleVRMPetVsBuiltIn(b *testing.B) {
 	dir := harness.BinDir(b)
-	settle := 15 * time.Second
-	window := 60 * time.Second
-	if s := os.Getenv("YUI_BENCH_WINDOW"); s != "" {
-		if d, err := time.ParseDuration(s); err == nil && d > 0 {
-			window = d
-		}
-	}
+	settle, window := 15*time.Second, benchWindow(60*time.Second)
 	for i := 0; i < b.N; i++ {
 		builtIn, vrm := measureVRMIdle(b, dir, settle, window)
 		pct := func(c time.Duration) float64 { return 100 * c.Seconds() / window.Seconds() }
